@@ -1,0 +1,31 @@
+"""paintkit: exact procedurally generated image-editing benchmarks and fast scoring.
+
+Start here:
+
+- :mod:`paintkit.scene` — the scene model (canvas, background, shapes, extra elements);
+- :mod:`paintkit.shapes` — the 12 shapes, their outlines and named control points;
+- :mod:`paintkit.sampler` — random scenes that follow the PaintBench placement rules;
+- :mod:`paintkit.renderers` — Scene -> exact pixels (Skia, no anti-aliasing);
+- :mod:`paintkit.kernels` — every per-pixel computation (torch / Numba / NumPy);
+- :mod:`paintkit.cli` — the ``paintkit`` command.
+
+Heavy dependencies (torch, numba, skia) are imported lazily by the modules that need them.
+"""
+
+from paintkit._version import __version__
+from paintkit.scene import (
+    BBox,
+    Background,
+    Canvas,
+    Line,
+    Polygon,
+    Scene,
+    Shape,
+    Stripes,
+    Stroke,
+)
+
+__all__ = [
+    "__version__", "BBox", "Background", "Canvas", "Line", "Polygon", "Scene", "Shape",
+    "Stripes", "Stroke",
+]
