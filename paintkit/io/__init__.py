@@ -1,0 +1,1 @@
+"""Reading and writing images and files (atomic writes, safe decoding)."""
