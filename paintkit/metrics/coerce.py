@@ -1,0 +1,138 @@
+"""Turn what users pass to the metric into per-problem uint8 images, with clear errors.
+
+Accepted for ``outputs``, ``answers`` and ``inputs``:
+
+- a torch tensor, batch ``(B, 3, H, W)`` / ``(B, H, W, 3)`` or one image ``(3, H, W)`` /
+  ``(H, W, 3)``; uint8, or float in [0, 1] (SPEC 1.1: ``round(x * 255)``). When both
+  dimension 1 and the last are 3, torch tensors are read channels-first;
+- a NumPy array, same shapes (ambiguous shapes are read channels-last);
+- a list/tuple of per-problem images: tensors, arrays, PIL images, paths or bytes
+  (outputs may also be ``None``: a missing output).
+
+A batch tensor stays a tensor (on its device, channels last, uint8); a list becomes a list
+of NumPy uint8 ``(H, W, 3)`` arrays, or :class:`MissingImage` for outputs that cannot be
+decoded (SPEC 1.8: scored as missing, the error kept).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from paintkit.io.images import ImageDecodeError, load_rgb, rgb_from_array
+
+
+@dataclass(frozen=True)
+class MissingImage:
+    """An output that is absent or could not be decoded; ``error`` says why."""
+
+    error: str | None = None
+
+
+def _is_tensor(value) -> bool:
+    return type(value).__module__.startswith("torch") and hasattr(value, "device")
+
+
+def _layout_error(name: str, shape, dtype) -> ValueError:
+    return ValueError(
+        f"{name}: expected a uint8 or float image batch of shape (B, 3, H, W) or "
+        f"(B, H, W, 3) (or one image (3, H, W) / (H, W, 3)), got {dtype} {tuple(shape)}"
+    )
+
+
+def _channels_last_axis(shape: tuple, prefer_first: bool) -> bool | None:
+    """True if channels are last, False if first (after the batch axis), None if neither."""
+    first, last = shape[-3] == 3, shape[-1] == 3
+    if first and last:
+        return not prefer_first
+    if last:
+        return True
+    if first:
+        return False
+    return None
+
+
+def tensor_to_uint8_nhwc(tensor, name: str):
+    """A torch image tensor -> uint8 ``(B, H, W, 3)`` on the same device (a view if uint8)."""
+    import torch
+
+    if tensor.ndim not in (3, 4):
+        raise _layout_error(name, tensor.shape, tensor.dtype)
+    channels_last = _channels_last_axis(tuple(tensor.shape), prefer_first=True)
+    if channels_last is None:
+        raise _layout_error(name, tensor.shape, tensor.dtype)
+    if tensor.ndim == 3:
+        tensor = tensor.unsqueeze(0)
+    if not channels_last:
+        tensor = tensor.permute(0, 2, 3, 1)
+    if tensor.dtype == torch.uint8:
+        return tensor
+    if not tensor.is_floating_point():
+        raise ValueError(
+            f"{name}: expected dtype torch.uint8 or a float dtype with values in [0, 1], "
+            f"got {tensor.dtype} of shape {tuple(tensor.shape)}"
+        )
+    bad = (~torch.isfinite(tensor) | (tensor < 0) | (tensor > 1)).sum().item()
+    if bad:
+        raise ValueError(
+            f"{name}: float images must lie in [0, 1] without NaN; got {bad} values outside "
+            f"(dtype {tensor.dtype}, shape {tuple(tensor.shape)})"
+        )
+    return torch.round(tensor * 255).to(torch.uint8)
+
+
+def array_to_uint8_nhwc(array: np.ndarray, name: str) -> np.ndarray:
+    """A NumPy image array -> uint8 ``(B, H, W, 3)`` (channels last)."""
+    if array.ndim not in (3, 4):
+        raise _layout_error(name, array.shape, array.dtype)
+    channels_last = _channels_last_axis(array.shape, prefer_first=False)
+    if channels_last is None:
+        raise _layout_error(name, array.shape, array.dtype)
+    if array.ndim == 3:
+        array = array[None]
+    if not channels_last:
+        array = array.transpose(0, 2, 3, 1)
+    if array.dtype != np.uint8 and array.dtype.kind != "f":
+        raise ValueError(
+            f"{name}: expected dtype uint8 or float in [0, 1], got {array.dtype} "
+            f"of shape {array.shape}"
+        )
+    return np.stack([rgb_from_array(a, name) for a in array]) if array.dtype != np.uint8 \
+        else array
+
+
+def _one_image(item, name: str, allow_missing: bool):
+    try:
+        if item is None:
+            if allow_missing:
+                return MissingImage("no output")
+            raise ValueError(f"{name}: got None; only outputs may be missing")
+        if _is_tensor(item):
+            return tensor_to_uint8_nhwc(item.detach(), name)[0].cpu().numpy()
+        if isinstance(item, np.ndarray):
+            if item.ndim == 3 and item.shape[0] == 3 and item.shape[-1] != 3:
+                item = item.transpose(1, 2, 0)  # CHW
+            return rgb_from_array(item, name)
+        return load_rgb(item)
+    except ImageDecodeError as exc:
+        if allow_missing:
+            return MissingImage(str(exc))
+        raise
+
+
+def as_images(value, name: str, allow_missing: bool = False):
+    """``value`` -> uint8 NHWC tensor / array, or a list of per-problem images.
+
+    See the module docstring for what is accepted. Undecodable outputs become
+    :class:`MissingImage` when ``allow_missing``; for answers and inputs they raise.
+    """
+    if _is_tensor(value):
+        return tensor_to_uint8_nhwc(value.detach(), name)
+    if isinstance(value, np.ndarray):
+        return array_to_uint8_nhwc(value, name)
+    if isinstance(value, list | tuple):
+        return [_one_image(item, f"{name}[{k}]", allow_missing) for k, item in enumerate(value)]
+    if allow_missing and value is None:
+        return [MissingImage("no output")]
+    return [_one_image(value, name, allow_missing)]

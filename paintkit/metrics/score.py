@@ -1,0 +1,176 @@
+"""The update step (outputs -> sufficient statistics) and the functional ``score``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from paintkit.metrics.coerce import MissingImage, as_images
+from paintkit.metrics.reference import Reference, prepare_reference
+from paintkit.metrics.result import ProblemScore, problem_scores
+from paintkit.metrics.statistics import ToleranceStatistics
+
+BACKENDS = ("auto", "numba", "torch")
+
+
+@dataclass
+class BatchStatistics:
+    """What the update step returns for a batch.
+
+    Attributes:
+        stats: the per-problem counts (on the outputs' device).
+        output_sizes: ``(W, H)`` of each output as given, None when missing.
+        answer_sizes: ``(W, H)`` of each answer.
+        errors: why an output is missing, else None.
+        bins: with ``return_bins``, per problem ``ceil(ΔE(O, A))`` clipped to 11 as uint8
+            ``(H, W)`` (NumPy or tensor), None for missing outputs.
+    """
+
+    stats: ToleranceStatistics
+    output_sizes: list
+    answer_sizes: list
+    errors: list
+    bins: list | None = None
+
+    def scores(self) -> list[ProblemScore]:
+        return problem_scores(self.stats, self.output_sizes, self.answer_sizes, self.errors)
+
+
+def _device_of(outputs, reference: Reference):
+    import torch
+
+    for candidate in (outputs, reference.answers):
+        if isinstance(candidate, torch.Tensor):
+            return candidate.device
+    return torch.device("cpu")
+
+
+def _choose_backend(backend: str, device) -> str:
+    if backend not in BACKENDS:
+        raise ValueError(f"backend: expected one of {BACKENDS}, got {backend!r}")
+    if backend == "auto":
+        return "numba" if device.type == "cpu" else "torch"
+    if backend == "numba" and device.type != "cpu":
+        raise ValueError(f"backend: 'numba' runs on CPU tensors, got tensors on {device}")
+    return backend
+
+
+def _numpy(x) -> np.ndarray:
+    return x if isinstance(x, np.ndarray) else x.detach().cpu().numpy()
+
+
+def _size(image) -> tuple[int, int]:
+    return int(image.shape[-2]), int(image.shape[-3])
+
+
+def tolerance_statistics(
+    outputs, answers, inputs=None, *, backend: str = "auto", return_bins: bool = False
+) -> BatchStatistics:
+    """The update step: a batch of outputs -> per-problem counts for t = 0..10.
+
+    Args:
+        outputs: model outputs (tensor/array batch, or a list of tensors, arrays, PIL
+            images, paths or None); each is normalised to its answer's size (SPEC 1.2).
+            Undecodable or absent outputs are scored as missing (SPEC 1.8).
+        answers: answer images in the same forms, or a :class:`Reference` (then
+            ``inputs`` is omitted).
+        inputs: input images.
+        backend: ``"numba"`` (CPU), ``"torch"`` (the outputs' device) or ``"auto"``
+            (Numba for CPU data, torch otherwise).
+        return_bins: keep per-pixel ΔE bins (for diff images).
+    """
+    import torch
+
+    from paintkit.kernels.normalize import normalize_output_numba, normalize_output_torch
+    from paintkit.kernels.tolerance_counts import (
+        tolerance_histograms_numba,
+        tolerance_histograms_torch,
+    )
+
+    reference = prepare_reference(answers, inputs)
+    outs = as_images(outputs, "outputs", allow_missing=True)
+    if len(outs) != len(reference):
+        raise ValueError(f"outputs: expected a batch of {len(reference)} (the answers'), got "
+                         f"{len(outs)}")
+    device = _device_of(outs, reference)
+    backend = _choose_backend(backend, device)
+    answer_sizes = [reference.answer_size(k) for k in range(len(reference))]
+    n = len(reference)
+
+    whole_batch = not isinstance(outs, list) and reference.is_batch and n > 0 \
+        and _size(outs[0]) == answer_sizes[0]
+    if whole_batch:
+        output_sizes, errors = list(answer_sizes), [None] * n
+        has_output = torch.ones(n, dtype=torch.bool, device=device)
+        if backend == "numba":
+            a, i = reference.numpy_batch()
+            result = tolerance_histograms_numba(
+                np.ascontiguousarray(_numpy(outs)), a, i, return_bins=return_bins)
+        else:
+            _, _, lab_a, lab_i, edit = reference.torch_batch(device)
+            result = tolerance_histograms_torch(
+                torch.as_tensor(outs).to(device), lab_answers=lab_a, lab_inputs=lab_i,
+                edit_mask=edit, return_bins=return_bins)
+        hist, bins = result if return_bins else (result, None)
+        hist = torch.as_tensor(hist).to(device)
+        bins = list(bins) if bins is not None else None
+    else:
+        hists, bins, output_sizes, errors, present = [], [], [], [], []
+        for k in range(n):
+            out = outs[k]
+            missing = isinstance(out, MissingImage)
+            present.append(not missing)
+            errors.append(out.error if missing else None)
+            output_sizes.append(None if missing else _size(out))
+            if backend == "numba":
+                a, i = reference.numpy_pair(k)
+                o = a if missing else normalize_output_numba(_numpy(out), answer_sizes[k])
+                res = tolerance_histograms_numba(
+                    np.ascontiguousarray(o)[None], a[None], i[None], return_bins=return_bins)
+            else:
+                a, i, lab_a, lab_i, edit = reference.torch_problem(k, device)
+                if missing:
+                    o = a
+                else:
+                    o = normalize_output_torch(torch.as_tensor(out).to(device),
+                                               answer_sizes[k])[None]
+                res = tolerance_histograms_torch(
+                    o, lab_answers=lab_a, lab_inputs=lab_i, edit_mask=edit,
+                    return_bins=return_bins)
+            h, b = res if return_bins else (res, None)
+            hists.append(torch.as_tensor(h).to(device))
+            bins.append(None if missing or b is None else b[0])
+        hist = torch.cat(hists) if hists else torch.zeros((0, 3, 12), dtype=torch.int64)
+        has_output = torch.tensor(present, dtype=torch.bool, device=device)
+        bins = bins if return_bins else None
+    stats = ToleranceStatistics.from_histograms(hist, has_output)
+    return BatchStatistics(stats, output_sizes, answer_sizes, errors, bins)
+
+
+def score(outputs, answers, inputs=None, *, backend: str = "auto") -> list[ProblemScore]:
+    """Score model outputs against answers (SPEC 1): one :class:`ProblemScore` per problem.
+
+    Args:
+        outputs: ``(B, 3, H, W)`` / ``(B, H, W, 3)`` uint8 or float-in-[0, 1] tensor or
+            array, or a list of per-problem images (tensors, arrays, PIL images, paths,
+            None for missing). Outputs of another size or mode are normalised (SPEC 1.2).
+        answers: the answer images, same forms; or a prepared :class:`Reference`.
+        inputs: the input images (omit when ``answers`` is a Reference).
+        backend: ``"auto"`` (Numba on CPU, torch elsewhere), ``"numba"`` or ``"torch"``.
+
+    Returns:
+        Per problem: counts, edit/preservation accuracy and IoU per tolerance t = 0..10,
+        ``miou``, ``over_edit_ratio``; ``to_schema()`` gives the SPEC 5 ``output`` dict.
+
+    Raises:
+        ValueError: batches of different lengths, an answer and input of different sizes,
+            unsupported dtype/shape, NaN or out-of-range floats.
+
+    Example:
+        >>> import numpy as np
+        >>> inp = np.zeros((1, 8, 8, 3), np.uint8); ans = inp.copy(); ans[0, :4] = 255
+        >>> round(score(ans, ans, inp)[0].miou, 3)
+        1.0
+    """
+    return tolerance_statistics(outputs, answers, inputs, backend=backend).scores()
