@@ -103,6 +103,8 @@ def array_to_uint8_nhwc(array: np.ndarray, name: str) -> np.ndarray:
 
 
 def _one_image(item, name: str, allow_missing: bool):
+    if isinstance(item, MissingImage) and allow_missing:
+        return item
     try:
         if item is None:
             if allow_missing:

@@ -1,0 +1,55 @@
+"""``paintkit eval``: score model outputs in the SPEC 5 layout into problem_stats.jsonl."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "eval",
+        help="score model outputs against a benchmark (writes problem_stats.jsonl)",
+        description="Score every (model, benchmark, task, problem): reads "
+        "<benchmarks>/<Benchmark>/<task>/NNN_{input,answer}.png + NNN.json and "
+        "<outputs>/<model>/<Benchmark>/<task>/NNNN_output.png, writes "
+        "<out>/problem_stats.jsonl (SPEC 5). Resumable: scored problems are skipped.",
+    )
+    parser.add_argument("--benchmarks", required=True, metavar="DIR", dest="benchmarks_root",
+                        help="folder holding <Benchmark>/ folders (or one benchmark folder)")
+    parser.add_argument("--outputs", required=True, metavar="DIR", dest="outputs_root",
+                        help="folder holding <model>/<Benchmark>/<task>/NNNN_output.png")
+    parser.add_argument("--out", default="eval_results", metavar="DIR",
+                        help="where problem_stats.jsonl (and diffs/) go (default: %(default)s)")
+    parser.add_argument("--model", action="append", dest="models", metavar="NAME",
+                        help="score only this model (repeatable)")
+    parser.add_argument("--benchmark", action="append", dest="benchmarks", metavar="NAME",
+                        help="score only this benchmark (repeatable)")
+    parser.add_argument("--task", action="append", dest="tasks", metavar="NAME",
+                        help="score only this task folder (repeatable)")
+    parser.add_argument("--jobs", "-j", type=int, default=0, metavar="N",
+                        help="worker processes (default: one per CPU core)")
+    parser.add_argument("--save-images", action="store_true",
+                        help="also write diff PNGs at tolerances 0, 2, 5, 10")
+    parser.add_argument("--overwrite", action="store_true",
+                        help="rescore problems already in problem_stats.jsonl")
+    parser.add_argument("--quiet", action="store_true", help="no progress line")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from paintkit.evaluate.runner import default_jobs, evaluate
+
+    summary = evaluate(
+        args.benchmarks_root, args.outputs_root, args.out,
+        models=args.models, benchmarks=args.benchmarks, tasks=args.tasks,
+        jobs=args.jobs or default_jobs(), save_images=args.save_images,
+        overwrite=args.overwrite, progress=not args.quiet,
+    )
+    print(
+        f"{summary.scored} rows written ({summary.missing} missing outputs), "
+        f"{summary.skipped} already scored, {summary.problems_per_second:.1f} problems/s "
+        f"-> {summary.results_path}",
+        file=sys.stderr,
+    )
+    return 0

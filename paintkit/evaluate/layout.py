@@ -1,0 +1,154 @@
+"""Benchmark and model-output trees in the SPEC 5 layout.
+
+Benchmarks: ``<root>/<Benchmark>/<task>/<NNN>_input.png``, ``<NNN>_answer.png``,
+``<NNN>.json``. Outputs: ``<outputs>/<model>/<Benchmark>/<task>/<NNNN>_output.png``.
+Trees written by other tools are read the same way: any number of digits is accepted for
+``NNN``, hidden files and files not starting with a digit are ignored, and anything else
+that breaks the layout is reported with the first offending path.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from paintkit.errors import PaintkitError
+
+_PROBLEM_FILE = re.compile(r"^(\d+)(_input\.png|_answer\.png|\.json)$")
+_SUFFIXES = ("_input.png", "_answer.png", ".json")
+
+
+class LayoutError(PaintkitError, ValueError):
+    """A benchmark or outputs tree does not follow the SPEC 5 layout."""
+
+
+@dataclass(frozen=True)
+class BenchmarkProblem:
+    """One problem on disk. ``idx`` is the integer ``NNN``."""
+
+    benchmark: str
+    task: str
+    idx: int
+    folder: Path
+    stem: str  # the NNN as written on disk (zero-padded)
+
+    @property
+    def input_path(self) -> Path:
+        return self.folder / f"{self.stem}_input.png"
+
+    @property
+    def answer_path(self) -> Path:
+        return self.folder / f"{self.stem}_answer.png"
+
+    @property
+    def metadata_path(self) -> Path:
+        return self.folder / f"{self.stem}.json"
+
+    def output_path(self, outputs_root: Path, model: str) -> Path:
+        return Path(outputs_root) / model / self.benchmark / self.task / \
+            f"{self.idx:04d}_output.png"
+
+    def key(self, model: str) -> tuple[str, str, str, int]:
+        return (model, self.benchmark, self.task, self.idx)
+
+
+def _visible_dirs(folder: Path) -> list[Path]:
+    return sorted(p for p in folder.iterdir() if p.is_dir() and not p.name.startswith("."))
+
+
+def _task_problems(benchmark: str, task_dir: Path) -> list[BenchmarkProblem]:
+    found: dict[str, set[str]] = {}
+    for path in sorted(task_dir.iterdir()):
+        name = path.name
+        if name.startswith(".") or not name[:1].isdigit():
+            continue
+        match = _PROBLEM_FILE.match(name)
+        if match is None or not path.is_file():
+            raise LayoutError(
+                f"{path}: not a benchmark file; expected NNN_input.png, NNN_answer.png or "
+                "NNN.json (SPEC 5)"
+            )
+        found.setdefault(match.group(1), set()).add(match.group(2))
+    if not found:
+        raise LayoutError(f"{task_dir}: task folder holds no problems (NNN_input.png, "
+                          "NNN_answer.png, NNN.json)")
+    problems = []
+    for stem in sorted(found, key=int):
+        for suffix in _SUFFIXES:
+            if suffix not in found[stem]:
+                raise LayoutError(f"{task_dir / (stem + suffix)}: missing (problem {stem} has "
+                                  f"{', '.join(sorted(stem + s for s in found[stem]))})")
+        problems.append(BenchmarkProblem(benchmark, task_dir.name, int(stem), task_dir, stem))
+    return problems
+
+
+def _is_benchmark_dir(folder: Path) -> bool:
+    return any(any(p.name.endswith("_input.png") for p in task.iterdir())
+               for task in _visible_dirs(folder))
+
+
+def discover_problems(root, benchmarks=None, tasks=None) -> list[BenchmarkProblem]:
+    """Every problem under ``root`` (a folder of benchmarks, or one benchmark folder).
+
+    Args:
+        root: ``<root>`` holding ``<Benchmark>/`` folders, or a ``<Benchmark>`` folder.
+        benchmarks, tasks: optional names to keep (others are not even listed).
+
+    Raises:
+        LayoutError: naming the first path that breaks the layout.
+    """
+    root = Path(root)
+    if not root.is_dir():
+        raise LayoutError(f"{root}: benchmark folder does not exist")
+    bench_dirs = [root] if _is_benchmark_dir(root) else _visible_dirs(root)
+    if not bench_dirs:
+        raise LayoutError(f"{root}: holds no <Benchmark>/<task>/ folders (SPEC 5)")
+    if benchmarks:
+        wanted = set(benchmarks)
+        bench_dirs = [b for b in bench_dirs if b.name in wanted]
+        unknown = wanted - {b.name for b in bench_dirs}
+        if unknown:
+            raise LayoutError(f"{root}: no benchmark named {', '.join(sorted(unknown))}")
+    problems: list[BenchmarkProblem] = []
+    for bench in bench_dirs:
+        task_dirs = _visible_dirs(bench)
+        stray = [p for p in sorted(bench.iterdir())
+                 if p.is_file() and not p.name.startswith(".") and p.name[:1].isdigit()]
+        if stray:
+            raise LayoutError(f"{stray[0]}: problem file outside a task folder; expected "
+                              f"{bench}/<task>/{stray[0].name}")
+        if not task_dirs:
+            raise LayoutError(f"{bench}: benchmark folder holds no task folders")
+        for task_dir in task_dirs:
+            if tasks and task_dir.name not in tasks:
+                continue
+            problems.extend(_task_problems(bench.name, task_dir))
+    return problems
+
+
+def discover_models(outputs_root, models=None) -> list[str]:
+    """Model names under ``outputs_root`` (``<outputs>/<model>/``), optionally filtered."""
+    outputs_root = Path(outputs_root)
+    if not outputs_root.is_dir():
+        raise LayoutError(f"{outputs_root}: outputs folder does not exist")
+    names = [p.name for p in _visible_dirs(outputs_root)]
+    if models:
+        missing = sorted(set(models) - set(names))
+        if missing:
+            raise LayoutError(f"{outputs_root}: no model folder named {', '.join(missing)}")
+        names = [n for n in names if n in set(models)]
+    return names
+
+
+def read_metadata(problem: BenchmarkProblem) -> dict:
+    """The problem's JSON; a clear :class:`LayoutError` if unreadable or not an object."""
+    path = problem.metadata_path
+    try:
+        meta = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise LayoutError(f"{path}: cannot read problem metadata: {exc}") from exc
+    if not isinstance(meta, dict):
+        raise LayoutError(f"{path}: expected a JSON object, got {type(meta).__name__}")
+    return meta
