@@ -27,7 +27,6 @@ from paintkit.shapes.flatten import (
     max_step,
 )
 
-
 _SAME_POINT = 1e-9  # px: consecutive vertices closer than this are one vertex
 
 
