@@ -14,8 +14,8 @@ Heavy dependencies (torch, numba, skia) are imported lazily by the modules that 
 
 from paintkit._version import __version__
 from paintkit.scene import (
-    BBox,
     Background,
+    BBox,
     Canvas,
     Line,
     Polygon,

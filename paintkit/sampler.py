@@ -29,8 +29,8 @@ from paintkit.errors import SceneSamplingError
 from paintkit.scene import (
     RGB,
     SHAPE_TYPES,
-    BBox,
     Background,
+    BBox,
     Canvas,
     Scene,
     Shape,
@@ -57,6 +57,9 @@ class PlacementRules:
     min_size_px: float = MIN_SIZE_PX
     tries_per_shape: int = TRIES_PER_SHAPE
     scene_restarts: int = SCENE_RESTARTS
+
+
+DEFAULT_RULES = PlacementRules()
 
 
 def parse_count_range(count_range: int | tuple[int, int]) -> tuple[int, int]:
@@ -127,7 +130,8 @@ def _check_inputs(canvas: Canvas, object_colors: Sequence[RGB], shape_types: Seq
 
 
 def _candidate(rng: random.Random, shape_id: str, shape_type: str, color: RGB,
-               sizes: tuple[float, float], canvas: Canvas, margin: float) -> Shape | None:
+               sizes: tuple[float, float], canvas: Canvas, margin: float,
+               ) -> tuple[Shape, tuple[float, float, float, float]] | None:
     longer = rng.uniform(*sizes)
     ar = sample_aspect(rng, shape_type)
     w, h = (longer, longer / ar) if ar >= 1 else (longer * ar, longer)
@@ -142,8 +146,11 @@ def _candidate(rng: random.Random, shape_id: str, shape_type: str, color: RGB,
     # Shift so the placed bounds start at margin + a uniform offset.
     dx = margin + rng.uniform(0.0, free_x) - x0
     dy = margin + rng.uniform(0.0, free_y) - y0
-    return Shape(id=shape_id, type=shape_type, bbox=BBox(dx, dy, w, h), fill=color,
-                 rotation=rotation)
+    shape = Shape(id=shape_id, type=shape_type, bbox=BBox(dx, dy, w, h), fill=color,
+                  rotation=rotation)
+    # Moving the bbox moves the outline rigidly: shift the probe's bounds instead of
+    # flattening the outline again.
+    return shape, (x0 + dx, y0 + dy, x1 + dx, y1 + dy)
 
 
 def _gap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> float:
@@ -156,7 +163,7 @@ def sample_shapes(rng: random.Random, canvas: Canvas, object_colors: Sequence[RG
                   count_range: int | tuple[int, int] = 3, *,
                   shape_types: Sequence[str] = SHAPE_TYPES,
                   occupied: Sequence[tuple[float, float, float, float]] = (),
-                  id_prefix: str = "s", rules: PlacementRules = PlacementRules()) -> list[Shape]:
+                  id_prefix: str = "s", rules: PlacementRules = DEFAULT_RULES) -> list[Shape]:
     """Draw shapes that follow the placement rules (see the module docstring).
 
     ``occupied`` holds extra ``(x0, y0, x1, y1)`` boxes (legend keys, tally strips) that
@@ -182,18 +189,18 @@ def sample_shapes(rng: random.Random, canvas: Canvas, object_colors: Sequence[RG
             shape = None
             for _ in range(rules.tries_per_shape):
                 shape_type, color = combos[rng.randrange(len(combos))]
-                shape = _candidate(rng, f"{id_prefix}{i}", shape_type, color, sizes, canvas,
+                found = _candidate(rng, f"{id_prefix}{i}", shape_type, color, sizes, canvas,
                                    margin)
-                if shape is None:
+                if found is None:
                     continue
-                box = shape_bounds(shape)
+                shape, box = found
                 if all(_gap(box, other) >= rules.gap_px for other in boxes):
                     break
                 shape = None
             if shape is None:
                 break
             placed.append(shape)
-            boxes.append(shape_bounds(shape))
+            boxes.append(box)
             per_color[shape.fill] += 1
             used.add((shape.type, shape.fill))
         else:
@@ -207,7 +214,7 @@ def sample_shapes(rng: random.Random, canvas: Canvas, object_colors: Sequence[RG
 def sample_scene(rng: random.Random, canvas: Canvas, background: Background,
                  object_colors: Sequence[RGB], count_range: int | tuple[int, int] = 3, *,
                  shape_types: Sequence[str] = SHAPE_TYPES,
-                 rules: PlacementRules = PlacementRules()) -> Scene:
+                 rules: PlacementRules = DEFAULT_RULES) -> Scene:
     """A random :class:`Scene` on ``canvas`` with ``background`` and rule-abiding shapes.
 
     Raises ``ValueError`` for impossible requests (too many shapes for the canvas or the

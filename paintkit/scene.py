@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass, field, fields, replace
-from typing import Any, Union
+from typing import Any
 
 RGB = tuple[int, int, int]
 Point = tuple[float, float]
@@ -291,7 +291,7 @@ class Line:
         return (self.color,)
 
 
-Element = Union[Shape, Polygon, Line]
+Element = Shape | Polygon | Line
 _KINDS: dict[str, type] = {"shape": Shape, "polygon": Polygon, "line": Line}
 _KIND_OF = {cls: kind for kind, cls in _KINDS.items()}
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from paintkit.colors import ColorSplit, split_palette
 from paintkit.conditions import Condition, get_condition
+from paintkit.sampler import DEFAULT_RULES, PlacementRules, sample_shapes
 from paintkit.scene import (
     SHAPE_TYPES,
     STRIPE_ORIENTATIONS,
@@ -22,7 +23,6 @@ from paintkit.scene import (
     Scene,
     Stripes,
 )
-from paintkit.sampler import PlacementRules, sample_shapes
 
 STRIPE_BAND_WIDTHS = (0.06, 0.08, 0.10)  # fractions of the canvas width
 STRIPE_AMPLITUDE = (0.01, 0.04)  # fraction of the canvas width
@@ -63,7 +63,7 @@ def condition_background(rng: random.Random, condition: Condition) -> tuple[Colo
 def condition_scene(rng: random.Random, condition: str | Condition, task: str = "default", *,
                     count_range: int | tuple[int, int] | None = None,
                     shape_types: Sequence[str] = SHAPE_TYPES,
-                    rules: PlacementRules = PlacementRules()) -> ConditionScene:
+                    rules: PlacementRules = DEFAULT_RULES) -> ConditionScene:
     """Sample the scene of one problem under ``condition``.
 
     ``task`` picks the object-count table (``comparison``, ``ordering``, ``pattern``,

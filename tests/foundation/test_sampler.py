@@ -25,7 +25,7 @@ def check_rules(scene, object_colors, count_range):
     margin = 0.02 * canvas.shorter_side
     smallest, largest = size_range(canvas, (lo, hi))
     boxes = [shape_bounds(s) for s in shapes]
-    for s, (x0, y0, x1, y1) in zip(shapes, boxes):
+    for s, (x0, y0, x1, y1) in zip(shapes, boxes, strict=True):
         assert x0 >= margin - 1e-9 and y0 >= margin - 1e-9
         assert x1 <= canvas.width - margin + 1e-9 and y1 <= canvas.height - margin + 1e-9
         longer = max(s.bbox.width, s.bbox.height)
@@ -97,7 +97,10 @@ def test_impossible_requests_raise_clear_value_errors():
     bg = Background((0, 0, 0))
     colors = [(255, 0, 0), (0, 255, 0)]
     with pytest.raises(ValueError, match="cannot fit"):
-        sample_scene(random.Random(0), Canvas(64, 64), bg, colors * 1, (20, 20))
+        nine = [(i, i, i) for i in range(9)]
+        sample_scene(random.Random(0), Canvas(64, 64), bg, nine, (20, 20))
+    with pytest.raises(ValueError, match="at most 7 per color"):
+        sample_scene(random.Random(0), Canvas(4096, 4096), bg, colors, (20, 20))
     with pytest.raises(ValueError, match="unique \\(type, color\\)"):
         sample_scene(random.Random(0), Canvas(4096, 4096), bg, colors, (30, 30))
     with pytest.raises(ValueError, match="1 <= min <= max"):

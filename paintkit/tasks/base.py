@@ -1,0 +1,158 @@
+"""The task contract shared by every PaintBench task module.
+
+A task module declares ``SPEC`` (a :class:`TaskSpec`: name, category, modes, parameter
+ranges, count table) and a seeded ``generate(seed, condition, mode) -> Problem``. Inside,
+it calls :func:`start` to get a :class:`TaskContext` (validated names, a private RNG, the
+condition) and ends with :meth:`TaskContext.problem`, which checks the result and builds the
+metadata every problem carries. A seed that cannot give a valid problem raises
+:class:`~paintkit.errors.RejectedSeed`; suites then try the next attempt.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from paintkit.colors import rgb_to_hex
+from paintkit.conditions import CONDITIONS, Condition, get_condition
+from paintkit.errors import RejectedSeed
+from paintkit.kernels.edit_region import changed_mask, count_changed
+from paintkit.scene import Scene
+from paintkit.seeds import python_rng
+
+CATEGORIES: tuple[str, ...] = (
+    "geometric_transformation", "structural_manipulation", "color_change", "symbolic_reasoning",
+)
+DEFAULT_MODE = "default"
+# Geometric edits must change at least this much of the target (SPEC 3, no degenerate edits).
+MIN_EDIT_FRACTION = 0.05
+MIN_EDIT_PIXELS = 50
+
+
+@dataclass(frozen=True)
+class TaskSpec:
+    """What a task is: its name, category, modes, parameter ranges and count table.
+
+    ``parameters`` maps each parameter to a human-readable description of its range;
+    ``counts`` names the object-count table of :data:`paintkit.conditions.COUNTS`.
+    """
+
+    name: str
+    category: str
+    modes: tuple[str, ...] = (DEFAULT_MODE,)
+    parameters: Mapping[str, str] = field(default_factory=dict)
+    counts: str = "default"
+
+    def __post_init__(self) -> None:
+        if self.category not in CATEGORIES:
+            raise ValueError(f"unknown category {self.category!r}; allowed: {', '.join(CATEGORIES)}")
+        if not self.modes:
+            raise ValueError(f"task {self.name!r} needs at least one mode")
+
+    def check_mode(self, mode: str | None) -> str:
+        """``mode`` if this task has it (None means the first mode), else ``ValueError``."""
+        if mode is None:
+            return self.modes[0]
+        if mode not in self.modes:
+            raise ValueError(
+                f"task {self.name!r} has no mode {mode!r}; allowed: {', '.join(self.modes)}"
+            )
+        return mode
+
+
+@dataclass
+class Problem:
+    """One generated problem.
+
+    ``input`` and ``answer`` are uint8 ``(H, W, 3)`` arrays; ``metadata`` is JSON-serialisable
+    and holds at least the SPEC 5 fields (``instruction``, ``task``, ``mode``,
+    ``visual_condition``, ``category``, ``seed``, ``W``, ``H``, ``bg_colors``) plus the input
+    scene, the target element ids and every parameter the answer depends on.
+    """
+
+    input: np.ndarray
+    answer: np.ndarray
+    instruction: str
+    metadata: dict[str, Any]
+
+    @property
+    def edit_mask(self) -> np.ndarray:
+        """bool ``(H, W)``: pixels where input and answer differ in any channel."""
+        return changed_mask(self.input, self.answer)
+
+
+@dataclass
+class TaskContext:
+    """Everything a task's ``generate`` needs: validated names, seed, RNG and condition."""
+
+    spec: TaskSpec
+    seed: int
+    condition: Condition
+    mode: str
+    rng: random.Random
+
+    @property
+    def count(self) -> int:
+        """The default object count of this task under this condition."""
+        return self.condition.object_count(self.spec.counts)
+
+    def reject(self, why: str) -> RejectedSeed:
+        """An exception to raise when this seed cannot give a valid problem."""
+        return RejectedSeed(f"{self.spec.name}/{self.mode}/{self.condition.name} seed "
+                            f"{self.seed}: {why}")
+
+    def problem(self, input_pixels: np.ndarray, answer_pixels: np.ndarray, instruction: str, *,
+                scene: Scene, params: Mapping[str, Any], targets: tuple[str, ...] = (),
+                answer_scene: Scene | None = None, min_edit_pixels: int = 1) -> Problem:
+        """Check the pixels and build the :class:`Problem` with its metadata.
+
+        Rejects the seed when input and answer are identical or differ in fewer than
+        ``min_edit_pixels`` pixels (see :func:`geometric_min_edit` for geometric tasks).
+        """
+        for name, arr in (("input", input_pixels), ("answer", answer_pixels)):
+            expected = (self.condition.height, self.condition.width, 3)
+            if arr.dtype != np.uint8 or arr.shape != expected:
+                raise ValueError(f"{self.spec.name}: {name} pixels must be uint8 {expected}, "
+                                 f"got {arr.dtype} {arr.shape}")
+        edited = count_changed(input_pixels, answer_pixels)
+        if edited < max(1, min_edit_pixels):
+            raise self.reject(f"edit region has {edited} px (< {max(1, min_edit_pixels)})")
+        metadata: dict[str, Any] = {
+            "instruction": instruction,
+            "task": self.spec.name,
+            "mode": self.mode,
+            "visual_condition": self.condition.name,
+            "category": self.spec.category,
+            "seed": self.seed,
+            "W": self.condition.width,
+            "H": self.condition.height,
+            "bg_colors": [rgb_to_hex(c) for c in scene.background.colors],
+            "edit_pixels": edited,
+            "targets": list(targets),
+            "params": dict(params),
+            "scene": scene.to_dict(),
+        }
+        if answer_scene is not None:
+            metadata["answer_scene"] = answer_scene.to_dict()
+        return Problem(np.ascontiguousarray(input_pixels), np.ascontiguousarray(answer_pixels),
+                       instruction, metadata)
+
+
+def geometric_min_edit(target_area: float) -> int:
+    """Least edit region (px) of a geometric edit of a target of ``target_area`` px:
+    5% of the target's area and at least 50 px (SPEC 3, no degenerate edits)."""
+    return max(MIN_EDIT_PIXELS, int(np.ceil(MIN_EDIT_FRACTION * target_area)))
+
+
+def start(spec: TaskSpec, seed: int, condition: str, mode: str | None) -> TaskContext:
+    """Validate ``seed``, ``condition`` and ``mode`` and build the task's context."""
+    if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool) or seed < 0:
+        raise ValueError(f"seed must be a non-negative int, got {seed!r}")
+    if condition not in CONDITIONS:
+        raise ValueError(f"unknown visual condition {condition!r}; allowed: {', '.join(CONDITIONS)}")
+    return TaskContext(spec=spec, seed=int(seed), condition=get_condition(condition),
+                       mode=spec.check_mode(mode), rng=python_rng(int(seed)))

@@ -1,0 +1,21 @@
+import numpy as np
+import pytest
+from paintkit.kernels.edit_region import changed_mask, count_changed
+
+
+def test_matches_numpy_definition():
+    rng = np.random.default_rng(0)
+    a = rng.integers(0, 3, (37, 53, 3), dtype=np.uint8)
+    b = rng.integers(0, 3, (37, 53, 3), dtype=np.uint8)
+    expected = np.any(a != b, axis=-1)
+    assert np.array_equal(changed_mask(a, b), expected)
+    assert count_changed(a, b) == int(expected.sum())
+    assert count_changed(a, a) == 0
+
+
+def test_bad_input():
+    a = np.zeros((4, 4, 3), np.uint8)
+    with pytest.raises(ValueError, match="shape"):
+        changed_mask(a, np.zeros((4, 5, 3), np.uint8))
+    with pytest.raises(ValueError, match="uint8"):
+        changed_mask(a.astype(np.float32), a)

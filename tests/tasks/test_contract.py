@@ -1,0 +1,76 @@
+"""The task contract, checked on every available (task, mode, condition)."""
+
+import hashlib
+import json
+import multiprocessing
+
+import numpy as np
+import pytest
+
+from paintkit.colors import rgb_to_hex
+from paintkit.conditions import CONDITIONS, get_condition
+from paintkit.errors import RejectedSeed
+from paintkit.scene import Scene
+from paintkit.tasks import CATEGORIES, TASKS, generate, task_spec
+from paintkit.tasks.slots import generate_slot
+
+REQUIRED = ("instruction", "task", "mode", "visual_condition", "category", "seed", "W", "H",
+            "bg_colors", "targets", "params", "scene")
+
+
+def test_problem_follows_the_contract(task, mode, condition):
+    p = generate_slot(task, condition, mode, 0)
+    cond = get_condition(condition)
+    assert p.input.dtype == np.uint8 and p.input.shape == (cond.height, cond.width, 3)
+    assert p.answer.dtype == np.uint8 and p.answer.shape == p.input.shape
+    assert p.edit_mask.any(), "answer must differ from input"
+    meta = p.metadata
+    for key in REQUIRED:
+        assert key in meta, key
+    assert (meta["task"], meta["mode"], meta["visual_condition"]) == (task, mode, condition)
+    assert meta["category"] in CATEGORIES and meta["instruction"] == p.instruction
+    assert len(p.instruction) > 20
+    scene = Scene.from_dict(meta["scene"])
+    assert meta["bg_colors"] == [rgb_to_hex(c) for c in scene.background.colors]
+    json.dumps(meta)  # JSON-serialisable
+
+
+def _digest(args):
+    task, mode, condition, slot = args
+    p = generate_slot(task, condition, mode, slot)
+    h = hashlib.sha256()
+    for part in (p.input.tobytes(), p.answer.tobytes(), p.instruction.encode(),
+                 json.dumps(p.metadata, sort_keys=True).encode()):
+        h.update(part)
+    return h.hexdigest()
+
+
+def test_bytes_are_identical_across_processes(task, mode):
+    jobs = [(task, mode, c, 1) for c in ("baseline", "striped", "n_high")]
+    here = [_digest(j) for j in jobs]
+    with multiprocessing.get_context("spawn").Pool(2) as pool:
+        there = pool.map(_digest, jobs)
+    assert here == there
+
+
+def test_unknown_names_list_allowed_values():
+    with pytest.raises(ValueError, match="allowed: translation"):
+        generate("teleport", 0)
+    spec = task_spec("translation")
+    with pytest.raises(ValueError, match="allowed: amount, align"):
+        generate("translation", 0, "baseline", "sideways")
+    with pytest.raises(ValueError, match="allowed: baseline"):
+        generate("translation", 0, "foggy", "amount")
+    with pytest.raises(ValueError, match="non-negative"):
+        generate("translation", -1)
+    assert spec.name == "translation" and len(TASKS) == 20 and len(CONDITIONS) == 8
+
+
+def test_rejections_are_specific():
+    rejected = 0
+    for seed in range(40):
+        try:
+            generate("translation", seed, "n_xhigh", "align")
+        except RejectedSeed:
+            rejected += 1
+    assert rejected < 40
