@@ -30,7 +30,7 @@ def _check_tolerance(tolerance: float) -> float:
     return float(tolerance)
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=1024)
 def _unit_contours(shape_type: str, counts: tuple) -> tuple[np.ndarray, ...]:
     design = DESIGNS[shape_type]
     out = []
