@@ -92,7 +92,7 @@ def _rgb_from_pil(image: Image.Image, where: str) -> np.ndarray:
         rgb = image.convert("RGB")
     except (OSError, ValueError, SyntaxError) as exc:  # truncated / corrupt data
         raise ImageDecodeError(f"{where}: cannot decode image: {exc}") from exc
-    return np.ascontiguousarray(np.asarray(rgb))
+    return np.array(rgb)  # a writable copy (np.asarray of a PIL image is read-only)
 
 
 def decode_rgb_bytes(data: bytes, where: str = "<bytes>") -> np.ndarray:

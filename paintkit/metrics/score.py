@@ -139,9 +139,16 @@ def tolerance_statistics(
                     o, lab_answers=lab_a, lab_inputs=lab_i, edit_mask=edit,
                     return_bins=return_bins)
             h, b = res if return_bins else (res, None)
-            hists.append(torch.as_tensor(h).to(device))
+            hists.append(h)
             bins.append(None if missing or b is None else b[0])
-        hist = torch.cat(hists) if hists else torch.zeros((0, 3, 12), dtype=torch.int64)
+        # NumPy histograms are joined before touching torch: alternating Numba and torch
+        # OpenMP pools per problem costs milliseconds of spin-waiting on small machines.
+        if backend == "numba":
+            hist = torch.from_numpy(np.concatenate(hists)) if hists else \
+                torch.zeros((0, 3, 12), dtype=torch.int64)
+        else:
+            hist = torch.cat(hists) if hists else torch.zeros((0, 3, 12), dtype=torch.int64)
+        hist = hist.to(device)
         has_output = torch.tensor(present, dtype=torch.bool, device=device)
         bins = bins if return_bins else None
     stats = ToleranceStatistics.from_histograms(hist, has_output)
