@@ -1,0 +1,12 @@
+"""The full grid: 12 slots of every (task, mode, condition). Run with ``pytest -m slow``."""
+
+import pytest
+
+from paintkit.tasks.slots import generate_slot
+
+
+@pytest.mark.slow
+def test_twelve_slots_generate(task, mode, condition):
+    for slot in range(12):
+        p = generate_slot(task, condition, mode, slot)
+        assert p.edit_mask.any()
