@@ -63,9 +63,12 @@ def oracle_loop(problems, outputs_root: Path) -> float:
 
 
 def breakdown(problems, outputs_root: Path) -> None:
+    import torch
+
     from paintkit.metrics import tolerance_statistics
     from paintkit.metrics.reference import Reference
 
+    torch.set_num_threads(1)  # as in eval's workers: no torch/Numba OpenMP spin contention
     decode = count = 0.0
     for p in problems:
         t0 = time.perf_counter()
