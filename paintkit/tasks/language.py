@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from paintkit.colors import describe_color
+from paintkit.colors import color_name, describe_color, rgb_to_hex
 from paintkit.scene import RGB, Shape
 
 CLIP_NOTE = "Any part that leaves the canvas is clipped."
@@ -78,3 +78,10 @@ def join_words(words: Sequence[str]) -> str:
 def percent(value: float) -> str:
     """``12.0`` -> ``"12%"``; ``12.5`` -> ``"12.5%"``."""
     return f"{value:g}%"
+
+
+def color_code_phrase(color: RGB) -> str:
+    """A color with its code: ``"cyan (#0FE1DF)"`` for a palette color, else ``"#3A7F12"``."""
+    name = color_name(color)
+    code = rgb_to_hex(color)
+    return f"{name} ({code})" if name else code
