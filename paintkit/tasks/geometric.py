@@ -9,9 +9,20 @@ area shows whatever background is there, and parts off the canvas are clipped).
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import replace
+from typing import Any
 
-from paintkit.scene import Affine, Point, Scene, Shape, compose
+import numpy as np
+
+from paintkit.renderers import render
+from paintkit.scene import Affine, Canvas, Point, Scene, Shape, compose
+from paintkit.shapes import shape_area, shape_bounds, shape_outline
+from paintkit.tasks.base import Problem, TaskContext, geometric_min_edit
+from paintkit.tasks.language import CLIP_NOTE, VACATED_NOTE, layer_phrase
+
+# An edited shape keeps at least this fraction of its bounds on the canvas.
+MIN_VISIBLE = 0.5
 
 
 def translation(dx: float, dy: float) -> Affine:
@@ -62,3 +73,51 @@ def place_edited(scene: Scene, new_shape: Shape, on_top: bool) -> Scene:
     """Replace the shape with ``new_shape.id`` and move it to the top or the bottom."""
     rest = scene.without(new_shape.id)
     return rest.with_elements(new_shape, on_top=on_top)
+
+
+def visible_fraction(bounds: tuple[float, float, float, float], canvas: Canvas) -> float:
+    """Fraction of the box ``(x0, y0, x1, y1)`` (canvas px) that lies on ``canvas``."""
+    x0, y0, x1, y1 = bounds
+    inside_w = max(0.0, min(x1, canvas.width) - max(x0, 0.0))
+    inside_h = max(0.0, min(y1, canvas.height) - max(y0, 0.0))
+    area = (x1 - x0) * (y1 - y0)
+    return inside_w * inside_h / area if area > 0 else 0.0
+
+
+def mapped_bounds(points: np.ndarray, affine: Affine) -> tuple[float, float, float, float]:
+    """Bounds ``(x0, y0, x1, y1)`` of float ``(N, 2)`` ``points`` mapped through ``affine``
+    (a cheap preview of an edited outline's bounds, before any re-flattening)."""
+    a, b, c, d, e, f = affine
+    x = a * points[:, 0] + b * points[:, 1] + c
+    y = d * points[:, 0] + e * points[:, 1] + f
+    return (float(x.min()), float(y.min()), float(x.max()), float(y.max()))
+
+
+def outline_vertices(shape: Shape) -> np.ndarray:
+    """float ``(N, 2)``: every vertex of the placed outline of ``shape`` (canvas px)."""
+    return np.concatenate(shape_outline(shape))
+
+
+def affine_edit_problem(ctx: TaskContext, scene: Scene, target: Shape, affine: Affine, sentence: str,
+                        params: Mapping[str, Any]) -> Problem:
+    """The problem "apply ``affine`` to ``target``", stated by ``sentence``.
+
+    Composes ``affine`` into the target's placement, puts the edited shape on top of or
+    beneath the others (50/50 from ``ctx.rng``; the instruction says which), re-renders
+    both scenes and checks the edit: the seed is rejected when less than
+    :data:`MIN_VISIBLE` of the edited shape's bounds stays on the canvas or the edit region
+    is smaller than :func:`~paintkit.tasks.base.geometric_min_edit` of the target's area
+    (degenerate edits: a symmetry of the shape). ``params`` gains ``on_top`` and the edit's
+    ``affine`` ``[a, b, c, d, e, f]``.
+    """
+    edited = transformed(target, affine)
+    if visible_fraction(shape_bounds(edited), scene.canvas) < MIN_VISIBLE:
+        raise ctx.reject("the edited shape would mostly leave the canvas")
+    on_top = ctx.rng.random() < 0.5
+    answer_scene = place_edited(scene, edited, on_top)
+    instruction = " ".join((sentence, layer_phrase(on_top), VACATED_NOTE, CLIP_NOTE))
+    return ctx.problem(
+        render(scene), render(answer_scene), instruction, scene=scene, answer_scene=answer_scene,
+        targets=(target.id,), min_edit_pixels=geometric_min_edit(shape_area(target)),
+        params={**params, "on_top": on_top, "affine": list(affine)},
+    )

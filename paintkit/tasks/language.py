@@ -85,3 +85,12 @@ def color_code_phrase(color: RGB) -> str:
     name = color_name(color)
     code = rgb_to_hex(color)
     return f"{name} ({code})" if name else code
+
+
+COORDINATE_NOTE = ("Coordinates are (x, y) in pixels from the top-left corner of the canvas, "
+                   "x to the right and y down.")
+
+
+def coordinate_phrase(point: Sequence[float]) -> str:
+    """``(412, 230)`` -> ``"the canvas point (412, 230)"`` (pair with :data:`COORDINATE_NOTE`)."""
+    return f"the canvas point {format_point(point)}"

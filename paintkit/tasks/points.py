@@ -9,13 +9,17 @@ offered and are phrased as points of the shape's (axis-aligned) bounding box.
 
 from __future__ import annotations
 
-from paintkit.scene import IDENTITY, Point, Shape
+from random import Random
+
+from paintkit.scene import IDENTITY, Point, Scene, Shape
 from paintkit.shapes import (
     BBOX_POINT_NAMES,
     ORIENTATION_FREE_POINTS,
     bbox_points,
+    canvas_points,
     control_points,
 )
+from paintkit.tasks.language import describe_shape
 
 
 def is_upright(shape: Shape) -> bool:
@@ -52,3 +56,32 @@ def own_point_phrase(name: str) -> str:
         box_name = "center" if name == "bounding-box center" else name
         return f"the {box_name} of its bounding box"
     return f"its {name}"
+
+
+REFERENCE_SOURCES: tuple[str, ...] = ("shape", "canvas")
+
+
+def reference_point(rng: Random, scene: Scene, source: str, exclude: str | None = None
+                    ) -> tuple[Point, str, dict[str, str | None]]:
+    """A random named reference point: of a shape other than ``exclude`` (``source="shape"``)
+    or of the canvas (``source="canvas"``).
+
+    Returns ``(point, phrase, info)``: canvas px, the instruction's words for it ("the apex
+    of the red triangle", "the top-left corner of the canvas") and JSON-ready
+    ``{"reference_shape": id or None, "reference_point": name}``. ``ValueError`` for an
+    unknown ``source`` or when the scene has no other shape.
+    """
+    if source == "canvas":
+        points = canvas_points(scene.canvas)
+        name = rng.choice(sorted(points))
+        return points[name], f"the {name}", {"reference_shape": None, "reference_point": name}
+    if source != "shape":
+        raise ValueError(f"unknown reference source {source!r}; allowed: {', '.join(REFERENCE_SOURCES)}")
+    others = [s for s in scene.shapes if s.id != exclude]
+    if not others:
+        raise ValueError("the scene has no other shape to take a reference point from")
+    shape = rng.choice(others)
+    points = named_points(shape)
+    name = rng.choice(sorted(points))
+    phrase = point_phrase(name, describe_shape(shape, scene.shapes))
+    return points[name], phrase, {"reference_shape": shape.id, "reference_point": name}
