@@ -119,12 +119,13 @@ def _match(ctx, scene, target, bounds, phrase):
     uniform = rng.random() < 0.5
     others = [s for s in scene.shapes if s.id != target.id]
     rng.shuffle(others)
-    ref_bounds = [shape_bounds(ref) for ref in others]
+    ref_bounds: dict[str, tuple[float, float, float, float]] = {}
     for dimension in dimensions:
         axes = "uniform" if uniform else dimension
         k = 0 if dimension == "width" else 1
         side = bounds[k + 2] - bounds[k]
-        for ref, rb in zip(others, ref_bounds, strict=True):
+        for ref in others:
+            rb = ref_bounds.get(ref.id) or ref_bounds.setdefault(ref.id, shape_bounds(ref))
             ref_side = rb[k + 2] - rb[k]
             factor = ref_side / side
             if not (FACTOR_RANGE[0] <= factor <= FACTOR_RANGE[1]) or abs(factor - 1) < MIN_MATCH_CHANGE:
