@@ -1,0 +1,73 @@
+"""Blending: alpha-blend a stated color at a stated whole-percent opacity over the pixels
+inside an outlined convex polygon (every pixel, the background pixels or the shape pixels;
+"inside" and the scopes as :mod:`paintkit.tasks.regions` defines them).
+
+Per channel of every selected pixel, with ``p`` the opacity in percent and ``alpha = p/100``:
+``out = round(alpha * color + (1 - alpha) * pixel)``, halves rounded up, computed exactly in
+integers as ``(p * color + (100 - p) * pixel + 50) // 100``
+(:func:`paintkit.kernels.blend.blend`). The instruction states the color, ``p`` and the
+rounding rule.
+
+Parameters the answer depends on: the outline, the scope, the color and ``percent``.
+"""
+
+from __future__ import annotations
+
+from paintkit.kernels.blend import blend
+from paintkit.tasks.base import Problem, TaskSpec, start
+from paintkit.tasks.language import color_code_phrase
+from paintkit.tasks.regions import (
+    SCOPES,
+    min_region_pixels,
+    outline_phrase,
+    outlined_scene,
+    palette_colors,
+    region_params,
+    scope_mask,
+    scope_phrase,
+    unchanged_note,
+)
+
+SPEC = TaskSpec(
+    name="blending",
+    category="color_change",
+    parameters={
+        "outline": "a convex polygon (4 to 7 vertices) outlined in a palette color the scene "
+                   "does not use, drawn around a random shape",
+        "scope": "all pixels, background pixels or shape pixels inside the outline (1/3 each)",
+        "color": "a palette color other than the outline's (and, for the background scope, "
+                 "other than the background colors)",
+        "percent": "opacity, a whole percent in [10, 90]",
+    },
+)
+PERCENT_RANGE = (10, 90)
+
+
+def generate(seed: int, condition: str = "baseline", mode: str | None = None) -> Problem:
+    ctx = start(SPEC, seed, condition, mode)
+    split, region, image = outlined_scene(ctx)
+    rng = ctx.rng
+    scope = rng.choice(SCOPES)
+    banned = {region.color}
+    if scope == "background":
+        banned |= set(region.scene.background.colors)
+    color = rng.choice([c for c in palette_colors(split) if c.rgb not in banned]).rgb
+    percent = rng.randint(*PERCENT_RANGE)
+    mask = scope_mask(region, image, scope)
+    if not mask.any():
+        raise ctx.reject(f"no {scope} pixel inside the outline")
+    answer = region.paste(image, blend(region.crop(image), mask, color, percent))
+    striped = region.scene.background.stripes is not None
+    name = color_code_phrase(color)
+    instruction = (
+        f"Blend {name} at {percent}% opacity over {scope_phrase(scope, striped)} inside "
+        f"{outline_phrase(region)}: each color channel value v becomes "
+        f"round({percent / 100:g} × c + {(100 - percent) / 100:g} × v), where c is the same channel "
+        f"of {name}, with halves rounded up. {unchanged_note(scope)}"
+    )
+    return ctx.problem(
+        image, answer, instruction, scene=region.scene, targets=(region.outline.id,),
+        min_edit_pixels=min_region_pixels(region.scene.canvas),
+        params={**region_params(region), "scope": scope, "color": list(color),
+                "percent": percent},
+    )
