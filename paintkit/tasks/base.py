@@ -148,11 +148,19 @@ def geometric_min_edit(target_area: float) -> int:
     return max(MIN_EDIT_PIXELS, int(np.ceil(MIN_EDIT_FRACTION * target_area)))
 
 
-def start(spec: TaskSpec, seed: int, condition: str, mode: str | None) -> TaskContext:
-    """Validate ``seed``, ``condition`` and ``mode`` and build the task's context."""
+def start(spec: TaskSpec, seed: int, condition: str | Condition, mode: str | None) -> TaskContext:
+    """Validate ``seed``, ``condition`` and ``mode`` and build the task's context.
+
+    ``condition`` is a condition name or a :class:`Condition` (custom suites pass variants
+    with another canvas size or object counts, see :mod:`paintkit.suites.variants`).
+    """
     if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool) or seed < 0:
         raise ValueError(f"seed must be a non-negative int, got {seed!r}")
-    if condition not in CONDITIONS:
+    if isinstance(condition, Condition):
+        cond = condition
+    elif condition not in CONDITIONS:
         raise ValueError(f"unknown visual condition {condition!r}; allowed: {', '.join(CONDITIONS)}")
-    return TaskContext(spec=spec, seed=int(seed), condition=get_condition(condition),
+    else:
+        cond = get_condition(condition)
+    return TaskContext(spec=spec, seed=int(seed), condition=cond,
                        mode=spec.check_mode(mode), rng=python_rng(int(seed)))

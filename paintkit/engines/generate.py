@@ -1,0 +1,197 @@
+"""Run a suite through an engine into a writer: the driver behind ``paintkit generate``.
+
+The driver walks the suite in order. Problems already on disk are skipped (resume);
+the others are grouped into units of consecutive indices and submitted to the engine, at
+most ``2 x workers`` at a time and at most :data:`MAX_AHEAD_UNITS` units ahead of the
+oldest unwritten problem. Results come back in any order and are handed to the writer in
+suite order, so files, shards and the manifest are the same whatever the engine or worker
+count, and memory stays flat whatever the suite size.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections import deque
+from pathlib import Path
+
+from paintkit.engines.local import Engine, InProcessEngine, ProcessPoolEngine
+from paintkit.engines.progress import GenerateSummary, Progress
+from paintkit.engines.work import WorkOptions
+from paintkit.suites import Suite
+from paintkit.writers import DEFAULT_SHARD_SIZE, make_writer
+from paintkit.writers.manifest import (
+    LOCK_NAME,
+    ManifestBuilder,
+    manifest_header,
+    prepare_root,
+    write_incomplete,
+)
+
+ENGINES = ("process", "inprocess", "ray")
+UNIT_SIZE = 4
+MAX_AHEAD_UNITS = 64
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - not on POSIX
+    fcntl = None
+
+
+def make_engine(engine: str = "process", jobs: int | None = None, address: str | None = None) -> Engine:
+    """An engine by name: ``process`` (default), ``inprocess`` or ``ray``."""
+    if engine == "process":
+        return ProcessPoolEngine(jobs)
+    if engine == "inprocess":
+        return InProcessEngine()
+    if engine == "ray":
+        from paintkit.engines.ray_engine import RayEngine
+
+        return RayEngine(address, jobs)
+    raise ValueError(f"unknown engine {engine!r}; allowed: {', '.join(ENGINES)}")
+
+
+class _Lock:
+    """An exclusive lock on ``<root>/.paintkit-generate.lock`` (two runs into one folder
+    would delete each other's temporary files); the file is removed when the run ends."""
+
+    def __init__(self, root: Path):
+        self.path = root / LOCK_NAME
+        self._fh = open(self.path, "a+")  # noqa: SIM115 - closed in release()
+        if fcntl is not None:
+            try:
+                fcntl.flock(self._fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                self._fh.close()
+                raise ValueError(f"{root}: another 'paintkit generate' is writing into this folder") from None
+
+    def release(self) -> None:
+        self.path.unlink(missing_ok=True)
+        self._fh.close()
+
+
+def _plan(writer, suite_len: int, unit_size: int):
+    """Yield ``("skip", a, b)`` runs of stored problems and ``("gen", a, b)`` units."""
+    index = 0
+    while index < suite_len:
+        done = writer.is_done(index)
+        stop = index + 1
+        while stop < suite_len and writer.is_done(stop) == done and (done or stop - index < unit_size):
+            stop += 1
+        yield ("skip" if done else "gen", index, stop)
+        index = stop
+
+
+def generate(suite: Suite, out: Path | str, *, format: str = "directory",
+             shard_size: int = DEFAULT_SHARD_SIZE, engine: str | Engine = "process",
+             jobs: int | None = None, address: str | None = None, overwrite: bool = False,
+             progress: bool = True, png_encoder: str = "auto",
+             unit_size: int = UNIT_SIZE) -> GenerateSummary:
+    """Generate ``suite`` into ``out`` in ``format`` and write ``out/manifest.json``.
+
+    Args:
+        suite: what to generate (:class:`~paintkit.suites.Suite`).
+        out: output folder; an interrupted run into it is resumed.
+        format: ``directory`` (SPEC 5 layout), ``webdataset`` or ``parquet``.
+        shard_size: problems per shard (shard formats).
+        engine: ``process`` (default), ``inprocess``, ``ray``, or an :class:`Engine`.
+        jobs: worker processes (default: one per core); Ray: CPUs of a local instance.
+        address: Ray cluster address (``auto``, ``HOST:PORT``, ``ray://HOST:PORT``).
+        overwrite: replace another suite's files instead of refusing.
+        progress: show a progress bar on stderr.
+
+    Returns:
+        a :class:`~paintkit.engines.progress.GenerateSummary`.
+
+    Raises:
+        ValueError: bad names or options, a folder holding another suite (no ``overwrite``),
+            an unreachable Ray address.
+        WriteError: a file could not be written (full disk, unwritable folder); every file
+            completed before stays, and a rerun resumes.
+    """
+    root = Path(out)
+    writer = make_writer(format, root, suite, shard_size)
+    header = manifest_header(suite, writer, png_encoder)
+    state = prepare_root(root, header, overwrite)
+    # Start the engine before touching the folder: an unreachable cluster changes nothing.
+    runner = make_engine(engine, jobs, address) if isinstance(engine, str) else engine
+    with runner:
+        lock = _Lock(root)
+        try:
+            writer.clean_temporary()
+            write_incomplete(root, header)
+            return _drive(suite, writer, runner, root, header, state, progress,
+                          WorkOptions(png_encoder=png_encoder, json_indent=writer.json_indent),
+                          unit_size)
+        finally:
+            lock.release()
+
+
+def _drive(suite, writer, engine, root, header, state, show, options, unit_size) -> GenerateSummary:
+    start = time.perf_counter()
+    bar = Progress(len(suite), enabled=show)
+    manifest = ManifestBuilder(root, header)
+    steps = deque()  # planned ("skip"|"gen", a, b) in suite order, not yet written
+    buffer: dict[int, object] = {}  # finished problems waiting for their turn
+    pending: dict[object, int] = {}  # engine handle -> first index of its unit
+    planner = _plan(writer, len(suite), unit_size) if state != "overwrite" else \
+        (("gen", a, min(a + unit_size, len(suite))) for a in range(0, len(suite), unit_size))
+    exhausted, units_ahead = False, 0
+    window = 2 * engine.workers
+    try:
+        while True:
+            while not exhausted and len(pending) < window and units_ahead < MAX_AHEAD_UNITS:
+                step = next(planner, None)
+                if step is None:
+                    exhausted = True
+                    break
+                steps.append(step)
+                if step[0] == "gen":
+                    pending[engine.submit(suite, step[1], step[2], options)] = step[1]
+                    units_ahead += 1
+            _flush(steps, buffer, writer, manifest, bar)
+            units_ahead = sum(1 for s in steps if s[0] == "gen")
+            if not pending:
+                if exhausted and not steps:
+                    break
+                continue
+            finished, _ = engine.wait(set(pending))
+            for handle, results in finished:
+                del pending[handle]
+                for problem in results:
+                    buffer[problem.index] = problem
+        manifest.add(writer.close())
+        manifest.commit()
+    except BaseException:
+        writer.abort()
+        manifest.discard()
+        bar.close()
+        raise
+    bar.close()
+    return GenerateSummary(
+        out=root, format=writer.format, engine=engine.name, workers=engine.workers,
+        problems=len(suite), generated=bar.generated, skipped=bar.skipped, files=manifest.files,
+        nbytes=manifest.nbytes, seconds=time.perf_counter() - start,
+    )
+
+
+def _flush(steps: deque, buffer: dict, writer, manifest: ManifestBuilder, bar: Progress) -> None:
+    """Hand every problem that is next in suite order to the writer."""
+    while steps:
+        kind, a, b = steps[0]
+        if kind == "skip":
+            for index in range(a, b):
+                manifest.add(writer.skip(index))
+            bar.update(skipped=b - a)
+        elif all(i in buffer for i in range(a, b)):
+            for index in range(a, b):
+                manifest.add(writer.write(buffer.pop(index)))
+            bar.update(generated=b - a)
+        else:
+            return
+        steps.popleft()
+
+
+def count_files(root: Path | str) -> int:
+    """Files under ``root`` (for tests and summaries)."""
+    return sum(len(files) for _, _, files in os.walk(root))

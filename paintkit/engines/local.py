@@ -1,0 +1,99 @@
+"""Engines: the contract, the in-process engine and the local process pool (the default).
+
+An engine runs :func:`~paintkit.engines.work.run_unit` calls: :meth:`Engine.submit`
+starts one and returns a handle, :meth:`Engine.wait` blocks until at least one finished
+and returns ``(finished [(handle, result)], still pending)``. The driver
+(:func:`paintkit.engines.generate`) decides what to submit and writes the results, so
+every engine produces the same files.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import sys
+from abc import ABC, abstractmethod
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+
+from paintkit.engines.work import WorkOptions, run_unit, single_thread_worker
+from paintkit.suites import Suite
+
+
+def default_jobs() -> int:
+    """One worker per CPU core available to this process."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+class Engine(ABC):
+    """Runs units of work; use as a context manager (``with engine: ...``)."""
+
+    name = ""
+    workers = 1
+
+    def __enter__(self) -> Engine:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    @abstractmethod
+    def submit(self, suite: Suite, start: int, stop: int, options: WorkOptions):
+        """Start ``run_unit(suite, start, stop, options)``; returns a handle."""
+
+    @abstractmethod
+    def wait(self, handles: set) -> tuple[list[tuple[object, list]], set]:
+        """Block until one or more ``handles`` finished; raises the first unit's error."""
+
+    def close(self) -> None:  # noqa: B027 - engines without workers have nothing to stop
+        """Stop workers and drop unfinished work."""
+
+
+class _Done:
+    def __init__(self, result: list):
+        self.result = result
+
+
+class InProcessEngine(Engine):
+    """Runs every unit at once in this process (no workers; simplest to debug)."""
+
+    name = "inprocess"
+
+    def submit(self, suite, start, stop, options):
+        return _Done(run_unit(suite, start, stop, options))
+
+    def wait(self, handles):
+        return [(h, h.result) for h in handles], set()
+
+
+def _mp_context():
+    # Never fork a process that may hold threads (Numba, torch, Skia): forkserver on Linux,
+    # spawn elsewhere.
+    method = "forkserver" if sys.platform.startswith("linux") else "spawn"
+    return multiprocessing.get_context(method)
+
+
+class ProcessPoolEngine(Engine):
+    """A local pool of ``jobs`` worker processes (default: one per core)."""
+
+    name = "process"
+
+    def __init__(self, jobs: int | None = None):
+        jobs = default_jobs() if jobs is None else jobs
+        if not isinstance(jobs, int) or jobs < 1:
+            raise ValueError(f"jobs must be an int >= 1, got {jobs!r}")
+        self.workers = jobs
+        self._pool = ProcessPoolExecutor(max_workers=jobs, mp_context=_mp_context(),
+                                         initializer=single_thread_worker)
+
+    def submit(self, suite, start, stop, options):
+        return self._pool.submit(run_unit, suite, start, stop, options)
+
+    def wait(self, handles):
+        done, pending = wait(handles, return_when=FIRST_COMPLETED)
+        return [(f, f.result()) for f in done], set(pending)
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=True, cancel_futures=True)

@@ -1,0 +1,51 @@
+"""The unit of work every engine runs: generate (and encode) a range of suite indices.
+
+It is a pure function of its arguments, so in-process, process-pool and Ray workers give
+the same bytes.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+from paintkit.suites import Suite, build_problem
+
+
+@dataclass(frozen=True)
+class WorkOptions:
+    """``encode=False`` generates and drops the problems (in-memory throughput runs)."""
+
+    encode: bool = True
+    png_encoder: str = "auto"
+    json_indent: int | None = 1
+
+
+def run_unit(suite: Suite, start: int, stop: int, options: WorkOptions) -> list:
+    """Problems ``start .. stop-1`` of ``suite``: a list of
+    :class:`~paintkit.writers.record.EncodedProblem` (or of indices when not encoding)."""
+    from paintkit.writers.record import encode_problem
+
+    out = []
+    for index in range(start, stop):
+        spec = suite.spec(index)
+        problem = build_problem(suite, spec)
+        if options.encode:
+            out.append(encode_problem(spec, problem, png_encoder=options.png_encoder,
+                                      json_indent=options.json_indent))
+        else:
+            out.append(index)
+    return out
+
+
+def single_thread_worker() -> None:
+    """Worker-process setup: parallelism comes from the workers, so keep Numba / torch /
+    BLAS to one thread each (their thread pools spin-wait and steal the cores)."""
+    for var in ("NUMBA_NUM_THREADS", "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ.setdefault(var, "1")
+    import sys
+
+    if "numba" in sys.modules:
+        sys.modules["numba"].set_num_threads(1)
+    if "torch" in sys.modules:
+        sys.modules["torch"].set_num_threads(1)

@@ -1,0 +1,19 @@
+"""Suites: ordered sets of problems (PaintBench, its preservation split, custom suites).
+
+>>> from paintkit.suites import Suite
+>>> suite = Suite(tasks=["translation"], per_cell=2, namespace="demo")  # doctest: +SKIP
+>>> problem = next(suite.problems())  # doctest: +SKIP
+
+``Suite()`` is the full PaintBench (needs all 20 tasks); see ``docs/generate.md``.
+"""
+
+from paintkit.suites.build import build_problem, preservation_problem
+from paintkit.suites.spec import PRESERVATION, PRESERVATION_TASK, PROBLEM, ProblemSpec
+from paintkit.suites.suite import PAINTBENCH_NAMESPACE, Suite, resolve_modes
+from paintkit.suites.variants import VariantCondition, parse_counts, parse_size, variant_condition
+
+__all__ = [
+    "PAINTBENCH_NAMESPACE", "PRESERVATION", "PRESERVATION_TASK", "PROBLEM", "ProblemSpec", "Suite",
+    "VariantCondition", "build_problem", "parse_counts", "parse_size", "preservation_problem",
+    "resolve_modes", "variant_condition",
+]

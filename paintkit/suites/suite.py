@@ -1,0 +1,240 @@
+"""Suites: which problems to generate, in a fixed order, addressed by index.
+
+A :class:`Suite` is a product of tasks x conditions x ``per_cell`` problems, plus the
+preservation split when ``removal`` is in it. ``Suite()`` is PaintBench: the 20 tasks, the 8
+conditions, 12 problems per (task, condition) with the task's modes split evenly, seed
+namespace ``paintbench`` = 1,920 problems, plus 96 preservation problems.
+
+Order (the index ``i`` of :meth:`Suite.spec`, and the ``NNN`` of the SPEC 5 layout):
+task-major in ``tasks`` order, then condition in ``conditions`` order, then the cell
+position ``k = 0 .. per_cell-1``; the preservation split comes last, in the order of the
+removal problems it is built from. Cell position ``p = start_slot + k`` uses mode
+``modes[p % len(modes)]`` and per-mode slot ``p // len(modes)``, so 12 problems split 12 /
+6+6 / 4+4+4 / 3x4 over 1 / 2 / 3 / 4 modes, and a corpus made with ``per_cell=N``
+continues with ``start_slot=N``. Problem ``NNN`` of a task folder is
+``condition_index * per_cell + k``.
+
+Everything is computed from the index (no per-problem lists), so a suite of any size costs
+the same memory.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, fields
+from typing import Any
+
+from paintkit.conditions import CONDITIONS, Condition
+from paintkit.suites.spec import (
+    PRESERVATION,
+    PRESERVATION_SOURCE,
+    PRESERVATION_TASK,
+    PROBLEM,
+    ProblemSpec,
+)
+from paintkit.suites.variants import check_counts, check_size, condition_key, variant_condition
+from paintkit.tasks import TASKS, available_tasks, task_spec
+
+PAINTBENCH_NAMESPACE = "paintbench"
+_NAME = re.compile(r"^[A-Za-z0-9_]+$")
+_BENCHMARK = re.compile(r"^[A-Za-z0-9_.-]+$")
+
+
+def _as_tuple(value, what: str) -> tuple:
+    if isinstance(value, str):
+        value = [v for v in value.split(",") if v.strip()]
+    try:
+        return tuple(str(v).strip() for v in value)
+    except TypeError:
+        raise ValueError(f"{what} must be a list of names, got {value!r}") from None
+
+
+def resolve_modes(tasks: Sequence[str], selection: Sequence[str]) -> dict[str, tuple[str, ...]]:
+    """Modes per task from a selection of ``mode`` / ``task:mode`` names.
+
+    A task that no entry names keeps all its modes; an entry that matches no mode of the
+    suite's tasks is a ``ValueError`` listing the allowed ``task:mode`` names.
+    """
+    all_modes = {task: task_spec(task).modes for task in tasks}
+    chosen: dict[str, list[str]] = {task: [] for task in tasks}
+    for entry in selection:
+        task_name, _, mode = entry.rpartition(":")
+        hits = [t for t in tasks if (not task_name or t == task_name) and mode in all_modes[t]]
+        if not hits:
+            allowed = ", ".join(f"{t}:{m}" for t in tasks for m in all_modes[t])
+            raise ValueError(f"no task of this suite has mode {entry!r}; allowed: {allowed}")
+        for task in hits:
+            if mode not in chosen[task]:
+                chosen[task].append(mode)
+    # Keep the task's own mode order so the split does not depend on how modes were listed.
+    return {task: tuple(m for m in all_modes[task] if m in chosen[task]) or all_modes[task]
+            for task in tasks}
+
+
+@dataclass(frozen=True)
+class Suite:
+    """An ordered set of problems (see the module docstring for the order).
+
+    Args:
+        tasks: task names (default: all 20 PaintBench tasks, which must all be available).
+        conditions: visual conditions (default: all 8).
+        modes: ``mode`` or ``task:mode`` names to keep (default: every mode of every task).
+        per_cell: problems per (task, condition); 12 in PaintBench.
+        start_slot: first cell position (continue a corpus made with ``per_cell=N`` with N).
+        namespace: seed namespace; anything but ``paintbench`` gives fresh problems.
+        size: ``(W, H)`` canvas of the square conditions (see :mod:`.variants`).
+        counts: ``{table: (baseline, n_med, n_high, n_xhigh)}`` object-count overrides.
+        preservation: add the preservation split when ``removal`` is among the tasks.
+        benchmark: folder name of the directory layout (``<out>/<benchmark>/<task>/``).
+
+    Example:
+        >>> suite = Suite(tasks=["translation"], per_cell=2, namespace="demo")  # doctest: +SKIP
+        >>> len(suite), suite.spec(0).problem_id  # doctest: +SKIP
+        (16, 'demo-translation-baseline-amount-000000')
+    """
+
+    tasks: tuple[str, ...] = TASKS
+    conditions: tuple[str, ...] = CONDITIONS
+    modes: tuple[str, ...] = ()
+    per_cell: int = 12
+    start_slot: int = 0
+    namespace: str = PAINTBENCH_NAMESPACE
+    size: tuple[int, int] | None = None
+    counts: tuple[tuple[str, tuple[int, int, int, int]], ...] = ()
+    preservation: bool = True
+    benchmark: str = "PaintBench"
+
+    def __post_init__(self) -> None:
+        tasks = _as_tuple(self.tasks, "tasks")
+        conditions = _as_tuple(self.conditions, "conditions")
+        modes = _as_tuple(self.modes, "modes")
+        for name, values, allowed in (("task", tasks, TASKS), ("visual condition", conditions, CONDITIONS)):
+            if not values:
+                raise ValueError(f"a suite needs at least one {name}; allowed: {', '.join(allowed)}")
+            for value in values:
+                if value not in allowed:
+                    raise ValueError(f"unknown {name} {value!r}; allowed: {', '.join(allowed)}")
+            if len(set(values)) != len(values):
+                raise ValueError(f"{name}s listed twice: {', '.join(values)}")
+        available = set(available_tasks())
+        missing = [t for t in tasks if t not in available]
+        if missing:
+            raise ValueError(
+                f"{len(missing)} task(s) not available yet (no module paintkit/tasks/<name>.py): "
+                f"{', '.join(missing)}; available: {', '.join(sorted(available)) or 'none'}")
+        for name in ("per_cell", "start_slot"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool) or value < (name == "per_cell"):
+                raise ValueError(f"{name} must be an int >= {int(name == 'per_cell')}, got {value!r}")
+        if not isinstance(self.namespace, str) or not _NAME.match(self.namespace):
+            raise ValueError(f"namespace must be letters, digits and '_', got {self.namespace!r}")
+        if not isinstance(self.benchmark, str) or not _BENCHMARK.match(self.benchmark):
+            raise ValueError(f"benchmark must be a folder name (letters, digits, '_.-'), got "
+                             f"{self.benchmark!r}")
+        size = None if self.size is None else tuple(int(v) for v in self.size)
+        if size is not None:
+            check_size(size)
+        counts = dict(self.counts.items() if isinstance(self.counts, Mapping) else self.counts)
+        counts = {str(k): tuple(int(v) for v in vals) for k, vals in counts.items()}
+        check_counts(counts)
+        set_ = object.__setattr__
+        set_(self, "tasks", tasks)
+        set_(self, "conditions", conditions)
+        set_(self, "modes", modes)
+        set_(self, "size", size)
+        set_(self, "counts", tuple(sorted(counts.items())))
+        set_(self, "preservation", bool(self.preservation))
+        set_(self, "_task_modes", resolve_modes(tasks, modes))
+        set_(self, "_keys", {})
+
+    # -- shape ---------------------------------------------------------------------------
+    @property
+    def has_preservation(self) -> bool:
+        return self.preservation and PRESERVATION_SOURCE in self.tasks
+
+    @property
+    def block(self) -> int:
+        """Problems per task folder: ``len(conditions) * per_cell``."""
+        return len(self.conditions) * self.per_cell
+
+    def __len__(self) -> int:
+        return (len(self.tasks) + self.has_preservation) * self.block
+
+    def task_modes(self, task: str) -> tuple[str, ...]:
+        """The modes of ``task`` this suite uses, in the task's order."""
+        return self._task_modes[task]
+
+    def folders(self) -> tuple[str, ...]:
+        """Task folders of the directory layout, in suite order."""
+        return self.tasks + ((PRESERVATION_TASK,) if self.has_preservation else ())
+
+    def condition(self, name: str) -> Condition:
+        """Condition ``name`` with this suite's size / count overrides."""
+        return variant_condition(name, self.size, dict(self.counts))
+
+    def _seed_condition(self, task: str, condition: str) -> str:
+        key = self._keys.get((task, condition))
+        if key is None:
+            key = condition_key(self.condition(condition), task_spec(task).counts)
+            self._keys[(task, condition)] = key
+        return key
+
+    # -- addressing ----------------------------------------------------------------------
+    def spec(self, index: int, round: int = 0) -> ProblemSpec:
+        """Problem ``index`` (``0 <= index < len(self)``) of round ``round``.
+
+        Round ``r`` is the same suite shifted by ``r * per_cell`` cell positions (fresh
+        problems); infinite streams walk rounds 0, 1, 2, ...
+        """
+        if not 0 <= index < len(self):
+            raise IndexError(f"problem index {index} outside [0, {len(self)})")
+        folder_i, rest = divmod(index, self.block)
+        cond_i, k = divmod(rest, self.per_cell)
+        if folder_i < len(self.tasks):
+            kind, task, folder = PROBLEM, self.tasks[folder_i], self.tasks[folder_i]
+        else:
+            kind, task, folder = PRESERVATION, PRESERVATION_SOURCE, PRESERVATION_TASK
+        modes = self._task_modes[task]
+        position = self.start_slot + round * self.per_cell + k
+        condition = self.conditions[cond_i]
+        return ProblemSpec(
+            index=index, kind=kind, task=task, condition=condition,
+            seed_condition=self._seed_condition(task, condition),
+            mode=modes[position % len(modes)], slot=position // len(modes),
+            namespace=self.namespace, folder=folder, idx=round * self.block + rest,
+            idx_digits=max(3, len(str(self.block - 1))),
+        )
+
+    def specs(self) -> Iterator[ProblemSpec]:
+        """Every problem spec, in order."""
+        return (self.spec(i) for i in range(len(self)))
+
+    def problems(self, start: int = 0, stop: int | None = None):
+        """Generate problems ``start .. stop-1`` in this process (an iterator of
+        :class:`~paintkit.tasks.Problem` with ``problem_id`` in their metadata)."""
+        from paintkit.suites.build import build_problem
+
+        stop = len(self) if stop is None else min(stop, len(self))
+        return (build_problem(self, self.spec(i)) for i in range(start, stop))
+
+    # -- serialisation -------------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-able description (the manifest's ``suite``); ``from_dict`` inverts it."""
+        return {
+            "benchmark": self.benchmark, "namespace": self.namespace,
+            "tasks": list(self.tasks), "conditions": list(self.conditions),
+            "modes": [f"{t}:{m}" for t in self.tasks for m in self._task_modes[t]],
+            "per_cell": self.per_cell, "start_slot": self.start_slot,
+            "size": None if self.size is None else list(self.size),
+            "counts": {table: list(levels) for table, levels in self.counts},
+            "preservation": self.has_preservation, "problems": len(self),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Suite:
+        names = {f.name for f in fields(cls)}
+        kwargs = {k: v for k, v in data.items() if k in names}
+        if kwargs.get("size") is not None:
+            kwargs["size"] = tuple(kwargs["size"])
+        return cls(**kwargs)

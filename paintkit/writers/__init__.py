@@ -1,0 +1,39 @@
+"""Writers: the SPEC 5 directory layout, WebDataset tar shards and Parquet shards.
+
+All of them write atomically and resume (see ``base.py``); ``manifest.py`` records what a
+folder holds. Use them through :func:`paintkit.engines.generate` or ``paintkit generate``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from paintkit.suites import Suite
+from paintkit.writers.base import WriteError, Writer
+from paintkit.writers.directory import DirectoryWriter
+from paintkit.writers.parquet import ParquetWriter
+from paintkit.writers.record import EncodedProblem, FileRecord, encode_problem
+from paintkit.writers.shards import DEFAULT_SHARD_SIZE, ShardWriter
+from paintkit.writers.webdataset import WebDatasetWriter
+
+FORMATS: dict[str, type[Writer]] = {
+    "directory": DirectoryWriter, "webdataset": WebDatasetWriter, "parquet": ParquetWriter,
+}
+
+
+def make_writer(format: str, root: Path | str, suite: Suite,
+                shard_size: int = DEFAULT_SHARD_SIZE) -> Writer:
+    """The writer of ``format`` (``directory``, ``webdataset`` or ``parquet``)."""
+    if format not in FORMATS:
+        raise ValueError(f"unknown format {format!r}; allowed: {', '.join(FORMATS)}")
+    cls = FORMATS[format]
+    if issubclass(cls, ShardWriter):
+        return cls(root, suite, shard_size)
+    return cls(root, suite)
+
+
+__all__ = [
+    "DEFAULT_SHARD_SIZE", "DirectoryWriter", "EncodedProblem", "FORMATS", "FileRecord",
+    "ParquetWriter", "ShardWriter", "WebDatasetWriter", "WriteError", "Writer", "encode_problem",
+    "make_writer",
+]

@@ -1,0 +1,121 @@
+"""The writer contract: problems arrive in suite order, files appear atomically.
+
+The driver (:func:`paintkit.engines.generate`) hands every index of the suite to the writer
+exactly once, in order: :meth:`Writer.skip` for problems whose files already exist (a
+resumed run), :meth:`Writer.write` for freshly generated ones. Both return the
+:class:`~paintkit.writers.record.FileRecord` of every file that is now complete, so the
+manifest lists files in a fixed order whatever the engine. Files are written under a
+temporary hidden name (``.<name>.<random>.tmp``) and renamed when complete: an interrupted
+run leaves only complete files and hidden temporaries, which :meth:`Writer.clean_temporary`
+removes on the next start.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from abc import ABC, abstractmethod
+from pathlib import Path
+
+from paintkit.errors import PaintkitError
+from paintkit.suites import Suite
+from paintkit.writers.record import EncodedProblem, FileRecord
+
+TEMP_SUFFIX = ".tmp"
+
+
+class WriteError(PaintkitError, OSError):
+    """A file could not be written (full disk, unwritable folder); names the path."""
+
+
+def write_error(path: Path | str, exc: OSError) -> WriteError:
+    return WriteError(f"{path}: cannot write: {exc.strerror or exc}; every file completed "
+                      "before it is intact, rerun to resume")
+
+
+def is_temporary(name: str) -> bool:
+    """A temporary file of :mod:`paintkit.io.atomic` (``.<name>.<random>.tmp``)."""
+    return name.startswith(".") and name.endswith(TEMP_SUFFIX)
+
+
+class TempFile:
+    """A temporary file beside ``final`` (same naming as :mod:`paintkit.io.atomic`),
+    renamed onto ``final`` by :meth:`commit` or removed by :meth:`discard`."""
+
+    def __init__(self, final: Path):
+        self.final = Path(final)
+        try:
+            self.final.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(prefix=f".{self.final.name}.", suffix=TEMP_SUFFIX,
+                                       dir=self.final.parent)
+        except OSError as exc:
+            raise write_error(self.final, exc) from exc
+        os.close(fd)
+        self.path = Path(tmp)
+
+    def commit(self) -> None:
+        try:
+            os.replace(self.path, self.final)
+        except OSError as exc:
+            raise write_error(self.final, exc) from exc
+
+    def discard(self) -> None:
+        try:
+            os.unlink(self.path)
+        except FileNotFoundError:
+            pass
+
+
+class Writer(ABC):
+    """Stores a suite's problems under ``root``; see the module docstring."""
+
+    #: The ``--format`` name.
+    format: str = ""
+    #: Metadata JSON indent of this format (None: compact).
+    json_indent: int | None = None
+
+    def __init__(self, root: Path | str, suite: Suite):
+        self.root = Path(root)
+        self.suite = suite
+
+    def options(self) -> dict:
+        """The format and the options that decide the file layout (checked on resume)."""
+        return {"format": self.format}
+
+    def temp_folders(self) -> list[Path]:
+        """Folders searched (recursively) for stale temporaries, besides ``root`` itself."""
+        return []
+
+    def clean_temporary(self) -> int:
+        """Remove temporary files left by an interrupted run; returns how many."""
+        removed = 0
+        for folder in self.temp_folders():
+            for dirpath, _, names in os.walk(folder):
+                for name in names:
+                    if is_temporary(name):
+                        os.unlink(os.path.join(dirpath, name))
+                        removed += 1
+        for name in os.listdir(self.root) if self.root.is_dir() else ():
+            if is_temporary(name):
+                os.unlink(self.root / name)
+                removed += 1
+        return removed
+
+    @abstractmethod
+    def is_done(self, index: int) -> bool:
+        """Whether problem ``index`` is already stored (its files exist)."""
+
+    @abstractmethod
+    def skip(self, index: int) -> list[FileRecord]:
+        """Problem ``index`` exists; return the records of files it completes."""
+
+    @abstractmethod
+    def write(self, problem: EncodedProblem) -> list[FileRecord]:
+        """Store ``problem``; return the records of files it completes."""
+
+    def close(self) -> list[FileRecord]:
+        """Flush; returns records of files completed by closing (none by default)."""
+        return []
+
+    def abort(self) -> None:  # noqa: B027 - writers without open files have nothing to drop
+        """Drop any partly written file (the run stops)."""

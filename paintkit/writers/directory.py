@@ -1,0 +1,49 @@
+"""The SPEC 5 directory layout: ``<root>/<benchmark>/<task>/<NNN>_input.png``,
+``<NNN>_answer.png``, ``<NNN>.json`` (the preservation split in ``<benchmark>/preservation/``).
+
+Each file is written atomically, the JSON last: a problem whose three files exist is done.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from paintkit.io.atomic import write_bytes_atomic
+from paintkit.writers.base import Writer, write_error
+from paintkit.writers.record import EncodedProblem, FileRecord
+
+SUFFIXES = ("_input.png", "_answer.png", ".json")
+
+
+class DirectoryWriter(Writer):
+    format = "directory"
+    json_indent = 1
+
+    def _stem_path(self, index: int) -> str:
+        spec = self.suite.spec(index)
+        return f"{self.suite.benchmark}/{spec.folder}/{spec.stem}"
+
+    def temp_folders(self) -> list[Path]:
+        return [self.root / self.suite.benchmark]
+
+    def is_done(self, index: int) -> bool:
+        stem = self.root / self._stem_path(index)
+        return all(os.path.isfile(f"{stem}{suffix}") for suffix in SUFFIXES)
+
+    def skip(self, index: int) -> list[FileRecord]:
+        stem = self._stem_path(index)
+        return [FileRecord.of_file(self.root, stem + suffix) for suffix in SUFFIXES]
+
+    def write(self, problem: EncodedProblem) -> list[FileRecord]:
+        stem = f"{self.suite.benchmark}/{problem.folder}/{problem.stem}"
+        records = []
+        for suffix, data in zip(SUFFIXES, (problem.input_png, problem.answer_png,
+                                           problem.metadata_json), strict=True):
+            path = stem + suffix
+            try:
+                write_bytes_atomic(self.root / path, data)
+            except OSError as exc:
+                raise write_error(self.root / path, exc) from exc
+            records.append(FileRecord.of_bytes(path, data))
+        return records
