@@ -94,3 +94,23 @@ COORDINATE_NOTE = ("Coordinates are (x, y) in pixels from the top-left corner of
 def coordinate_phrase(point: Sequence[float]) -> str:
     """``(412, 230)`` -> ``"the canvas point (412, 230)"`` (pair with :data:`COORDINATE_NOTE`)."""
     return f"the canvas point {format_point(point)}"
+
+
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth")
+
+
+def ordinal(k: int) -> str:
+    """``1`` -> ``"first"``, ``2`` -> ``"second"`` ... ``9`` -> ``"ninth"``."""
+    if not isinstance(k, int) or not 1 <= k <= len(_ORDINALS):
+        raise ValueError(f"ordinal needs an int in 1..{len(_ORDINALS)}, got {k!r}")
+    return _ORDINALS[k - 1]
+
+
+def ranked(superlative: str, k: int) -> str:
+    """``("largest", 1)`` -> ``"largest"``; ``("largest", 2)`` -> ``"second largest"``."""
+    return superlative if k == 1 else f"{ordinal(k)} {superlative}"
+
+
+def plural(shape_type: str) -> str:
+    """``"star"`` -> ``"stars"``, ``"cross"`` -> ``"crosses"``."""
+    return shape_type + ("es" if shape_type.endswith(("s", "x", "sh", "ch")) else "s")
