@@ -45,6 +45,7 @@ SPEC = TaskSpec(
 SELECTOR_KINDS = ("shape", "color", "type")
 MIN_CHANNEL_GAP = 64
 RANDOM_COLOR_TRIES = 50
+SELECTOR_TRIES = 20  # dropper: complements of big sets often leave no source color
 
 
 def _select(rng: random.Random, shapes: tuple[Shape, ...]) -> tuple[dict, str, list[Shape]]:
@@ -93,12 +94,14 @@ def _color_code(ctx, split, scene: Scene, targets: list[Shape]) -> tuple[RGB, st
     return color, color_code_phrase(color), {}
 
 
-def _dropper(ctx, scene: Scene, targets: list[Shape]) -> tuple[RGB, str, dict]:
+def _sources(scene: Scene, targets: list[Shape]) -> list[Shape]:
+    """Shapes a dropper may take the color from: non-targets whose color no target has."""
     target_ids = {s.id for s in targets}
     target_colors = {s.fill for s in targets}
-    sources = [s for s in scene.shapes if s.id not in target_ids and s.fill not in target_colors]
-    if not sources:
-        raise ctx.reject("no non-target shape has a color that no target has")
+    return [s for s in scene.shapes if s.id not in target_ids and s.fill not in target_colors]
+
+
+def _dropper(ctx, scene: Scene, sources: list[Shape]) -> tuple[RGB, str, dict]:
     by_type = [s for s in sources if sum(o.type == s.type for o in scene.shapes) == 1]
     source = ctx.rng.choice(by_type or sources)
     return source.fill, f"the color of {describe_shape(source, scene.shapes)}", {"source": source.id}
@@ -108,13 +111,17 @@ def generate(seed: int, condition: str = "baseline", mode: str | None = None) ->
     ctx = start(SPEC, seed, condition, mode)
     sampled = condition_scene(ctx.rng, ctx.condition, SPEC.counts)
     scene = sampled.scene
-    selector, phrase, targets = _select(ctx.rng, scene.shapes)
-    if not targets:
-        raise ctx.reject("the selector matches no shape")
+    for _ in range(SELECTOR_TRIES):
+        selector, phrase, targets = _select(ctx.rng, scene.shapes)
+        sources = _sources(scene, targets)
+        if targets and (ctx.mode == "color_code" or sources):
+            break
+    else:
+        raise ctx.reject("no selector with targets (and, for dropper, a source shape)")
     if ctx.mode == "color_code":
         color, how, extra = _color_code(ctx, sampled.colors, scene, targets)
     else:
-        color, how, extra = _dropper(ctx, scene, targets)
+        color, how, extra = _dropper(ctx, scene, sources)
     answer_scene = scene
     for shape in targets:
         answer_scene = answer_scene.replace_element(shape.id, replace(shape, fill=color))

@@ -108,8 +108,9 @@ class Region:
 
     ``scene`` is the input scene (the shapes plus ``outline`` on top); ``window`` the
     (rows, cols) slices of the canvas around the outline; ``inside`` bool ``(h, w)`` over the
-    window; ``seed`` a ``(row, col)`` canvas pixel inside (the interior pixel nearest the mean
-    of the vertices).
+    window; ``stroke`` the outline's own pixels over the window; ``seed`` a ``(row, col)``
+    canvas pixel inside (the one holding the mean of the vertices, else the inside pixel
+    nearest to it).
     """
 
     scene: Scene
@@ -150,13 +151,15 @@ def outlined_region(scene: Scene, points: Sequence[Point], color: RGB) -> Region
     filled = Polygon("fill", outline.points, fill=(255, 255, 255))
     fill = render_mask(Scene(scene.canvas, scene.background, (filled,)), "fill")[window]
     inside = fill & ~stroke
-    rows, cols = np.nonzero(inside)
-    if rows.size == 0:
-        return None
     cx, cy = pts.mean(axis=0)
-    nearest = int(np.argmin((rows + r0 + 0.5 - cy) ** 2 + (cols + c0 + 0.5 - cx) ** 2))
-    seed = (int(rows[nearest]) + r0, int(cols[nearest]) + c0)
-    return Region(with_outline, outline, window, inside, stroke, seed)
+    row, col = math.floor(cy) - r0, math.floor(cx) - c0
+    if not (0 <= row < inside.shape[0] and 0 <= col < inside.shape[1] and inside[row, col]):
+        rows, cols = np.nonzero(inside)  # rare: the mean of the vertices is not inside
+        if rows.size == 0:
+            return None
+        nearest = int(np.argmin((rows + r0 + 0.5 - cy) ** 2 + (cols + c0 + 0.5 - cx) ** 2))
+        row, col = int(rows[nearest]), int(cols[nearest])
+    return Region(with_outline, outline, window, inside, stroke, (row + r0, col + c0))
 
 
 def enclosed_by_fill(region: Region) -> np.ndarray:
