@@ -23,7 +23,7 @@ import math
 
 from paintkit.colors import describe_color
 from paintkit.renderers import render
-from paintkit.scene import Scene, Shape
+from paintkit.scene import IDENTITY, Scene, Shape
 from paintkit.scenes import condition_scene
 from paintkit.shapes import BBOX_POINT_NAMES, bbox_points, control_points
 from paintkit.tasks.base import Problem, TaskSpec, start
@@ -87,6 +87,16 @@ def _point_named(shape: Shape, name: str):
     return control_points(shape).get(name)
 
 
+def _surely_far(shape: Shape, point) -> bool:
+    """True when no point of ``shape`` can lie within AMBIGUOUS_PX of ``point``: an
+    untransformed shape stays inside the circle around its bbox center through the bbox
+    corners, whatever its rotation (a cheap test that skips flattening its outline)."""
+    if shape.transform != IDENTITY:
+        return False
+    (cx, cy), b = shape.bbox.center, shape.bbox
+    return math.hypot(point[0] - cx, point[1] - cy) > math.hypot(b.width, b.height) / 2 + AMBIGUOUS_PX
+
+
 def _whose(name: str, xy: str) -> str:
     """"whose apex is at (412, 230)" / "whose bounding box has its top-left corner at ..."."""
     if name == "bounding-box center":
@@ -107,7 +117,7 @@ def _location(ctx, scene: Scene):
     x, y = points[name]
     stated = (math.floor(x + 0.5), math.floor(y + 0.5))
     for other in scene.shapes:
-        if other.id == target.id:
+        if other.id == target.id or _surely_far(other, stated):
             continue
         p = _point_named(other, name)
         if p is not None and math.hypot(p[0] - stated[0], p[1] - stated[1]) < AMBIGUOUS_PX:
