@@ -39,7 +39,7 @@ SPEC = TaskSpec(
                  "vertical and horizontal center lines, the 2 corner-to-corner diagonals",
         "external": "the line through two named points (each of another shape or the canvas; 50%) "
                     "or through two explicit whole-pixel canvas coordinates (50%), at least "
-                    f"{0.1:.0%} of the shorter canvas side apart",
+                    "10% of the shorter canvas side apart",
         "on_top": "the reflected shape goes on top of (50%) or beneath overlapping shapes",
     },
 )
