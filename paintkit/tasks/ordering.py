@@ -31,6 +31,7 @@ from paintkit.tasks.layout import (
     clear_of,
     edge_margin,
     min_consecutive_ratio,
+    moved,
     on_canvas,
     place_distractors,
     random_shape,
@@ -114,12 +115,16 @@ def _layout(rng, canvas: Canvas, line: str, probe: Shape, point: tuple[float, fl
     return s, d, u0, v
 
 
-def _placed(probe: Shape, shape_id: str, scale: float, point: tuple[float, float],
-            anchor: tuple[float, float]) -> Shape:
-    """``probe`` scaled by ``scale`` with its control point (unit-scale ``point``) at ``anchor``."""
+def _placed(probe: Shape, shape_id: str, scale: float, point_name: str,
+            point: tuple[float, float], anchor: tuple[float, float]) -> Shape:
+    """``probe`` scaled by ``scale`` with its control point ``point_name`` (``point`` at unit
+    scale) on ``anchor``. Outlines are flattened for their drawn size, so bounds-based points
+    do not scale exactly: the shape is shifted once more by the measured residual."""
     w, h = probe.bbox.width * scale, probe.bbox.height * scale
-    return replace(probe, id=shape_id,
-                   bbox=BBox(anchor[0] - point[0] * scale, anchor[1] - point[1] * scale, w, h))
+    shape = replace(probe, id=shape_id,
+                    bbox=BBox(anchor[0] - point[0] * scale, anchor[1] - point[1] * scale, w, h))
+    x, y = named_points(shape)[point_name]
+    return moved(shape, anchor[0] - x, anchor[1] - y)
 
 
 def generate(seed: int, condition: str = "baseline", mode: str | None = None) -> Problem:
@@ -144,9 +149,10 @@ def generate(seed: int, condition: str = "baseline", mode: str | None = None) ->
     anchors = [(u0 + j * d, v) if line == "horizontal" else (v, u0 + j * d) for j in range(n)]
     ids = [f"g{j}" for j in range(n)]  # by input slot
     id_of_size = {size: ids[j] for j, size in enumerate(slots[0])}
-    before = [_placed(probe, ids[j], s * ladder[size], point, anchors[j])
+    before = [_placed(probe, ids[j], s * ladder[size], point_name, point, anchors[j])
               for j, size in enumerate(slots[0])]
-    after = [_placed(probe, id_of_size[size], s * ladder[size], point, anchors[j])
+    after = [_placed(probe, id_of_size[size], s * ladder[size], point_name, point,
+                     anchors[j])
              for j, size in enumerate(slots[1])]
     boxes_before = [shape_bounds(e) for e in before]
     boxes_after = [shape_bounds(e) for e in after]

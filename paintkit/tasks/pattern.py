@@ -90,7 +90,9 @@ def _sized(token: Shape, size: float) -> tuple[Shape, tuple[float, float]]:
     scale = size / max(x1 - x0, y1 - y0)
     b = token.bbox
     shape = replace(token, bbox=BBox(0.0, 0.0, b.width * scale, b.height * scale))
-    return shape, ((x0 + x1) / 2 * scale, (y0 + y1) / 2 * scale)
+    # Outlines are flattened for their drawn size: measure the center at that size.
+    x0, y0, x1, y1 = shape_bounds(shape)
+    return shape, ((x0 + x1) / 2, (y0 + y1) / 2)
 
 
 def _token_at(sized: tuple[Shape, tuple[float, float]], shape_id: str,
