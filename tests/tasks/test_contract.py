@@ -52,11 +52,17 @@ def _digest(args):
     return h.hexdigest()
 
 
-def test_bytes_are_identical_across_processes(task, mode):
+@pytest.fixture(scope="module")
+def spawn_pool():
+    """One pool of fresh interpreters for every determinism check (start-up is paid once)."""
+    with multiprocessing.get_context("spawn").Pool(2) as pool:
+        yield pool
+
+
+def test_bytes_are_identical_across_processes(task, mode, spawn_pool):
     jobs = [(task, mode, c, 1) for c in ("baseline", "striped", "n_high")]
     here = [_digest(j) for j in jobs]
-    with multiprocessing.get_context("spawn").Pool(2) as pool:
-        there = pool.map(_digest, jobs)
+    there = spawn_pool.map(_digest, jobs)
     assert here == there
 
 
