@@ -41,11 +41,15 @@ def run_unit(suite: Suite, start: int, stop: int, options: WorkOptions) -> list:
 def single_thread_worker() -> None:
     """Worker-process setup: parallelism comes from the workers, so keep Numba / torch /
     BLAS to one thread each (their thread pools spin-wait and steal the cores)."""
-    for var in ("NUMBA_NUM_THREADS", "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
-        os.environ.setdefault(var, "1")
     import sys
 
+    for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ.setdefault(var, "1")
     if "numba" in sys.modules:
+        # Numba re-reads its environment on every compile and refuses a NUMBA_NUM_THREADS
+        # that differs from the one it started with: only lower the active thread count.
         sys.modules["numba"].set_num_threads(1)
+    else:
+        os.environ.setdefault("NUMBA_NUM_THREADS", "1")
     if "torch" in sys.modules:
         sys.modules["torch"].set_num_threads(1)

@@ -1,0 +1,122 @@
+"""``ProblemStream``: a torch ``IterableDataset`` that generates problems on the fly.
+
+Item ``i`` of the stream is problem ``i % len(suite)`` of round ``i // len(suite)`` (round
+``r`` shifts every cell by ``r * per_cell`` positions: fresh problems, same mix), so a
+finite stream is the suite and an infinite one continues it forever, deterministically per
+(suite, namespace). Every consumer takes a disjoint share: with ``world_size`` ranks of
+``num_workers`` DataLoader workers each, consumer ``c = rank * num_workers + worker`` gets
+items ``c, c + n, c + 2n, ...`` (``n = world_size * num_workers``): no duplicates, no gaps.
+Nothing is encoded: pixels go straight from the renderer into tensors.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import torch
+from torch.utils.data import IterableDataset, get_worker_info
+
+from paintkit.suites import Suite, build_problem
+
+LAYOUTS = ("hwc", "chw")
+
+
+def _distributed() -> tuple[int, int]:
+    if torch.distributed.is_available() and torch.distributed.is_initialized():
+        return torch.distributed.get_rank(), torch.distributed.get_world_size()
+    return 0, 1
+
+
+class ProblemStream(IterableDataset):
+    """Problems of ``suite`` as dicts of uint8 tensors, instruction and metadata.
+
+    Args:
+        suite: what to generate (default: PaintBench; pass a custom
+            :class:`~paintkit.suites.Suite`, e.g. ``Suite(namespace="train")`` for problems
+            disjoint from the benchmark).
+        infinite: continue past the suite with fresh rounds, forever.
+        rank, world_size: this process's share in distributed training (default: from
+            ``torch.distributed`` when initialised, else 0 and 1).
+        layout: ``"hwc"`` (``(H, W, 3)``, default) or ``"chw"`` (``(3, H, W)``) tensors.
+        start: skip the first ``start`` items of the whole stream (resume a training run).
+
+    Yields:
+        ``{"input": uint8 tensor, "answer": uint8 tensor, "instruction": str,
+        "metadata": dict, "index": int}``. Canvas sizes differ between conditions, so batch
+        with :func:`paintkit.data.collate_problems` (lists) or ``batch_size=None``.
+
+    Example:
+        >>> from torch.utils.data import DataLoader  # doctest: +SKIP
+        >>> stream = ProblemStream(Suite(tasks=["translation"], namespace="train"), infinite=True)
+        >>> loader = DataLoader(stream, batch_size=8, num_workers=2,
+        ...                     collate_fn=collate_problems)  # doctest: +SKIP
+    """
+
+    def __init__(self, suite: Suite | None = None, *, infinite: bool = False, rank: int | None = None,
+                 world_size: int | None = None, layout: str = "hwc", start: int = 0):
+        super().__init__()
+        self.suite = Suite() if suite is None else suite
+        if layout not in LAYOUTS:
+            raise ValueError(f"unknown layout {layout!r}; allowed: {', '.join(LAYOUTS)}")
+        if (rank is None) != (world_size is None):
+            raise ValueError("give both rank and world_size, or neither")
+        if world_size is not None and not (isinstance(world_size, int) and world_size >= 1
+                                           and isinstance(rank, int) and 0 <= rank < world_size):
+            raise ValueError(f"need 0 <= rank < world_size, got rank={rank!r}, world_size={world_size!r}")
+        if not isinstance(start, int) or start < 0:
+            raise ValueError(f"start must be an int >= 0, got {start!r}")
+        self.infinite, self.layout, self.start = infinite, layout, start
+        self.rank, self.world_size = rank, world_size
+
+    def _share(self) -> tuple[int, int]:
+        """(this consumer's number, number of consumers)."""
+        rank, world = (self.rank, self.world_size) if self.world_size is not None else _distributed()
+        info = get_worker_info()
+        workers, worker = (info.num_workers, info.id) if info is not None else (1, 0)
+        return rank * workers + worker, world * workers
+
+    def item_indices(self) -> Iterator[int]:
+        """The stream positions this consumer yields, in order."""
+        consumer, consumers = self._share()
+        first = self.start + (consumer - self.start) % consumers
+        position = first
+        total = len(self.suite)
+        while self.infinite or position < total:
+            yield position
+            position += consumers
+
+    def __len__(self) -> int:
+        if self.infinite:
+            raise TypeError("an infinite ProblemStream has no length")
+        consumer, consumers = self._share()
+        first = self.start + (consumer - self.start) % consumers
+        return max(0, -(-(len(self.suite) - first) // consumers))
+
+    def problem(self, position: int) -> dict[str, Any]:
+        """Item ``position`` of the whole stream."""
+        round_, index = divmod(position, len(self.suite))
+        problem = build_problem(self.suite, self.suite.spec(index, round_))
+        answer = problem.answer.copy() if problem.answer is problem.input else problem.answer
+        images = [torch.from_numpy(problem.input), torch.from_numpy(answer)]
+        if self.layout == "chw":
+            images = [image.permute(2, 0, 1) for image in images]
+        return {"input": images[0], "answer": images[1], "instruction": problem.instruction,
+                "metadata": problem.metadata, "index": position}
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        for position in self.item_indices():
+            yield self.problem(position)
+
+
+def collate_problems(items: list[dict[str, Any]]) -> dict[str, Any]:
+    """Batch stream items: images stacked when they share a size, else lists; instructions,
+    metadata and indices as lists."""
+    batch: dict[str, Any] = {}
+    for key in ("input", "answer"):
+        images = [item[key] for item in items]
+        same = all(image.shape == images[0].shape for image in images)
+        batch[key] = torch.stack(images) if same else images
+    for key in ("instruction", "metadata", "index"):
+        batch[key] = [item[key] for item in items]
+    return batch

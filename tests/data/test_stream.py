@@ -1,0 +1,78 @@
+"""ProblemStream: DataLoader workers and ranks take disjoint shares, no gaps; infinite rounds."""
+
+import numpy as np
+import pytest
+import torch
+from generate_helpers import small_suite
+from torch.utils.data import DataLoader
+
+from paintkit.data import ProblemStream, collate_problems
+from paintkit.suites import Suite, build_problem
+
+SUITE = small_suite(conditions=("baseline",), per_cell=2)  # 6 problems incl. preservation
+
+
+def test_two_dataloader_workers_cover_the_suite_once():
+    loader = DataLoader(ProblemStream(SUITE), batch_size=None, num_workers=2)
+    items = list(loader)
+    assert sorted(item["index"] for item in items) == list(range(len(SUITE)))
+    ids = [item["metadata"]["problem_id"] for item in items]
+    assert sorted(ids) == sorted(spec.problem_id for spec in SUITE.specs())
+    for item in items:
+        problem = build_problem(SUITE, SUITE.spec(item["index"]))
+        assert item["input"].dtype == torch.uint8 and item["input"].shape == (1024, 1024, 3)
+        assert np.array_equal(item["input"].numpy(), problem.input)
+        assert np.array_equal(item["answer"].numpy(), problem.answer)
+        assert item["instruction"] == problem.instruction
+
+
+@pytest.mark.parametrize("world_size, workers", [(3, 1), (2, 2)])
+def test_ranks_and_workers_partition_positions(world_size, workers, monkeypatch):
+    import paintkit.data.stream as stream_module
+
+    suite = Suite(tasks=("translation",), per_cell=5)  # 40 problems, never generated here
+    seen = []
+    for rank in range(world_size):
+        for worker in range(workers):
+            info = type("Info", (), {"num_workers": workers, "id": worker})()
+            monkeypatch.setattr(stream_module, "get_worker_info", lambda info=info: info)
+            stream = ProblemStream(suite, rank=rank, world_size=world_size, start=3)
+            share = list(stream.item_indices())
+            assert len(share) == len(stream)
+            seen += share
+    assert sorted(seen) == list(range(3, len(suite)))
+
+
+def test_infinite_stream_continues_with_fresh_problems():
+    suite = Suite(tasks=("translation",), conditions=("baseline",), per_cell=2)
+    items = []
+    for item in ProblemStream(suite, infinite=True, layout="chw"):
+        items.append(item)
+        if len(items) == 5:
+            break
+    assert [item["index"] for item in items] == list(range(5))
+    assert items[0]["input"].shape == (3, 1024, 1024)
+    ids = [item["metadata"]["problem_id"] for item in items]
+    assert len(set(ids)) == 5  # rounds 1, 2 use slots after the suite's
+    assert [item["metadata"]["slot"] for item in items] == [0, 0, 1, 1, 2]
+    with pytest.raises(TypeError):
+        len(ProblemStream(suite, infinite=True))
+
+
+def test_collate_stacks_equal_sizes_and_lists_others():
+    a = {"input": torch.zeros(4, 5, 3, dtype=torch.uint8), "answer": torch.zeros(4, 5, 3, dtype=torch.uint8),
+         "instruction": "x", "metadata": {}, "index": 0}
+    b = dict(a, input=torch.zeros(5, 4, 3, dtype=torch.uint8), index=1)
+    same = collate_problems([a, a])
+    assert same["input"].shape == (2, 4, 5, 3) and same["index"] == [0, 0]
+    mixed = collate_problems([a, b])
+    assert isinstance(mixed["input"], list) and mixed["answer"].shape == (2, 4, 5, 3)
+
+
+def test_bad_arguments():
+    with pytest.raises(ValueError, match="both rank and world_size"):
+        ProblemStream(SUITE, rank=0)
+    with pytest.raises(ValueError, match="0 <= rank < world_size"):
+        ProblemStream(SUITE, rank=2, world_size=2)
+    with pytest.raises(ValueError, match="allowed: hwc, chw"):
+        ProblemStream(SUITE, layout="nchw")
