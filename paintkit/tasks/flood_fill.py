@@ -59,9 +59,7 @@ def generate(seed: int, condition: str = "baseline", mode: str | None = None) ->
     scope = SCOPE_OF_MODE[ctx.mode]
     mask = scope_mask(region, image, scope)
     fill = ctx.rng.choice(new_color_choices(split, region)).rgb
-    window = region.crop(image).copy()
-    window[mask] = fill
-    answer = region.paste(image, window)
+    answer = region.paint(image, mask, fill)
     what = "background" if ctx.mode == "background" else "shapes"
     name = color_code_phrase(fill)
     striped = region.scene.background.stripes is not None

@@ -9,7 +9,8 @@ The task then edits pixels inside the outline.
 **Inside** (one definition for every region task): the pixels whose centers lie inside the
 polygon and that the outline's stroke does not paint, i.e. the pixels enclosed by the drawn
 outline, not counting the outline's own pixels. Computed with the renderer as the polygon's
-fill mask minus its stroke mask. Flood fill also checks that this set is exactly what a
+fill mask minus the stroke's pixels (the pixels of the outline's color, which is drawn last
+and used by nothing else). Flood fill also checks that this set is exactly what a
 4-connected fill from the interior reaches, with the stroke as the fence
 (:func:`enclosed_by_fill`), so both readings give the same pixels.
 
@@ -36,6 +37,7 @@ import numpy as np
 
 from paintkit.colors import ColorSplit, PaletteColor, rgb_to_hex
 from paintkit.kernels.flood_fill import connected_region
+from paintkit.kernels.point_ops import apply_channel_luts
 from paintkit.renderers import render, render_mask
 from paintkit.scene import IDENTITY, RGB, Canvas, Point, Polygon, Scene, Stroke
 from paintkit.scenes import condition_scene
@@ -134,10 +136,23 @@ class Region:
         out[self.window] = window_pixels
         return out
 
+    def paint(self, image: np.ndarray, mask: np.ndarray, color: RGB) -> np.ndarray:
+        """A copy of ``image`` with the window pixels under ``mask`` (bool ``(h, w)``) set to
+        ``color`` (one kernel pass: every channel value maps to the color's)."""
+        luts = np.repeat(np.array(color, np.uint8)[:, None], 256, axis=1)
+        return self.paste(image, apply_channel_luts(self.crop(image), mask, luts))
 
-def outlined_region(scene: Scene, points: Sequence[Point], color: RGB) -> Region | None:
-    """Draw the outline through ``points`` in ``color`` on top of ``scene`` and find the
-    pixels it encloses; None when the interior has no pixel off the stroke."""
+
+def outlined_region(scene: Scene, points: Sequence[Point], color: RGB,
+                    ) -> tuple[Region, np.ndarray] | None:
+    """Draw the outline through ``points`` in ``color`` on top of ``scene``, render it and
+    find the pixels the outline encloses.
+
+    Returns the :class:`Region` and the rendered input pixels (uint8 ``(H, W, 3)``), or None
+    when the interior has no pixel off the stroke. ``color`` must be a color ``scene`` does
+    not paint: the outline's pixels are then exactly the pixels of that color (it is drawn
+    last), which spares rendering its stroke a second time.
+    """
     outline = Polygon(OUTLINE_ID, tuple(points), fill=None, stroke=Stroke(color, OUTLINE_WIDTH))
     with_outline = scene.with_elements(outline)
     pts = np.asarray(outline.points)
@@ -147,7 +162,8 @@ def outlined_region(scene: Scene, points: Sequence[Point], color: RGB) -> Region
     c0 = max(0, math.floor(pts[:, 0].min()) - pad)
     c1 = min(scene.canvas.width, math.ceil(pts[:, 0].max()) + pad + 1)
     window = (slice(r0, r1), slice(c0, c1))
-    stroke = render_mask(with_outline, OUTLINE_ID)[window]
+    image = render(with_outline)
+    stroke = _has_color(image[window], color)
     filled = Polygon("fill", outline.points, fill=(255, 255, 255))
     fill = render_mask(Scene(scene.canvas, scene.background, (filled,)), "fill")[window]
     inside = fill & ~stroke
@@ -159,7 +175,13 @@ def outlined_region(scene: Scene, points: Sequence[Point], color: RGB) -> Region
             return None
         nearest = int(np.argmin((rows + r0 + 0.5 - cy) ** 2 + (cols + c0 + 0.5 - cx) ** 2))
         row, col = int(rows[nearest]), int(cols[nearest])
-    return Region(with_outline, outline, window, inside, stroke, (row + r0, col + c0))
+    region = Region(with_outline, outline, window, inside, stroke, (row + r0, col + c0))
+    return region, image
+
+
+def _has_color(pixels: np.ndarray, color: RGB) -> np.ndarray:
+    r, g, b = color
+    return (pixels[..., 0] == r) & (pixels[..., 1] == g) & (pixels[..., 2] == b)
 
 
 def enclosed_by_fill(region: Region) -> np.ndarray:
@@ -176,8 +198,8 @@ def background_mask(region: Region, image: np.ndarray) -> np.ndarray:
     """bool ``(h, w)`` over the window: pixels of ``image`` showing a background color."""
     pixels = region.crop(image)
     out = np.zeros(pixels.shape[:2], bool)
-    for r, g, b in region.scene.background.colors:
-        out |= (pixels[..., 0] == r) & (pixels[..., 1] == g) & (pixels[..., 2] == b)
+    for color in region.scene.background.colors:
+        out |= _has_color(pixels, color)
     return out
 
 
@@ -257,10 +279,10 @@ def outlined_scene(ctx: TaskContext, make_points=convex_outline) -> tuple[ColorS
     color = ctx.rng.choice(free).rgb
     around = ctx.rng.choice(scene.shapes).bbox.center
     points = make_points(ctx.rng, scene.canvas, around)
-    region = None if points is None else outlined_region(scene, points, color)
-    if region is None:
+    drawn = None if points is None else outlined_region(scene, points, color)
+    if drawn is None:
         raise ctx.reject("the outline does not fit the canvas")
-    return sampled.colors, region, render(region.scene)
+    return sampled.colors, *drawn
 
 
 def colors_near(region: Region) -> set[RGB]:

@@ -4,7 +4,7 @@ import random
 
 import numpy as np
 import pytest
-from paintkit.renderers import render
+from paintkit.renderers import render, render_mask
 
 from paintkit.conditions import get_condition
 from paintkit.scene import Canvas
@@ -30,10 +30,12 @@ def test_inside_is_what_a_fill_from_the_interior_reaches(condition, seed):
     color = free_colors(sampled.colors, scene)[0].rgb
     assert color not in scene.colors
     points = convex_outline(rng, scene.canvas, scene.shapes[0].bbox.center)
-    region = outlined_region(scene, points, color)
+    region, image = outlined_region(scene, points, color)
+    assert np.array_equal(image, render(region.scene))
+    # The stroke as the renderer draws it alone is exactly the outline-colored pixels.
+    assert np.array_equal(render_mask(region.scene, "outline")[region.window], region.stroke)
     assert np.array_equal(enclosed_by_fill(region), region.inside)
     assert not (region.inside & region.stroke).any()
-    image = render(region.scene)
     window = region.crop(image)
     outline_px = (window == color).all(axis=-1)
     assert np.array_equal(outline_px, region.stroke)  # the outline is on top, all of it shows
