@@ -45,6 +45,13 @@ class ParquetWriter(ShardWriter):
     extension = "parquet"
     json_indent = None
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        try:
+            import pyarrow.parquet  # noqa: F401
+        except ImportError:
+            raise ValueError("--format parquet needs pyarrow: pip install 'paintkit[shards]'") from None
+
     def _begin(self, path: Path) -> None:
         import pyarrow.parquet as pq
 
