@@ -104,11 +104,12 @@ def _group(rng, metric: str, shape_type: str, color, n: int, canvas: Canvas) -> 
     if metric != "area" and shape_type not in ASPECT_FREE:
         aspect = CANONICAL_ASPECT[shape_type]  # width / height
         stretch = max(1.0, 1 / aspect if metric == "width" else aspect)
-    step = math.sqrt(MIN_RATIO[metric]) if metric == "area" else MIN_RATIO[metric]
+    # 0.5% over the least ratio keeps rounding in the measures from breaking it.
+    step = (math.sqrt(MIN_RATIO[metric]) if metric == "area" else MIN_RATIO[metric]) * 1.005
     room = hi / stretch / lo / step ** (n - 1)
     if room < 1.0:
         return None
-    ladder = size_ladder(rng, n, step * 1.005, min(1.15, room ** (1 / max(1, n - 1))))
+    ladder = size_ladder(rng, n, step, min(1.15, room ** (1 / max(1, n - 1))))
     top = ladder[-1]
     base = rng.uniform(lo, max(lo, hi / stretch / top))
     shapes = []
