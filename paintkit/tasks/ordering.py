@@ -96,7 +96,7 @@ def _layout(rng, canvas: Canvas, line: str, probe: Shape, point: tuple[float, fl
     m = edge_margin(canvas)
     length = (canvas.width, canvas.height)[ax] - 2 * m
     across = (canvas.height, canvas.width)[ax] - 2 * m
-    gap = max(GAP_PX, 0.015 * canvas.shorter_side)
+    gap = max(GAP_PX, 0.008 * canvas.shorter_side)
     top = ladder[-1]
     lo, hi = size_range(canvas, (n, n))
     s_lo = max(MIN_SIZE_PX, lo / 2)
@@ -140,7 +140,8 @@ def generate(seed: int, condition: str = "baseline", mode: str | None = None) ->
     point_name = _point_name(rng, probe, line)
     point = named_points(probe)[point_name]
     direction = rng.choice(DIRECTIONS)
-    ladder = size_ladder(rng, n, LINEAR_RATIO * 1.005, 1.08)
+    # Long groups get near-minimal steps: nine shapes span 1.15^8 ~ 3x already.
+    ladder = size_ladder(rng, n, LINEAR_RATIO * 1.005, 1.08 if n <= 5 else 1.0)
     slots = _arrangements(rng, n, direction)
     fit = _layout(rng, canvas, line, probe, point, ladder, slots, n)
     if fit is None:
