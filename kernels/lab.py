@@ -14,8 +14,12 @@ function; the precision contract (SPEC 1.9) is checked against a plain NumPy ora
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
-from numba import njit, prange
+from llvmlite import ir
+from numba import njit, prange, types
+from numba.extending import intrinsic
 
 #: sRGB -> XYZ matrix (IEC 61966-2-1, D65), SPEC 1.3.
 SRGB_TO_XYZ = np.array(
@@ -55,27 +59,52 @@ _M_WHITE = (SRGB_TO_XYZ / WHITE_D65[:, None]).astype(np.float32)
 _M00, _M01, _M02 = (np.float32(v) for v in _M_WHITE[0])
 _M10, _M11, _M12 = (np.float32(v) for v in _M_WHITE[1])
 _M20, _M21, _M22 = (np.float32(v) for v in _M_WHITE[2])
-_ONE_THIRD = np.float32(1.0 / 3.0)
 
 
-@njit(inline="always", cache=True)
-def _cbrt_pos(t):
-    """Cube root of a float32 ``t > 0`` as ``powf(t, 1/3)``.
+@intrinsic
+def _f32_bits(typingctx, x):
+    def codegen(context, builder, sig, args):
+        return builder.bitcast(args[0], ir.IntType(32))
 
-    Numba's ``np.cbrt`` calls libm per element (~13 ns); ``powf`` takes ~4 ns and stays
-    within a float32 ulp or two of the cube root, far inside SPEC 1.9's 1e-3 on ΔE.
+    return types.uint32(types.float32), codegen
+
+
+@intrinsic
+def _bits_f32(typingctx, x):
+    def codegen(context, builder, sig, args):
+        return builder.bitcast(args[0], ir.FloatType())
+
+    return types.float32(types.uint32), codegen
+
+
+_CBRT_BIAS = np.uint32(709921077)  # (127 - 127 / 3) << 23: exponent / 3 in the bits
+
+
+@njit(inline="always", cache=True, error_model="numpy")
+def cbrt_fast(t):
+    """Cube root of a float32 ``t > 1e-30`` (normal): bit-trick guess + two Halley steps.
+
+    Branch-free (vectorises); the guess is within ~6 %, the first step brings it to ~1e-4,
+    the second (written as a correction, so it rounds like one operation) to about one
+    float32 ulp. The Lab values stay within 1.5e-4 of the oracle's on every 8-bit colour
+    (test), far inside SPEC 1.9's 1e-3 on ΔE. Numba's ``np.cbrt`` calls libm (~13 ns) and
+    ``powf`` ~4 ns, neither vectorises.
     """
-    return t**_ONE_THIRD
+    y = _bits_f32(_f32_bits(t) // np.uint32(3) + _CBRT_BIAS)
+    y3 = y * y * y
+    y = y * (y3 + t + t) / (y3 + y3 + t)
+    y3 = y * y * y
+    return y - y * (y3 - t) / (y3 + y3 + t)
 
 
-@njit(inline="always", cache=True)
+@njit(inline="always", cache=True, error_model="numpy")
 def _lab_f(t):
-    if t > LAB_EPSILON:
-        return _cbrt_pos(t)
-    return LAB_KAPPA * t + LAB_OFFSET
+    root = cbrt_fast(max(t, LAB_EPSILON))  # clamped: t = 0 would reach denormals
+    segment = LAB_KAPPA * t + LAB_OFFSET
+    return root if t > LAB_EPSILON else segment
 
 
-@njit(inline="always", cache=True)
+@njit(inline="always", cache=True, error_model="numpy")
 def lab_of_rgb(r, g, b, lut):
     """L*, a*, b* (float32) of one 8-bit sRGB colour; ``lut`` is :data:`LINEAR_LUT`."""
     lr = lut[r]
@@ -89,6 +118,30 @@ def lab_of_rgb(r, g, b, lut):
         np.float32(500.0) * (fx - fy),
         np.float32(200.0) * (fy - fz),
     )
+
+
+@njit(cache=True, error_model="numpy")
+def linear_row(rgb, lut, lin):
+    """Linearised channels of a row of uint8 ``(W, 3)`` pixels into planar ``lin`` ``(3, W)``."""
+    for x in range(rgb.shape[0]):
+        lin[0, x] = lut[rgb[x, 0]]
+        lin[1, x] = lut[rgb[x, 1]]
+        lin[2, x] = lut[rgb[x, 2]]
+
+
+@njit(cache=True, error_model="numpy")
+def lab_planes(lin, lab):
+    """Planar L*a*b* ``(3, W)`` of planar linear RGB ``(3, W)``; a branch-free SIMD loop."""
+    for x in range(lin.shape[1]):
+        lr = lin[0, x]
+        lg = lin[1, x]
+        lb = lin[2, x]
+        fx = _lab_f(_M00 * lr + _M01 * lg + _M02 * lb)
+        fy = _lab_f(_M10 * lr + _M11 * lg + _M12 * lb)
+        fz = _lab_f(_M20 * lr + _M21 * lg + _M22 * lb)
+        lab[0, x] = np.float32(116.0) * fy - np.float32(16.0)
+        lab[1, x] = np.float32(500.0) * (fx - fy)
+        lab[2, x] = np.float32(200.0) * (fy - fz)
 
 
 @njit(parallel=True, cache=True)
@@ -159,8 +212,34 @@ def srgb_to_lab(rgb):
 _TORCH_LUTS: dict = {}
 
 
-def srgb_planes_to_lab(planes):
-    """Planar variant of :func:`srgb_to_lab`: uint8 ``(3, ...)`` -> float32 ``(3, ...)``."""
+class Workspace:
+    """Reusable temporaries for chunked torch kernels: ``get(name, shape, dtype)`` returns a
+    view of a buffer kept per name, grown when needed.
+
+    On CPU every fresh multi-megabyte tensor costs page faults (glibc gives large blocks back
+    to the OS on free); reusing buffers halves the time of the Lab conversion.
+    """
+
+    def __init__(self, device):
+        self.device = device
+        self._buffers: dict = {}
+
+    def get(self, name, shape, dtype):
+        import torch
+
+        numel = math.prod(shape)
+        buf = self._buffers.get(name)
+        if buf is None or buf.dtype != dtype or buf.numel() < numel:
+            buf = self._buffers[name] = torch.empty(numel, dtype=dtype, device=self.device)
+        return buf[:numel].view(shape)
+
+
+def srgb_planes_to_lab(planes, work: Workspace | None = None):
+    """Planar variant of :func:`srgb_to_lab`: uint8 ``(3, ...)`` -> float32 ``(3, ...)``.
+
+    With ``work`` the result and every temporary live in its buffers (the result is valid
+    until the next call with the same workspace).
+    """
     import torch
 
     device = planes.device
@@ -168,19 +247,25 @@ def srgb_planes_to_lab(planes):
     if lut is None:
         lut = _TORCH_LUTS[device] = torch.from_numpy(LINEAR_LUT).to(device)
     shape = planes.shape
-    linear = lut.index_select(0, planes.reshape(-1).int()).view(3, -1)
-    f = []
+    n = planes[0].numel()
+    # int64 indices gather faster on CPU; a one-off call (whole batches) saves memory.
+    index_dtype = torch.int64 if work is not None else torch.int32
+    work = work or Workspace(device)
+    index = work.get("lab_index", (3, n), index_dtype)
+    index.copy_(planes.reshape(3, n))
+    linear = work.get("lab_linear", (3, n), torch.float32)
+    torch.index_select(lut, 0, index.view(-1), out=linear.view(-1))
+    f = work.get("lab_f", (3, n), torch.float32)
     # Explicit multiply-adds, not a matmul: CUDA matmuls may run in TF32 (10-bit mantissa).
-    for row in _M_WHITE:
-        t = linear[0] * float(row[0])
-        t.add_(linear[1], alpha=float(row[1])).add_(linear[2], alpha=float(row[2]))
-        # f(t): the linear segment is the tangent of cbrt at (6/29)^3 and cbrt is concave,
-        # so f(t) = min(cbrt(max(t, eps)), kappa * t + offset) for every t.
-        segment = t * float(LAB_KAPPA)
-        segment.add_(float(LAB_OFFSET))
-        f.append(torch.minimum(t.clamp_min_(float(LAB_EPSILON)).pow_(1.0 / 3.0), segment))
+    for c, row in enumerate(_M_WHITE):
+        torch.mul(linear[0], float(row[0]), out=f[c])
+        f[c].add_(linear[1], alpha=float(row[1])).add_(linear[2], alpha=float(row[2]))
+    # f(t): the linear segment is the tangent of cbrt at (6/29)^3 and cbrt is concave, so
+    # f(t) = min(cbrt(max(t, eps)), kappa * t + offset) for every t.
+    segment = torch.mul(f, float(LAB_KAPPA), out=linear).add_(float(LAB_OFFSET))
+    torch.minimum(f.clamp_min_(float(LAB_EPSILON)).pow_(1.0 / 3.0), segment, out=f)
+    lab = work.get("lab", (3, n), torch.float32)
     fx, fy, fz = f
-    lab = torch.empty_like(linear)
     torch.sub(fx, fy, out=lab[1]).mul_(500.0)
     torch.sub(fy, fz, out=lab[2]).mul_(200.0)
     torch.mul(fy, 116.0, out=lab[0]).sub_(16.0)

@@ -108,9 +108,9 @@ def tolerance_statistics(
             result = tolerance_histograms_numba(
                 np.ascontiguousarray(_numpy(outs)), a, i, return_bins=return_bins)
         else:
-            _, _, lab_a, lab_i, edit = reference.torch_batch(device)
+            a, i, lab_a, lab_i, edit = reference.torch_batch(device)
             result = tolerance_histograms_torch(
-                torch.as_tensor(outs).to(device), lab_answers=lab_a, lab_inputs=lab_i,
+                torch.as_tensor(outs).to(device), a, i, lab_answers=lab_a, lab_inputs=lab_i,
                 edit_mask=edit, return_bins=return_bins)
         hist, bins = result if return_bins else (result, None)
         hist = torch.as_tensor(hist).to(device)
@@ -136,7 +136,7 @@ def tolerance_statistics(
                     o = normalize_output_torch(torch.as_tensor(out).to(device),
                                                answer_sizes[k])[None]
                 res = tolerance_histograms_torch(
-                    o, lab_answers=lab_a, lab_inputs=lab_i, edit_mask=edit,
+                    o, a, i, lab_answers=lab_a, lab_inputs=lab_i, edit_mask=edit,
                     return_bins=return_bins)
             h, b = res if return_bins else (res, None)
             hists.append(h)

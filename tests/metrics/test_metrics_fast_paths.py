@@ -1,0 +1,161 @@
+"""Adversarial tests for the fast paths of the metric kernels (SPEC 1.9).
+
+The Numba kernel skips work row by row (O == A == I rows, O == I rows, answer/input rows
+that repeat) and converts colours with a bit-trick cube root; the torch kernel works in
+pixel chunks, skips 8-pixel groups where O == A == I and maps ΔE < 1e-3 to bin 0. Each
+shortcut is exercised here against the float32 oracle.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import oracle
+import pytest
+import torch
+from metric_images import adversarial_problem, palette_pair
+from paintkit.kernels.lab import cbrt_fast
+from paintkit.kernels.tolerance_counts import (
+    NUM_BINS,
+    counts_from_histograms,
+    tolerance_histograms_numba,
+    tolerance_histograms_torch,
+)
+from test_metrics_kernels import assert_matches_oracle
+
+# (backend, torch max_pixels_per_step): chunks of several problems, of part of a problem,
+# of a size that is not a multiple of 8 (no group shortcut) and, for torch, without the
+# uint8 images (Lab only, no shortcuts).
+VARIANTS = [("numba", None), ("torch", None), ("torch", 61), ("torch", 256), ("torch-lab", 128)]
+
+
+def run(variant, out, ans, inp, return_bins=False):
+    backend, step = variant
+    if backend == "numba":
+        return tolerance_histograms_numba(out, ans, inp, return_bins=return_bins)
+    o, a, i = (torch.from_numpy(x) for x in (out, ans, inp))
+    if backend == "torch-lab":
+        from paintkit.kernels.lab import srgb_to_lab
+        from paintkit.kernels.tolerance_counts import edit_mask_torch
+
+        res = tolerance_histograms_torch(o, lab_answers=srgb_to_lab(a), lab_inputs=srgb_to_lab(i),
+                                         edit_mask=edit_mask_torch(a, i),
+                                         return_bins=return_bins, max_pixels_per_step=step)
+    else:
+        res = tolerance_histograms_torch(o, a, i, return_bins=return_bins,
+                                         max_pixels_per_step=step)
+    return tuple(r.numpy() for r in res) if isinstance(res, tuple) else res.numpy()
+
+
+def row_mixture(rng, h=40, w=24):
+    """A problem whose output rows take every row-level shortcut of the Numba kernel."""
+    inp, ans = palette_pair(rng, h, w, n_rects=3)
+    inp[5:9] = inp[4]  # repeated input and answer rows
+    ans[5:9] = ans[4]
+    ans[20:24] = inp[20:24]  # rows with A == I
+    out = ans.copy()
+    for y in range(h):
+        kind = y % 5
+        if kind == 1:
+            out[y] = inp[y]  # O == I
+        elif kind == 2:  # noise: every pixel a new colour
+            out[y] = rng.integers(0, 256, (w, 3))
+        elif kind == 3:  # the answer, one pixel off by one unit (ΔE well below 1)
+            out[y, rng.integers(w), rng.integers(3)] ^= 1
+        elif kind == 4:  # the answer +-2, a few pixels left equal
+            noisy = np.clip(ans[y].astype(int) + rng.integers(-2, 3, (w, 3)), 0, 255)
+            keep = rng.random(w) < 0.3
+            out[y] = np.where(keep[:, None], ans[y], noisy)
+    return out, ans, inp
+
+
+def test_cbrt_fast_is_within_two_ulp(rng):
+    from numba import njit
+
+    t = np.concatenate([rng.uniform(0.008, 1.2, 200_000),
+                        np.geomspace(0.008856, 1.1, 50_000)]).astype(np.float32)
+
+    @njit
+    def all_roots(x):
+        out = np.empty_like(x)
+        for k in range(x.size):
+            out[k] = cbrt_fast(x[k])
+        return out
+
+    got = all_roots(t).astype(np.float64)
+    exact = np.cbrt(t.astype(np.float64))
+    assert np.max(np.abs(got - exact) / exact) < 2.5e-7  # float32 ulp is 6e-8 .. 1.2e-7
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_row_and_group_shortcuts_match_the_oracle(variant, rng):
+    problems = [row_mixture(rng) for _ in range(3)]
+    problems.append(adversarial_problem(rng, 40, 24)[::-1])  # (out, ans, inp) order below
+    out, ans, inp = (np.stack(x) for x in zip(*problems, strict=True))
+    counts = counts_from_histograms(run(variant, out, ans, inp))
+    for k in range(len(problems)):
+        assert_matches_oracle(counts, k, out[k], ans[k], inp[k])
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("shape", [(40, 24), (7, 13), (1, 67)])
+def test_equal_pixels_are_exactly_delta_e_zero(variant, shape, rng):
+    # The precision contract would let ΔE = 0 pixels differ (0 is an integer); the kernels
+    # still must put exactly the pixels with O == A in bin 0 and every other pixel above it
+    # (distinct 8-bit colours are > 0.02 apart), on every shortcut and chunk boundary.
+    h, w = shape
+    batch = []
+    for _ in range(3):
+        inp, ans = palette_pair(rng, h, w)
+        out = rng.integers(0, 256, ans.shape).astype(np.uint8)
+        eq_a = rng.random((h, w)) < 0.4
+        eq_i = ~eq_a & (rng.random((h, w)) < 0.3)
+        out[eq_a] = ans[eq_a]
+        out[eq_i] = inp[eq_i]
+        batch.append((out, ans, inp))
+    out, ans, inp = (np.stack(x) for x in zip(*batch, strict=True))
+    hist, bins = run(variant, out, ans, inp, return_bins=True)
+    same_a = (out == ans).all(-1)
+    same_i = (out == inp).all(-1)
+    edit = (ans != inp).any(-1)
+    assert np.array_equal(bins == 0, same_a)
+    assert np.array_equal(hist[:, 0, 0], (same_a & edit).sum(axis=(1, 2)))
+    assert np.array_equal(hist[:, 1, 0], (same_a & ~edit).sum(axis=(1, 2)))
+    assert np.array_equal(hist[:, 2, 0], same_i.sum(axis=(1, 2)))
+    de = oracle.delta_e(oracle.lab(out), oracle.lab(ans))
+    far = np.abs(de - np.round(de)) > 1e-3
+    assert np.array_equal(bins[far], np.minimum(np.ceil(de[far]), NUM_BINS - 1))
+
+
+@pytest.mark.parametrize("step", [8, 64, 960, 961, 4000])
+def test_torch_chunkings(step, rng):
+    out, ans, inp = (np.stack(x) for x in zip(*[row_mixture(rng) for _ in range(4)],
+                                               strict=True))
+    counts = counts_from_histograms(run(("torch", step), out, ans, inp))
+    for k in range(len(out)):
+        assert_matches_oracle(counts, k, out[k], ans[k], inp[k])
+
+
+@pytest.mark.parametrize("step", [None, 96])
+def test_torch_group_shortcut(step, monkeypatch, rng):
+    import paintkit.kernels.tolerance_counts_torch as tct
+
+    converted = []
+    original = tct.srgb_planes_to_lab
+    monkeypatch.setattr(tct, "srgb_planes_to_lab",
+                        lambda planes, *a: converted.append(planes[0].numel()) or original(planes, *a))
+    batch = []
+    for _ in range(3):  # mostly O == A == I; scattered changed pixels, an O == I block
+        inp, ans = palette_pair(rng, 32, 24)
+        out = ans.copy()
+        out[:6, :8] = inp[:6, :8]
+        ys, xs = rng.integers(0, 32, 20), rng.integers(0, 24, 20)
+        out[ys[:10], xs[:10]] ^= np.uint8(1)
+        out[ys[10:], xs[10:]] = rng.integers(0, 256, (10, 3))
+        batch.append((out, ans, inp))
+    out, ans, inp = (np.stack(x) for x in zip(*batch, strict=True))
+    hist, bins = run(("torch", step), out, ans, inp, return_bins=True)
+    assert 0 < sum(converted) < out[..., 0].size // 2
+    counts = counts_from_histograms(hist)
+    for k in range(len(batch)):
+        assert_matches_oracle(counts, k, out[k], ans[k], inp[k])
+    assert np.array_equal(bins, run(("numba", None), out, ans, inp, return_bins=True)[1])
