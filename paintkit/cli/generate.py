@@ -90,5 +90,9 @@ def run(args: argparse.Namespace) -> int:
     except WriteError as exc:
         print(f"paintkit generate: error: {exc}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:
+        print("\npaintkit generate: interrupted; every finished file is kept, run the same "
+              "command again to resume", file=sys.stderr)
+        return 130
     print(summary.describe(), file=sys.stderr)
     return 0
