@@ -53,7 +53,12 @@ def main() -> None:
     parser.add_argument("--batch", type=int, default=16)
     parser.add_argument("--size", type=int, default=1024)
     parser.add_argument("--oracle-problems", type=int, default=4)
+    parser.add_argument("--torch-threads", type=int, default=None,
+                        help="torch intra-op threads (default: torch's); on a loaded machine "
+                             "OpenMP barriers make 2 threads slower than 1")
     args = parser.parse_args()
+    if args.torch_threads:
+        torch.set_num_threads(args.torch_threads)
     print(f"{args.batch} problems of {args.size}x{args.size}, torch threads "
           f"{torch.get_num_threads()}; rates are problems/s (best of 3)")
     header = ("outputs", "numba", "numba+ref", "torch", "torch+ref", "oracle",

@@ -234,6 +234,9 @@ class Workspace:
         return buf[:numel].view(shape)
 
 
+_LAB_PIXELS_PER_STEP = {"cpu": 1 << 18}
+
+
 def srgb_planes_to_lab(planes, work: Workspace | None = None):
     """Planar variant of :func:`srgb_to_lab`: uint8 ``(3, ...)`` -> float32 ``(3, ...)``.
 
@@ -248,10 +251,18 @@ def srgb_planes_to_lab(planes, work: Workspace | None = None):
         lut = _TORCH_LUTS[device] = torch.from_numpy(LINEAR_LUT).to(device)
     shape = planes.shape
     n = planes[0].numel()
-    # int64 indices gather faster on CPU; a one-off call (whole batches) saves memory.
-    index_dtype = torch.int64 if work is not None else torch.int32
-    work = work or Workspace(device)
-    index = work.get("lab_index", (3, n), index_dtype)
+    if work is None:  # a whole batch: in chunks through one workspace, into a fresh result
+        work = Workspace(device)
+        step = _LAB_PIXELS_PER_STEP.get(device.type, 1 << 24)
+        if n > step:
+            flat = planes.reshape(3, n)
+            lab = torch.empty((3, n), dtype=torch.float32, device=device)
+            for u in range(0, n, step):
+                lab[:, u:u + step] = srgb_planes_to_lab(flat[:, u:u + step], work)
+            return lab.view(shape)
+        lab = srgb_planes_to_lab(planes, work)
+        return lab.clone() if lab.untyped_storage().nbytes() > lab.nbytes else lab
+    index = work.get("lab_index", (3, n), torch.int64)  # int64 indices gather faster on CPU
     index.copy_(planes.reshape(3, n))
     linear = work.get("lab_linear", (3, n), torch.float32)
     torch.index_select(lut, 0, index.view(-1), out=linear.view(-1))

@@ -2,8 +2,8 @@
 
 A :class:`Reference` validates the answer/input pairs once and caches what the kernels
 need per device: for the torch path the answers' and inputs' L*a*b* and the edit mask;
-the Numba path reads the raw uint8 pixels (its colour caches make their Lab nearly free
-on palette images, so precomputed Lab would only add memory traffic).
+the Numba path reads the raw uint8 pixels (it converts answer and input rows only when
+they change from the previous row, so precomputed Lab would only add memory traffic).
 """
 
 from __future__ import annotations
