@@ -5,7 +5,8 @@ Run: ``pytest bench/test_bench_render.py --benchmark-only --benchmark-columns=mi
 Scenes come from the real condition sampler: ``baseline`` (3 shapes), ``n_xhigh`` (60
 shapes), ``striped`` (3 shapes on bands), plus the 60-shape scene with a stroke on every
 shape. Side-by-side baselines: the RGBA->RGB step as a NumPy strided copy against the Numba
-kernel, and Skia paths built point by point against the serialised fast path.
+kernel, and Skia paths built point by point against the serialised fast path and against
+the pixel-exact row-crossing paths the renderer fills (``scanline_path``).
 Target: ~1-2 ms per 3-shape render.
 """
 
@@ -67,3 +68,11 @@ def test_path_construction(benchmark, monkeypatch, fast):
     outlines = [shape_outline(s) for s in _scene("n_xhigh").shapes]
     monkeypatch.setattr(skia_paths, "FAST_PATHS", fast)
     benchmark(lambda: [skia_paths.contours_path(o) for o in outlines])
+
+
+@pytest.mark.benchmark(group="paths-60-shapes")
+def test_scanline_path_construction(benchmark):
+    outlines = [shape_outline(s) for s in _scene("n_xhigh").shapes]
+    clip = (0, 0, 1024, 1024)
+    skia_paths.scanline_path(outlines[0], clip)  # compile / load the kernel first
+    benchmark(lambda: [skia_paths.scanline_path(o, clip) for o in outlines])

@@ -1,9 +1,10 @@
 """Scene -> exact pixels with Skia: no anti-aliasing anywhere.
 
 Every pixel gets exactly one scene color: the background (or a holdout stripe), or the
-color of the topmost element covering the pixel center. Skia's aliased rasterizer samples
-pixel centers with edges snapped to 1/64 px, so coverage matches the exact geometry except
-for pixel centers within 1/64 px of an edge.
+color of the topmost element covering the pixel center. Skia's aliased rasterizer fills
+paths built by :func:`~paintkit.renderers.skia_paths.scanline_path` (the outline's crossings
+with the pixel-center rows, rounded to 1/64 px), which it draws without error, so coverage
+matches the exact geometry except for pixel centers within 1/128 px of an edge.
 
 What each element paints (drawn in scene order, later on top):
 
@@ -32,7 +33,7 @@ import numpy as np
 import skia
 from paintkit.kernels.pixels import rgba_to_rgb
 from paintkit.kernels.stripes import paint_background
-from paintkit.renderers.skia_paths import contours_path
+from paintkit.renderers.skia_paths import contours_path, scanline_path
 
 from paintkit.scene import RGB, Element, Line, Polygon, Scene, Shape
 from paintkit.shapes.outlines import shape_outline
@@ -71,37 +72,58 @@ def _fill_paint(color: RGB) -> skia.Paint:
     return paint
 
 
-def _stroke_path(contours: list[np.ndarray], width: float, closed: bool) -> skia.Path:
-    pieces = [piece for c in contours for piece in stroke_outline(c, width, closed)]
-    return contours_path(pieces, closed=True)
+Clip = tuple[int, int, int, int]
+
+
+def _stroke_pieces(contours: list[np.ndarray], width: float, closed: bool) -> list[np.ndarray]:
+    return [piece for c in contours for piece in stroke_outline(c, width, closed)]
+
+
+def _exact_clip(canvas: skia.Canvas) -> Clip | None:
+    """The canvas' device clip ``(left, top, right, bottom)``, or None when the canvas has
+    a matrix (then paths are drawn as given, not pixel-exact)."""
+    if not canvas.getTotalMatrix().isIdentity():
+        return None
+    r = canvas.getDeviceClipBounds()
+    return r.left(), r.top(), r.right(), r.bottom()
+
+
+def _fill(canvas: skia.Canvas, contours: list, color: RGB, clip: Clip | None) -> None:
+    path = contours_path(contours) if clip is None else scanline_path(contours, clip)
+    canvas.drawPath(path, _fill_paint(color))
+
+
+def _draw(canvas: skia.Canvas, element: Element, color: RGB | None, clip: Clip | None) -> None:
+    if isinstance(element, Shape):
+        outline = shape_outline(element)
+        if element.fill is not None:
+            _fill(canvas, outline, color or element.fill, clip)
+        if element.stroke is not None:
+            pieces = _stroke_pieces(outline, element.stroke.width, closed=True)
+            _fill(canvas, pieces, color or element.stroke.color, clip)
+    elif isinstance(element, Polygon):
+        points = np.asarray(element.points, np.float64)
+        if element.fill is not None:
+            _fill(canvas, [points], color or element.fill, clip)
+        if element.stroke is not None:
+            pieces = _stroke_pieces([points], element.stroke.width, element.closed)
+            _fill(canvas, pieces, color or element.stroke.color, clip)
+    elif isinstance(element, Line):
+        capsule = capsule_outline(element.start, element.end, element.width)
+        _fill(canvas, [capsule], color or element.color, clip)
+    else:
+        raise ValueError(
+            f"cannot draw {type(element).__name__}; elements are Shape, Polygon or Line"
+        )
 
 
 def draw_element(canvas: skia.Canvas, element: Element, color: RGB | None = None) -> None:
     """Draw one element onto a Skia canvas, aliased.
 
-    ``color`` overrides every color the element paints (masks draw with one color).
+    ``color`` overrides every color the element paints (masks draw with one color). On a
+    canvas without a matrix the coverage is pixel-exact (see the module docstring).
     """
-    if isinstance(element, Shape):
-        outline = shape_outline(element)
-        if element.fill is not None:
-            canvas.drawPath(contours_path(outline), _fill_paint(color or element.fill))
-        if element.stroke is not None:
-            canvas.drawPath(_stroke_path(outline, element.stroke.width, closed=True),
-                            _fill_paint(color or element.stroke.color))
-    elif isinstance(element, Polygon):
-        points = np.asarray(element.points, np.float64)
-        if element.fill is not None:
-            canvas.drawPath(contours_path([points]), _fill_paint(color or element.fill))
-        if element.stroke is not None:
-            canvas.drawPath(_stroke_path([points], element.stroke.width, element.closed),
-                            _fill_paint(color or element.stroke.color))
-    elif isinstance(element, Line):
-        capsule = capsule_outline(element.start, element.end, element.width)
-        canvas.drawPath(contours_path([capsule]), _fill_paint(color or element.color))
-    else:
-        raise ValueError(
-            f"cannot draw {type(element).__name__}; elements are Shape, Polygon or Line"
-        )
+    _draw(canvas, element, color, _exact_clip(canvas))
 
 
 def _check_scene(scene: Scene) -> Scene:
@@ -130,8 +152,9 @@ def render_rgba(scene: Scene) -> np.ndarray:
             amplitude=stripes.amplitude, frequency=stripes.frequency, phase=stripes.phase,
         )
     canvas = surface.getCanvas()
+    clip = _exact_clip(canvas)
     for element in scene.elements:
-        draw_element(canvas, element)
+        _draw(canvas, element, None, clip)
     return rgba
 
 

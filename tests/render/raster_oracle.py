@@ -3,7 +3,8 @@
 Pixel ``(i, j)`` has its center at ``(j + 0.5, i + 0.5)``. A pixel is inside a set of
 closed contours when the nonzero winding number of its center is not 0. Distances from
 pixel centers to outline segments find the pixels whose centers lie within a margin of an
-edge, where exact geometry and Skia's 1/64 px edge snapping may disagree.
+edge, where the exact geometry and the renderer (which rounds every crossing of an outline
+with a pixel-center row to 1/64 px) may disagree.
 """
 
 from __future__ import annotations
@@ -22,13 +23,22 @@ def _edges(contours, closed=True):
     return np.concatenate(a), np.concatenate(b)
 
 
+def _contour_edges(contours):
+    """Like _edges, for contours given as (N, 2) arrays or (M, N, 2) batches."""
+    flat = []
+    for c in contours:
+        c = np.asarray(c, np.float64)
+        flat.extend(c if c.ndim == 3 else [c])
+    return _edges(flat)
+
+
 def winding_mask(contours, height, width):
     """bool (H, W): nonzero winding number at every pixel center, one row at a time.
 
     For the ray from the center toward +x, an edge crossing the row's y upward (b.y > a.y
     with a.y <= y < b.y) counts +1, downward -1, when it crosses right of the center.
     """
-    a, b = _edges(contours)
+    a, b = _contour_edges(contours)
     xs = np.arange(width) + 0.5
     out = np.zeros((height, width), bool)
     for i in range(height):
@@ -72,3 +82,31 @@ def distance_to_segments(contours, height, width, reach, closed=True):
 def near_outline(contours, height, width, margin, closed=True):
     """bool (H, W): pixel centers within ``margin`` px of any segment."""
     return distance_to_segments(contours, height, width, margin, closed) <= margin
+
+
+def rounded_crossing_mask(contours, height, width):
+    """bool (H, W): the nonzero rule with every row crossing rounded to the nearest 1/64 px.
+
+    What the renderer promises to paint exactly: as :func:`winding_mask`, but each crossing
+    ``x`` of an edge with a pixel-center row becomes ``floor(64 x + 0.5) / 64`` (after
+    clamping to ``[0, width]``), and a crossing exactly at a center counts as right of it
+    (Skia's span rounding).
+    """
+    a, b = _contour_edges(contours)
+    centers = 64 * np.arange(width) + 32  # pixel centers in 1/64 px
+    out = np.zeros((height, width), bool)
+    for i in range(height):
+        y = i + 0.5
+        up = (a[:, 1] <= y) & (b[:, 1] > y)
+        down = (b[:, 1] <= y) & (a[:, 1] > y)
+        sel = up | down
+        if not sel.any():
+            continue
+        pa, pb = a[sel], b[sel]
+        t = (y - pa[:, 1]) / (pb[:, 1] - pa[:, 1])
+        x = np.clip(pa[:, 0] + t * (pb[:, 0] - pa[:, 0]), 0, width)
+        g = np.floor(x * 64 + 0.5)
+        direction = np.where(up[sel], 1, -1)
+        winding = ((g[:, None] >= centers[None, :]) * direction[:, None]).sum(axis=0)
+        out[i] = winding != 0
+    return out
