@@ -165,8 +165,9 @@ def tolerance_histograms_torch(
     lab_a = lab_answers.reshape(n, hw, 3).movedim(-1, 0)
     lab_i = lab_inputs.reshape(n, hw, 3).movedim(-1, 0)
     edit = edit_mask.reshape(n, hw)
-    k = max(1, min(n, step // hw))  # whole problems per chunk, or
-    m = min(hw, max(1, step))  # pixels of one problem per chunk
+    # Whole problems per chunk (the float32 index stays exact: below 2^24), or ...
+    k = max(1, min(n, step // hw, (1 << 24) // (2 * _PAIRS)))
+    m = min(hw, max(1, step))  # ... pixels of one problem per chunk
     work = Workspace(device)
     for p0 in range(0, n, k):
         p1 = min(n, p0 + k)

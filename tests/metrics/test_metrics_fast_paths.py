@@ -159,3 +159,27 @@ def test_torch_group_shortcut(step, monkeypatch, rng):
     for k in range(len(batch)):
         assert_matches_oracle(counts, k, out[k], ans[k], inp[k])
     assert np.array_equal(bins, run(("numba", None), out, ans, inp, return_bins=True)[1])
+
+
+def test_torch_many_tiny_problems_keep_an_exact_index(rng):
+    # 70,000 one-pixel problems fit one chunk by size; the combined float32 index must stay
+    # below 2^24 (odd indices above it round), so a chunk holds fewer problems.
+    n = 70_000
+    ans = rng.integers(0, 256, (n, 1, 1, 3)).astype(np.uint8)
+    inp = ans.copy()
+    inp[::3] = 255 - inp[::3]
+    out = np.clip(ans.astype(int) + rng.integers(-9, 10, ans.shape), 0, 255).astype(np.uint8)
+    hist = run(("torch", None), out, ans, inp)
+    flat = (x.reshape(n, 3) for x in (out, ans, inp))
+    o, a, i = flat
+    expected = []
+    for ref in (a, i):
+        de = oracle.delta_e(oracle.lab(o), oracle.lab(ref))
+        expected.append((np.minimum(np.ceil(de), NUM_BINS - 1).astype(int),
+                         np.abs(de - np.round(de)) > 1e-3))
+    edit = (a != i).any(-1)
+    (bin_oa, far_oa), (bin_oi, far_oi) = expected
+    k = np.arange(n)
+    assert np.array_equal(hist[k, np.where(edit, 0, 1), bin_oa][far_oa], np.ones(far_oa.sum()))
+    assert np.array_equal(hist[k, 2, bin_oi][far_oi], np.ones(far_oi.sum()))
+    assert np.array_equal(hist.sum(axis=2), np.stack([edit, ~edit, edit | ~edit], 1))
