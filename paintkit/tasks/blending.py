@@ -1,6 +1,8 @@
 """Blending: alpha-blend a stated color at a stated whole-percent opacity over the pixels
 inside an outlined convex polygon (every pixel, the background pixels or the shape pixels;
-"inside" and the scopes as :mod:`paintkit.tasks.regions` defines them).
+"inside" and the scopes as :mod:`paintkit.tasks.regions` defines them). The scopes are tried in
+a random order and the first whose edit changes at least 0.3% of the canvas is used
+(:func:`~paintkit.tasks.regions.first_effective_scope`), so degenerate edits never ship.
 
 Per channel of every selected pixel, with ``p`` the opacity in percent and ``alpha = p/100``:
 ``out = round(alpha * color + (1 - alpha) * pixel)``, halves rounded up, computed exactly in
@@ -17,13 +19,12 @@ from paintkit.kernels.blend import blend
 from paintkit.tasks.base import Problem, TaskSpec, start
 from paintkit.tasks.language import color_code_phrase
 from paintkit.tasks.regions import (
-    SCOPES,
+    first_effective_scope,
     min_region_pixels,
     outline_phrase,
     outlined_scene,
     palette_colors,
     region_params,
-    scope_mask,
     scope_phrase,
     unchanged_note,
 )
@@ -34,9 +35,9 @@ SPEC = TaskSpec(
     parameters={
         "outline": "a convex polygon (4 to 7 vertices) outlined in a palette color the scene "
                    "does not use, drawn around a random shape",
-        "scope": "all pixels, background pixels or shape pixels inside the outline (1/3 each)",
-        "color": "a palette color other than the outline's (and, for the background scope, "
-                 "other than the background colors)",
+        "scope": "all pixels, background pixels or shape pixels inside the outline, tried in a "
+                 "random order; the first whose blend changes enough pixels is used",
+        "color": "a palette color other than the outline's and the background colors",
         "percent": "opacity, a whole percent in [10, 90]",
     },
 )
@@ -47,16 +48,14 @@ def generate(seed: int, condition: str = "baseline", mode: str | None = None) ->
     ctx = start(SPEC, seed, condition, mode)
     split, region, image = outlined_scene(ctx)
     rng = ctx.rng
-    scope = rng.choice(SCOPES)
-    banned = {region.color}
-    if scope == "background":
-        banned |= set(region.scene.background.colors)
+    banned = {region.color, *region.scene.background.colors}
     color = rng.choice([c for c in palette_colors(split) if c.rgb not in banned]).rgb
     percent = rng.randint(*PERCENT_RANGE)
-    mask = scope_mask(region, image, scope)
-    if not mask.any():
-        raise ctx.reject(f"no {scope} pixel inside the outline")
-    answer = region.paste(image, blend(region.crop(image), mask, color, percent))
+    found = first_effective_scope(
+        rng, region, image, lambda window, mask: blend(window, mask, color, percent))
+    if found is None:
+        raise ctx.reject("the blend changes too few pixels inside the outline in every scope")
+    scope, answer = found
     striped = region.scene.background.stripes is not None
     name = color_code_phrase(color)
     instruction = (

@@ -1,6 +1,7 @@
 """Point operations: a per-pixel formula applied to the pixels inside an outlined convex
 polygon (every pixel, the background pixels or the shape pixels; "inside" and the scopes as
-:mod:`paintkit.tasks.regions` defines them). Exact integer arithmetic on channel values
+:mod:`paintkit.tasks.regions` defines them; the scopes are tried in a random order and the
+first whose edit changes at least 0.3% of the canvas is used). Exact integer arithmetic on channel values
 ``v`` in [0, 255] (:func:`paintkit.kernels.point_ops.point_operation`):
 
 - ``invert``: ``255 - v`` per channel;
@@ -18,12 +19,11 @@ from __future__ import annotations
 from paintkit.kernels.point_ops import point_operation
 from paintkit.tasks.base import Problem, TaskSpec, start
 from paintkit.tasks.regions import (
-    SCOPES,
+    first_effective_scope,
     min_region_pixels,
     outline_phrase,
     outlined_scene,
     region_params,
-    scope_mask,
     scope_phrase,
     unchanged_note,
 )
@@ -35,7 +35,8 @@ SPEC = TaskSpec(
     parameters={
         "outline": "a convex polygon (4 to 7 vertices) outlined in a palette color the scene "
                    "does not use, drawn around a random shape",
-        "scope": "all pixels, background pixels or shape pixels inside the outline (1/3 each)",
+        "scope": "all pixels, background pixels or shape pixels inside the outline, tried in a "
+                 "random order; the first whose edit changes enough pixels is used",
         "offset": "brightness only: a whole number in [-80, -30] or [30, 80]",
     },
 )
@@ -60,12 +61,12 @@ def generate(seed: int, condition: str = "baseline", mode: str | None = None) ->
     ctx = start(SPEC, seed, condition, mode)
     _, region, image = outlined_scene(ctx)
     rng = ctx.rng
-    scope = rng.choice(SCOPES)
     offset = rng.randint(*OFFSET_RANGE) * rng.choice((-1, 1)) if ctx.mode == "brightness" else None
-    mask = scope_mask(region, image, scope)
-    if not mask.any():
-        raise ctx.reject(f"no {scope} pixel inside the outline")
-    answer = region.paste(image, point_operation(region.crop(image), mask, ctx.mode, offset))
+    found = first_effective_scope(
+        rng, region, image, lambda window, mask: point_operation(window, mask, ctx.mode, offset))
+    if found is None:
+        raise ctx.reject(f"{ctx.mode} changes too few pixels inside the outline in every scope")
+    scope, answer = found
     striped = region.scene.background.stripes is not None
     verb, after, formula = _operation(ctx.mode, offset)
     pixels = f"{scope_phrase(scope, striped)} inside {outline_phrase(region)}"

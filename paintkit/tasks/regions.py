@@ -30,12 +30,13 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from paintkit.colors import ColorSplit, PaletteColor, rgb_to_hex
+from paintkit.kernels.edit_region import count_changed
 from paintkit.kernels.flood_fill import connected_region
 from paintkit.kernels.point_ops import apply_channel_luts
 from paintkit.renderers import render, render_mask
@@ -311,3 +312,26 @@ def new_color_choices(split: ColorSplit, region: Region, count: int = 1) -> list
     near = colors_near(region)
     preferred = [c for c in allowed if c.rgb not in near]
     return preferred if len(preferred) >= count else allowed
+
+
+def first_effective_scope(rng: random.Random, region: Region, image: np.ndarray,
+                          edit: Callable[[np.ndarray, np.ndarray], np.ndarray],
+                          ) -> tuple[str, np.ndarray] | None:
+    """Try the :data:`SCOPES` in a random order and keep the first whose edit changes at
+    least :func:`min_region_pixels` pixels.
+
+    ``edit(window_pixels, mask)`` returns the edited window (uint8 ``(h, w, 3)``). Returns
+    ``(scope, answer)`` with the full answer image, or None when no scope changes enough
+    (e.g. grayscale where every inside pixel is already gray). Cheaper than rejecting the
+    seed: the scene is sampled and rendered once.
+    """
+    window = region.crop(image)
+    least = min_region_pixels(region.scene.canvas)
+    for scope in rng.sample(SCOPES, len(SCOPES)):
+        mask = scope_mask(region, image, scope)
+        if np.count_nonzero(mask) < least:
+            continue
+        edited = edit(window, mask)
+        if count_changed(np.ascontiguousarray(window), edited) >= least:
+            return scope, region.paste(image, edited)
+    return None
