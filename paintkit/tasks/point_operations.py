@@ -1,8 +1,8 @@
 """Point operations: a per-pixel formula applied to the pixels inside an outlined convex
 polygon (every pixel, the background pixels or the shape pixels; "inside" and the scopes as
 :mod:`paintkit.tasks.regions` defines them; the scopes are tried in a random order and the
-first whose edit changes at least 0.3% of the canvas is used). Exact integer arithmetic on channel values
-``v`` in [0, 255] (:func:`paintkit.kernels.point_ops.point_operation`):
+first whose edit changes at least 0.3% of the canvas is used). Exact integer arithmetic on
+channel values ``v`` in [0, 255] (:func:`paintkit.kernels.point_ops.point_operation`):
 
 - ``invert``: ``255 - v`` per channel;
 - ``grayscale``: all three channels become ``L = round(0.299 R + 0.587 G + 0.114 B)``, halves
