@@ -17,9 +17,9 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
+
 from paintkit.kernels.pixels import rgba_to_rgb
 from paintkit.renderers import render, skia_paths
-
 from paintkit.scene import Stroke
 from paintkit.scenes import condition_scene
 from paintkit.shapes import shape_outline

@@ -6,8 +6,8 @@
 import itertools
 
 import pytest
-from paintkit.renderers import render
 
+from paintkit.renderers import render
 from paintkit.scenes import condition_scene
 from paintkit.seeds import python_rng
 

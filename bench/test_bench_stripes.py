@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+
 from paintkit.kernels.stripes import WAVEFORMS, paint_background
 
 SIZE = 1024

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import torch
+
 from paintkit.kernels.blend import blend, blend_torch
 from paintkit.kernels.distance import distance_to_mask, within_distance
 from paintkit.kernels.flood_fill import (

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numba
 import numpy as np
+
 from paintkit.kernels._validate import check_image
 
 

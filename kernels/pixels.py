@@ -63,3 +63,16 @@ def rgba_to_rgb(rgba: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
         )
     _kernel()(rgba.reshape(-1), out.reshape(-1))
     return out
+
+
+def distinct_colors(image: np.ndarray) -> set[tuple[int, int, int]]:
+    """The distinct ``(r, g, b)`` colors of a uint8 ``(..., 3)`` image.
+
+    Packs each pixel into one 24-bit int first: ``np.unique(..., axis=0)`` on rows is about
+    50x slower at 1024x1024.
+    """
+    if image.dtype != np.uint8 or image.ndim < 2 or image.shape[-1] != 3:
+        raise ValueError(f"image must be uint8 (..., 3), got {image.dtype} {image.shape}")
+    packed = image.astype(np.uint32)
+    keys = np.unique((packed[..., 0] << 16) | (packed[..., 1] << 8) | packed[..., 2])
+    return {(int(k) >> 16, (int(k) >> 8) & 255, int(k) & 255) for k in keys}

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit, prange
+
 from paintkit.kernels.lab import LINEAR_LUT, lab_planes, linear_row, srgb_to_lab
 from paintkit.kernels.tolerance_counts_torch import (
     delta_e_bins_torch,

@@ -31,10 +31,10 @@ import threading
 
 import numpy as np
 import skia
+
 from paintkit.kernels.pixels import rgba_to_rgb
 from paintkit.kernels.stripes import paint_background
 from paintkit.renderers.skia_paths import contours_path, scanline_path
-
 from paintkit.scene import RGB, Element, Line, Polygon, Scene, Shape
 from paintkit.shapes.outlines import shape_outline
 from paintkit.shapes.strokes import capsule_outline, stroke_outline

@@ -10,6 +10,7 @@ import oracles
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from paintkit.kernels import distance as ds
 
 

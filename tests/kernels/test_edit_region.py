@@ -1,5 +1,6 @@
 import numpy as np
 import pytest
+
 from paintkit.kernels.edit_region import changed_mask, count_changed
 
 

@@ -10,6 +10,7 @@ import pytest
 import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from paintkit.kernels import flood_fill as ff
 
 DEVICES = ["cpu"] + (["cuda"] if torch.cuda.is_available() else [])

@@ -10,6 +10,7 @@ import pytest
 import torch
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
+
 from paintkit.kernels import gradient as gr
 
 DEVICES = ["cpu"] + (["cuda"] if torch.cuda.is_available() else [])

@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from paintkit.kernels import stripes
 from paintkit.kernels.stripes import WAVEFORMS, paint_background, stripe_mask
 

@@ -13,6 +13,8 @@ import oracle
 import pytest
 import torch
 from metric_images import adversarial_problem, palette_pair
+from test_metrics_kernels import assert_matches_oracle
+
 from paintkit.kernels.lab import cbrt_fast
 from paintkit.kernels.tolerance_counts import (
     NUM_BINS,
@@ -20,7 +22,6 @@ from paintkit.kernels.tolerance_counts import (
     tolerance_histograms_numba,
     tolerance_histograms_torch,
 )
-from test_metrics_kernels import assert_matches_oracle
 
 # (backend, torch max_pixels_per_step): chunks of several problems, of part of a problem,
 # of a size that is not a multiple of 8 (no group shortcut) and, for torch, without the

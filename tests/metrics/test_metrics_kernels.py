@@ -9,6 +9,8 @@ import oracle
 import pytest
 import torch
 from metric_images import adversarial_problem, palette_pair
+from PIL import Image
+
 from paintkit.kernels.diff_image import DIFF_COLORS, diff_image, diff_image_from_bins
 from paintkit.kernels.lab import LINEAR_LUT, srgb_to_lab, srgb_to_lab_numba
 from paintkit.kernels.normalize import normalize_output_numba, normalize_output_torch
@@ -17,7 +19,6 @@ from paintkit.kernels.tolerance_counts import (
     tolerance_histograms_numba,
     tolerance_histograms_torch,
 )
-from PIL import Image
 
 BACKENDS = ("numba", "torch")
 

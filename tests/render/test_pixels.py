@@ -6,6 +6,7 @@ import doctest
 
 import numpy as np
 import pytest
+
 from paintkit.kernels import pixels
 from paintkit.kernels.pixels import rgba_to_rgb
 
@@ -37,3 +38,14 @@ def test_rejects_bad_out():
 
 def test_docstring_example():
     assert doctest.testmod(pixels).failed == 0
+
+
+def test_distinct_colors_matches_row_unique():
+    from paintkit.kernels.pixels import distinct_colors
+
+    rng = np.random.default_rng(3)
+    image = rng.integers(0, 4, (33, 17, 3), dtype=np.uint8) * 60
+    expected = {tuple(c) for c in np.unique(image.reshape(-1, 3), axis=0).tolist()}
+    assert distinct_colors(image) == expected
+    with pytest.raises(ValueError, match="uint8"):
+        distinct_colors(image.astype(np.int16))

@@ -20,8 +20,6 @@ import pytest
 import skia
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from paintkit.renderers import draw_element, render_mask
-from paintkit.renderers.skia_paths import scanline_path
 from raster_oracle import (
     distance_to_segments,
     near_outline,
@@ -30,6 +28,8 @@ from raster_oracle import (
 )
 from scene_factory import random_shape
 
+from paintkit.renderers import draw_element, render_mask
+from paintkit.renderers.skia_paths import scanline_path
 from paintkit.scene import (
     SHAPE_TYPES,
     Background,

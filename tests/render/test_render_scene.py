@@ -8,10 +8,11 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import pytest
-from paintkit.kernels.stripes import paint_background
-from paintkit.renderers import render, render_mask, render_rgba, skia_paths
 from scene_factory import random_scene
 
+from paintkit.kernels.pixels import distinct_colors
+from paintkit.kernels.stripes import paint_background
+from paintkit.renderers import render, render_mask, render_rgba, skia_paths
 from paintkit.scene import Background, BBox, Canvas, Line, Scene, Shape, Stroke
 
 
@@ -34,7 +35,7 @@ def test_every_pixel_is_a_scene_color(striped):
     for scene in scenes(6, seed=int(striped), width=320, height=200, n=12, striped=striped):
         image = render(scene)
         assert image.shape == (200, 320, 3) and image.dtype == np.uint8
-        found = {tuple(c) for c in np.unique(image.reshape(-1, 3), axis=0).tolist()}
+        found = distinct_colors(image)
         assert found <= set(scene.colors), found - set(scene.colors)
 
 

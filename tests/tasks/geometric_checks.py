@@ -16,9 +16,9 @@ import re
 from pathlib import Path
 
 import numpy as np
-from paintkit.renderers import render, render_mask
 
 from paintkit.colors import describe_color
+from paintkit.renderers import render, render_mask
 from paintkit.scene import Scene
 from paintkit.shapes import control_points, shape_outline
 

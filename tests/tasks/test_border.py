@@ -6,9 +6,9 @@ import re
 
 import numpy as np
 import pytest
-from paintkit.renderers import render_mask
 from structural_checks import color_mask, problems, shapes_named
 
+from paintkit.renderers import render_mask
 from paintkit.tasks import generate
 
 

@@ -3,9 +3,9 @@ pixel, nothing else changes, and the scene keeps shapes fully inside the source 
 outside both squares."""
 
 import numpy as np
-from paintkit.renderers import render_mask
 from structural_checks import color_mask, problems
 
+from paintkit.renderers import render_mask
 from paintkit.scene import Polygon
 from paintkit.shapes import shape_bounds
 

@@ -6,10 +6,10 @@ import re
 
 import numpy as np
 import pytest
-from paintkit.kernels.flood_fill import label_components
-from paintkit.renderers import render_mask
 
 from paintkit.colors import color_name
+from paintkit.kernels.flood_fill import label_components
+from paintkit.renderers import render_mask
 from paintkit.scene import SHAPE_TYPES, Scene
 from paintkit.tasks.slots import generate_slot
 

@@ -4,9 +4,9 @@ source was, and the key's pixels are unchanged."""
 
 import numpy as np
 import pytest
-from paintkit.renderers import render, render_mask
 
 from paintkit.colors import hex_to_rgb
+from paintkit.renderers import render, render_mask
 from paintkit.scene import Scene
 from paintkit.tasks.slots import generate_slot
 

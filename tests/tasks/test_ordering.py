@@ -6,9 +6,9 @@ import re
 
 import numpy as np
 import pytest
-from paintkit.renderers import render, render_mask
 
 from paintkit.colors import color_name
+from paintkit.renderers import render, render_mask
 from paintkit.scene import Scene
 from paintkit.shapes import bbox_points, control_points
 from paintkit.tasks.slots import generate_slot

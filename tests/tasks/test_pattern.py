@@ -9,8 +9,8 @@ import re
 
 import numpy as np
 import pytest
-from paintkit.renderers import render
 
+from paintkit.renderers import render
 from paintkit.scene import Background, Scene
 from paintkit.shapes import shape_bounds
 from paintkit.tasks.slots import generate_slot

@@ -6,9 +6,9 @@ import re
 
 import numpy as np
 import pytest
-from paintkit.renderers import render_mask
 
 from paintkit.colors import describe_color, hex_to_rgb, rgb_to_hex
+from paintkit.renderers import render_mask
 from paintkit.scene import Scene
 from paintkit.tasks.slots import generate_slot
 

@@ -4,9 +4,9 @@ import random
 
 import numpy as np
 import pytest
-from paintkit.renderers import render, render_mask
 
 from paintkit.conditions import get_condition
+from paintkit.renderers import render, render_mask
 from paintkit.scene import Canvas
 from paintkit.scenes import condition_scene
 from paintkit.tasks.regions import (

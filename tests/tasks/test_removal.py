@@ -5,10 +5,10 @@ import math
 
 import numpy as np
 import pytest
-from paintkit.renderers import render, render_mask
 from structural_checks import color_mask, problems
 
 from paintkit.colors import describe_color
+from paintkit.renderers import render, render_mask
 from paintkit.scene import Scene
 from paintkit.shapes import BBOX_POINT_NAMES, bbox_points, control_points
 from paintkit.tasks import generate
