@@ -54,6 +54,8 @@ from typing import Any
 
 import numpy as np
 
+from paintkit.kernels._validate import check_color
+
 WAVEFORMS: tuple[str, ...] = ("line", "sine", "square", "triangle", "sawtooth")
 ORIENTATIONS: tuple[int, ...] = (0, 45, 90)
 
@@ -63,23 +65,6 @@ _TWO_PI = 2.0 * math.pi
 
 
 # --------------------------------------------------------------------------- validation
-
-
-def _check_color(name: str, color: Any) -> tuple[int, int, int]:
-    try:
-        values = list(color)
-    except TypeError:
-        values = None
-    if (
-        values is None
-        or len(values) != 3
-        or any(isinstance(v, bool) or not isinstance(v, numbers.Integral) for v in values)
-        or any(not 0 <= int(v) <= 255 for v in values)
-    ):
-        raise ValueError(
-            f"{name} must be an RGB color: 3 ints in [0, 255], e.g. (255, 165, 0); got {color!r}"
-        )
-    return int(values[0]), int(values[1]), int(values[2])
 
 
 def _check_finite(name: str, value: Any) -> float:
@@ -251,8 +236,8 @@ def paint_background(
         ValueError: naming the argument and the allowed values when an input is invalid.
     """
     _check_out(out)
-    rgb = _check_color("color", color)
-    rgb_holdout = None if holdout is None else _check_color("holdout", holdout)
+    rgb = check_color("color", color)
+    rgb_holdout = None if holdout is None else check_color("holdout", holdout)
     geometry = _check_geometry(orientation, band_width, waveform, amplitude, frequency, phase)
     height, width, channels = out.shape
     if rgb_holdout is None:
