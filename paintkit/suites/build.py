@@ -17,41 +17,20 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from paintkit.errors import RejectedSeed
-from paintkit.seeds import paintbench_seed
 from paintkit.suites.spec import PRESERVATION, PRESERVATION_TASK, ProblemSpec
-from paintkit.tasks import DEFAULT_MODE, Problem, task_module
-from paintkit.tasks.slots import MAX_ATTEMPTS, generate_slot
+from paintkit.tasks import DEFAULT_MODE, Problem
+from paintkit.tasks.slots import generate_slot
 
 if TYPE_CHECKING:
     from paintkit.suites.suite import Suite
-
-
-def _variant_slot(task: str, condition, key: str, mode: str, slot: int, namespace: str) -> Problem:
-    """:func:`~paintkit.tasks.slots.generate_slot` for a condition variant: the seed uses the
-    condition key (``baseline@512x512``), the generator gets the variant condition."""
-    module = task_module(task)
-    last: RejectedSeed | None = None
-    for attempt in range(MAX_ATTEMPTS):
-        seed = paintbench_seed(task, key, mode, slot, attempt, namespace=namespace)
-        try:
-            problem = module.generate(seed, condition, mode)
-        except RejectedSeed as exc:
-            last = exc
-            continue
-        problem.metadata.update({"slot": slot, "attempt": attempt, "namespace": namespace,
-                                 "condition_key": key})
-        return problem
-    raise RuntimeError(f"{task}/{mode}/{key} slot {slot}: {MAX_ATTEMPTS} attempts in a row were "
-                       f"rejected; last reason: {last}")
 
 
 def generate_spec(suite: Suite, spec: ProblemSpec) -> Problem:
     """The task's problem for ``spec`` (before the preservation transform and ids)."""
     if spec.seed_condition == spec.condition:  # nothing this task depends on was changed
         return generate_slot(spec.task, spec.condition, spec.mode, spec.slot, namespace=spec.namespace)
-    return _variant_slot(spec.task, suite.condition(spec.condition), spec.seed_condition, spec.mode,
-                         spec.slot, spec.namespace)
+    return generate_slot(spec.task, suite.condition(spec.condition), spec.mode, spec.slot,
+                         namespace=spec.namespace, condition_key=spec.seed_condition)
 
 
 def preservation_problem(removal: Problem, source_id: str) -> Problem:

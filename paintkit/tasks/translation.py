@@ -8,17 +8,13 @@ beneath overlapping shapes.
 
 from __future__ import annotations
 
-from paintkit.renderers import render
 from paintkit.scenes import condition_scene
-from paintkit.shapes import canvas_points, shape_area, shape_bounds
-from paintkit.tasks.base import Problem, TaskSpec, geometric_min_edit, start
-from paintkit.tasks.geometric import place_edited, transformed, translation
+from paintkit.shapes import canvas_points
+from paintkit.tasks.base import Problem, TaskSpec, start
+from paintkit.tasks.geometric import affine_edit_problem, translation
 from paintkit.tasks.language import (
-    CLIP_NOTE,
-    VACATED_NOTE,
     describe_shape,
     join_words,
-    layer_phrase,
     point_on_canvas,
 )
 from paintkit.tasks.points import named_points, own_point_phrase, point_phrase
@@ -35,7 +31,6 @@ SPEC = TaskSpec(
     },
 )
 PERCENT_RANGE = (5, 40)
-MIN_VISIBLE = 0.5  # at least half of the moved shape's bounds stay on the canvas
 
 
 def _amount(ctx, canvas):
@@ -88,17 +83,5 @@ def generate(seed: int, condition: str = "baseline", mode: str | None = None) ->
         sentence = f"Move {phrase} {how}."
     if abs(dx) < 1 and abs(dy) < 1:
         raise ctx.reject("displacement under one pixel")
-    moved = transformed(target, translation(dx, dy))
-    x0, y0, x1, y1 = shape_bounds(moved)
-    inside_w = max(0.0, min(x1, scene.canvas.width) - max(x0, 0.0))
-    inside_h = max(0.0, min(y1, scene.canvas.height) - max(y0, 0.0))
-    if inside_w * inside_h < MIN_VISIBLE * (x1 - x0) * (y1 - y0):
-        raise ctx.reject("the moved shape would leave the canvas")
-    on_top = ctx.rng.random() < 0.5
-    answer_scene = place_edited(scene, moved, on_top)
-    instruction = " ".join((sentence, layer_phrase(on_top), VACATED_NOTE, CLIP_NOTE))
-    return ctx.problem(
-        render(scene), render(answer_scene), instruction, scene=scene, answer_scene=answer_scene,
-        targets=(target.id,), min_edit_pixels=geometric_min_edit(shape_area(target)),
-        params={"dx": dx, "dy": dy, "on_top": on_top, **info},
-    )
+    return affine_edit_problem(ctx, scene, target, translation(dx, dy), sentence,
+                               {"dx": dx, "dy": dy, **info})
