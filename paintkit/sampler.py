@@ -25,6 +25,8 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import numpy as np
+
 from paintkit.errors import SceneSamplingError
 from paintkit.scene import (
     RGB,
@@ -153,10 +155,14 @@ def _candidate(rng: random.Random, shape_id: str, shape_type: str, color: RGB,
     return shape, (x0 + dx, y0 + dy, x1 + dx, y1 + dy)
 
 
-def _gap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> float:
-    dx = max(b[0] - a[2], a[0] - b[2], 0.0)
-    dy = max(b[1] - a[3], a[1] - b[3], 0.0)
-    return math.hypot(dx, dy)
+def _clear_of(box: tuple[float, float, float, float], boxes: np.ndarray, gap: float) -> bool:
+    """True when ``box`` keeps at least ``gap`` px (Euclidean, between axis-aligned boxes)
+    from every row ``(x0, y0, x1, y1)`` of ``boxes``. Vectorised: scenes hold up to 60."""
+    if len(boxes) == 0:
+        return True
+    dx = np.maximum(np.maximum(boxes[:, 0] - box[2], box[0] - boxes[:, 2]), 0.0)
+    dy = np.maximum(np.maximum(boxes[:, 1] - box[3], box[1] - boxes[:, 3]), 0.0)
+    return bool(np.hypot(dx, dy).min() >= gap)
 
 
 def sample_shapes(rng: random.Random, canvas: Canvas, object_colors: Sequence[RGB],
@@ -180,7 +186,9 @@ def sample_shapes(rng: random.Random, canvas: Canvas, object_colors: Sequence[RG
     cap = max(2, math.ceil(n / 3))
     for _ in range(rules.scene_restarts):
         placed: list[Shape] = []
-        boxes: list[tuple[float, float, float, float]] = list(occupied)
+        boxes = np.empty((len(occupied) + n, 4))
+        boxes[:len(occupied)] = np.asarray(occupied, dtype=float).reshape(-1, 4)
+        n_boxes = len(occupied)
         per_color: Counter[RGB] = Counter()
         used: set[tuple[str, RGB]] = set()
         for i in range(n):
@@ -194,13 +202,14 @@ def sample_shapes(rng: random.Random, canvas: Canvas, object_colors: Sequence[RG
                 if found is None:
                     continue
                 shape, box = found
-                if all(_gap(box, other) >= rules.gap_px for other in boxes):
+                if _clear_of(box, boxes[:n_boxes], rules.gap_px):
                     break
                 shape = None
             if shape is None:
                 break
             placed.append(shape)
-            boxes.append(box)
+            boxes[n_boxes] = box
+            n_boxes += 1
             per_color[shape.fill] += 1
             used.add((shape.type, shape.fill))
         else:
