@@ -11,13 +11,13 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from paintkit.tasks import TASKS, task_spec
+    from paintkit.tasks import TASKS, available_tasks, task_spec
 
+    available = set(available_tasks())
     for name in TASKS:
-        try:
-            spec = task_spec(name)
-        except ModuleNotFoundError:
+        if name not in available:
             print(f"{name:18s} (not available)")
             continue
+        spec = task_spec(name)
         print(f"{name:18s} {spec.category:26s} {', '.join(spec.modes)}")
     return 0

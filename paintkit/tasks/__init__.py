@@ -39,12 +39,19 @@ def task_spec(name: str) -> TaskSpec:
 
 
 def available_tasks() -> tuple[str, ...]:
-    """Tasks whose module is importable (all 20 once both task issues have landed)."""
+    """Registered tasks whose module exists.
+
+    Only the absence of the task module itself counts as "not available": any other import
+    error (a missing dependency, a bug) propagates, so it can never silently shrink a suite
+    or the test grid.
+    """
     out = []
     for name in TASKS:
         try:
             task_module(name)
-        except ModuleNotFoundError:
+        except ModuleNotFoundError as exc:
+            if exc.name != f"paintkit.tasks.{TASK_MODULES[name]}":
+                raise
             continue
         out.append(name)
     return tuple(out)

@@ -37,17 +37,6 @@ def describe_shape(shape: Shape, among: Iterable[Shape]) -> str:
     raise ValueError(f"shape {shape.id!r} ({color} {shape.type}) has no unique description")
 
 
-def describe_full(shape: Shape) -> str:
-    """"the red star": color and type (unique within a PaintBench scene by construction)."""
-    color = describe_color(shape.fill) if shape.fill is not None else "outlined"
-    return f"the {color} {shape.type}"
-
-
-def color_phrase(color: RGB) -> str:
-    """A color as instructions name it: its palette name, else ``#RRGGBB``."""
-    return describe_color(color)
-
-
 def format_point(point: Sequence[float]) -> str:
     """``(412.0, 230.0)`` -> ``"(412, 230)"``; explicit coordinates are whole pixels."""
     x, y = point
