@@ -20,11 +20,9 @@ import math
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
+from paintkit.affine import IDENTITY, Affine, Point, apply_affine, compose  # noqa: F401 (re-exported)
+
 RGB = tuple[int, int, int]
-Point = tuple[float, float]
-# A 2-D affine map as (a, b, c, d, e, f): x' = a*x + b*y + c, y' = d*x + e*y + f.
-Affine = tuple[float, float, float, float, float, float]
-IDENTITY: Affine = (1.0, 0.0, 0.0, 0.0, 1.0, 0.0)
 
 SHAPE_TYPES: tuple[str, ...] = (
     "circle", "rectangle", "cloud", "hexagon", "triangle", "ring",
@@ -54,23 +52,6 @@ def _check_finite(what: str, *values: float) -> None:
     for v in values:
         if not isinstance(v, (int, float)) or isinstance(v, bool) or not math.isfinite(v):
             raise ValueError(f"{what} must be finite numbers, got {values!r}")
-
-
-def compose(outer: Affine, inner: Affine) -> Affine:
-    """Return the affine map ``outer ∘ inner`` (apply ``inner`` first)."""
-    a1, b1, c1, d1, e1, f1 = outer
-    a2, b2, c2, d2, e2, f2 = inner
-    return (
-        a1 * a2 + b1 * d2, a1 * b2 + b1 * e2, a1 * c2 + b1 * f2 + c1,
-        d1 * a2 + e1 * d2, d1 * b2 + e1 * e2, d1 * c2 + e1 * f2 + f1,
-    )
-
-
-def apply_affine(m: Affine, point: Point) -> Point:
-    """Map one ``(x, y)`` point through ``m``."""
-    a, b, c, d, e, f = m
-    x, y = point
-    return (a * x + b * y + c, d * x + e * y + f)
 
 
 @dataclass(frozen=True)
