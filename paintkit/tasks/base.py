@@ -31,6 +31,9 @@ DEFAULT_MODE = "default"
 # Geometric edits must change at least this much of the target (SPEC 3, no degenerate edits).
 MIN_EDIT_FRACTION = 0.05
 MIN_EDIT_PIXELS = 50
+# The input scored as if it were a model output may reach at most this mIoU: doing nothing
+# is never rewarded (docs/generator-rules.md#exact-unique-never-free).
+MAX_IDENTITY_MIOU = 0.05
 
 
 @dataclass(frozen=True)
@@ -111,7 +114,9 @@ class TaskContext:
         """Check the pixels and build the :class:`Problem` with its metadata.
 
         Rejects the seed when input and answer are identical or differ in fewer than
-        ``min_edit_pixels`` pixels (see :func:`geometric_min_edit` for geometric tasks).
+        ``min_edit_pixels`` pixels (see :func:`geometric_min_edit` for geometric tasks), and
+        when the input, scored as if it were a model output, gets an mIoU above
+        :data:`MAX_IDENTITY_MIOU` (see :func:`identity_miou`).
         """
         for name, arr in (("input", input_pixels), ("answer", answer_pixels)):
             expected = (self.condition.height, self.condition.width, 3)
@@ -121,6 +126,10 @@ class TaskContext:
         edited = count_changed(input_pixels, answer_pixels)
         if edited < max(1, min_edit_pixels):
             raise self.reject(f"edit region has {edited} px (< {max(1, min_edit_pixels)})")
+        free = identity_miou(input_pixels, answer_pixels)
+        if free > MAX_IDENTITY_MIOU:
+            raise self.reject(f"the unchanged input would score mIoU {free:.3f} "
+                              f"(> {MAX_IDENTITY_MIOU})")
         metadata: dict[str, Any] = {
             "instruction": instruction,
             "task": self.spec.name,
@@ -140,6 +149,36 @@ class TaskContext:
             metadata["answer_scene"] = answer_scene.to_dict()
         return Problem(np.ascontiguousarray(input_pixels), np.ascontiguousarray(answer_pixels),
                        instruction, metadata)
+
+
+def identity_miou(input_pixels: np.ndarray, answer_pixels: np.ndarray) -> float:
+    """mIoU the unchanged input would score against the answer (the "do nothing" output).
+
+    With the output equal to the input, every preservation pixel is correct (ΔE = 0), so
+    ``IoU_t`` is the share of edit pixels whose input colour is already within ``t`` of the
+    answer's. The metric's own counting kernel runs on the edit pixels only (a ``(1, 1, n, 3)``
+    strip), which keeps the check cheap enough to run on every problem.
+
+    Args:
+        input_pixels, answer_pixels: uint8 ``(H, W, 3)`` of one shape.
+
+    Returns:
+        the mIoU in [0, 1] (0.0 when the two images are identical: nothing to score).
+    """
+    from paintkit.kernels.tolerance_counts import (
+        counts_from_histograms,
+        tolerance_histograms_numba,
+    )
+
+    mask = changed_mask(input_pixels, answer_pixels)
+    n = int(mask.sum())
+    if n == 0:
+        return 0.0
+    strip_in = np.ascontiguousarray(input_pixels[mask]).reshape(1, 1, n, 3)
+    strip_ans = np.ascontiguousarray(answer_pixels[mask]).reshape(1, 1, n, 3)
+    counts = counts_from_histograms(tolerance_histograms_numba(strip_in, strip_ans, strip_in))
+    iou = counts["edit_correct"][0] / counts["edit_pixels"][0]
+    return float(np.mean(iou))
 
 
 def geometric_min_edit(target_area: float) -> int:
