@@ -37,6 +37,10 @@ from paintkit.suites.variants import check_counts, check_size, condition_key, va
 from paintkit.tasks import TASKS, available_tasks, task_spec
 
 PAINTBENCH_NAMESPACE = "paintbench"
+#: Default namespace of training streams and corpora: its seeds never meet the benchmark's.
+TRAINING_NAMESPACE = "train"
+#: Problems per (task, condition) of PaintBench; more in its namespace reaches past the benchmark.
+PAINTBENCH_PER_CELL = 12
 _NAME = re.compile(r"^[A-Za-z0-9_]+$")
 _BENCHMARK = re.compile(r"^[A-Za-z0-9_.-]+$")
 
