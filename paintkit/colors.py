@@ -1,5 +1,5 @@
 """The two 11-color palettes, the seeded background / holdout / object split, and the
-color describer used in instructions (SPEC section 3, paper appendix A.3)."""
+color describer used in instructions (docs/generator-rules.md#palettes)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Random scenes that follow every PaintBench placement rule (SPEC section 3).
+"""Random scenes that follow every PaintBench placement rule (docs/generator-rules.md#placement).
 
 Rules, applied to each shape in turn (sequential placement):
 

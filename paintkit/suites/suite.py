@@ -5,7 +5,7 @@ preservation split when ``removal`` is in it. ``Suite()`` is PaintBench: the 20 
 conditions, 12 problems per (task, condition) with the task's modes split evenly, seed
 namespace ``paintbench`` = 1,920 problems, plus 96 preservation problems.
 
-Order (the index ``i`` of :meth:`Suite.spec`, and the ``NNN`` of the SPEC 5 layout):
+Order (the index ``i`` of :meth:`Suite.spec`, and the ``NNN`` of the docs/file-layout.md layout):
 task-major in ``tasks`` order, then condition in ``conditions`` order, then the cell
 position ``k = 0 .. per_cell-1``; the preservation split comes last, in the order of the
 removal problems it is built from. Cell position ``p = start_slot + k`` uses mode

@@ -28,7 +28,8 @@ CATEGORIES: tuple[str, ...] = (
     "geometric_transformation", "structural_manipulation", "color_change", "symbolic_reasoning",
 )
 DEFAULT_MODE = "default"
-# Geometric edits must change at least this much of the target (SPEC 3, no degenerate edits).
+# Geometric edits must change at least this much of the target
+# (docs/generator-rules.md#no-degenerate-edits).
 MIN_EDIT_FRACTION = 0.05
 MIN_EDIT_PIXELS = 50
 # The input scored as if it were a model output may reach at most this mIoU: doing nothing
@@ -72,9 +73,10 @@ class Problem:
     """One generated problem.
 
     ``input`` and ``answer`` are uint8 ``(H, W, 3)`` arrays; ``metadata`` is JSON-serialisable
-    and holds at least the SPEC 5 fields (``instruction``, ``task``, ``mode``,
-    ``visual_condition``, ``category``, ``seed``, ``W``, ``H``, ``bg_colors``) plus the input
-    scene, the target element ids and every parameter the answer depends on.
+    and holds at least the problem JSON fields of docs/file-layout.md#problem-json
+    (``instruction``, ``task``, ``mode``, ``visual_condition``, ``category``, ``seed``, ``W``,
+    ``H``, ``bg_colors``) plus the input scene, the target element ids and every parameter
+    the answer depends on.
     """
 
     input: np.ndarray
@@ -183,7 +185,7 @@ def identity_miou(input_pixels: np.ndarray, answer_pixels: np.ndarray) -> float:
 
 def geometric_min_edit(target_area: float) -> int:
     """Least edit region (px) of a geometric edit of a target of ``target_area`` px:
-    5% of the target's area and at least 50 px (SPEC 3, no degenerate edits)."""
+    5% of the target's area and at least 50 px (docs/generator-rules.md#no-degenerate-edits)."""
     return max(MIN_EDIT_PIXELS, int(np.ceil(MIN_EDIT_FRACTION * target_area)))
 
 

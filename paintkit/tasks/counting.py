@@ -2,7 +2,7 @@
 
 A tally strip runs along one canvas edge: ``N`` evenly spaced marks (thin axis-aligned
 rectangles on whole pixels, one color no shape uses), one per shape in the scene
-(``N`` = 5 / 10 / 25 / 60, SPEC 3 "counting" counts). Shapes keep clear of the whole band
+(``N`` = 5 / 10 / 25 / 60, the "counting" counts). Shapes keep clear of the whole band
 along that edge. The instruction names the edge, the end to remove marks from and what to
 count, never the count:
 

@@ -1,4 +1,4 @@
-"""Property tests: every placement rule of SPEC 3 holds on many seeds and all 8 conditions."""
+"""Property tests: every placement rule (docs/generator-rules.md) holds on many seeds and all 8 conditions."""
 
 import math
 import random
