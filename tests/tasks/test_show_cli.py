@@ -56,3 +56,12 @@ def test_benchmark_index_follows_the_suite_order():
         spec = suite.spec(i)
         assert benchmark_index(spec.task, spec.condition, spec.mode, spec.slot) == spec.idx
     assert benchmark_index("point_operations", "baseline", "invert", 4) is None
+
+
+def test_tasks_describes_one_task_with_its_distributions(capsys):
+    assert main(["tasks", "counting"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("counting (symbolic_reasoning); modes: shape, color")
+    assert "uniformly over the whole feasible range" in out and "target:" in out
+    assert main(["tasks", "nope"]) == 2
+    assert "unknown task 'nope'" in capsys.readouterr().err
