@@ -158,8 +158,9 @@ def identity_miou(input_pixels: np.ndarray, answer_pixels: np.ndarray) -> float:
 
     With the output equal to the input, every preservation pixel is correct (ΔE = 0), so
     ``IoU_t`` is the share of edit pixels whose input colour is already within ``t`` of the
-    answer's. The metric's own counting kernel runs on the edit pixels only (a ``(1, 1, n, 3)``
-    strip), which keeps the check cheap enough to run on every problem.
+    answer's. Computed with the metric's own counting kernel, which skips rows where input
+    and answer agree, on one thread: generation is parallel across processes already, and
+    waking Numba's thread pool for one image costs more than the count on a busy machine.
 
     Args:
         input_pixels, answer_pixels: uint8 ``(H, W, 3)`` of one shape.
@@ -167,20 +168,25 @@ def identity_miou(input_pixels: np.ndarray, answer_pixels: np.ndarray) -> float:
     Returns:
         the mIoU in [0, 1] (0.0 when the two images are identical: nothing to score).
     """
+    import numba
+
     from paintkit.kernels.tolerance_counts import (
         counts_from_histograms,
         tolerance_histograms_numba,
     )
 
-    mask = changed_mask(input_pixels, answer_pixels)
-    n = int(mask.sum())
-    if n == 0:
+    inp, ans = input_pixels[None], answer_pixels[None]
+    threads = numba.get_num_threads()
+    numba.set_num_threads(1)
+    try:
+        hist = tolerance_histograms_numba(inp, ans, inp, chunks_per_problem=1)
+    finally:
+        numba.set_num_threads(threads)
+    counts = counts_from_histograms(hist)
+    edit_pixels = int(counts["edit_pixels"][0])
+    if edit_pixels == 0:
         return 0.0
-    strip_in = np.ascontiguousarray(input_pixels[mask]).reshape(1, 1, n, 3)
-    strip_ans = np.ascontiguousarray(answer_pixels[mask]).reshape(1, 1, n, 3)
-    counts = counts_from_histograms(tolerance_histograms_numba(strip_in, strip_ans, strip_in))
-    iou = counts["edit_correct"][0] / counts["edit_pixels"][0]
-    return float(np.mean(iou))
+    return float(np.mean(counts["edit_correct"][0] / edit_pixels))
 
 
 def geometric_min_edit(target_area: float) -> int:
