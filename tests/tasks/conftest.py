@@ -2,8 +2,10 @@
 
 import functools
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from paintkit.conditions import CONDITIONS
@@ -35,15 +37,33 @@ def slot() -> int:
     return 0
 
 
+@dataclass(frozen=True)
+class GridFacts:
+    """What the grid-wide checks need of one problem (images are not kept: 280 problems of
+    two 1024x1024 images would hold ~1.8 GB for the whole session)."""
+
+    instruction: str
+    metadata: dict
+    hashes: dict
+    identity_miou: float  # the unchanged input scored by paintkit.metrics.score
+    painted: frozenset  # colors of the answer's edit region
+
+
 @functools.cache
-def _grid_problem(task: str, mode: str, condition: str, slot: int):
-    return generate_slot(task, condition, mode, slot)
+def _grid_facts(task: str, mode: str, condition: str) -> GridFacts:
+    from pinned import problem_hashes
+
+    from paintkit.kernels.pixels import distinct_colors
+    from paintkit.metrics import score
+
+    p = generate_slot(task, condition, mode, 0)
+    painted = distinct_colors(np.ascontiguousarray(p.answer[p.edit_mask]).reshape(1, -1, 3))
+    return GridFacts(p.instruction, p.metadata, problem_hashes(p),
+                     score([p.input], [p.answer], [p.input])[0].miou, frozenset(painted))
 
 
 @pytest.fixture(scope="session")
-def grid_problem():
-    """``grid_problem(task, mode, condition, slot=0)``: benchmark problems, generated once per
-    session and shared by the test files that check every (task, mode, condition)."""
-    def get(task: str, mode: str, condition: str, slot: int = 0):
-        return _grid_problem(task, mode, condition, slot)
-    return get
+def grid_facts():
+    """``grid_facts(task, mode, condition)``: facts about slot 0 of the benchmark cell,
+    generated once per session and shared by the files that check every cell."""
+    return _grid_facts

@@ -9,27 +9,21 @@
 
 import re
 
-import numpy as np
 import pytest
 
 from paintkit.colors import NONSTANDARD, STANDARD, color_noun, rgb_to_hex
-from paintkit.kernels.pixels import distinct_colors
 from paintkit.tasks.language import article, color_code_phrase
 
 # Tasks whose answer paints new pixels in stated colors, and where to find those colors.
 SCENE_COLOR_PAINTERS = {"border", "construction", "flood_fill"}
 
 
-def _painted_colors(p) -> set:
-    """Colors of the answer's edit region (the pixels the edit paints)."""
-    return distinct_colors(np.ascontiguousarray(p.answer[p.edit_mask]).reshape(1, -1, 3))
-
-
-def stated_colors(p) -> list:
+def stated_colors(facts) -> list:
     """The colors this problem's answer paints that its instruction must state exactly."""
-    task, mode, params = p.metadata["task"], p.metadata["mode"], p.metadata["params"]
+    meta = facts.metadata
+    task, mode, params = meta["task"], meta["mode"], meta["params"]
     if task in SCENE_COLOR_PAINTERS or (task == "recolor" and mode == "color_code"):
-        return sorted(_painted_colors(p))
+        return sorted(facts.painted)
     if task == "blending":
         return [tuple(params["color"])]
     if task == "gradient":
@@ -37,8 +31,8 @@ def stated_colors(p) -> list:
     return []
 
 
-def test_painted_colors_are_stated_as_codes(task, mode, condition, grid_problem):
-    p = grid_problem(task, mode, condition)
+def test_painted_colors_are_stated_as_codes(task, mode, condition, grid_facts):
+    p = grid_facts(task, mode, condition)
     for color in stated_colors(p):
         assert rgb_to_hex(color) in p.instruction, (
             f"paints {rgb_to_hex(color)} but the instruction does not state it: {p.instruction}")
@@ -62,8 +56,8 @@ def english_problems(instruction: str) -> list[str]:
     return found
 
 
-def test_instructions_are_plain_english(task, mode, condition, grid_problem):
-    p = grid_problem(task, mode, condition)
+def test_instructions_are_plain_english(task, mode, condition, grid_facts):
+    p = grid_facts(task, mode, condition)
     assert english_problems(p.instruction) == [], p.instruction
 
 

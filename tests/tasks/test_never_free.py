@@ -13,11 +13,11 @@ from paintkit.metrics import score
 from paintkit.seeds import paintbench_seed
 from paintkit.tasks import generate
 from paintkit.tasks.base import MAX_IDENTITY_MIOU, identity_miou
+from paintkit.tasks.slots import generate_slot
 
 
-def test_doing_nothing_is_never_rewarded(task, mode, condition, grid_problem):
-    p = grid_problem(task, mode, condition)
-    miou = score([p.input], [p.answer], [p.input])[0].miou
+def test_doing_nothing_is_never_rewarded(task, mode, condition, grid_facts):
+    miou = grid_facts(task, mode, condition).identity_miou
     assert miou <= MAX_IDENTITY_MIOU, f"the unchanged input scores mIoU {miou:.3f}"
 
 
@@ -26,10 +26,12 @@ def test_doing_nothing_is_never_rewarded(task, mode, condition, grid_problem):
     ("blending", "default", "baseline"),
     ("border", "default", "striped"),
 ])
-def test_identity_miou_equals_the_oracle(case, grid_problem):
-    p = grid_problem(*case)
+def test_identity_miou_equals_the_oracle_and_the_metric(case):
+    task, mode, condition = case
+    p = generate_slot(task, condition, mode, 0)
     expected = oracle.problem_stats(p.input, p.answer, p.input)["cie76_mean"]["iou"]
     assert identity_miou(p.input, p.answer) == pytest.approx(expected, abs=1e-9)
+    assert score([p.input], [p.answer], [p.input])[0].miou == pytest.approx(expected, abs=1e-9)
 
 
 def test_identity_miou_counts_near_colours():

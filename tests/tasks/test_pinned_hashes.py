@@ -1,7 +1,7 @@
 """Pinned bytes: one benchmark problem per (task, mode, condition) hashes to the committed
 table, so no change to the benchmark's bytes goes unnoticed (see ``pinned.py``)."""
 
-from pinned import UPDATE_COMMAND, key, load_table, pinned_cells, problem_hashes
+from pinned import UPDATE_COMMAND, key, load_table, pinned_cells
 
 from paintkit import __version__
 
@@ -19,9 +19,9 @@ def test_table_is_of_this_version():
         f"{UPDATE_COMMAND} after checking CHANGELOG.md says what changed")
 
 
-def test_bytes_match_the_pinned_table(task, mode, condition, grid_problem):
+def test_bytes_match_the_pinned_table(task, mode, condition, grid_facts):
     expected = TABLE["problems"].get(key(task, mode, condition))
-    got = problem_hashes(grid_problem(task, mode, condition))
+    got = grid_facts(task, mode, condition).hashes
     changed = [part for part in ("input", "answer", "metadata")
                if expected is None or expected[part] != got[part]]
     assert not changed, (
