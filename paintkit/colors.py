@@ -1,5 +1,5 @@
 """The two 11-color palettes, the seeded background / holdout / object split, and the
-color describer used in instructions (SPEC section 3, paper appendix A.3)."""
+color describer used in instructions (docs/generator-rules.md#palettes)."""
 
 from __future__ import annotations
 
@@ -79,5 +79,19 @@ def color_name(color: RGB) -> str | None:
 
 
 def describe_color(color: RGB) -> str:
-    """How an instruction names ``color``: its palette name, else ``#RRGGBB``."""
+    """How an instruction names ``color`` before a noun ("a tan-colored star"): its palette
+    name, else ``#RRGGBB``."""
     return color_name(color) or rgb_to_hex(color)
+
+
+def color_noun(color: RGB) -> str:
+    """How an instruction names ``color`` on its own ("outlined in tan"): the palette name
+    without its "-colored" suffix, else ``#RRGGBB``.
+
+    The nonstandard palette's "tan-colored", "tangerine-colored" and "olive-colored" are
+    adjectives; as nouns they read "tan", "tangerine" and "olive".
+    """
+    name = color_name(color)
+    if name is None:
+        return rgb_to_hex(color)
+    return name.removesuffix("-colored")

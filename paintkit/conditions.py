@@ -1,5 +1,5 @@
-"""The 8 visual conditions of PaintBench (SPEC section 3): each changes one parameter of
-the baseline (canvas size, palette, background or object count)."""
+"""The 8 visual conditions of PaintBench (docs/generator-rules.md#visual-conditions): each
+changes one parameter of the baseline (canvas size, palette, background or object count)."""
 
 from __future__ import annotations
 

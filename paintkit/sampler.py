@@ -1,4 +1,4 @@
-"""Random scenes that follow every PaintBench placement rule (SPEC section 3).
+"""Random scenes that follow every PaintBench placement rule (docs/generator-rules.md#placement).
 
 Rules, applied to each shape in turn (sequential placement):
 
@@ -10,7 +10,9 @@ Rules, applied to each shape in turn (sequential placement):
 - rotation: a whole number of degrees in [0, 360) for rotatable shapes, 0 otherwise;
 - position: the axis-aligned bounds of the placed outline keep 2% of the shorter canvas side
   from every edge, and no closer than 4 px to the bounds of any shape already placed;
-- identity: no two shapes share (type, color); at most ``max(2, ceil(n / 3))`` share a color.
+- identity: no two shapes share (type, color); at most ``max(2, ceil(n / 3))`` share a color;
+- quota (optional, for tasks that need an exact count): exactly ``k`` of the ``n`` shapes, at
+  positions drawn at random, satisfy a predicate on (type, color); the rest do not.
 
 A candidate that breaks a rule is redrawn; after a bounded number of tries the sampler
 raises :class:`~paintkit.errors.SceneSamplingError` (a ``ValueError`` and a
@@ -22,7 +24,7 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -169,12 +171,16 @@ def sample_shapes(rng: random.Random, canvas: Canvas, object_colors: Sequence[RG
                   count_range: int | tuple[int, int] = 3, *,
                   shape_types: Sequence[str] = SHAPE_TYPES,
                   occupied: Sequence[tuple[float, float, float, float]] = (),
-                  id_prefix: str = "s", rules: PlacementRules = DEFAULT_RULES) -> list[Shape]:
+                  id_prefix: str = "s", rules: PlacementRules = DEFAULT_RULES,
+                  match: Callable[[str, RGB], bool] | None = None,
+                  match_count: int = 0) -> list[Shape]:
     """Draw shapes that follow the placement rules (see the module docstring).
 
     ``occupied`` holds extra ``(x0, y0, x1, y1)`` boxes (legend keys, tally strips) that
-    shapes must also keep ``rules.gap_px`` away from. Returns shapes with ids
-    ``f"{id_prefix}{i}"`` in drawing order.
+    shapes must also keep ``rules.gap_px`` away from. With ``match`` (a predicate on
+    ``(type, color)``), exactly ``match_count`` shapes satisfy it, at random positions in the
+    drawing order (counting tasks draw the count first, then the scene). Returns shapes with
+    ids ``f"{id_prefix}{i}"`` in drawing order.
     """
     lo_hi = parse_count_range(count_range)
     colors = [check_color(c, "object color") for c in object_colors]
@@ -184,6 +190,11 @@ def sample_shapes(rng: random.Random, canvas: Canvas, object_colors: Sequence[RG
     margin = rules.edge_margin * canvas.shorter_side
     n = rng.randint(*lo_hi)
     cap = max(2, math.ceil(n / 3))
+    matching: set[int] = set()
+    if match is not None:
+        if not isinstance(match_count, int) or not 0 <= match_count <= n:
+            raise ValueError(f"match_count must be an int in [0, {n}], got {match_count!r}")
+        matching = set(rng.sample(range(n), match_count))
     for _ in range(rules.scene_restarts):
         placed: list[Shape] = []
         boxes = np.empty((len(occupied) + n, 4))
@@ -194,6 +205,11 @@ def sample_shapes(rng: random.Random, canvas: Canvas, object_colors: Sequence[RG
         for i in range(n):
             combos = [(t, c) for c in colors if per_color[c] < cap for t in types
                       if (t, c) not in used]
+            if match is not None:
+                combos = [tc for tc in combos if match(*tc) == (i in matching)]
+                if not combos:
+                    raise ValueError(f"no (type, color) left for shape {i} under the quota of "
+                                     f"{match_count} matching shapes out of {n}")
             shape = None
             for _ in range(rules.tries_per_shape):
                 shape_type, color = combos[rng.randrange(len(combos))]

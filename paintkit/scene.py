@@ -74,7 +74,8 @@ class Canvas:
 
 @dataclass(frozen=True)
 class Stripes:
-    """Second color of a striped background and the geometry of its bands (SPEC 3).
+    """Second color of a striped background and the geometry of its bands
+    (docs/generator-rules.md#striped-background).
 
     ``orientation`` is the band direction in degrees (0 horizontal bands, 90 vertical, 45
     diagonal); ``band_width``, ``amplitude`` in pixels; ``frequency`` in boundary cycles per

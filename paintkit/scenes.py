@@ -30,7 +30,8 @@ STRIPE_FREQUENCY = (4.0, 10.0)  # boundary cycles per canvas width
 
 
 def sample_stripes(rng: random.Random, canvas: Canvas, holdout: tuple[int, int, int]) -> Stripes:
-    """Random stripe geometry following SPEC 3 (line waveforms get no displacement)."""
+    """Random stripe geometry following docs/generator-rules.md#striped-background (line
+    waveforms get no displacement)."""
     orientation = rng.choice(STRIPE_ORIENTATIONS)
     band_width = rng.choice(STRIPE_BAND_WIDTHS) * canvas.width
     waveform = rng.choice(WAVEFORMS)

@@ -1,4 +1,4 @@
-"""Problem seeds (SPEC section 3).
+"""Problem seeds (docs/generator-rules.md#seeds).
 
 A seed is the first 8 bytes of a SHA-256 digest of a ``|``-joined key, read as a big-endian
 unsigned int: ``int.from_bytes(sha256(key).digest()[:8], "big")``. Never Python's ``hash()``

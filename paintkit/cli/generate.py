@@ -37,8 +37,12 @@ def register(subparsers) -> None:
     g.add_argument("--counts", action="append", metavar="[TABLE=]B,M,H,X",
                    help="object counts at the baseline/n_med/n_high/n_xhigh levels for the "
                    "'default' count table or TABLE (repeatable)")
-    g.add_argument("--namespace", default="paintbench",
-                   help="seed namespace; another name gives fresh problems (default: %(default)s)")
+    g.add_argument("--namespace", default=None,
+                   help="seed namespace; another name gives fresh problems (default: paintbench "
+                   "for the benchmark's 12 per cell, 'train' for anything beyond them)")
+    g.add_argument("--beyond-benchmark", action="store_true",
+                   help="allow more than 12 per cell in the paintbench namespace (a corpus "
+                   "that contains every benchmark problem)")
     g.add_argument("--start-slot", type=int, default=0, metavar="N",
                    help="first problem of each cell (continue a --per-cell N corpus with N)")
     g.add_argument("--no-preservation", action="store_true",
@@ -59,11 +63,36 @@ def register(subparsers) -> None:
     p.set_defaults(func=run)
 
 
+def choose_namespace(args: argparse.Namespace) -> str:
+    """The seed namespace: as given, else ``paintbench`` for the benchmark's slots and
+    ``train`` past them. Slots past 12 per cell in ``paintbench`` contain the benchmark's own
+    problems, so they need ``--beyond-benchmark`` and get a warning."""
+    from paintkit.suites import PAINTBENCH_NAMESPACE, PAINTBENCH_PER_CELL, TRAINING_NAMESPACE
+
+    beyond = args.start_slot + args.per_cell > PAINTBENCH_PER_CELL
+    if args.namespace is None:
+        return TRAINING_NAMESPACE if beyond else PAINTBENCH_NAMESPACE
+    if args.namespace == PAINTBENCH_NAMESPACE and beyond:
+        if not getattr(args, "beyond_benchmark", False):
+            raise ValueError(
+                f"--per-cell {args.per_cell} (from slot {args.start_slot}) in the "
+                f"'{PAINTBENCH_NAMESPACE}' namespace reaches past the benchmark's "
+                f"{PAINTBENCH_PER_CELL} per cell and contains every benchmark problem; use "
+                f"another --namespace (default '{TRAINING_NAMESPACE}') for training data, or "
+                f"add --beyond-benchmark to do it anyway")
+        print(f"paintkit generate: warning: this corpus contains the PaintBench problems "
+              f"themselves (namespace '{PAINTBENCH_NAMESPACE}', more than "
+              f"{PAINTBENCH_PER_CELL} per cell); do not train on it and evaluate on PaintBench",
+              file=sys.stderr)
+    return args.namespace
+
+
 def build_suite(args: argparse.Namespace):
     from paintkit.suites import Suite, parse_counts, parse_size
 
     kwargs = {
-        "per_cell": args.per_cell, "start_slot": args.start_slot, "namespace": args.namespace,
+        "per_cell": args.per_cell, "start_slot": args.start_slot,
+        "namespace": choose_namespace(args),
         "preservation": not args.no_preservation, "benchmark": args.benchmark,
     }
     for name in ("tasks", "conditions", "modes"):

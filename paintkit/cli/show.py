@@ -1,4 +1,11 @@
-"""``paintkit show``: generate one problem and write it for a quick look."""
+"""``paintkit show``: generate one problem and write it for a quick look.
+
+Two ways to name a problem, never mixed up: ``--slot N`` is problem N of a (task, condition,
+mode) cell in a seed namespace (PaintBench's own problems in ``paintbench``, found by the
+attempt search), ``--seed S`` is a generator seed, exactly ``paintkit.tasks.generate(task,
+seed=S, ...)``. Either way ``show`` prints the problem's id and seed and the Python call that
+reproduces it.
+"""
 
 from __future__ import annotations
 
@@ -13,30 +20,87 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "show",
         help="write one problem's input.png, answer.png and instruction",
-        description="Generate PaintBench problem SLOT (--seed) of TASK and write input.png, "
-        "answer.png, instruction.txt and problem.json into OUT. Seeds follow the PaintBench "
-        "scheme with attempt search, so --seed N is the benchmark's problem N.",
+        description="Generate one problem of TASK and write input.png, answer.png, "
+        "instruction.txt and problem.json into OUT. --slot N is problem N of the (task, "
+        "condition, mode) cell in --namespace (in 'paintbench', the benchmark's own problem, "
+        "found by the attempt search); --seed S is a generator seed, the same as "
+        "paintkit.tasks.generate(TASK, seed=S). Prints the problem's id, seed and the Python "
+        "call that reproduces it.",
     )
     p.add_argument("task", help="task name (see 'paintkit tasks')")
     p.add_argument("--mode", default=None, help="task mode (default: the task's first mode)")
     p.add_argument("--condition", choices=CONDITIONS, default="baseline")
-    p.add_argument("--seed", type=int, default=0, help="problem slot (default 0)")
-    p.add_argument("--namespace", default="paintbench", help="seed namespace")
+    which = p.add_mutually_exclusive_group()
+    which.add_argument("--slot", type=int, default=None,
+                       help="problem slot of the cell in --namespace (default 0)")
+    which.add_argument("--seed", type=int, default=None,
+                       help="generator seed, as in paintkit.tasks.generate(task, seed=...)")
+    p.add_argument("--namespace", default="paintbench", help="seed namespace of --slot")
     p.add_argument("--out", type=Path, required=True, help="folder to write into")
     p.set_defaults(func=run)
 
 
+def benchmark_index(task: str, condition: str, mode: str, slot: int) -> int | None:
+    """``NNN`` of slot ``slot`` in ``PaintBench/<task>/``, None past the 12 per cell.
+
+    Cell position ``p = slot * len(modes) + mode's index`` (modes split evenly); problem
+    ``NNN = condition's index * 12 + p``.
+    """
+    from paintkit.suites import PAINTBENCH_PER_CELL
+    from paintkit.tasks import task_spec
+
+    modes = task_spec(task).modes
+    position = slot * len(modes) + modes.index(mode)
+    if position >= PAINTBENCH_PER_CELL:
+        return None
+    return CONDITIONS.index(condition) * PAINTBENCH_PER_CELL + position
+
+
+def describe(problem, task: str, condition: str, mode: str) -> list[str]:
+    """Lines naming ``problem``: its id, its seed and the call that reproduces it."""
+    meta = problem.metadata
+    lines = []
+    if "slot" in meta:
+        slot, namespace = meta["slot"], meta["namespace"]
+        lines.append(f"problem {namespace}-{task}-{condition}-{mode}-{slot:06d}: slot {slot}, "
+                     f"attempt {meta['attempt']}, seed {meta['seed']}")
+        idx = benchmark_index(task, condition, mode, slot) if namespace == "paintbench" else None
+        if idx is not None:
+            lines.append(f"PaintBench file: PaintBench/{task}/{idx:03d}_input.png")
+    else:
+        lines.append(f"problem with generator seed {meta['seed']}")
+    lines.append(f"reproduce: paintkit.tasks.generate({task!r}, seed={meta['seed']}, "
+                 f"condition={condition!r}, mode={mode!r})")
+    return lines
+
+
 def run(args: argparse.Namespace) -> int:
+    from paintkit.errors import RejectedSeed
     from paintkit.io.atomic import write_text_atomic
     from paintkit.io.images import write_png
+    from paintkit.tasks import generate, task_spec
     from paintkit.tasks.slots import generate_slot
 
-    problem = generate_slot(args.task, args.condition, args.mode, args.seed,
-                            namespace=args.namespace)
+    mode = task_spec(args.task).check_mode(args.mode)
+    if args.seed is not None:
+        if args.seed < 0:
+            raise ValueError(f"--seed must be a non-negative int, got {args.seed}")
+        try:
+            problem = generate(args.task, args.seed, args.condition, mode)
+        except RejectedSeed as exc:
+            raise ValueError(f"seed {args.seed} gives no valid problem ({exc}); try another "
+                             f"--seed, or --slot for the attempt search") from None
+    else:
+        slot = 0 if args.slot is None else args.slot
+        if slot < 0:
+            raise ValueError(f"--slot must be a non-negative int, got {slot}")
+        problem = generate_slot(args.task, args.condition, mode, slot, namespace=args.namespace)
     write_png(args.out / "input.png", problem.input)
     write_png(args.out / "answer.png", problem.answer)
     write_text_atomic(args.out / "instruction.txt", problem.instruction + "\n")
     write_text_atomic(args.out / "problem.json", json.dumps(problem.metadata, indent=1))
     print(problem.instruction)
+    for line in describe(problem, args.task, args.condition, mode):
+        print(line)
     print(f"wrote {args.out}/input.png, answer.png, instruction.txt, problem.json")
     return 0

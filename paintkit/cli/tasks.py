@@ -1,4 +1,5 @@
-"""``paintkit tasks``: list the tasks, their categories and modes."""
+"""``paintkit tasks``: list the tasks, their categories and modes; ``paintkit tasks TASK``
+prints one task's rules (its module docstring) and parameter ranges."""
 
 from __future__ import annotations
 
@@ -6,13 +7,31 @@ import argparse
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("tasks", help="list the PaintBench tasks with their modes")
+    p = sub.add_parser("tasks", help="list the PaintBench tasks with their modes",
+                       description="List the tasks, or describe TASK: its rules, modes and "
+                       "parameter ranges (the distributions the generator draws from).")
+    p.add_argument("task", nargs="?", default=None, help="describe this task")
     p.set_defaults(func=run)
+
+
+def describe(name: str) -> str:
+    """The rules (module docstring) and parameter ranges of task ``name``."""
+    from paintkit.tasks import task_module
+
+    module = task_module(name)
+    spec = module.SPEC
+    lines = [f"{name} ({spec.category}); modes: {', '.join(spec.modes)}", "",
+             (module.__doc__ or "").strip(), "", "Parameters:"]
+    lines += [f"  {key}: {text}" for key, text in spec.parameters.items()]
+    return "\n".join(lines)
 
 
 def run(args: argparse.Namespace) -> int:
     from paintkit.tasks import TASKS, available_tasks, task_spec
 
+    if args.task is not None:
+        print(describe(args.task))
+        return 0
     available = set(available_tasks())
     for name in TASKS:
         if name not in available:

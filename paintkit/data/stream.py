@@ -17,7 +17,7 @@ from typing import Any
 import torch
 from torch.utils.data import IterableDataset, get_worker_info
 
-from paintkit.suites import Suite, build_problem
+from paintkit.suites import TRAINING_NAMESPACE, Suite, build_problem
 
 LAYOUTS = ("hwc", "chw")
 
@@ -32,9 +32,10 @@ class ProblemStream(IterableDataset):
     """Problems of ``suite`` as dicts of uint8 tensors, instruction and metadata.
 
     Args:
-        suite: what to generate (default: PaintBench; pass a custom
-            :class:`~paintkit.suites.Suite`, e.g. ``Suite(namespace="train")`` for problems
-            disjoint from the benchmark).
+        suite: what to generate (default: PaintBench's tasks, conditions and mix in the
+            ``"train"`` seed namespace, so no problem is a benchmark problem; pass a custom
+            :class:`~paintkit.suites.Suite`, and give it a namespace other than
+            ``"paintbench"`` to stay disjoint from the benchmark).
         infinite: continue past the suite with fresh rounds, forever.
         rank, world_size: this process's share in distributed training (default: from
             ``torch.distributed`` when initialised, else 0 and 1).
@@ -56,7 +57,7 @@ class ProblemStream(IterableDataset):
     def __init__(self, suite: Suite | None = None, *, infinite: bool = False, rank: int | None = None,
                  world_size: int | None = None, layout: str = "hwc", start: int = 0):
         super().__init__()
-        self.suite = Suite() if suite is None else suite
+        self.suite = Suite(namespace=TRAINING_NAMESPACE) if suite is None else suite
         if layout not in LAYOUTS:
             raise ValueError(f"unknown layout {layout!r}; allowed: {', '.join(LAYOUTS)}")
         if (rank is None) != (world_size is None):

@@ -21,8 +21,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-# Chord error bound in canvas pixels (SPEC 3: exact rendering; 1/256 px is well below the
-# 1/64 px grid Skia snaps edges to).
+# Chord error bound in canvas pixels (docs/generator-rules.md#exact-rendering; 1/256 px is
+# well below the 1/64 px grid Skia snaps edges to).
 DEFAULT_TOLERANCE = 1.0 / 256.0
 
 Matrix2 = tuple[float, float, float, float]  # (a, b, d, e): [[a, b], [d, e]]

@@ -14,9 +14,10 @@ PRESERVATION_SOURCE = "removal"
 class ProblemSpec:
     """Problem ``index`` of a suite.
 
-    ``task``/``condition``/``mode``/``slot`` pick the generator call (SPEC 3 seeds with
-    ``namespace`` and the condition key ``seed_condition``); ``folder``/``idx`` place it in
-    the SPEC 5 layout (``<folder>/<idx:03d>_input.png``); ``kind`` is ``"problem"`` or
+    ``task``/``condition``/``mode``/``slot`` pick the generator call (seeds of
+    docs/generator-rules.md#seeds, with ``namespace`` and the condition key
+    ``seed_condition``); ``folder``/``idx`` place it in the benchmark layout of
+    docs/file-layout.md (``<folder>/<idx:03d>_input.png``); ``kind`` is ``"problem"`` or
     ``"preservation"`` (a removal problem whose answer is its input, see ``build.py``).
     """
 

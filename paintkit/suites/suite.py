@@ -5,7 +5,7 @@ preservation split when ``removal`` is in it. ``Suite()`` is PaintBench: the 20 
 conditions, 12 problems per (task, condition) with the task's modes split evenly, seed
 namespace ``paintbench`` = 1,920 problems, plus 96 preservation problems.
 
-Order (the index ``i`` of :meth:`Suite.spec`, and the ``NNN`` of the SPEC 5 layout):
+Order (the index ``i`` of :meth:`Suite.spec`, and the ``NNN`` of the docs/file-layout.md layout):
 task-major in ``tasks`` order, then condition in ``conditions`` order, then the cell
 position ``k = 0 .. per_cell-1``; the preservation split comes last, in the order of the
 removal problems it is built from. Cell position ``p = start_slot + k`` uses mode
@@ -37,6 +37,10 @@ from paintkit.suites.variants import check_counts, check_size, condition_key, va
 from paintkit.tasks import TASKS, available_tasks, task_spec
 
 PAINTBENCH_NAMESPACE = "paintbench"
+#: Default namespace of training streams and corpora: its seeds never meet the benchmark's.
+TRAINING_NAMESPACE = "train"
+#: Problems per (task, condition) of PaintBench; more in its namespace reaches past the benchmark.
+PAINTBENCH_PER_CELL = 12
 _NAME = re.compile(r"^[A-Za-z0-9_]+$")
 _BENCHMARK = re.compile(r"^[A-Za-z0-9_.-]+$")
 

@@ -28,9 +28,13 @@ CATEGORIES: tuple[str, ...] = (
     "geometric_transformation", "structural_manipulation", "color_change", "symbolic_reasoning",
 )
 DEFAULT_MODE = "default"
-# Geometric edits must change at least this much of the target (SPEC 3, no degenerate edits).
+# Geometric edits must change at least this much of the target
+# (docs/generator-rules.md#no-degenerate-edits).
 MIN_EDIT_FRACTION = 0.05
 MIN_EDIT_PIXELS = 50
+# The input scored as if it were a model output may reach at most this mIoU: doing nothing
+# is never rewarded (docs/generator-rules.md#exact-unique-never-free).
+MAX_IDENTITY_MIOU = 0.05
 
 
 @dataclass(frozen=True)
@@ -69,9 +73,10 @@ class Problem:
     """One generated problem.
 
     ``input`` and ``answer`` are uint8 ``(H, W, 3)`` arrays; ``metadata`` is JSON-serialisable
-    and holds at least the SPEC 5 fields (``instruction``, ``task``, ``mode``,
-    ``visual_condition``, ``category``, ``seed``, ``W``, ``H``, ``bg_colors``) plus the input
-    scene, the target element ids and every parameter the answer depends on.
+    and holds at least the problem JSON fields of docs/file-layout.md#problem-json
+    (``instruction``, ``task``, ``mode``, ``visual_condition``, ``category``, ``seed``, ``W``,
+    ``H``, ``bg_colors``) plus the input scene, the target element ids and every parameter
+    the answer depends on.
     """
 
     input: np.ndarray
@@ -111,7 +116,9 @@ class TaskContext:
         """Check the pixels and build the :class:`Problem` with its metadata.
 
         Rejects the seed when input and answer are identical or differ in fewer than
-        ``min_edit_pixels`` pixels (see :func:`geometric_min_edit` for geometric tasks).
+        ``min_edit_pixels`` pixels (see :func:`geometric_min_edit` for geometric tasks), and
+        when the input, scored as if it were a model output, gets an mIoU above
+        :data:`MAX_IDENTITY_MIOU` (see :func:`identity_miou`).
         """
         for name, arr in (("input", input_pixels), ("answer", answer_pixels)):
             expected = (self.condition.height, self.condition.width, 3)
@@ -121,6 +128,10 @@ class TaskContext:
         edited = count_changed(input_pixels, answer_pixels)
         if edited < max(1, min_edit_pixels):
             raise self.reject(f"edit region has {edited} px (< {max(1, min_edit_pixels)})")
+        free = identity_miou(input_pixels, answer_pixels)
+        if free > MAX_IDENTITY_MIOU:
+            raise self.reject(f"the unchanged input would score mIoU {free:.3f} "
+                              f"(> {MAX_IDENTITY_MIOU})")
         metadata: dict[str, Any] = {
             "instruction": instruction,
             "task": self.spec.name,
@@ -142,9 +153,45 @@ class TaskContext:
                        instruction, metadata)
 
 
+def identity_miou(input_pixels: np.ndarray, answer_pixels: np.ndarray) -> float:
+    """mIoU the unchanged input would score against the answer (the "do nothing" output).
+
+    With the output equal to the input, every preservation pixel is correct (ΔE = 0), so
+    ``IoU_t`` is the share of edit pixels whose input colour is already within ``t`` of the
+    answer's. Computed with the metric's own counting kernel, which skips rows where input
+    and answer agree, on one thread: generation is parallel across processes already, and
+    waking Numba's thread pool for one image costs more than the count on a busy machine.
+
+    Args:
+        input_pixels, answer_pixels: uint8 ``(H, W, 3)`` of one shape.
+
+    Returns:
+        the mIoU in [0, 1] (0.0 when the two images are identical: nothing to score).
+    """
+    import numba
+
+    from paintkit.kernels.tolerance_counts import (
+        counts_from_histograms,
+        tolerance_histograms_numba,
+    )
+
+    inp, ans = input_pixels[None], answer_pixels[None]
+    threads = numba.get_num_threads()
+    numba.set_num_threads(1)
+    try:
+        hist = tolerance_histograms_numba(inp, ans, inp, chunks_per_problem=1)
+    finally:
+        numba.set_num_threads(threads)
+    counts = counts_from_histograms(hist)
+    edit_pixels = int(counts["edit_pixels"][0])
+    if edit_pixels == 0:
+        return 0.0
+    return float(np.mean(counts["edit_correct"][0] / edit_pixels))
+
+
 def geometric_min_edit(target_area: float) -> int:
     """Least edit region (px) of a geometric edit of a target of ``target_area`` px:
-    5% of the target's area and at least 50 px (SPEC 3, no degenerate edits)."""
+    5% of the target's area and at least 50 px (docs/generator-rules.md#no-degenerate-edits)."""
     return max(MIN_EDIT_PIXELS, int(np.ceil(MIN_EDIT_FRACTION * target_area)))
 
 

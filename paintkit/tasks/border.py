@@ -13,8 +13,9 @@ Definitions (stated in the instruction):
 
 ``d`` is a whole number of pixels, 2-4% of the canvas width. The border color is a palette
 color other than the background / stripe colors and the target's own color, one no shape
-uses where there is one. The answer is pixel-space (the input with the border pixels
-recolored), computed on the target's bounds grown by ``d``; no answer scene is recorded.
+uses where there is one; the instruction states it as name and ``#RRGGBB``. The answer is
+pixel-space (the input with the border pixels recolored), computed on the target's bounds
+grown by ``d``; no answer scene is recorded.
 """
 
 from __future__ import annotations
@@ -23,12 +24,11 @@ import math
 
 import numpy as np
 
-from paintkit.colors import describe_color
 from paintkit.kernels.distance import within_distance
 from paintkit.renderers import render, render_mask
 from paintkit.scenes import condition_scene
 from paintkit.tasks.base import Problem, TaskSpec, start
-from paintkit.tasks.language import describe_shape
+from paintkit.tasks.language import article, color_code_phrase, describe_shape
 
 SPEC = TaskSpec(
     name="border",
@@ -82,9 +82,10 @@ def generate(seed: int, condition: str = "baseline", mode: str | None = None) ->
 
     bg_words = "the background color" if scene.background.stripes is None else \
         "the background or stripe colors"
+    paint = color_code_phrase(color)
     instruction = (
-        f"Draw a {describe_color(color)} border around {phrase}: paint {describe_color(color)} every "
-        f"background pixel within {distance} pixels of {phrase}. A background pixel is one "
+        f"Draw {article(paint)} {paint} border around {phrase}: paint {paint} every background "
+        f"pixel within {distance} pixels of {phrase}. A background pixel is one "
         f"no shape covers (it shows {bg_words}); a pixel is within {distance} pixels when the "
         f"distance from its center to the center of the nearest pixel of {phrase} is at most "
         f"{distance} pixels, so gaps and holes of the shape fill in where close enough. "
@@ -92,6 +93,6 @@ def generate(seed: int, condition: str = "baseline", mode: str | None = None) ->
     )
     return ctx.problem(
         input_px, answer_px, instruction, scene=scene, targets=(target.id,),
-        params={"distance": distance, "color": list(color), "color_name": describe_color(color),
+        params={"distance": distance, "color": list(color), "color_name": color_code_phrase(color),
                 "window": [top, left, bottom, right]},
     )

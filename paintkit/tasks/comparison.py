@@ -1,6 +1,6 @@
 """Comparison: remove the shape of a stated size rank among shapes of one type and color.
 
-The scene holds a *group* of ``ctx.count`` shapes (3 / 5 / 7 / 9, SPEC 3 "comparison"
+The scene holds a *group* of ``ctx.count`` shapes (3 / 5 / 7 / 9, "comparison"
 counts) of one type and one color that differ in one measure, plus 0-3 distractors of other
 (type, color) combinations (never the group's). The instruction names the group by color
 and type, the measure and the rank ("Remove the second narrowest of the 5 red
@@ -16,7 +16,7 @@ Measures (``params["metric"]``), always of the drawn outline:
 
 Unambiguous by eye: in rank order consecutive measures differ by at least 30% (area) or
 15% (width, height), checked on the built shapes. Sizes (longer side) span
-``[max(32 px, lo / 2), hi]`` with ``(lo, hi)`` the sampler's SPEC 3 range for the group
+``[max(32 px, lo / 2), hi]`` with ``(lo, hi)`` the sampler's size range for the group
 count: the lower end is relaxed so nine clearly distinct sizes fit.
 """
 

@@ -15,7 +15,8 @@ Positions are given either all as named points (control points of shapes, phrase
   the line through its neighbours, area at least 2% of the canvas.
 
 The color is a palette color other than the background and stripe colors, one no shape
-uses where there is one, named (80%) or given as ``#RRGGBB`` (20%). The answer is the scene
+uses where there is one, always given as ``#RRGGBB``: with its name ("tan (#CBAA85)", 80%)
+or alone (20%). The answer is the scene
 re-rendered with the new element (exact). A seed is rejected when no valid positions are
 found in a bounded number of draws or when less than 5% of the new element (and under 50 px)
 would be visible.
@@ -27,14 +28,14 @@ import math
 
 import numpy as np
 
-from paintkit.colors import describe_color, rgb_to_hex
+from paintkit.colors import rgb_to_hex
 from paintkit.renderers import render
 from paintkit.scene import BBox, Line, Polygon, Shape
 from paintkit.scenes import condition_scene
 from paintkit.shapes.geometry import polygon_signed_area
 from paintkit.tasks.base import Problem, TaskSpec, geometric_min_edit, start
 from paintkit.tasks.construction_points import POSITIONS, PointSource, spaced_points
-from paintkit.tasks.language import COORDINATE_NOTE, join_words, layer_phrase
+from paintkit.tasks.language import COORDINATE_NOTE, color_code_phrase, join_words, layer_phrase
 
 SPEC = TaskSpec(
     name="construction",
@@ -48,7 +49,8 @@ SPEC = TaskSpec(
         "line": "two points >= 15% of the shorter side apart; round brush, whole-px diameter "
                 "0.5-2% of the canvas width (>= 3 px)",
         "polygon": "3-5 vertices in order around their centroid; area >= 2% of the canvas",
-        "color": "a palette color other than the background / stripe colors; named 80%, hex 20%",
+        "color": "a palette color other than the background / stripe colors; stated as name "
+                 "and #RRGGBB (80%) or #RRGGBB alone (20%)",
         "on_top": "the new element goes on top of (50%) or beneath the existing shapes",
     },
 )
@@ -168,7 +170,8 @@ def generate(seed: int, condition: str = "baseline", mode: str | None = None) ->
     used = {s.fill for s in scene.shapes}
     unused = [c.rgb for c in sampled.colors.objects if c.rgb not in used]
     color = rng.choice(unused or [c.rgb for c in sampled.colors.objects])
-    color_text = rgb_to_hex(color) if rng.random() < HEX_PROBABILITY else describe_color(color)
+    # Always the exact code; some instructions give the code alone, the rest name it too.
+    color_text = rgb_to_hex(color) if rng.random() < HEX_PROBABILITY else color_code_phrase(color)
     positions = rng.choice(POSITIONS)
     source = PointSource(scene, positions)
     element, points, text, info, area = BUILDERS[ctx.mode](ctx, source, color, color_text,

@@ -2,7 +2,7 @@
 
 A tally strip runs along one canvas edge: ``N`` evenly spaced marks (thin axis-aligned
 rectangles on whole pixels, one color no shape uses), one per shape in the scene
-(``N`` = 5 / 10 / 25 / 60, SPEC 3 "counting" counts). Shapes keep clear of the whole band
+(``N`` = 5 / 10 / 25 / 60, the "counting" counts). Shapes keep clear of the whole band
 along that edge. The instruction names the edge, the end to remove marks from and what to
 count, never the count:
 
@@ -10,8 +10,20 @@ count, never the count:
 - ``color``: the number of shapes of a stated color ("as there are red shapes").
 
 The answer removes marks from that end until as many remain as there are matching shapes.
-The stated type or color is always present (the target count is at least 1, never 0) and
-is smaller than ``N`` (at least one mark goes).
+
+The target count ``k`` is drawn first, uniformly over the whole feasible range, and the
+scene is then sampled with exactly ``k`` matching shapes (at random places in the drawing
+order), so every feasible answer is equally likely:
+
+- ``shape``: the type uniform over the 12 types, ``k`` uniform in ``[1, min(N - 1, C)]``
+  where ``C`` = 8 object colors (no two shapes share type and color);
+- ``color``: the color uniform over the 8 object colors, ``k`` uniform in
+  ``[1, min(N - 1, max(2, ceil(N / 3)), 12)]`` (at most that many shapes share a color,
+  one per type).
+
+For N = 5 / 10 / 25 / 60 that is 1-4 / 1-8 / 1-8 / 1-8 by type and 1-2 / 1-4 / 1-9 / 1-12
+by color. The stated type or color is always present (``k >= 1``) and ``k < N`` (at least
+one mark goes).
 """
 
 from __future__ import annotations
@@ -21,7 +33,7 @@ import math
 from paintkit.colors import describe_color
 from paintkit.renderers import render
 from paintkit.sampler import sample_shapes
-from paintkit.scene import Canvas, Scene
+from paintkit.scene import SHAPE_TYPES, Canvas, Scene
 from paintkit.scenes import condition_background
 from paintkit.tasks.base import Problem, TaskSpec, start
 from paintkit.tasks.glyphs import rectangle
@@ -37,7 +49,9 @@ SPEC = TaskSpec(
         "end": "the end marks are removed from (left/right or top/bottom)",
         "marks": "thickness 3-8 px (thinner when many), gaps of at least 3 px and half the "
                  "thickness, pitch at most 4 thicknesses, length 3-6% of the shorter side",
-        "target": "a type (shape) or color (color) present in the scene; count >= 1",
+        "target": "a type (shape) or color (color), uniform; its count uniform over the "
+                  "feasible range (shape: 1..min(N-1, 8); color: 1..min(N-1, max(2, "
+                  "ceil(N/3)), 12))",
     },
     counts="counting",
 )
@@ -78,6 +92,17 @@ def _strip(rng, canvas: Canvas, edge: str, n: int):
     return marks, band
 
 
+def target_range(mode: str, n: int, n_colors: int, n_types: int = len(SHAPE_TYPES)) -> range:
+    """Feasible counts of matching shapes among ``n`` (see the module docstring).
+
+    ``shape``: one shape per (type, color), so at most ``n_colors`` of one type; ``color``:
+    at most ``max(2, ceil(n / 3))`` share a color and at most ``n_types`` (one per type).
+    Always fewer than ``n``, so at least one mark goes.
+    """
+    most = n_colors if mode == "shape" else min(max(2, math.ceil(n / 3)), n_types)
+    return range(1, min(n - 1, most) + 1)
+
+
 def generate(seed: int, condition: str = "baseline", mode: str | None = None) -> Problem:
     ctx = start(SPEC, seed, condition, mode)
     rng = ctx.rng
@@ -91,21 +116,25 @@ def generate(seed: int, condition: str = "baseline", mode: str | None = None) ->
     if strip is None:
         raise ctx.reject(f"{n} marks do not fit along the {edge} edge")
     mark_boxes, band = strip
-    shapes = sample_shapes(rng, canvas, objects, n, occupied=[band])
+    # The count first, then a scene with exactly that many matching shapes: every feasible
+    # answer is equally likely (drawing the scene first makes most counts 1).
+    target = rng.choice(target_range(ctx.mode, n, len(objects)))
+    if ctx.mode == "shape":
+        value = rng.choice(SHAPE_TYPES)
+        what = plural(value)
+        shapes = sample_shapes(rng, canvas, objects, n, occupied=[band],
+                               match=lambda t, c: t == value, match_count=target)
+        matching = [s for s in shapes if s.type == value]
+    else:
+        value = rng.choice(objects)
+        what = f"{describe_color(value)} shapes"
+        shapes = sample_shapes(rng, canvas, objects, n, occupied=[band],
+                               match=lambda t, c: c == value, match_count=target)
+        matching = [s for s in shapes if s.fill == value]
+    if len(matching) != target or target >= n:
+        raise ctx.reject(f"{len(matching)} shapes match instead of {target} of {n}")
     marks = [rectangle(f"m{k}", box, mark_color) for k, box in enumerate(mark_boxes)]
     scene = Scene(canvas, background, tuple(shapes) + tuple(marks))
-
-    if ctx.mode == "shape":
-        value = rng.choice(sorted({s.type for s in shapes}))
-        matching = [s for s in shapes if s.type == value]
-        what = plural(value)
-    else:
-        value = rng.choice(sorted({s.fill for s in shapes}))
-        matching = [s for s in shapes if s.fill == value]
-        what = f"{describe_color(value)} shapes"
-    target = len(matching)
-    if target >= n:
-        raise ctx.reject("every shape matches: no mark would be removed")
     horizontal = edge in ("top", "bottom")
     from_far_end = rng.random() < 0.5
     end = ("right" if horizontal else "bottom") if from_far_end else ("left" if horizontal else "top")

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 
-from paintkit.colors import describe_color
+from paintkit.colors import color_noun
 from paintkit.kernels.warp import crop_rect_inverse_map, warp_affine_nearest
 from paintkit.renderers import render
 from paintkit.sampler import sample_shapes
@@ -123,7 +123,7 @@ def generate(seed: int, condition: str = "baseline", mode: str | None = None) ->
         where += (f" and rotated {turn} about its center; turn the crop back by the same angle "
                   f"so that the rectangle's top edge before the rotation becomes the top of the result")
     instruction = (
-        f"Crop the image to the region outlined in {describe_color(outline.rgb)}, {where}, and "
+        f"Crop the image to the region outlined in {color_noun(outline.rgb)}, {where}, and "
         f"scale it up to fill the whole {canvas.width} x {canvas.height} canvas using "
         f"nearest-neighbour resampling: each output pixel takes the color of the input pixel "
         f"that contains the matching point of the rectangle (for the output pixel's center). "

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from paintkit.colors import color_name, describe_color, rgb_to_hex
+from paintkit.colors import color_name, color_noun, describe_color, rgb_to_hex
 from paintkit.scene import RGB, Shape
 
 CLIP_NOTE = "Any part that leaves the canvas is clipped."
@@ -70,10 +70,14 @@ def percent(value: float) -> str:
 
 
 def color_code_phrase(color: RGB) -> str:
-    """A color with its code: ``"cyan (#0FE1DF)"`` for a palette color, else ``"#3A7F12"``."""
-    name = color_name(color)
+    """A color with its exact code: ``"cyan (#0FE1DF)"`` / ``"tan (#CBAA85)"`` for a palette
+    color (noun form, see :func:`~paintkit.colors.color_noun`), else ``"#3A7F12"``.
+
+    Every color an answer paints is named this way: a name alone is not exact (the
+    nonstandard "cyan" is #0FE1DF, CIE76 10.8 from #00FFFF).
+    """
     code = rgb_to_hex(color)
-    return f"{name} ({code})" if name else code
+    return f"{color_noun(color)} ({code})" if color_name(color) else code
 
 
 COORDINATE_NOTE = ("Coordinates are (x, y) in pixels from the top-left corner of the canvas, "

@@ -4,8 +4,8 @@ For tasks that build their scenes from parts (groups of one type and color, grid
 tally strips, legend keys) instead of :func:`paintkit.sampler.sample_shapes` alone. Boxes
 are ``(x0, y0, x1, y1)`` in canvas pixels; placed shapes keep :data:`GAP_PX` from each other
 and from reserved boxes, and :data:`EDGE_MARGIN` of the shorter canvas side from every edge
-(SPEC 3). Shapes built here have the identity ``transform``, so moving their bbox moves
-their outline rigidly.
+(docs/generator-rules.md#placement). Shapes built here have the identity ``transform``,
+so moving their bbox moves their outline rigidly.
 """
 
 from __future__ import annotations
@@ -65,7 +65,8 @@ def make_shape(shape_id: str, shape_type: str, fill: RGB, width: float, height: 
 
 def random_shape(rng: random.Random, shape_id: str, shape_type: str, fill: RGB,
                  longer_side: float) -> Shape:
-    """A shape at the origin with the sampler's aspect and rotation rules (SPEC 3)."""
+    """A shape at the origin with the sampler's aspect and rotation rules
+    (docs/generator-rules.md#placement)."""
     ar = sample_aspect(rng, shape_type)
     w, h = (longer_side, longer_side / ar) if ar >= 1 else (longer_side * ar, longer_side)
     rotation = float(rng.randrange(360)) if shape_type in ROTATABLE else 0.0

@@ -11,7 +11,8 @@ Color rule (no ambiguous chains): the ink, the shape colors and the new colors a
 distinct palette object colors, so a new color is never a source color (no row's output
 feeds another row) and no two rows share a new color. Shapes use 2-5 colors (enough for ``n`` shapes under
 the sampler's distinct (type, color) and shapes-per-color rules), leaving at least 3 new colors;
-at least one row recolors. Counts: SPEC 3 default (3 / 10 / 25 / 60).
+at least one row recolors. Counts: the default table (3 / 10 / 25 / 60,
+docs/generator-rules.md#object-counts).
 """
 
 from __future__ import annotations

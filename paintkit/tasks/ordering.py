@@ -1,6 +1,6 @@
 """Ordering: sort shapes of one type and color by size along the line they sit on.
 
-The scene holds a *group* of ``ctx.count`` similar shapes (3 / 5 / 7 / 9, SPEC 3 "ordering"
+The scene holds a *group* of ``ctx.count`` similar shapes (3 / 5 / 7 / 9, "ordering"
 counts: one type, one color, one aspect ratio and one rotation, different sizes) whose
 named control point (a bounding-box edge midpoint or center, or an orientation-free
 intrinsic point such as "apex") lies on one horizontal or vertical line at evenly spaced

@@ -14,8 +14,9 @@ A motif entry (*token*) is a shape of its own type and color (distinct tokens di
 (type, color)), aspect ratio and rotation, drawn identically wherever it occurs: its
 bounds centered on the cell center or circle position, at one size for all tokens.
 
-The count of the condition (SPEC 3 "pattern" counts 1 / 3 / 6 / 10) is the number of
-**empty** cells or positions: the answer draws the missing tokens there.
+The count of the condition ("pattern" counts 1 / 3 / 6 / 10,
+docs/generator-rules.md#object-counts) is the number of **empty** cells or positions: the
+answer draws the missing tokens there.
 
 Uniqueness: the instruction states the period bounds (1-3 rows and columns; sequences of
 2-4 shapes), and the generator checks that every period within those bounds that agrees

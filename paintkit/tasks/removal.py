@@ -27,7 +27,7 @@ from paintkit.scene import IDENTITY, Scene, Shape
 from paintkit.scenes import condition_scene
 from paintkit.shapes import BBOX_POINT_NAMES, bbox_points, control_points
 from paintkit.tasks.base import Problem, TaskSpec, start
-from paintkit.tasks.language import COORDINATE_NOTE, format_point
+from paintkit.tasks.language import COORDINATE_NOTE, article, format_point
 from paintkit.tasks.points import named_points
 
 SPEC = TaskSpec(
@@ -67,7 +67,8 @@ def _attribute(ctx, scene: Scene):
     if not removed or not kept:
         raise ctx.reject(f"criterion {criterion} would remove {len(removed)} and keep "
                          f"{len(kept)} shapes")
-    what = {"type": f"a {pick.type}", "color": color_name, "both": f"a {color_name} {pick.type}"}
+    what = {"type": f"{article(pick.type)} {pick.type}", "color": color_name,
+            "both": f"{article(color_name)} {color_name} {pick.type}"}
     if inverted:
         sentence = f"Remove every shape that is not {what[criterion]}."
     else:

@@ -1,4 +1,4 @@
-"""Problems by slot: the SPEC 3 seed scheme with attempt search.
+"""Problems by slot: the seed scheme (docs/generator-rules.md#seeds) with attempt search.
 
 Problem ``slot`` of (task, condition, mode) uses the seed of attempt 0, 1, 2, ... until the
 task accepts it (a task raises :class:`~paintkit.errors.RejectedSeed` for a seed that gives

@@ -1,4 +1,4 @@
-"""Property tests: every placement rule of SPEC 3 holds on many seeds and all 8 conditions."""
+"""Property tests: every placement rule (docs/generator-rules.md) holds on many seeds and all 8 conditions."""
 
 import math
 import random
@@ -8,9 +8,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from paintkit.colors import STANDARD
 from paintkit.conditions import CONDITIONS, get_condition
 from paintkit.errors import RejectedSeed, SceneSamplingError
-from paintkit.sampler import parse_count_range, sample_scene, size_range
+from paintkit.sampler import parse_count_range, sample_scene, sample_shapes, size_range
 from paintkit.scene import Background, Canvas
 from paintkit.scenes import condition_scene
 from paintkit.shapes import ASPECT_FREE, NEAR_SQUARE_EXCLUDED, ROTATABLE
@@ -111,3 +112,21 @@ def test_impossible_requests_raise_clear_value_errors():
         sample_scene(random.Random(0), Canvas(512, 512), bg, colors, 1, shape_types=["blob"])
     with pytest.raises(ValueError, match="positive int"):
         Canvas(-5, 10)
+
+
+@pytest.mark.parametrize("k", [0, 1, 3, 6])
+def test_match_quota_is_exact(k):
+    """``match`` / ``match_count``: exactly k shapes satisfy the predicate, the rules still hold."""
+    colors = [c.rgb for c in STANDARD[:8]]
+    for seed in range(3):
+        shapes = sample_shapes(random.Random(seed), Canvas(512, 512), colors, 10,
+                               match=lambda t, c: t == "star", match_count=k)
+        assert sum(s.type == "star" for s in shapes) == k
+        assert len({(s.type, s.fill) for s in shapes}) == len(shapes) == 10
+
+
+def test_match_quota_out_of_range_is_a_clear_error():
+    colors = [c.rgb for c in STANDARD[:8]]
+    with pytest.raises(ValueError, match="match_count must be an int in"):
+        sample_shapes(random.Random(0), Canvas(512, 512), colors, 5,
+                      match=lambda t, c: True, match_count=6)

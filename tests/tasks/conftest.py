@@ -1,9 +1,19 @@
 """Shared fixtures for task tests: the reduced (task, mode, condition) grid."""
 
+import functools
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
 import pytest
 
 from paintkit.conditions import CONDITIONS
 from paintkit.tasks import available_tasks, task_spec
+from paintkit.tasks.slots import generate_slot
+
+# The metric's NumPy oracle (tests/metrics/oracle.py) scores problems independently of paintkit.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "metrics"))
 
 
 def task_mode_pairs() -> list[tuple[str, str]]:
@@ -25,3 +35,35 @@ def pytest_generate_tests(metafunc):
 @pytest.fixture
 def slot() -> int:
     return 0
+
+
+@dataclass(frozen=True)
+class GridFacts:
+    """What the grid-wide checks need of one problem (images are not kept: 280 problems of
+    two 1024x1024 images would hold ~1.8 GB for the whole session)."""
+
+    instruction: str
+    metadata: dict
+    hashes: dict
+    identity_miou: float  # the unchanged input scored by paintkit.metrics.score
+    painted: frozenset  # colors of the answer's edit region
+
+
+@functools.cache
+def _grid_facts(task: str, mode: str, condition: str) -> GridFacts:
+    from pinned import problem_hashes
+
+    from paintkit.kernels.pixels import distinct_colors
+    from paintkit.metrics import score
+
+    p = generate_slot(task, condition, mode, 0)
+    painted = distinct_colors(np.ascontiguousarray(p.answer[p.edit_mask]).reshape(1, -1, 3))
+    return GridFacts(p.instruction, p.metadata, problem_hashes(p),
+                     score([p.input], [p.answer], [p.input])[0].miou, frozenset(painted))
+
+
+@pytest.fixture(scope="session")
+def grid_facts():
+    """``grid_facts(task, mode, condition)``: facts about slot 0 of the benchmark cell,
+    generated once per session and shared by the files that check every cell."""
+    return _grid_facts

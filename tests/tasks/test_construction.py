@@ -8,9 +8,10 @@ import numpy as np
 import pytest
 from structural_checks import color_mask, pixel_centers, problems
 
-from paintkit.colors import describe_color, rgb_to_hex
+from paintkit.colors import rgb_to_hex
 from paintkit.shapes import BBOX_POINT_NAMES, bbox_points, canvas_points, control_points
 from paintkit.tasks import generate
+from paintkit.tasks.language import color_code_phrase
 
 MARGIN = 0.05  # px: pixel centers this close to the element's edge may go either way
 
@@ -70,7 +71,7 @@ def _check_statement(p, scene, mode):
     prm = p.metadata["params"]
     color = tuple(prm["color"])
     assert color not in scene.background.colors
-    assert prm["color_text"] in (describe_color(color), rgb_to_hex(color))
+    assert prm["color_text"] in (color_code_phrase(color), rgb_to_hex(color))
     assert prm["color_text"] in p.instruction
     assert ("on top of" in p.instruction) == prm["on_top"]
     for xy, ref in zip(prm["points"], prm["point_refs"], strict=True):

@@ -69,3 +69,29 @@ def test_marks_left_equal_the_matching_shapes(mode, condition, slot):
     edit = p.edit_mask.copy()
     edit[y0:y1, x0:x1] = False
     assert not edit.any()
+
+
+@pytest.mark.parametrize(("case", "feasible"), [
+    (("shape", "baseline"), range(1, 5)),
+    (("color", "baseline"), range(1, 3)),
+    (("color", "n_med"), range(1, 5)),
+])
+def test_targets_cover_the_feasible_range_evenly(case, feasible):
+    """The count is drawn first (uniform), so no count dominates: 6 of 8 asked for 1 before."""
+    from paintkit.tasks.counting import target_range
+
+    mode, condition = case
+    counts = [generate_slot("counting", condition, mode, slot).metadata["params"]["count"]
+              for slot in range(32)]
+    n = {"baseline": 5, "n_med": 10}[condition]
+    assert target_range(mode, n, 8) == feasible
+    assert set(counts) == set(feasible), counts
+    assert max(counts.count(k) for k in feasible) <= 0.6 * len(counts), counts
+
+
+def test_target_range_upper_ends():
+    from paintkit.tasks.counting import target_range
+
+    by_type = [target_range("shape", n, 8)[-1] for n in (5, 10, 25, 60)]
+    by_color = [target_range("color", n, 8)[-1] for n in (5, 10, 25, 60)]
+    assert (by_type, by_color) == ([4, 8, 8, 8], [2, 4, 9, 12])
