@@ -18,10 +18,20 @@ from concurrent.futures import ProcessPoolExecutor
 import numpy as np
 
 from paintkit.stats.bootstrap import (
-    DEFAULT_N_BOOT, DEFAULT_SEED, percentile_interval, resample_counts, task_rng, weighted_means,
+    DEFAULT_N_BOOT,
+    DEFAULT_SEED,
+    percentile_interval,
+    resample_counts,
+    task_rng,
+    weighted_means,
 )
 from paintkit.stats.table import (
-    BLOCKS, CI_FIGURES, FIGURES, PRESERVATION_TASK, TINYGRAFIX, ProblemTable,
+    BLOCKS,
+    CI_FIGURES,
+    FIGURES,
+    PRESERVATION_TASK,
+    TINYGRAFIX,
+    ProblemTable,
 )
 
 LEVELS = ("benchmark", "category", "task", "mode", "visual_condition")

@@ -162,7 +162,7 @@ def build_tables(rows: list[dict]) -> list[ProblemTable]:
     for (model, benchmark), keys in groups.items():
         sel = [latest[k] for k in keys]
         cats = []
-        for k, row in zip(keys, sel):
+        for k, row in zip(keys, sel, strict=True):
             ck = (benchmark, k[2])
             if ck not in categories:
                 categories[ck] = task_category(benchmark, k[2], row.get("category"))
