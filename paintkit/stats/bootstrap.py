@@ -12,6 +12,7 @@ depend on which other models or tasks are in the file, nor on the worker that ra
 from __future__ import annotations
 
 import hashlib
+from functools import lru_cache
 
 import numpy as np
 
@@ -29,7 +30,7 @@ def task_rng(seed: int, benchmark: str, task: str, n: int) -> np.random.Generato
 
 
 def resample_counts(rng: np.random.Generator, n_boot: int, n: int) -> np.ndarray:
-    """float64 ``(n_boot, n)``: how often each of ``n`` problems is drawn in each resample.
+    """``(n_boot, n)``: how often each of ``n`` problems is drawn in each resample.
 
     One ``(n_boot, n)`` index draw, turned into counts by a single ``bincount``.
     """
@@ -40,20 +41,50 @@ def resample_counts(rng: np.random.Generator, n_boot: int, n: int) -> np.ndarray
     return np.bincount(flat.ravel(), minlength=n_boot * n).reshape(n_boot, n).astype(np.float64)
 
 
-def weighted_means(counts: np.ndarray, values: np.ndarray, member: np.ndarray | None = None):
-    """Resampled means ``(B, k)`` of ``values`` ``(n, k)`` restricted to ``member`` ``(n,)``.
+@lru_cache(maxsize=64)
+def _task_counts_compact(seed: int, benchmark: str, task: str, n: int, n_boot: int) -> np.ndarray:
+    counts = resample_counts(task_rng(seed, benchmark, task, n), n_boot, n)
+    return counts.astype(np.int16 if n < 32_768 else np.int32)
 
-    Rows where no member problem was drawn are NaN (possible for small subgroups such as one
-    visual condition of a task); callers average them out with ``nanmean``.
+
+def task_counts(seed: int, benchmark: str, task: str, n: int, n_boot: int) -> np.ndarray:
+    """float32 ``(n, n_boot)``: :func:`resample_counts` of one task, transposed.
+
+    Drawn once per process and shared by every model (cached compactly as int16): every
+    model of a task sees the same resamples. Transposed so that resampled means come out
+    as ``(figures, B)`` rows, contiguous for the percentile step.
     """
-    if member is not None:
-        counts, values = counts[:, member], values[member]
-    total = counts.sum(axis=1, keepdims=True)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return (counts @ values) / total
+    return np.ascontiguousarray(_task_counts_compact(seed, benchmark, task, n, n_boot).T,
+                                dtype=np.float32)
 
 
 def percentile_interval(boot: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(low, high) ``(k,)`` 95% percentile bounds of resampled estimates ``(B, k)``."""
-    low, high = np.nanpercentile(boot, CI_PERCENTILES, axis=0)
-    return low, high
+    """(low, high) float64 ``(k,)`` 95% percentile bounds of resampled estimates ``(k, B)``.
+
+    Resamples run along the last (contiguous) axis; linear interpolation between order
+    statistics (NumPy's default method). NaN resamples (a subgroup that was not drawn) are
+    left out; rows holding one are handled by a vectorised sort instead of
+    ``nanpercentile``, which loops in Python row by row.
+    """
+    boot = np.ascontiguousarray(boot)
+    low, high = np.percentile(boot, CI_PERCENTILES, axis=1)
+    bad = np.isnan(low) | np.isnan(high)
+    if bad.any():
+        low[bad], high[bad] = _nan_percentiles(boot[bad], CI_PERCENTILES)
+    return low.astype(np.float64), high.astype(np.float64)
+
+
+def _nan_percentiles(rows: np.ndarray, qs) -> list[np.ndarray]:
+    ordered = np.sort(rows, axis=1)  # NaNs sort last
+    valid = (~np.isnan(rows)).sum(axis=1)
+    out = []
+    for q in qs:
+        pos = np.maximum(valid - 1, 0) * (q / 100.0)
+        lo = np.floor(pos).astype(np.intp)
+        hi = np.minimum(lo + 1, np.maximum(valid - 1, 0))
+        frac = pos - lo
+        a = np.take_along_axis(ordered, lo[:, None], axis=1)[:, 0]
+        b = np.take_along_axis(ordered, hi[:, None], axis=1)[:, 0]
+        value = a + (b - a) * frac
+        out.append(np.where(valid > 0, value, np.nan))
+    return out

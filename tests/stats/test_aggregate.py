@@ -144,3 +144,18 @@ def test_bad_input_is_a_clear_error(tmp_path, capsys):
     assert main(["stats", "--input", str(bad), "--output", str(tmp_path / "o.jsonl")]) == 2
     assert "missing idx" in capsys.readouterr().err
     assert not (tmp_path / "o.jsonl").exists()
+
+
+def test_percentiles_skip_nan_resamples_like_numpy():
+    from paintkit.stats.bootstrap import percentile_interval
+
+    rng = np.random.default_rng(3)
+    boot = rng.random((5, 401))
+    boot[1, ::7] = np.nan
+    boot[3, :] = np.nan
+    low, high = percentile_interval(boot)
+    for k in (0, 1, 2, 4):
+        row = boot[k][~np.isnan(boot[k])]
+        assert low[k] == pytest.approx(np.percentile(row, 2.5), abs=1e-12)
+        assert high[k] == pytest.approx(np.percentile(row, 97.5), abs=1e-12)
+    assert np.isnan(low[3]) and np.isnan(high[3])
