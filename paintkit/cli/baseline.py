@@ -17,7 +17,7 @@ def register(subparsers) -> None:
         "background colour, noise = seeded random pixels. Then run 'paintkit eval'.",
     )
     parser.add_argument("name", choices=BASELINE_NAMES, help="which baseline")
-    parser.add_argument("--benchmarks", required=True, metavar="DIR",
+    parser.add_argument("--benchmarks", required=True, metavar="DIR", dest="benchmarks_root",
                         help="folder holding <Benchmark>/ folders (or one benchmark folder)")
     parser.add_argument("--out", required=True, metavar="OUTPUTS",
                         help="outputs root; files go under OUTPUTS/<model>/")
@@ -33,7 +33,7 @@ def register(subparsers) -> None:
 def run(args: argparse.Namespace) -> int:
     from paintkit.baselines import write_baseline
 
-    summary = write_baseline(args.name, args.benchmarks, args.out, model=args.model,
+    summary = write_baseline(args.name, args.benchmarks_root, args.out, model=args.model,
                              benchmarks=args.benchmarks, tasks=args.tasks,
                              overwrite=args.overwrite)
     print(f"{summary.written} outputs written, {summary.skipped} already there -> "
