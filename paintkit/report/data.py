@@ -102,8 +102,11 @@ def table_payload(data: ReportData) -> dict:
             elif level == "visual_condition":
                 conds.setdefault(r["visual_condition"], {})[model] = _cell(r)
         for task in tasks.values():
-            cat = cats.setdefault(task["category"] or "other",
-                                  {"name": task["category"] or "other", "cells": {}, "tasks": []})
+            name = task["category"] or "other"
+            if name not in cats:  # e.g. the preservation split: a task row, no roll-up
+                name = "not in the benchmark score"
+                cats.setdefault(name, {"name": name, "cells": {}, "tasks": [], "unscored": True})
+            cat = cats[name]
             task["modes"] = [{"name": m, "cells": c} for m, c in task["modes"].items()]
             cat["tasks"].append(task)
         tree["categories"] = list(cats.values())

@@ -44,7 +44,8 @@ function render(){
     const h = document.getElementById('hier-'+bench);
     let s = head('category / task / mode')+'<tbody>'+row('cat bench','<b>'+esc(bench)+' (benchmark)</b>',tree.benchmark);
     tree.categories.forEach((cat,ci)=>{
-      s += row('cat','▸ '+esc(cat.name),cat.cells,'data-cat="'+ci+'"');
+      if(cat.unscored) s += '<tr class="cat" data-cat="'+ci+'"><td colspan="'+(D.models.length+1)+'">▸ '+esc(cat.name)+'</td></tr>';
+      else s += row('cat','▸ '+esc(cat.name),cat.cells,'data-cat="'+ci+'"');
       cat.tasks.forEach((t,ti)=>{
         s += row('task','▸ '+esc(t.name),t.cells,'data-parent="'+ci+'" data-task="'+ci+'-'+ti+'" hidden');
         t.modes.forEach(md=>{s += row('mode',esc(md.name),md.cells,'data-parent-task="'+ci+'-'+ti+'" hidden');});
