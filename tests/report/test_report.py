@@ -98,3 +98,25 @@ def test_report_in_headless_chromium(report):
             assert errors == []
         finally:
             ctx.close()
+
+
+def test_report_from_foreign_rows_with_tinygrafixbench(tmp_path):
+    import json
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "stats"))
+    from rows_factory import paintbench_rows, tinygrafix_rows
+
+    rows = paintbench_rows(models=("weak", "strong"), per_cell=2) + \
+        tinygrafix_rows(models=("weak", "strong"), per_task=3)
+    for r in rows:  # make "strong" clearly better on PaintBench
+        if r["model"] == "strong" and r["has_output"]:
+            r["output"]["cie76_mean"]["iou"] = 0.99
+    (tmp_path / "problem_stats.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    out = tmp_path / "r.html"
+    assert main(["report", "--input", str(tmp_path), "--output", str(out), "--n-boot", "100"]) == 0
+    text = out.read_text(encoding="utf-8")
+    assert 'id="hier-PaintBench"' in text and 'id="hier-TinyGrafixBench"' in text
+    assert 'id="cond-TinyGrafixBench"' not in text  # no condition rows for charts
+    board = text[text.index('id="leaderboard"'):text.index("</table>", text.index('id="leaderboard"'))]
+    assert board.index("1. strong") < board.index("2. weak")
