@@ -41,6 +41,10 @@ def resample_counts(rng: np.random.Generator, n_boot: int, n: int) -> np.ndarray
     return np.bincount(flat.ravel(), minlength=n_boot * n).reshape(n_boot, n).astype(np.float64)
 
 
+#: Count matrices up to this many entries (8 MB as int16) are cached per process.
+_CACHE_MAX_ENTRIES = 1 << 22
+
+
 @lru_cache(maxsize=64)
 def _task_counts_compact(seed: int, benchmark: str, task: str, n: int, n_boot: int) -> np.ndarray:
     counts = resample_counts(task_rng(seed, benchmark, task, n), n_boot, n)
@@ -54,8 +58,11 @@ def task_counts(seed: int, benchmark: str, task: str, n: int, n_boot: int) -> np
     model of a task sees the same resamples. Transposed so that resampled means come out
     as ``(figures, B)`` rows, contiguous for the percentile step.
     """
-    return np.ascontiguousarray(_task_counts_compact(seed, benchmark, task, n, n_boot).T,
-                                dtype=np.float32)
+    if n_boot * n > _CACHE_MAX_ENTRIES:  # a huge task: draw it each time, keep memory flat
+        counts = resample_counts(task_rng(seed, benchmark, task, n), n_boot, n)
+    else:
+        counts = _task_counts_compact(seed, benchmark, task, n, n_boot)
+    return np.ascontiguousarray(counts.T, dtype=np.float32)
 
 
 def percentile_interval(boot: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

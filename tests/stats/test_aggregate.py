@@ -159,3 +159,12 @@ def test_percentiles_skip_nan_resamples_like_numpy():
         assert low[k] == pytest.approx(np.percentile(row, 2.5), abs=1e-12)
         assert high[k] == pytest.approx(np.percentile(row, 97.5), abs=1e-12)
     assert np.isnan(low[3]) and np.isnan(high[3])
+
+
+def test_large_tasks_are_drawn_the_same_without_the_cache(monkeypatch):
+    from paintkit.stats import bootstrap
+
+    cached = bootstrap.task_counts(0, "PaintBench", "t", 50, 300)
+    monkeypatch.setattr(bootstrap, "_CACHE_MAX_ENTRIES", 10)
+    assert np.array_equal(bootstrap.task_counts(0, "PaintBench", "t", 50, 300), cached)
+    assert cached.shape == (50, 300) and (cached.sum(axis=0) == 50).all()
