@@ -14,7 +14,8 @@ import sys
 
 from paintkit._version import __version__
 
-COMMANDS: tuple[str, ...] = ("scene", "gallery", "tasks", "show", "eval", "generate")
+COMMANDS: tuple[str, ...] = ("scene", "gallery", "tasks", "show", "eval", "generate",
+                             "baseline", "stats", "report")
 
 
 def build_parser() -> argparse.ArgumentParser:

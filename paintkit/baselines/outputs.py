@@ -1,0 +1,72 @@
+"""Baseline outputs for one problem, and a whole outputs tree (see the package docstring)."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from paintkit.evaluate.layout import BenchmarkProblem, discover_problems, read_metadata
+from paintkit.io.images import load_rgb, write_png
+
+BASELINES: tuple[str, ...] = ("identity", "oracle", "blank", "noise")
+
+
+def _hex_rgb(value) -> np.ndarray | None:
+    text = str(value).lstrip("#")
+    if len(text) != 6:
+        return None
+    try:
+        return np.frombuffer(bytes.fromhex(text), dtype=np.uint8)
+    except ValueError:
+        return None
+
+
+def baseline_output(name: str, problem: BenchmarkProblem) -> np.ndarray:
+    """uint8 ``(H, W, 3)`` output of baseline ``name`` for ``problem`` (answer-sized)."""
+    if name not in BASELINES:
+        raise ValueError(f"baseline: expected one of {', '.join(BASELINES)}, got {name!r}")
+    if name == "oracle":
+        return load_rgb(problem.answer_path)
+    inp = load_rgb(problem.input_path)
+    if name == "identity":
+        return inp
+    if name == "blank":
+        colors = read_metadata(problem).get("bg_colors") or []
+        color = _hex_rgb(colors[0]) if colors else None
+        if color is None:  # no usable metadata: the input's top-left pixel is background
+            color = inp[0, 0]
+        return np.broadcast_to(color, inp.shape).copy()
+    key = f"paintkit-baseline-noise|{problem.benchmark}|{problem.task}|{problem.idx}"
+    seed = int.from_bytes(hashlib.sha256(key.encode()).digest()[:8], "big")
+    return np.random.default_rng(seed).integers(0, 256, inp.shape, dtype=np.uint8)
+
+
+@dataclass(frozen=True)
+class BaselineSummary:
+    written: int
+    skipped: int
+    out_dir: Path
+
+
+def write_baseline(name: str, benchmarks_root, outputs_root, *, model: str | None = None,
+                   benchmarks=None, tasks=None, overwrite: bool = False) -> BaselineSummary:
+    """Write ``<outputs>/<model>/<Benchmark>/<task>/<NNNN>_output.png`` for every problem.
+
+    ``model`` defaults to ``name``. Each PNG is written atomically; existing files are kept
+    unless ``overwrite`` (so an interrupted run resumes).
+    """
+    if name not in BASELINES:
+        raise ValueError(f"baseline: expected one of {', '.join(BASELINES)}, got {name!r}")
+    model = model or name
+    written = skipped = 0
+    for problem in discover_problems(benchmarks_root, benchmarks=benchmarks, tasks=tasks):
+        path = problem.output_path(Path(outputs_root), model)
+        if path.exists() and not overwrite:
+            skipped += 1
+            continue
+        write_png(path, baseline_output(name, problem))
+        written += 1
+    return BaselineSummary(written, skipped, Path(outputs_root) / model)

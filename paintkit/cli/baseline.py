@@ -1,0 +1,41 @@
+"""``paintkit baseline``: reference outputs (identity, oracle, blank, noise) in the SPEC 5 layout."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+BASELINE_NAMES = ("identity", "oracle", "blank", "noise")  # paintkit.baselines.BASELINES
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "baseline",
+        help="write baseline model outputs (identity, oracle, blank, noise)",
+        description="Writes <out>/<model>/<Benchmark>/<task>/NNNN_output.png for every "
+        "problem under --benchmarks: identity = the input, oracle = the answer, blank = the "
+        "background colour, noise = seeded random pixels. Then run 'paintkit eval'.",
+    )
+    parser.add_argument("name", choices=BASELINE_NAMES, help="which baseline")
+    parser.add_argument("--benchmarks", required=True, metavar="DIR", dest="benchmarks_root",
+                        help="folder holding <Benchmark>/ folders (or one benchmark folder)")
+    parser.add_argument("--out", required=True, metavar="OUTPUTS",
+                        help="outputs root; files go under OUTPUTS/<model>/")
+    parser.add_argument("--model", metavar="NAME", help="model folder name (default: the baseline's)")
+    parser.add_argument("--benchmark", action="append", dest="benchmarks", metavar="NAME",
+                        help="only this benchmark (repeatable)")
+    parser.add_argument("--task", action="append", dest="tasks", metavar="NAME",
+                        help="only this task folder (repeatable)")
+    parser.add_argument("--overwrite", action="store_true", help="rewrite existing outputs")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from paintkit.baselines import write_baseline
+
+    summary = write_baseline(args.name, args.benchmarks_root, args.out, model=args.model,
+                             benchmarks=args.benchmarks, tasks=args.tasks,
+                             overwrite=args.overwrite)
+    print(f"{summary.written} outputs written, {summary.skipped} already there -> "
+          f"{summary.out_dir}", file=sys.stderr)
+    return 0

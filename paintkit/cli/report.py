@@ -1,0 +1,41 @@
+"""``paintkit report``: one self-contained offline HTML page of a results folder."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "report",
+        help="write a self-contained HTML report (leaderboard, tables, plots, gallery)",
+        description="Reads <input>/problem_stats.jsonl (and aggregate_stats.jsonl when present) "
+        "and writes one HTML file that works offline: leaderboard with CIs, the hierarchy as "
+        "collapsible tables with tolerance and metric selectors, inline SVG plots, and (with "
+        "--benchmarks and --outputs) a gallery of input / answer / output / diff images.",
+    )
+    parser.add_argument("--input", required=True, metavar="RESULTS",
+                        help="results folder (or problem_stats.jsonl)")
+    parser.add_argument("--output", default="report.html", metavar="FILE",
+                        help="HTML file to write (default: %(default)s)")
+    parser.add_argument("--benchmarks", metavar="DIR", help="benchmark root, for the gallery")
+    parser.add_argument("--outputs", metavar="DIR", help="model outputs root, for the gallery")
+    parser.add_argument("--n-boot", type=int, default=10_000, metavar="B",
+                        help="bootstrap resamples when aggregate_stats.jsonl is absent")
+    parser.add_argument("--seed", type=int, default=0, help="bootstrap seed (default: 0)")
+    parser.add_argument("--gallery-per-model", type=int, default=2, metavar="N",
+                        help="problems per (task, model) in the gallery (default: %(default)s)")
+    parser.add_argument("--thumb", type=int, default=160, metavar="PX",
+                        help="longest side of gallery images (default: %(default)s)")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from paintkit.report.page import build_report
+
+    size = build_report(args.input, args.output, benchmarks_root=args.benchmarks,
+                        outputs_root=args.outputs, n_boot=args.n_boot, seed=args.seed,
+                        gallery_per_model=args.gallery_per_model, thumb=args.thumb)
+    print(f"report: {size / 1e6:.2f} MB -> {args.output}", file=sys.stderr)
+    return 0

@@ -1,0 +1,52 @@
+"""``paintkit stats``: problem_stats.jsonl -> aggregate_stats.jsonl (+ diagnostics)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "stats",
+        help="aggregate problem_stats.jsonl into the benchmark hierarchy with bootstrap CIs",
+        description="Reads a problem_stats.jsonl (SPEC 5; from 'paintkit eval' or any tool "
+        "with the same schema) and writes the aggregation hierarchy (mode, task, category, "
+        "visual_condition, benchmark) with 95%% percentile bootstrap CIs, one JSON row each.",
+    )
+    parser.add_argument("--input", required=True, metavar="PATH",
+                        help="a problem_stats.jsonl, or a results folder holding one")
+    parser.add_argument("--output", default="aggregate_stats.jsonl", metavar="FILE",
+                        help="where the aggregate rows go (default: %(default)s)")
+    parser.add_argument("--n-boot", type=int, default=10_000, metavar="B",
+                        help="bootstrap resamples (default: %(default)s)")
+    parser.add_argument("--seed", type=int, default=0, help="bootstrap seed (default: 0)")
+    parser.add_argument("--no-ci", action="store_true", help="skip the bootstrap (no ci95_* keys)")
+    parser.add_argument("--jobs", "-j", type=int, default=1, metavar="N",
+                        help="worker processes, one (model, benchmark) each (default: 1)")
+    parser.add_argument("--diagnostics", metavar="FILE",
+                        help="also write diagnostics rows (pass rates, condition deltas, "
+                        "edit-size buckets, failure modes) to FILE")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    import time
+
+    from paintkit.stats.aggregate import aggregate_tables
+    from paintkit.stats.output import write_jsonl
+    from paintkit.stats.table import load_tables
+
+    start = time.perf_counter()
+    tables = load_tables(args.input)
+    rows = aggregate_tables(tables, n_boot=args.n_boot, seed=args.seed, ci=not args.no_ci,
+                            jobs=args.jobs)
+    write_jsonl(args.output, rows)
+    if args.diagnostics:
+        from paintkit.stats.diagnostics import diagnostics_rows
+
+        write_jsonl(args.diagnostics, diagnostics_rows(tables, n_boot=args.n_boot,
+                                                       seed=args.seed, ci=not args.no_ci))
+    print(f"{len(rows)} aggregate rows for {len(tables)} (model, benchmark) pairs in "
+          f"{time.perf_counter() - start:.2f} s -> {args.output}", file=sys.stderr)
+    return 0

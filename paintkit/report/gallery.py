@@ -1,0 +1,132 @@
+"""Gallery cards: input, answer, output and diff images (SPEC 1.11) of one problem and model.
+
+:func:`gallery_card` is the hook other views build on: given a problem on disk, a model's
+output path and its scores row, it returns a :class:`GalleryCard` whose ``extras`` list
+takes more HTML (e.g. object-level explanations) before the page renders it.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from paintkit.evaluate.layout import BenchmarkProblem, read_metadata
+from paintkit.stats.failure_modes import FAILURE_MODES
+
+DIFF_TOLERANCES = (0, 2, 5, 10)
+
+
+def image_data_uri(image: np.ndarray, thumb: int) -> str:
+    """uint8 ``(H, W, 3)`` -> a ``data:`` URI, longest side at most ``thumb`` px.
+
+    Nearest-neighbour downscaling keeps flat colours flat (small PNGs); images with many
+    colours (photographic model outputs) go as JPEG when that is smaller.
+    """
+    from PIL import Image
+
+    img = Image.fromarray(np.ascontiguousarray(image))
+    scale = thumb / max(img.size)
+    if scale < 1:
+        img = img.resize((max(1, round(img.width * scale)), max(1, round(img.height * scale))),
+                         Image.NEAREST)
+    png = io.BytesIO()
+    img.save(png, format="PNG", optimize=False, compress_level=9)
+    best, mime = png.getvalue(), "image/png"
+    if len(best) > 6000:
+        jpg = io.BytesIO()
+        img.save(jpg, format="JPEG", quality=80)
+        if len(jpg.getvalue()) < len(best):
+            best, mime = jpg.getvalue(), "image/jpeg"
+    return f"data:{mime};base64,{base64.b64encode(best).decode('ascii')}"
+
+
+@dataclass
+class GalleryCard:
+    """One problem x model: labelled image URIs, the instruction, scores and extra HTML."""
+
+    model: str
+    problem: BenchmarkProblem
+    instruction: str
+    images: list[tuple[str, str | None]]  # (label, data URI or None when absent)
+    scores: dict
+    failure_mode: str
+    extras: list[str] = field(default_factory=list)
+
+    def html(self) -> str:
+        figs = []
+        for label, uri in self.images:
+            body = (f'<img src="{uri}" alt="{html.escape(label)}">' if uri
+                    else '<div class="noimg">no output</div>')
+            figs.append(f"<figure>{body}<figcaption>{html.escape(label)}</figcaption></figure>")
+        score_text = " · ".join(f"{k} {v}" for k, v in self.scores.items())
+        return (f'<div class="card" data-mode="{self.failure_mode}">'
+                f'<div class="card-head"><b>{html.escape(self.model)}</b> · problem '
+                f'{self.problem.idx:03d} · <span class="tag">{self.failure_mode.replace("_", " ")}'
+                f'</span></div><div class="instr">{html.escape(self.instruction)}</div>'
+                f'<div class="scores">{html.escape(score_text)}</div>'
+                f'<div class="imgs">{"".join(figs)}</div>{"".join(self.extras)}</div>')
+
+
+def _scores_text(row_values: np.ndarray) -> dict:
+    """Headline figures from a problem's ``(12, 4)`` values (blocks x figures)."""
+    return {"mIoU": f"{row_values[-1, 2]:.3f}", "edit acc t=0": f"{row_values[0, 0]:.3f}",
+            "pres acc t=0": f"{row_values[0, 1]:.3f}"}
+
+
+def gallery_card(problem: BenchmarkProblem, model: str, output_path: Path | None,
+                 values: np.ndarray, failure_mode: str, thumb: int = 160) -> GalleryCard:
+    """Build the card of ``problem`` for ``model`` (diffs recomputed from the images).
+
+    Args:
+        values: the problem's ``(12, 4)`` figures (see :class:`paintkit.stats.table.ProblemTable`).
+        output_path: the model's output file; None or unreadable -> shown as "no output".
+    """
+    from paintkit.io.images import ImageDecodeError, load_rgb
+    from paintkit.kernels.diff_image import diff_image_from_bins
+    from paintkit.metrics.reference import Reference
+    from paintkit.metrics.score import tolerance_statistics
+
+    meta = read_metadata(problem)
+    inp, answer = load_rgb(problem.input_path), load_rgb(problem.answer_path)
+    images: list[tuple[str, str | None]] = [("input", image_data_uri(inp, thumb)),
+                                            ("answer", image_data_uri(answer, thumb))]
+    output = None
+    if output_path is not None:
+        try:
+            output = load_rgb(output_path)
+        except ImageDecodeError:
+            output = None
+    if output is None:
+        images.append(("output", None))
+    else:
+        images.append(("output", image_data_uri(output, thumb)))
+        batch = tolerance_statistics([output], Reference(answer[None], inp[None]),
+                                     backend="numba", return_bins=True)
+        bins = np.asarray(batch.bins[0])
+        edit = (answer != inp).any(axis=-1)
+        for t in DIFF_TOLERANCES:
+            images.append((f"diff t={t}",
+                           image_data_uri(np.asarray(diff_image_from_bins(edit, bins, t)), thumb)))
+    return GalleryCard(model, problem, str(meta.get("instruction", "")), images,
+                       _scores_text(values), failure_mode)
+
+
+def pick_examples(codes: np.ndarray, idx: np.ndarray, per_model: int) -> list[int]:
+    """Positions of up to ``per_model`` problems, one per failure mode first (rarest modes of
+    :data:`FAILURE_MODES` order), then the lowest indices."""
+    chosen: list[int] = []
+    for k in range(len(FAILURE_MODES)):
+        hits = np.flatnonzero(codes == k)
+        if len(hits) and len(chosen) < per_model:
+            chosen.append(int(hits[np.argmin(idx[hits])]))
+    for pos in np.argsort(idx, kind="stable"):
+        if len(chosen) >= per_model:
+            break
+        if int(pos) not in chosen:
+            chosen.append(int(pos))
+    return chosen

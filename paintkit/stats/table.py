@@ -1,0 +1,187 @@
+"""``problem_stats.jsonl`` rows (SPEC 5) -> one columnar :class:`ProblemTable` per (model, benchmark).
+
+Rows may come from paintkit or any tool using the same schema. Missing outputs count as
+zeros (SPEC 1.8), never dropped. The figures of a problem are kept as a float64 array
+``(n, 12, 4)``: blocks ``cie76_0`` .. ``cie76_10`` then ``cie76_mean``, figures in
+:data:`FIGURES` order.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from paintkit.errors import PaintkitError
+
+TOLERANCES = tuple(range(11))
+#: Tolerance blocks of the aggregate schema, in output order.
+BLOCKS: tuple[str, ...] = tuple(f"cie76_{t}" for t in TOLERANCES) + ("cie76_mean",)
+#: Per-problem figures, in array order; the first three get bootstrap CIs.
+FIGURES: tuple[str, ...] = ("edit_accuracy", "preservation_accuracy", "iou", "changed_pixels")
+CI_FIGURES = FIGURES[:3]
+TINYGRAFIX = "TinyGrafixBench"
+#: The task that only checks preservation (answer = input): a task row, no roll-up.
+PRESERVATION_TASK = "preservation"
+RESULTS_NAME = "problem_stats.jsonl"
+
+
+class StatsInputError(PaintkitError, ValueError):
+    """A ``problem_stats.jsonl`` is missing or a row breaks the SPEC 5 schema."""
+
+
+@dataclass
+class ProblemTable:
+    """Every problem of one (model, benchmark), sorted by (task, idx).
+
+    Attributes:
+        values: float64 ``(n, 12, 4)``: blocks x :data:`FIGURES` (zeros for missing outputs).
+        task, mode, condition, category: str arrays ``(n,)``.
+        idx: int64 ``(n,)``; has_output, correct_size: bool ``(n,)``;
+        edit_pixels: int64 ``(n,)`` (|E|, -1 when the row does not say).
+    """
+
+    model: str
+    benchmark: str
+    values: np.ndarray
+    task: np.ndarray
+    mode: np.ndarray
+    condition: np.ndarray
+    category: np.ndarray
+    idx: np.ndarray
+    has_output: np.ndarray
+    correct_size: np.ndarray
+    edit_pixels: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.idx)
+
+    def tasks(self) -> list[str]:
+        return list(dict.fromkeys(self.task.tolist()))
+
+
+def task_category(benchmark: str, task: str, row_category: str | None = None) -> str:
+    """The category a task rolls up into.
+
+    TinyGrafixBench: the chart type, the task folder's prefix (``heatmap_add_cell`` ->
+    ``heatmap``). PaintBench: the task registry's category. Otherwise the row's own
+    ``category`` field, else ``"other"``.
+    """
+    if benchmark == TINYGRAFIX:
+        return task.split("_", 1)[0]
+    if row_category:
+        return str(row_category)
+    from paintkit.tasks import TASK_MODULES, task_spec
+
+    if task in TASK_MODULES:
+        try:
+            return task_spec(task).category
+        except ModuleNotFoundError:
+            pass
+    return "other"
+
+
+def _figures(row: dict, where: str) -> np.ndarray:
+    out = np.zeros((len(BLOCKS), len(FIGURES)))
+    if not row.get("has_output", False):
+        return out
+    output = row.get("output")
+    if not isinstance(output, dict) or "cie76_threshold" not in output:
+        raise StatsInputError(f"{where}: has_output is true but 'output.cie76_threshold' is "
+                              "missing (SPEC 5)")
+    per_t = output["cie76_threshold"]
+    try:
+        for t in TOLERANCES:
+            block = per_t[str(t)]
+            out[t] = [float(block[f]) for f in FIGURES]
+        mean = output.get("cie76_mean")
+        out[-1] = ([float(mean[f]) for f in FIGURES] if isinstance(mean, dict)
+                   else out[:-1].mean(axis=0))
+    except (KeyError, TypeError, ValueError) as exc:
+        raise StatsInputError(f"{where}: bad 'output.cie76_threshold' block ({exc!r}); "
+                              "expected keys '0'..'10' each with " + ", ".join(FIGURES)) from exc
+    return out
+
+
+def _edit_pixels(row: dict) -> int:
+    output = row.get("output")
+    if isinstance(output, dict) and output.get("edit_pixels") is not None:
+        return int(output["edit_pixels"])
+    return -1
+
+
+def read_problem_rows(path) -> list[dict]:
+    """Rows of ``path`` (a ``problem_stats.jsonl`` or a folder holding one).
+
+    Raises:
+        StatsInputError: the file is missing, a line is not a JSON object, or required
+            keys are absent (naming the line).
+    """
+    path = Path(path)
+    if path.is_dir():
+        path = path / RESULTS_NAME
+    if not path.is_file():
+        raise StatsInputError(f"{path}: no such file; expected a {RESULTS_NAME} or a results "
+                              "folder holding one (written by 'paintkit eval')")
+    rows = []
+    with open(path, encoding="utf-8") as fh:
+        for n, line in enumerate(fh, 1):
+            if not line.strip():
+                continue
+            try:
+                row = json.loads(line)
+            except ValueError as exc:
+                raise StatsInputError(f"{path}:{n}: not JSON ({exc})") from exc
+            if not isinstance(row, dict):
+                raise StatsInputError(f"{path}:{n}: expected a JSON object")
+            missing = [k for k in ("model", "benchmark", "task", "idx") if k not in row]
+            if missing:
+                raise StatsInputError(f"{path}:{n}: missing {', '.join(missing)} (SPEC 5)")
+            row["_where"] = f"{path}:{n}"
+            rows.append(row)
+    if not rows:
+        raise StatsInputError(f"{path}: holds no rows")
+    return rows
+
+
+def build_tables(rows: list[dict]) -> list[ProblemTable]:
+    """Group rows into one :class:`ProblemTable` per (model, benchmark), sorted by name.
+
+    A repeated (model, benchmark, task, idx) keeps the last row (a rescored problem).
+    """
+    latest: dict[tuple, dict] = {}
+    for row in rows:
+        latest[(str(row["model"]), str(row["benchmark"]), str(row["task"]), int(row["idx"]))] = row
+    groups: dict[tuple[str, str], list[tuple]] = {}
+    for key in sorted(latest):
+        groups.setdefault(key[:2], []).append(key)
+    categories: dict[tuple[str, str], str] = {}
+    tables = []
+    for (model, benchmark), keys in groups.items():
+        sel = [latest[k] for k in keys]
+        cats = []
+        for k, row in zip(keys, sel, strict=True):
+            ck = (benchmark, k[2])
+            if ck not in categories:
+                categories[ck] = task_category(benchmark, k[2], row.get("category"))
+            cats.append(categories[ck])
+        tables.append(ProblemTable(
+            model=model, benchmark=benchmark,
+            values=np.stack([_figures(r, r.get("_where", "row")) for r in sel]),
+            task=np.array([k[2] for k in keys]),
+            mode=np.array([str(r.get("mode") or "default") for r in sel]),
+            condition=np.array([str(r.get("visual_condition") or "baseline") for r in sel]),
+            category=np.array(cats),
+            idx=np.array([k[3] for k in keys], dtype=np.int64),
+            has_output=np.array([bool(r.get("has_output", False)) for r in sel]),
+            correct_size=np.array([bool(r.get("correct_output_size", False)) for r in sel]),
+            edit_pixels=np.array([_edit_pixels(r) for r in sel], dtype=np.int64),
+        ))
+    return tables
+
+
+def load_tables(path) -> list[ProblemTable]:
+    """:func:`read_problem_rows` then :func:`build_tables`."""
+    return build_tables(read_problem_rows(path))

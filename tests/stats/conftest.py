@@ -1,0 +1,6 @@
+"""Make the stats helpers (rows_factory, reference) importable here."""
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
