@@ -6,6 +6,7 @@ precomputed-reference idea of the metric API, applied on disk).
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import numpy as np
@@ -22,24 +23,50 @@ def diff_image_path(images_root: Path, model: str, problem: BenchmarkProblem, t:
         f"{problem.idx:04d}_diff_t{t:02d}.png"
 
 
+def output_signature(path: Path) -> dict | None:
+    """``{"bytes", "mtime_ns"}`` of an output file (symlinks followed), None if it cannot be
+    stat'ed (absent, symlink loop, unreadable folder). Stored in each row so a later run
+    rescores an output that appeared or changed."""
+    try:
+        st = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    return {"bytes": int(st.st_size), "mtime_ns": int(st.st_mtime_ns)}
+
+
+def load_output(path: Path):
+    """The decoded output, or a :class:`MissingImage` with a one-line reason."""
+    from paintkit.metrics.coerce import MissingImage
+
+    try:
+        return load_rgb(path)
+    except ImageDecodeError as exc:
+        if isinstance(exc.__cause__, FileNotFoundError):
+            return MissingImage(f"{path}: no output file")
+        return MissingImage(str(exc))
+
+
 def score_problem(
     problem: BenchmarkProblem,
     models: list[str],
     outputs_root: Path,
     images_root: Path | None = None,
+    meta: dict | None = None,
 ) -> list[dict]:
     """SPEC 5 rows of ``problem`` for each model; diff PNGs if ``images_root`` is given.
+
+    The input and answer are decoded once for all ``models``. ``meta``: the problem's JSON
+    if already read (``evaluate`` reads every one before scoring starts).
 
     Raises:
         LayoutError / ImageDecodeError: the benchmark's own files are unreadable (a broken
             benchmark is an error; a broken *output* is scored as missing).
     """
     from paintkit.kernels.diff_image import diff_image_from_bins
-    from paintkit.metrics.coerce import MissingImage
     from paintkit.metrics.reference import Reference
     from paintkit.metrics.score import tolerance_statistics
 
-    meta = read_metadata(problem)
+    meta = read_metadata(problem) if meta is None else meta
     answer = load_rgb(problem.answer_path)
     inp = load_rgb(problem.input_path)
     if answer.shape != inp.shape:
@@ -52,10 +79,8 @@ def score_problem(
     rows = []
     for model in models:
         path = problem.output_path(outputs_root, model)
-        try:
-            output = load_rgb(path)
-        except ImageDecodeError as exc:
-            output = MissingImage(str(exc) if path.exists() else f"{path}: no output file")
+        signature = output_signature(path)  # before reading: a later change is rescored
+        output = load_output(path)
         batch = tolerance_statistics([output], reference, backend="numba",
                                      return_bins=images_root is not None)
         result = batch.scores()[0]
@@ -74,6 +99,7 @@ def score_problem(
         }
         if result.error is not None:
             row["error"] = result.error
+        row["output_file"] = signature
         rows.append(row)
         bins = batch.bins[0] if batch.bins else None
         if images_root is not None and bins is not None:
