@@ -5,7 +5,8 @@ from __future__ import annotations
 import os
 import sys
 import time
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from collections import deque
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing import get_context
 from pathlib import Path
@@ -215,20 +216,16 @@ def _run(work, outputs_root, out_dir, results_path, keep, summary, jobs, save_im
             with ProcessPoolExecutor(jobs, mp_context=get_context("spawn"),
                                      initializer=_worker_init,
                                      initargs=(os.getpid(),)) as pool:
-                pending = set()
-                queue = iter(chunks)
-                for chunk in queue:  # keep a bounded number of chunks in flight
-                    pending.add(pool.submit(_score_chunk, chunk, outputs_root, images_root))
-                    if len(pending) >= 2 * jobs:
-                        break
-                while pending:
-                    finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-                    for future in finished:
-                        consume(future.result())
-                        nxt = next(queue, None)
-                        if nxt is not None:
-                            pending.add(pool.submit(_score_chunk, nxt, outputs_root,
-                                                    images_root))
+                # Results are written in submission order (not completion order), so two
+                # runs over the same files write the same bytes whatever the scheduling.
+                in_flight: deque = deque()
+                for chunk in chunks:
+                    in_flight.append(pool.submit(_score_chunk, chunk, outputs_root,
+                                                 images_root))
+                    if len(in_flight) >= 2 * jobs:
+                        consume(in_flight.popleft().result())
+                while in_flight:
+                    consume(in_flight.popleft().result())
     bar.close()
     summary.seconds = time.perf_counter() - start
 

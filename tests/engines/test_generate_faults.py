@@ -4,15 +4,12 @@ permissions, and workers that must die with a SIGKILLed parent (issue 10, items 
 import errno
 import json
 import os
-import signal
 import stat
-import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
-from generate_helpers import small_suite
+from generate_helpers import kill_parent_and_check_workers, small_suite
 
 import paintkit.io.folder_lock as folder_lock
 import paintkit.writers.manifest as manifest_module
@@ -159,62 +156,6 @@ def test_files_follow_the_umask(tmp_path, umask, mode, monkeypatch):
         atomic._umask.cache_clear()
     modes = {p.name: stat.S_IMODE(p.stat().st_mode) for p in tmp_path.rglob("*") if p.is_file()}
     assert modes and set(modes.values()) == {mode}, modes
-
-
-def _descendants(pid: int) -> set[int]:
-    children: dict[int, list[int]] = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat", "rb") as fh:
-                    ppid = int(fh.read().rsplit(b")", 1)[1].split()[1])
-            except (OSError, IndexError, ValueError):
-                continue
-            children.setdefault(ppid, []).append(int(entry))
-    out, todo = set(), [pid]
-    while todo:
-        for child in children.get(todo.pop(), []):
-            out.add(child)
-            todo.append(child)
-    return out
-
-
-def _alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as fh:
-            return fh.read().rsplit(b")", 1)[1].split()[0] != b"Z"
-    except OSError:
-        return False
-
-
-def kill_parent_and_check_workers(command: list[str], started) -> None:
-    """Start ``command``, wait until ``started()`` and two workers exist, SIGKILL only the
-    parent, and require every descendant to be gone within 10 s."""
-    proc = subprocess.Popen(command, start_new_session=True, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
-    try:
-        deadline = time.monotonic() + 120
-        workers: set[int] = set()
-        while time.monotonic() < deadline and proc.poll() is None:
-            workers = _descendants(proc.pid)
-            if started() and len(workers) >= 2:
-                break
-            time.sleep(0.05)
-        assert proc.poll() is None, "the run finished before it could be killed"
-        assert len(workers) >= 2, "no worker processes seen"
-        os.kill(proc.pid, signal.SIGKILL)
-        proc.wait()
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline and any(_alive(w) for w in workers):
-            time.sleep(0.1)
-        left = [w for w in workers if _alive(w)]
-        assert not left, f"workers outlived their parent: {left}"
-    finally:
-        for pid in [proc.pid, *_descendants(proc.pid)]:
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
