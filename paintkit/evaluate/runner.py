@@ -87,14 +87,11 @@ def _worker_init(parent_pid: int) -> None:
     from paintkit.engines.lifeline import bind_to_parent
 
     bind_to_parent(parent_pid)  # a SIGKILLed eval leaves no worker behind
-    # One thread per worker process: parallelism comes from the pool. torch gets one thread
-    # too: its OpenMP pool spin-waits between the small tensor ops of each problem and
-    # steals the core from Numba (measured: 8 ms instead of 0.4 ms per 64x64 problem).
+    # One thread per worker process: parallelism comes from the pool (Numba's pool would
+    # spin-wait between the small kernels of each problem and steal the other core).
     import numba
-    import torch
 
     numba.set_num_threads(1)
-    torch.set_num_threads(1)
 
 
 def _score_chunk(chunk, outputs_root, images_root) -> list[dict]:
@@ -202,15 +199,8 @@ def _run(work, outputs_root, out_dir, results_path, keep, summary, jobs, save_im
             bar.advance(len(rows))
 
         if jobs == 1 or len(work) <= 1:
-            import torch
-
-            threads = torch.get_num_threads()
-            torch.set_num_threads(1)  # see _worker_init; Numba keeps all cores here
-            try:
-                for item in work:
-                    consume(_score_chunk([item], outputs_root, images_root))
-            finally:
-                torch.set_num_threads(threads)
+            for item in work:
+                consume(_score_chunk([item], outputs_root, images_root))
         else:
             chunks = [work[k:k + chunk_size] for k in range(0, len(work), chunk_size)]
             with ProcessPoolExecutor(jobs, mp_context=get_context("spawn"),
