@@ -318,3 +318,42 @@ def test_progress_in_a_pipe_is_plain_lines(monkeypatch):
     assert "\r" not in text
     lines = text.splitlines()
     assert 2 <= len(lines) <= 5 and lines[-1].startswith("scored 10/10 problems")
+
+
+def test_results_and_diffs_follow_the_umask(tmp_path):
+    import stat
+
+    import paintkit.io.atomic as atomic
+
+    bench, outputs = _tree(tmp_path)
+    old = os.umask(0o002)
+    atomic._umask.cache_clear()
+    try:
+        evaluate(bench, outputs, tmp_path / "r", jobs=1, progress=False, save_images=True,
+                 models=["noisy"])
+        path = tmp_path / "r" / RESULTS_NAME
+        path.write_text(path.read_text() + "{}\n")  # forces the atomic rewrite (repair)
+        evaluate(bench, outputs, tmp_path / "r", jobs=1, progress=False)
+    finally:
+        os.umask(old)
+        atomic._umask.cache_clear()
+    files = [p for p in (tmp_path / "r").rglob("*") if p.is_file()]
+    assert len(files) > 10
+    assert {stat.S_IMODE(p.stat().st_mode) for p in files} == {0o664}
+
+
+def test_eval_counts_equal_the_metric_api():
+    from paintkit.evaluate.problem import score_output
+    from paintkit.metrics.coerce import MissingImage
+
+    rng = np.random.default_rng(3)
+    answer = rng.integers(0, 256, (20, 24, 3), dtype=np.uint8)
+    inp = answer.copy()
+    inp[5:12, 3:15] = 40
+    noisy = np.clip(answer.astype(np.int16) + rng.integers(-4, 5, answer.shape), 0, 255)
+    for output in (noisy.astype(np.uint8), answer[::2, ::3], inp, MissingImage("gone")):
+        mine, _ = score_output(output, answer, inp)
+        (theirs,) = score([None if isinstance(output, MissingImage) else output], [answer],
+                          [inp])
+        assert mine.to_schema() == theirs.to_schema()
+        assert mine.has_output == theirs.has_output
