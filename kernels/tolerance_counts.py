@@ -49,7 +49,9 @@ __all__ = [
 NUM_TOLERANCES = 11  # t = 0, 1, ..., 10
 NUM_BINS = NUM_TOLERANCES + 1  # ceil(ΔE) = 0..10, and 11 for ΔE > 10
 HIST_EDIT, HIST_PRESERVATION, HIST_CHANGED = 0, 1, 2
-_NEAR = 16  # added to a bin: the pixel's fast ΔE lies in the guard band of an integer
+_NEAR_SHIFT = 4
+_NEAR = 1 << _NEAR_SHIFT  # added to a bin: the pixel's fast ΔE lies in the guard band
+_SLOTS = 2 * _NEAR  # histogram slots per region: bins 0..11, flagged bins 16..27 (dropped)
 _BAND = np.float32(GUARD_BAND)
 
 
@@ -72,52 +74,58 @@ def _rows_equal(a, b):
 @njit(cache=True, error_model="numpy")
 def _delta_e_bins(lab_a, lab_b, bins):
     """``min(ceil(ΔE), 11)`` per pixel of two planar Lab rows ``(3, W)``, plus ``_NEAR``
-    where ΔE lies within the guard band of an integer 1..10; returns how many such pixels.
-    Branch-free."""
-    near_total = 0
+    where ΔE lies within the guard band of an integer 1..10; returns 1 if any pixel does.
+    Branch-free (selects and integer ops only, so LLVM vectorises it)."""
+    any_near = np.int32(0)
     for x in range(bins.shape[0]):
         d0 = lab_a[0, x] - lab_b[0, x]
         d1 = lab_a[1, x] - lab_b[1, x]
         d2 = lab_a[2, x] - lab_b[2, x]
         d = np.sqrt(d0 * d0 + d1 * d1 + d2 * d2)
-        near = np.int32((np.abs(d - np.floor(d + np.float32(0.5))) <= _BAND)
-                        & (d > np.float32(0.5)) & (d < np.float32(NUM_TOLERANCES - 0.5)))
-        bins[x] = np.int32(min(np.ceil(d), np.float32(NUM_BINS - 1))) + near * _NEAR
-        near_total += near
-    return near_total
+        c = np.ceil(d)
+        gap = min(c - d, d - (c - np.float32(1.0)))  # to the nearest integer (exact here)
+        near = np.int32(gap <= _BAND) & np.int32(d > np.float32(0.5)) \
+            & np.int32(d < np.float32(NUM_TOLERANCES - 0.5))
+        bins[x] = np.int32(min(c, np.float32(NUM_BINS - 1))) | (near << _NEAR_SHIFT)
+        any_near |= near
+    return any_near
 
 
 @njit(cache=True)
-def _count_row_guarded(y, ans, inp, bin_oa, bin_oi, same_ai, local, same, near_idx, near_n):
-    """:func:`_count_row` / :func:`_count_same_regions` for a row holding guard-band pixels:
-    those are listed in ``near_idx`` (flat ``y * W + x``; ``near_n[0]`` counts them, also
-    past the buffer's end) instead of being counted."""
+def _record_near(y, ans, inp, bin_oa, bin_oi, same_ai, local, near_idx, near_n):
+    """After a row was counted: list its guard-band pixels in ``near_idx`` (flat
+    ``y * W + x``; ``near_n[0]`` counts them, also past the buffer's end) and take them out
+    of the histogram. Flagged bins (``>= _NEAR``) went to slots the histograms drop; the
+    other ΔE of such a pixel was counted normally and is subtracted here, so the pixel is
+    counted once, from the reference arithmetic, by ``_count_guard_band``."""
     width = bin_oa.shape[0]
     for x in range(width):
         boa = bin_oa[x]
         boi = bin_oi[x]
-        if boa >= _NEAR or boi >= _NEAR:
-            k = near_n[0]
-            if k < near_idx.shape[0]:
-                near_idx[k] = y * width + x
-            near_n[0] = k + 1
+        if (boa | boi) < _NEAR:
             continue
-        if same_ai:
-            same[x & 3, boa] += 1
-        else:
-            edit = (ans[x, 0] != inp[x, 0]) | (ans[x, 1] != inp[x, 1]) | (ans[x, 2] != inp[x, 2])
-            local[x & 3, boa + (HIST_PRESERVATION - edit) * NUM_BINS] += 1
-            local[x & 3, boi + HIST_CHANGED * NUM_BINS] += 1
+        k = near_n[0]
+        if k < near_idx.shape[0]:
+            near_idx[k] = y * width + x
+        near_n[0] = k + 1
+        if same_ai:  # counted once, through boa (== boi), in a dropped slot
+            continue
+        edit = (ans[x, 0] != inp[x, 0]) | (ans[x, 1] != inp[x, 1]) | (ans[x, 2] != inp[x, 2])
+        if boa < _NEAR:
+            local[x & 3, boa + (HIST_PRESERVATION - edit) * _SLOTS] -= 1
+        if boi < _NEAR:
+            local[x & 3, boi + HIST_CHANGED * _SLOTS] -= 1
 
 
 @njit(cache=True)
 def _count_row(ans, inp, bin_oa, bin_oi, local):
-    """Histogram one row; four interleaved copies of ``local`` break increment chains."""
+    """Histogram one row; four interleaved copies of ``local`` break increment chains.
+    Each region has ``_SLOTS`` slots: flagged bins land past ``NUM_BINS`` and are dropped."""
     for x in range(bin_oa.shape[0]):
         edit = (ans[x, 0] != inp[x, 0]) | (ans[x, 1] != inp[x, 1]) | (ans[x, 2] != inp[x, 2])
         k = x & 3
-        local[k, bin_oa[x] + (HIST_PRESERVATION - edit) * NUM_BINS] += 1
-        local[k, bin_oi[x] + HIST_CHANGED * NUM_BINS] += 1
+        local[k, bin_oa[x] + (HIST_PRESERVATION - edit) * _SLOTS] += 1
+        local[k, bin_oi[x] + HIST_CHANGED * _SLOTS] += 1
 
 
 @njit(cache=True)
@@ -135,8 +143,8 @@ def _histograms_kernel(out, ans, inp, lut, n_chunks, hist, bins, write_bins, nea
         chunk = item % n_chunks
         row0 = chunk * height // n_chunks
         row1 = (chunk + 1) * height // n_chunks
-        local = np.zeros((4, 3 * NUM_BINS), np.int64)
-        same = np.zeros((4, NUM_BINS), np.int64)  # ΔE(O, A) bins of rows with A == I
+        local = np.zeros((4, 3 * _SLOTS), np.int64)
+        same = np.zeros((4, _SLOTS), np.int64)  # ΔE(O, A) bins of rows with A == I
         lin = np.empty((3, width), np.float32)
         lab_a = np.empty((3, width), np.float32)
         lab_i = np.empty((3, width), np.float32)
@@ -151,8 +159,8 @@ def _histograms_kernel(out, ans, inp, lut, n_chunks, hist, bins, write_bins, nea
             same_oa = _rows_equal(o, a)
             same_ai = _rows_equal(a, i)
             if same_oa and same_ai:  # O == A == I: all in P, ΔE = 0 twice
-                local[0, HIST_PRESERVATION * NUM_BINS] += width
-                local[0, HIST_CHANGED * NUM_BINS] += width
+                local[0, HIST_PRESERVATION * _SLOTS] += width
+                local[0, HIST_CHANGED * _SLOTS] += width
                 if write_bins:
                     bins[p, y, :] = 0
                 continue
@@ -190,22 +198,22 @@ def _histograms_kernel(out, ans, inp, lut, n_chunks, hist, bins, write_bins, nea
             else:
                 n_near += _delta_e_bins(lo, li, bin_oi)
                 boi = bin_oi
-            if n_near:
-                _count_row_guarded(y, a, i, boa, boi, same_ai, local, same,
-                                   near_idx[p, chunk], near_n[p, chunk:chunk + 1])
-            elif same_ai:
+            if same_ai:
                 _count_same_regions(boa, same)
             else:
                 _count_row(a, i, boa, boi, local)
+            if n_near:
+                _record_near(y, a, i, boa, boi, same_ai, local, near_idx[p, chunk],
+                             near_n[p, chunk:chunk + 1])
             if write_bins:
                 for x in range(width):
                     bins[p, y, x] = boa[x] % _NEAR
         for k in range(4):
             for b in range(NUM_BINS):
-                hist[p, chunk, HIST_EDIT, b] += local[k, b + HIST_EDIT * NUM_BINS]
-                hist[p, chunk, HIST_PRESERVATION, b] += local[k, b + HIST_PRESERVATION * NUM_BINS] \
+                hist[p, chunk, HIST_EDIT, b] += local[k, b + HIST_EDIT * _SLOTS]
+                hist[p, chunk, HIST_PRESERVATION, b] += local[k, b + HIST_PRESERVATION * _SLOTS] \
                     + same[k, b]
-                hist[p, chunk, HIST_CHANGED, b] += local[k, b + HIST_CHANGED * NUM_BINS] \
+                hist[p, chunk, HIST_CHANGED, b] += local[k, b + HIST_CHANGED * _SLOTS] \
                     + same[k, b]
 
 

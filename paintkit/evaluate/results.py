@@ -90,6 +90,17 @@ def load_results(path) -> LoadedResults:
     return loaded
 
 
+def remove_stale_temporaries(path) -> int:
+    """Remove ``.problem_stats.jsonl.*.tmp`` left by a run killed during a rewrite (call
+    with the folder's lock held); returns how many."""
+    path = Path(path)
+    removed = 0
+    for stale in path.parent.glob(f".{path.name}.*.tmp"):
+        stale.unlink(missing_ok=True)
+        removed += 1
+    return removed
+
+
 def read_rows(path) -> list[dict]:
     """The valid rows of a results file, one per key (read only; nothing is repaired)."""
     return list(load_results(path).rows.values())

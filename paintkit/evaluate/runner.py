@@ -26,6 +26,7 @@ from paintkit.evaluate.results import (
     RESULTS_NAME,
     ResultsWriter,
     load_results,
+    remove_stale_temporaries,
 )
 from paintkit.io.folder_lock import FolderLock
 
@@ -152,6 +153,7 @@ def evaluate(
     filtered = benchmark_tasks(benchmarks_root) - {p.task for p in problems}
     summary.ignored = ignored_outputs(outputs_root, model_names, problems, filtered)
     with FolderLock(out_dir, LOCK_NAME, "paintkit eval"):
+        remove_stale_temporaries(results_path)
         loaded = load_results(results_path)
         if loaded.needs_rewrite:
             summary.notes.append(loaded.describe(results_path))

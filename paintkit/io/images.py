@@ -153,8 +153,9 @@ def decode_rgb_bytes(data: bytes, where: str = "<bytes>") -> np.ndarray:
     return _rgb_from_pil(image, where)
 
 
-def read_regular_file(path: str | os.PathLike) -> bytes:
-    """The bytes of ``path`` if it is a regular file (after symlinks), without ever
+def read_regular_file(path: str | os.PathLike, limit: int = -1) -> bytes:
+    """The bytes of ``path`` (the first ``limit`` if given) if it is a regular file (after
+    symlinks), without ever
     blocking: a FIFO, socket, device or folder is refused with :class:`ImageDecodeError`,
     as are a symlink loop and a file that cannot be read (the reason says which)."""
     path = Path(path)
@@ -179,7 +180,7 @@ def read_regular_file(path: str | os.PathLike) -> bytes:
         os.set_blocking(fd, True)
         with os.fdopen(fd, "rb") as fh:
             fd = -1
-            return fh.read()
+            return fh.read(limit)
     except OSError as exc:
         raise ImageDecodeError(f"{path}: cannot read: {exc.strerror or _reason(exc)}") from exc
     finally:
@@ -218,7 +219,7 @@ def load_rgb(source) -> np.ndarray:
 
 def image_size(path: str | os.PathLike) -> tuple[int, int]:
     """``(W, H)`` of an image file, read from its header without decoding pixels."""
-    header = png_header(read_regular_file(path)[:32])
+    header = png_header(read_regular_file(path, 32))
     if header is not None:
         return header[0], header[1]
     limit = Image.MAX_IMAGE_PIXELS

@@ -227,8 +227,11 @@ def test_damaged_lines_are_repaired_and_rows_stay_unique(hostile, tmp_path, caps
     damaged = lines[:3] + [lines[3][:25] + "\n", "{}\n", lines[0]] + lines[4:-1] \
         + [lines[-1][:40]]
     path.write_text("".join(damaged))
+    stale = tmp_path / f".{RESULTS_NAME}.k1ll3d.tmp"  # a run killed mid-rewrite
+    stale.write_text("partial")
     capsys.readouterr()
     assert main(args) == 0
+    assert not stale.exists()
     err = capsys.readouterr().err
     assert "dropped 3 damaged line(s)" in err and "duplicate" in err and "Traceback" not in err
     text = path.read_text()
