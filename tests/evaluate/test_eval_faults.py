@@ -360,3 +360,26 @@ def test_eval_counts_equal_the_metric_api():
                           [inp])
         assert mine.to_schema() == theirs.to_schema()
         assert mine.has_output == theirs.has_output
+
+
+def test_read_only_results_folder_is_one_clear_line(tmp_path, monkeypatch, capsys):
+    import errno
+
+    import paintkit.io.folder_lock as folder_lock
+
+    bench, outputs = _tree(tmp_path)
+    real_open = open
+
+    def read_only(path, *args, **kwargs):
+        if str(path).endswith(LOCK_NAME):
+            raise OSError(errno.EROFS, "Read-only file system", str(path))
+        return real_open(path, *args, **kwargs)
+
+    monkeypatch.setattr(folder_lock, "open", read_only, raising=False)
+    code = main(["eval", "--benchmarks", str(bench), "--outputs", str(outputs), "--out",
+                 str(tmp_path / "r"), "--jobs", "1", "--quiet"])
+    err = capsys.readouterr().err
+    assert code == 1 and "Traceback" not in err
+    assert err.strip().splitlines() == [
+        f"paintkit eval: error: {tmp_path / 'r'}: cannot write into this folder (Read-only "
+        "file system); choose a writable folder"]
