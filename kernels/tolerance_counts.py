@@ -12,6 +12,13 @@ A pixel is correct at tolerance ``t`` iff ``ΔE <= t`` iff ``ceil(ΔE) <= t``, s
 sums of the bins give every count for the 11 tolerances at once
 (:func:`counts_from_histograms`).
 
+Exact counts: the Numba kernel's fast Lab differs from the reference float32 arithmetic by
+up to ~1e-4, which moves ``ceil(ΔE)`` for pixels whose ΔE lies next to an integer. Such
+pixels (fast ΔE within :data:`~paintkit.kernels.exact_delta_e.GUARD_BAND` of 1..10) are
+set aside by the kernel and counted from ΔE recomputed with the reference arithmetic
+(:mod:`paintkit.kernels.exact_delta_e` states the rule), so every count equals the
+reference's bit for bit.
+
 Implementations: :func:`tolerance_histograms_numba` (parallel Numba CPU, from raw uint8,
 row by row: rows with ``O == A == I`` are counted without arithmetic, the Lab of answer and
 input rows is reused while rows repeat and reused for ``O`` when ``O``'s row equals one of
@@ -25,6 +32,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from paintkit.kernels.exact_delta_e import GUARD_BAND, reference_bins
 from paintkit.kernels.lab import LINEAR_LUT, lab_planes, linear_row, srgb_to_lab
 from paintkit.kernels.tolerance_counts_torch import (
     delta_e_bins_torch,
@@ -41,6 +49,10 @@ __all__ = [
 NUM_TOLERANCES = 11  # t = 0, 1, ..., 10
 NUM_BINS = NUM_TOLERANCES + 1  # ceil(ΔE) = 0..10, and 11 for ΔE > 10
 HIST_EDIT, HIST_PRESERVATION, HIST_CHANGED = 0, 1, 2
+_NEAR_SHIFT = 4
+_NEAR = 1 << _NEAR_SHIFT  # added to a bin: the pixel's fast ΔE lies in the guard band
+_SLOTS = 2 * _NEAR  # histogram slots per region: bins 0..11, flagged bins 16..27 (dropped)
+_BAND = np.float32(GUARD_BAND)
 
 
 @njit(cache=True)
@@ -61,23 +73,59 @@ def _rows_equal(a, b):
 
 @njit(cache=True, error_model="numpy")
 def _delta_e_bins(lab_a, lab_b, bins):
-    """``min(ceil(ΔE), 11)`` per pixel of two planar Lab rows ``(3, W)``; branch-free."""
+    """``min(ceil(ΔE), 11)`` per pixel of two planar Lab rows ``(3, W)``, plus ``_NEAR``
+    where ΔE lies within the guard band of an integer 1..10; returns 1 if any pixel does.
+    Branch-free (selects and integer ops only, so LLVM vectorises it)."""
+    any_near = np.int32(0)
     for x in range(bins.shape[0]):
         d0 = lab_a[0, x] - lab_b[0, x]
         d1 = lab_a[1, x] - lab_b[1, x]
         d2 = lab_a[2, x] - lab_b[2, x]
-        d = np.ceil(np.sqrt(d0 * d0 + d1 * d1 + d2 * d2))
-        bins[x] = np.int32(min(d, np.float32(NUM_BINS - 1)))
+        d = np.sqrt(d0 * d0 + d1 * d1 + d2 * d2)
+        c = np.ceil(d)
+        gap = min(c - d, d - (c - np.float32(1.0)))  # to the nearest integer (exact here)
+        near = np.int32(gap <= _BAND) & np.int32(d > np.float32(0.5)) \
+            & np.int32(d < np.float32(NUM_TOLERANCES - 0.5))
+        bins[x] = np.int32(min(c, np.float32(NUM_BINS - 1))) | (near << _NEAR_SHIFT)
+        any_near |= near
+    return any_near
+
+
+@njit(cache=True)
+def _record_near(y, ans, inp, bin_oa, bin_oi, same_ai, local, near_idx, near_n):
+    """After a row was counted: list its guard-band pixels in ``near_idx`` (flat
+    ``y * W + x``; ``near_n[0]`` counts them, also past the buffer's end) and take them out
+    of the histogram. Flagged bins (``>= _NEAR``) went to slots the histograms drop; the
+    other ΔE of such a pixel was counted normally and is subtracted here, so the pixel is
+    counted once, from the reference arithmetic, by ``_count_guard_band``."""
+    width = bin_oa.shape[0]
+    for x in range(width):
+        boa = bin_oa[x]
+        boi = bin_oi[x]
+        if (boa | boi) < _NEAR:
+            continue
+        k = near_n[0]
+        if k < near_idx.shape[0]:
+            near_idx[k] = y * width + x
+        near_n[0] = k + 1
+        if same_ai:  # counted once, through boa (== boi), in a dropped slot
+            continue
+        edit = (ans[x, 0] != inp[x, 0]) | (ans[x, 1] != inp[x, 1]) | (ans[x, 2] != inp[x, 2])
+        if boa < _NEAR:
+            local[x & 3, boa + (HIST_PRESERVATION - edit) * _SLOTS] -= 1
+        if boi < _NEAR:
+            local[x & 3, boi + HIST_CHANGED * _SLOTS] -= 1
 
 
 @njit(cache=True)
 def _count_row(ans, inp, bin_oa, bin_oi, local):
-    """Histogram one row; four interleaved copies of ``local`` break increment chains."""
+    """Histogram one row; four interleaved copies of ``local`` break increment chains.
+    Each region has ``_SLOTS`` slots: flagged bins land past ``NUM_BINS`` and are dropped."""
     for x in range(bin_oa.shape[0]):
         edit = (ans[x, 0] != inp[x, 0]) | (ans[x, 1] != inp[x, 1]) | (ans[x, 2] != inp[x, 2])
         k = x & 3
-        local[k, bin_oa[x] + (HIST_PRESERVATION - edit) * NUM_BINS] += 1
-        local[k, bin_oi[x] + HIST_CHANGED * NUM_BINS] += 1
+        local[k, bin_oa[x] + (HIST_PRESERVATION - edit) * _SLOTS] += 1
+        local[k, bin_oi[x] + HIST_CHANGED * _SLOTS] += 1
 
 
 @njit(cache=True)
@@ -88,15 +136,15 @@ def _count_same_regions(bin_oa, local):
 
 
 @njit(parallel=True, cache=True, error_model="numpy")
-def _histograms_kernel(out, ans, inp, lut, n_chunks, hist, bins, write_bins):
+def _histograms_kernel(out, ans, inp, lut, n_chunks, hist, bins, write_bins, near_idx, near_n):
     n_problems, height, width = out.shape[0], out.shape[1], out.shape[2]
     for item in prange(n_problems * n_chunks):
         p = item // n_chunks
         chunk = item % n_chunks
         row0 = chunk * height // n_chunks
         row1 = (chunk + 1) * height // n_chunks
-        local = np.zeros((4, 3 * NUM_BINS), np.int64)
-        same = np.zeros((4, NUM_BINS), np.int64)  # ΔE(O, A) bins of rows with A == I
+        local = np.zeros((4, 3 * _SLOTS), np.int64)
+        same = np.zeros((4, _SLOTS), np.int64)  # ΔE(O, A) bins of rows with A == I
         lin = np.empty((3, width), np.float32)
         lab_a = np.empty((3, width), np.float32)
         lab_i = np.empty((3, width), np.float32)
@@ -111,8 +159,8 @@ def _histograms_kernel(out, ans, inp, lut, n_chunks, hist, bins, write_bins):
             same_oa = _rows_equal(o, a)
             same_ai = _rows_equal(a, i)
             if same_oa and same_ai:  # O == A == I: all in P, ΔE = 0 twice
-                local[0, HIST_PRESERVATION * NUM_BINS] += width
-                local[0, HIST_CHANGED * NUM_BINS] += width
+                local[0, HIST_PRESERVATION * _SLOTS] += width
+                local[0, HIST_CHANGED * _SLOTS] += width
                 if write_bins:
                     bins[p, y, :] = 0
                 continue
@@ -128,6 +176,7 @@ def _histograms_kernel(out, ans, inp, lut, n_chunks, hist, bins, write_bins):
                 lab_planes(lin, lab_i)
                 row_i = y
             li = lab_a if same_ai else lab_i
+            n_near = 0
             if same_oa:
                 boa = zeros
             else:
@@ -137,29 +186,34 @@ def _histograms_kernel(out, ans, inp, lut, n_chunks, hist, bins, write_bins):
                     linear_row(o, lut, lin)
                     lab_planes(lin, lab_o)
                     lo = lab_o
-                _delta_e_bins(lo, lab_a, bin_oa)
+                n_near += _delta_e_bins(lo, lab_a, bin_oa)
                 boa = bin_oa
+            if same_ai:
+                boi = boa
+            elif same_oi:
+                boi = zeros
+            elif same_oa:
+                n_near += _delta_e_bins(lab_a, li, bin_oi)
+                boi = bin_oi
+            else:
+                n_near += _delta_e_bins(lo, li, bin_oi)
+                boi = bin_oi
             if same_ai:
                 _count_same_regions(boa, same)
             else:
-                if same_oi:
-                    boi = zeros
-                elif same_oa:
-                    _delta_e_bins(lab_a, li, bin_oi)
-                    boi = bin_oi
-                else:
-                    _delta_e_bins(lo, li, bin_oi)
-                    boi = bin_oi
                 _count_row(a, i, boa, boi, local)
+            if n_near:
+                _record_near(y, a, i, boa, boi, same_ai, local, near_idx[p, chunk],
+                             near_n[p, chunk:chunk + 1])
             if write_bins:
                 for x in range(width):
-                    bins[p, y, x] = boa[x]
+                    bins[p, y, x] = boa[x] % _NEAR
         for k in range(4):
             for b in range(NUM_BINS):
-                hist[p, chunk, HIST_EDIT, b] += local[k, b + HIST_EDIT * NUM_BINS]
-                hist[p, chunk, HIST_PRESERVATION, b] += local[k, b + HIST_PRESERVATION * NUM_BINS] \
+                hist[p, chunk, HIST_EDIT, b] += local[k, b + HIST_EDIT * _SLOTS]
+                hist[p, chunk, HIST_PRESERVATION, b] += local[k, b + HIST_PRESERVATION * _SLOTS] \
                     + same[k, b]
-                hist[p, chunk, HIST_CHANGED, b] += local[k, b + HIST_CHANGED * NUM_BINS] \
+                hist[p, chunk, HIST_CHANGED, b] += local[k, b + HIST_CHANGED * _SLOTS] \
                     + same[k, b]
 
 
@@ -209,11 +263,39 @@ def tolerance_histograms_numba(
     chunks = max(1, min(int(chunks_per_problem), max(height, 1)))
     hist = np.zeros((n, chunks, 3, NUM_BINS), np.int64)
     bins = np.zeros(outputs.shape[:3] if return_bins else (1, 1, 1), np.uint8)
-    if n and height and outputs.shape[2]:
+    width = outputs.shape[2]
+    rows = -(-height // chunks) if height else 0
+    near_idx = np.empty((n, chunks, max(64, rows * width // 64)), np.int64)
+    near_n = np.zeros((n, chunks), np.int64)
+    if n and height and width:
         _histograms_kernel(outputs, answers, inputs, LINEAR_LUT, chunks, hist, bins,
-                           return_bins)
+                           return_bins, near_idx, near_n)
     hist = hist.sum(axis=1)
+    for p in np.flatnonzero(near_n.sum(axis=1)):
+        _count_guard_band(p, outputs, answers, inputs, hist, bins if return_bins else None,
+                          near_idx, near_n)
     return (hist, bins) if return_bins else hist
+
+
+def _count_guard_band(p, outputs, answers, inputs, hist, bins, near_idx, near_n) -> None:
+    """Count problem ``p``'s guard-band pixels from the reference arithmetic (module
+    docstring); when a chunk listed more than its buffer holds, recount the whole problem
+    that way."""
+    o, a, i = outputs[p].reshape(-1, 3), answers[p].reshape(-1, 3), inputs[p].reshape(-1, 3)
+    if (near_n[p] > near_idx.shape[2]).any():  # adversarial images: all pixels, exactly
+        flat = np.arange(o.shape[0])
+        hist[p] = 0
+    else:
+        flat = np.concatenate([near_idx[p, c, :near_n[p, c]] for c in range(near_n.shape[1])])
+    o, a, i = o[flat], a[flat], i[flat]
+    bin_oa = reference_bins(o, a, NUM_BINS)
+    bin_oi = reference_bins(o, i, NUM_BINS)
+    edit = (a != i).any(axis=-1)
+    hist[p, HIST_EDIT] += np.bincount(bin_oa[edit], minlength=NUM_BINS)
+    hist[p, HIST_PRESERVATION] += np.bincount(bin_oa[~edit], minlength=NUM_BINS)
+    hist[p, HIST_CHANGED] += np.bincount(bin_oi, minlength=NUM_BINS)
+    if bins is not None:
+        bins[p].reshape(-1)[flat] = bin_oa
 
 
 # ------------------------------------------------------------------------- histograms -> counts

@@ -37,17 +37,35 @@ def register(subparsers) -> None:
     parser.set_defaults(func=run)
 
 
+#: Ignored output files named one by one before "... and N more".
+SHOW_IGNORED = 10
+
+
 def run(args: argparse.Namespace) -> int:
     from paintkit.evaluate.runner import default_jobs, evaluate
+    from paintkit.io.folder_lock import FolderNotWritableError
 
-    summary = evaluate(
-        args.benchmarks_root, args.outputs_root, args.out,
-        models=args.models, benchmarks=args.benchmarks, tasks=args.tasks,
-        jobs=args.jobs or default_jobs(), save_images=args.save_images,
-        overwrite=args.overwrite, progress=not args.quiet,
-    )
+    try:
+        summary = evaluate(
+            args.benchmarks_root, args.outputs_root, args.out,
+            models=args.models, benchmarks=args.benchmarks, tasks=args.tasks,
+            jobs=args.jobs or default_jobs(), save_images=args.save_images,
+            overwrite=args.overwrite, progress=not args.quiet,
+        )
+    except (FolderNotWritableError, PermissionError) as exc:
+        print(f"paintkit eval: error: {exc}", file=sys.stderr)
+        return 1
+    for note in summary.notes:
+        print(f"paintkit eval: {note}", file=sys.stderr)
+    if summary.ignored:
+        shown = ", ".join(str(p) for p in summary.ignored[:SHOW_IGNORED])
+        more = len(summary.ignored) - SHOW_IGNORED
+        print(f"paintkit eval: ignored {len(summary.ignored)} file(s) that are not "
+              f"<model>/<Benchmark>/<task>/NNNN_output.png of a problem: {shown}"
+              + (f" ... and {more} more" if more > 0 else ""), file=sys.stderr)
+    rescored = f", {summary.rescored} rescored" if summary.rescored else ""
     print(
-        f"{summary.scored} rows written ({summary.missing} missing outputs), "
+        f"{summary.scored} rows written ({summary.missing} missing outputs{rescored}), "
         f"{summary.skipped} already scored, {summary.problems_per_second:.1f} problems/s "
         f"-> {summary.results_path}",
         file=sys.stderr,

@@ -11,7 +11,10 @@ ENGINES = ("process", "inprocess", "ray")
 
 
 def _names(text: str) -> list[str]:
-    return [name.strip() for name in text.split(",") if name.strip()]
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    if not names:  # '' would otherwise mean "everything"
+        raise argparse.ArgumentTypeError(f"expected a comma-separated list of names, got {text!r}")
+    return names
 
 
 def register(subparsers) -> None:

@@ -18,8 +18,9 @@ from pathlib import Path
 from paintkit.engines.local import Engine, InProcessEngine, ProcessPoolEngine
 from paintkit.engines.progress import GenerateSummary, Progress
 from paintkit.engines.work import WorkOptions
+from paintkit.io.folder_lock import FolderLock, FolderNotWritableError
 from paintkit.suites import Suite
-from paintkit.writers import DEFAULT_SHARD_SIZE, make_writer
+from paintkit.writers import DEFAULT_SHARD_SIZE, WriteError, make_writer
 from paintkit.writers.manifest import (
     LOCK_NAME,
     ManifestBuilder,
@@ -32,12 +33,6 @@ ENGINES = ("process", "inprocess", "ray")
 UNIT_SIZE = 4
 MAX_AHEAD_UNITS = 64
 
-try:
-    import fcntl
-except ImportError:  # pragma: no cover - not on POSIX
-    fcntl = None
-
-
 def make_engine(engine: str = "process", jobs: int | None = None, address: str | None = None) -> Engine:
     """An engine by name: ``process`` (default), ``inprocess`` or ``ray``."""
     if engine == "process":
@@ -49,25 +44,6 @@ def make_engine(engine: str = "process", jobs: int | None = None, address: str |
 
         return RayEngine(address, jobs)
     raise ValueError(f"unknown engine {engine!r}; allowed: {', '.join(ENGINES)}")
-
-
-class _Lock:
-    """An exclusive lock on ``<root>/.paintkit-generate.lock`` (two runs into one folder
-    would delete each other's temporary files); the file is removed when the run ends."""
-
-    def __init__(self, root: Path):
-        self.path = root / LOCK_NAME
-        self._fh = open(self.path, "a+")  # noqa: SIM115 - closed in release()
-        if fcntl is not None:
-            try:
-                fcntl.flock(self._fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except OSError:
-                self._fh.close()
-                raise ValueError(f"{root}: another 'paintkit generate' is writing into this folder") from None
-
-    def release(self) -> None:
-        self.path.unlink(missing_ok=True)
-        self._fh.close()
 
 
 def _plan(writer, suite_len: int, unit_size: int):
@@ -112,12 +88,19 @@ def generate(suite: Suite, out: Path | str, *, format: str = "directory",
     root = Path(out)
     writer = make_writer(format, root, suite, shard_size)
     header = manifest_header(suite, writer, png_encoder)
-    state = prepare_root(root, header, overwrite)
+    if root.exists() and not root.is_dir():
+        raise ValueError(f"{root}: exists and is not a folder")
     # Start the engine before touching the folder: an unreachable cluster changes nothing.
     runner = make_engine(engine, jobs, address) if isinstance(engine, str) else engine
     with runner:
-        lock = _Lock(root)
+        # The lock comes first: nothing is checked, deleted (--overwrite) or written in the
+        # folder while another run may be writing there.
         try:
+            lock = FolderLock(root, LOCK_NAME, "paintkit generate")
+        except FolderNotWritableError as exc:  # read-only --out: one line, no traceback
+            raise WriteError(str(exc)) from None
+        try:
+            state = prepare_root(root, header, overwrite)
             writer.clean_temporary()
             write_incomplete(root, header)
             return _drive(suite, writer, runner, root, header, state, progress,
@@ -161,6 +144,7 @@ def _drive(suite, writer, engine, root, header, state, show, options, unit_size)
                 for problem in results:
                     buffer[problem.index] = problem
         manifest.add(writer.close())
+        _check_still_there(writer, len(suite), root)
         manifest.commit()
     except BaseException:
         writer.abort()
@@ -190,6 +174,17 @@ def _flush(steps: deque, buffer: dict, writer, manifest: ManifestBuilder, bar: P
         else:
             return
         steps.popleft()
+
+
+def _check_still_there(writer, suite_len: int, root: Path) -> None:
+    """Refuse to call the folder complete when files vanished during the run (deleted by
+    hand or by another tool): the manifest then stays ``"complete": false``."""
+    writer.refresh()
+    gone = [i for i in range(suite_len) if not writer.is_done(i)]
+    if gone:
+        raise WriteError(f"{root}: the files of {len(gone)} problem(s) disappeared during the "
+                         f"run (first: suite index {gone[0]}); the manifest stays incomplete, "
+                         "run the same command again to regenerate them")
 
 
 def count_files(root: Path | str) -> int:

@@ -15,7 +15,7 @@ import sys
 from abc import ABC, abstractmethod
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
-from paintkit.engines.work import WorkOptions, run_unit, single_thread_worker
+from paintkit.engines.work import WorkOptions, pool_worker, run_unit
 from paintkit.suites import Suite
 
 
@@ -86,7 +86,7 @@ class ProcessPoolEngine(Engine):
             raise ValueError(f"jobs must be an int >= 1, got {jobs!r}")
         self.workers = jobs
         self._pool = ProcessPoolExecutor(max_workers=jobs, mp_context=_mp_context(),
-                                         initializer=single_thread_worker)
+                                         initializer=pool_worker, initargs=(os.getpid(),))
 
     def submit(self, suite, start, stop, options):
         return self._pool.submit(run_unit, suite, start, stop, options)

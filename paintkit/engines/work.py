@@ -38,6 +38,14 @@ def run_unit(suite: Suite, start: int, stop: int, options: WorkOptions) -> list:
     return out
 
 
+def pool_worker(parent_pid: int) -> None:
+    """Initializer of local pool workers: one thread each, and exit with the parent."""
+    from paintkit.engines.lifeline import bind_to_parent
+
+    bind_to_parent(parent_pid)
+    single_thread_worker()
+
+
 def single_thread_worker() -> None:
     """Worker-process setup: parallelism comes from the workers, so keep Numba / torch /
     BLAS to one thread each (their thread pools spin-wait and steal the cores)."""

@@ -4,12 +4,15 @@ Benchmarks: ``<root>/<Benchmark>/<task>/<NNN>_input.png``, ``<NNN>_answer.png``,
 ``<NNN>.json``. Outputs: ``<outputs>/<model>/<Benchmark>/<task>/<NNNN>_output.png``.
 Trees written by other tools are read the same way: any number of digits is accepted for
 ``NNN``, hidden files and files not starting with a digit are ignored, and anything else
-that breaks the layout is reported with the first offending path.
+that breaks the layout is reported with the first offending path. In an outputs tree,
+files that are not a problem's ``NNNN_output.png`` (``001_output.png``, ``.PNG``, ``.jpg``,
+an unknown task folder) are listed once by :func:`ignored_outputs`, never scored.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -55,12 +58,19 @@ class BenchmarkProblem:
 
 
 def _visible_dirs(folder: Path) -> list[Path]:
-    return sorted(p for p in folder.iterdir() if p.is_dir() and not p.name.startswith("."))
+    try:
+        return sorted(p for p in folder.iterdir() if p.is_dir() and not p.name.startswith("."))
+    except OSError as exc:
+        raise LayoutError(f"{folder}: cannot list folder: {exc.strerror or exc}") from None
 
 
 def _task_problems(benchmark: str, task_dir: Path) -> list[BenchmarkProblem]:
     found: dict[str, set[str]] = {}
-    for path in sorted(task_dir.iterdir()):
+    try:
+        entries = sorted(task_dir.iterdir())
+    except OSError as exc:
+        raise LayoutError(f"{task_dir}: cannot list folder: {exc.strerror or exc}") from None
+    for path in entries:
         name = path.name
         if name.startswith(".") or not name[:1].isdigit():
             continue
@@ -84,9 +94,22 @@ def _task_problems(benchmark: str, task_dir: Path) -> list[BenchmarkProblem]:
     return problems
 
 
+def _has_inputs(task: Path) -> bool:
+    try:
+        return any(p.name.endswith("_input.png") for p in task.iterdir())
+    except OSError:
+        return False
+
+
 def _is_benchmark_dir(folder: Path) -> bool:
-    return any(any(p.name.endswith("_input.png") for p in task.iterdir())
-               for task in _visible_dirs(folder))
+    return any(_has_inputs(task) for task in _visible_dirs(folder))
+
+
+def benchmark_tasks(root) -> set[str]:
+    """Names of every task folder of the benchmarks under ``root`` (before filtering)."""
+    root = Path(root)
+    bench_dirs = [root] if _is_benchmark_dir(root) else _visible_dirs(root)
+    return {t.name for bench in bench_dirs for t in _visible_dirs(bench)}
 
 
 def discover_problems(root, benchmarks=None, tasks=None) -> list[BenchmarkProblem]:
@@ -110,8 +133,15 @@ def discover_problems(root, benchmarks=None, tasks=None) -> list[BenchmarkProble
         bench_dirs = [b for b in bench_dirs if b.name in wanted]
         unknown = wanted - {b.name for b in bench_dirs}
         if unknown:
-            raise LayoutError(f"{root}: no benchmark named {', '.join(sorted(unknown))}")
+            raise LayoutError(f"{root}: no benchmark named {', '.join(sorted(unknown))}; "
+                              f"found: {', '.join(b.name for b in _visible_dirs(root))}")
     problems: list[BenchmarkProblem] = []
+    if tasks:
+        known = {t.name for bench in bench_dirs for t in _visible_dirs(bench)}
+        unknown = sorted(set(tasks) - known)
+        if unknown:
+            raise LayoutError(f"{root}: no task folder named {', '.join(unknown)}; the "
+                              f"benchmarks hold: {', '.join(sorted(known))}")
     for bench in bench_dirs:
         task_dirs = _visible_dirs(bench)
         stray = [p for p in sorted(bench.iterdir())
@@ -140,6 +170,49 @@ def discover_models(outputs_root, models=None) -> list[str]:
             raise LayoutError(f"{outputs_root}: no model folder named {', '.join(missing)}")
         names = [n for n in names if n in set(models)]
     return names
+
+
+def ignored_outputs(outputs_root, models: list[str], problems: list[BenchmarkProblem],
+                    filtered_tasks: set[str] = frozenset()) -> list[Path]:
+    """Files and folders under ``<outputs>/<model>/<Benchmark>/`` that no problem reads.
+
+    Near-miss names (``001_output.png``, ``0001_output.PNG``, ``0001_output.jpg``, an index
+    the benchmark lacks) and task folders the benchmark does not have. Hidden entries and
+    unreadable folders are left out (a problem there is scored as missing, with the reason).
+    Only the benchmarks and tasks of ``problems`` are looked at; task folders named in
+    ``filtered_tasks`` (left out with ``--task``) are not listed.
+    """
+    outputs_root = Path(outputs_root)
+    expected: dict[tuple[str, str], set[str]] = {}
+    for problem in problems:
+        expected.setdefault((problem.benchmark, problem.task), set()).add(
+            f"{problem.idx:04d}_output.png")
+    tasks_of: dict[str, set[str]] = {}
+    for bench, task in expected:
+        tasks_of.setdefault(bench, set()).add(task)
+    ignored = []
+    for model in models:
+        for bench, tasks in sorted(tasks_of.items()):
+            folder = outputs_root / model / bench
+            try:
+                entries = sorted(folder.iterdir())
+            except OSError:
+                continue
+            for entry in entries:
+                if entry.name.startswith("."):
+                    continue
+                if entry.name not in tasks:
+                    if entry.name not in filtered_tasks:
+                        ignored.append(entry)
+                    continue
+                try:
+                    names = sorted(os.listdir(entry))
+                except OSError:
+                    continue
+                wanted = expected[(bench, entry.name)]
+                ignored.extend(entry / n for n in names
+                               if not n.startswith(".") and n not in wanted)
+    return ignored
 
 
 def read_metadata(problem: BenchmarkProblem) -> dict:

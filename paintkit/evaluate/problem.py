@@ -1,11 +1,15 @@
 """Score one benchmark problem for several models: the unit of work of ``paintkit eval``.
 
 The input and answer are decoded once and shared by every model's output (the
-precomputed-reference idea of the metric API, applied on disk).
+precomputed-reference idea of the metric API, applied on disk). Counting runs the Numba
+kernels straight on NumPy arrays (normalise, exact ΔE histograms) and turns the counts into
+a :class:`~paintkit.metrics.result.ProblemScore` with the metric's own rules, without
+torch: eval workers never import it (seconds of start-up and ~300 MB each).
 """
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import numpy as np
@@ -22,24 +26,48 @@ def diff_image_path(images_root: Path, model: str, problem: BenchmarkProblem, t:
         f"{problem.idx:04d}_diff_t{t:02d}.png"
 
 
+def output_signature(path: Path) -> dict | None:
+    """``{"bytes", "mtime_ns"}`` of an output file (symlinks followed), None if it cannot be
+    stat'ed (absent, symlink loop, unreadable folder). Stored in each row so a later run
+    rescores an output that appeared or changed."""
+    try:
+        st = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    return {"bytes": int(st.st_size), "mtime_ns": int(st.st_mtime_ns)}
+
+
+def load_output(path: Path):
+    """The decoded output, or a :class:`MissingImage` with a one-line reason."""
+    from paintkit.metrics.coerce import MissingImage
+
+    try:
+        return load_rgb(path)
+    except ImageDecodeError as exc:
+        if isinstance(exc.__cause__, FileNotFoundError):
+            return MissingImage(f"{path}: no output file")
+        return MissingImage(str(exc))
+
+
 def score_problem(
     problem: BenchmarkProblem,
     models: list[str],
     outputs_root: Path,
     images_root: Path | None = None,
+    meta: dict | None = None,
 ) -> list[dict]:
     """SPEC 5 rows of ``problem`` for each model; diff PNGs if ``images_root`` is given.
+
+    The input and answer are decoded once for all ``models``. ``meta``: the problem's JSON
+    if already read (``evaluate`` reads every one before scoring starts).
 
     Raises:
         LayoutError / ImageDecodeError: the benchmark's own files are unreadable (a broken
             benchmark is an error; a broken *output* is scored as missing).
     """
     from paintkit.kernels.diff_image import diff_image_from_bins
-    from paintkit.metrics.coerce import MissingImage
-    from paintkit.metrics.reference import Reference
-    from paintkit.metrics.score import tolerance_statistics
 
-    meta = read_metadata(problem)
+    meta = read_metadata(problem) if meta is None else meta
     answer = load_rgb(problem.answer_path)
     inp = load_rgb(problem.input_path)
     if answer.shape != inp.shape:
@@ -47,18 +75,13 @@ def score_problem(
             f"{problem.answer_path}: answer is {answer.shape[1]}x{answer.shape[0]} but the "
             f"input is {inp.shape[1]}x{inp.shape[0]}"
         )
-    reference = Reference(answer[None], inp[None])
     edit_mask = (answer != inp).any(axis=-1) if images_root is not None else None
     rows = []
     for model in models:
         path = problem.output_path(outputs_root, model)
-        try:
-            output = load_rgb(path)
-        except ImageDecodeError as exc:
-            output = MissingImage(str(exc) if path.exists() else f"{path}: no output file")
-        batch = tolerance_statistics([output], reference, backend="numba",
-                                     return_bins=images_root is not None)
-        result = batch.scores()[0]
+        signature = output_signature(path)  # before reading: a later change is rescored
+        output = load_output(path)
+        result, bins = score_output(output, answer, inp, return_bins=images_root is not None)
         row = {
             "model": model,
             "benchmark": problem.benchmark,
@@ -74,10 +97,52 @@ def score_problem(
         }
         if result.error is not None:
             row["error"] = result.error
+        row["output_file"] = signature
         rows.append(row)
-        bins = batch.bins[0] if batch.bins else None
         if images_root is not None and bins is not None:
             for t in DIFF_TOLERANCES:
                 write_png(diff_image_path(images_root, model, problem, t),
                           np.asarray(diff_image_from_bins(edit_mask, bins, t)))
     return rows
+
+
+def _ratio(num: int, den: int) -> float:
+    return num / den if den > 0 else 1.0
+
+
+def score_output(output, answer: np.ndarray, inp: np.ndarray, return_bins: bool = False):
+    """``(ProblemScore, bins or None)`` of one output (uint8 ``(H, W, 3)`` of any size, or a
+    :class:`~paintkit.metrics.coerce.MissingImage`) against uint8 ``(H, W, 3)`` answer and
+    input. Same counts and figures as :func:`paintkit.metrics.score` (SPEC 1.6-1.8)."""
+    from paintkit.kernels.normalize import normalize_output_numba
+    from paintkit.kernels.tolerance_counts import (
+        counts_from_histograms,
+        tolerance_histograms_numba,
+    )
+    from paintkit.metrics.coerce import MissingImage
+    from paintkit.metrics.result import ProblemScore
+
+    answer_size = (int(answer.shape[1]), int(answer.shape[0]))
+    if not isinstance(output, MissingImage) and output.size == 0:
+        output = MissingImage(f"empty image (shape {output.shape})")
+    missing = isinstance(output, MissingImage)
+    o = answer if missing else np.ascontiguousarray(normalize_output_numba(output, answer_size))
+    result = tolerance_histograms_numba(o[None], answer[None], inp[None],
+                                        return_bins=return_bins and not missing)
+    hist, bins = result if return_bins and not missing else (result, None)
+    counts = {k: np.asarray(v)[0].tolist() for k, v in counts_from_histograms(hist).items()}
+    e, p = counts["edit_pixels"], counts["preservation_pixels"]
+    zero = [0] * len(counts["edit_correct"])
+    ce, cp, ch = (zero, zero, zero) if missing else \
+        (counts["edit_correct"], counts["preservation_correct"], counts["changed"])
+    score = ProblemScore(
+        has_output=not missing,
+        output_size=None if missing else (int(output.shape[1]), int(output.shape[0])),
+        answer_size=answer_size, edit_pixels=e, preservation_pixels=p,
+        edit_correct=tuple(ce), preservation_correct=tuple(cp), changed=tuple(ch),
+        edit_accuracy=tuple(0.0 if missing else _ratio(c, e) for c in ce),
+        preservation_accuracy=tuple(0.0 if missing else _ratio(c, p) for c in cp),
+        iou=tuple(_ratio(c, e + p - q) for c, q in zip(ce, cp, strict=True)),
+        error=output.error if missing else None,
+    )
+    return score, (None if bins is None else bins[0])

@@ -1,74 +1,132 @@
-"""``problem_stats.jsonl``: append-only, flushed per row, resumable after a crash."""
+"""``problem_stats.jsonl``: one row per (model, benchmark, task, idx), resumable after a crash.
+
+Rows are appended and flushed one line at a time while a run holds the folder's lock
+(:data:`LOCK_NAME`), so two runs never write into one file. When a run starts,
+:func:`load_results` reads the file and keeps one row per key (the last one); a partial
+last line (a crash mid-write), a damaged line in the middle, a ``{}`` line or anything else
+that is not a row is dropped and reported, and the file is rewritten atomically without
+them before anything is appended. The file is valid JSON Lines with unique keys after
+every run, whatever happened to the one before.
+
+Besides the SPEC 5 fields each row written here holds ``output_file``: the ``bytes`` and
+``mtime_ns`` of the output file that was scored (``null`` when there was none), so a later
+run rescores an output that appeared or changed since.
+"""
 
 from __future__ import annotations
 
 import json
-import os
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from paintkit.io.atomic import atomic_open
 
 RESULTS_NAME = "problem_stats.jsonl"
+LOCK_NAME = ".paintkit-eval.lock"
+_KEY_FIELDS = (("model", str), ("benchmark", str), ("task", str), ("idx", int))
 
 
 def row_key(row: dict) -> tuple[str, str, str, int]:
     return (row["model"], row["benchmark"], row["task"], int(row["idx"]))
 
 
-def _repair_tail(path: Path) -> None:
-    # A run killed mid-write can leave a partial last line: drop it so appends stay valid.
-    with open(path, "rb+") as fh:
-        fh.seek(0, os.SEEK_END)
-        size = fh.tell()
-        if size == 0:
-            return
-        fh.seek(size - 1)
-        if fh.read(1) == b"\n":
-            return
-        fh.seek(0)
+def _valid_row(row) -> bool:
+    return isinstance(row, dict) and all(
+        isinstance(row.get(name), kind) and not isinstance(row.get(name), bool)
+        for name, kind in _KEY_FIELDS) and isinstance(row.get("output"), dict) \
+        and isinstance(row.get("has_output"), bool)
+
+
+@dataclass
+class LoadedResults:
+    """The rows of a results file, one per key in file order, and what was wrong with it."""
+
+    rows: dict = field(default_factory=dict)
+    problems: list[str] = field(default_factory=list)  # "line 7: not JSON", ...
+    duplicates: int = 0
+
+    @property
+    def needs_rewrite(self) -> bool:
+        return bool(self.problems or self.duplicates)
+
+    def describe(self, path: Path) -> str:
+        parts = []
+        if self.problems:
+            shown = "; ".join(self.problems[:3]) + (" ..." if len(self.problems) > 3 else "")
+            parts.append(f"dropped {len(self.problems)} damaged line(s) ({shown})")
+        if self.duplicates:
+            parts.append(f"kept the last of {self.duplicates} duplicate row(s)")
+        return f"{path}: {' and '.join(parts)}; those problems are scored again if needed"
+
+
+def load_results(path) -> LoadedResults:
+    """Read ``path`` (missing: empty) without changing it; see the module docstring."""
+    path = Path(path)
+    loaded = LoadedResults()
+    if not path.exists():
+        return loaded
+    with open(path, "rb") as fh:
         data = fh.read()
-        fh.truncate(data.rfind(b"\n") + 1)
+    lines = data.split(b"\n")
+    for number, raw in enumerate(lines, start=1):
+        if not raw.strip():
+            continue
+        if number == len(lines):  # no newline after it: a write cut short
+            loaded.problems.append(f"line {number}: partial last line")
+            continue
+        try:
+            row = json.loads(raw.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError):
+            loaded.problems.append(f"line {number}: not JSON")
+            continue
+        if not _valid_row(row):
+            loaded.problems.append(f"line {number}: not a result row")
+            continue
+        key = row_key(row)
+        if key in loaded.rows:
+            loaded.duplicates += 1
+            del loaded.rows[key]  # the later row wins, in its own position
+        loaded.rows[key] = row
+    return loaded
+
+
+def remove_stale_temporaries(path) -> int:
+    """Remove ``.problem_stats.jsonl.*.tmp`` left by a run killed during a rewrite (call
+    with the folder's lock held); returns how many."""
+    path = Path(path)
+    removed = 0
+    for stale in path.parent.glob(f".{path.name}.*.tmp"):
+        stale.unlink(missing_ok=True)
+        removed += 1
+    return removed
 
 
 def read_rows(path) -> list[dict]:
-    """All complete rows of a results file (a partial last line is dropped)."""
-    path = Path(path)
-    if not path.exists():
-        return []
-    _repair_tail(path)
-    rows = []
-    with open(path, encoding="utf-8") as fh:
-        for line in fh:
-            line = line.strip()
-            if line:
-                try:
-                    rows.append(json.loads(line))
-                except ValueError:
-                    continue  # a damaged line is rescored, not fatal
-    return rows
+    """The valid rows of a results file, one per key (read only; nothing is repaired)."""
+    return list(load_results(path).rows.values())
+
+
+def _line(row: dict) -> str:
+    return json.dumps(row) + "\n"
 
 
 class ResultsWriter:
     """Appends rows to ``problem_stats.jsonl``, one flushed line each.
 
-    ``drop``: keys whose existing rows are removed first (``--overwrite``); the rewrite is
-    atomic, and rows of other problems are kept.
+    ``keep``: when given, the file is first rewritten atomically with exactly these rows
+    (repairs, ``--overwrite``, rescored problems); the caller holds the folder's lock.
     """
 
-    def __init__(self, path, drop: set | None = None):
+    def __init__(self, path, keep: list[dict] | None = None):
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        if drop and self.path.exists():
-            kept = [r for r in read_rows(self.path) if row_key(r) not in drop]
+        if keep is not None:
             with atomic_open(self.path, "w", encoding="utf-8") as fh:
-                for row in kept:
-                    fh.write(json.dumps(row) + "\n")
-        elif self.path.exists():
-            _repair_tail(self.path)
-        self._fh = open(self.path, "a", encoding="utf-8")
+                fh.writelines(_line(row) for row in keep)
+        self._fh = open(self.path, "a", encoding="utf-8")  # noqa: SIM115 - closed in close()
 
     def write(self, row: dict) -> None:
-        self._fh.write(json.dumps(row) + "\n")
+        self._fh.write(_line(row))
         self._fh.flush()
 
     def close(self) -> None:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import os
 import sys
 import time
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from collections import deque
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing import get_context
 from pathlib import Path
@@ -13,23 +14,40 @@ from pathlib import Path
 from paintkit.evaluate.layout import (
     BenchmarkProblem,
     LayoutError,
+    benchmark_tasks,
     discover_models,
     discover_problems,
+    ignored_outputs,
+    read_metadata,
 )
-from paintkit.evaluate.problem import score_problem
-from paintkit.evaluate.results import RESULTS_NAME, ResultsWriter, read_rows, row_key
+from paintkit.evaluate.problem import output_signature, score_problem
+from paintkit.evaluate.results import (
+    LOCK_NAME,
+    RESULTS_NAME,
+    ResultsWriter,
+    load_results,
+    remove_stale_temporaries,
+)
+from paintkit.io.folder_lock import FolderLock
 
 
 @dataclass
 class EvalSummary:
-    """What a run did: rows written, rows already there, missing outputs, seconds."""
+    """What a run did: rows written, rows already there, missing outputs, seconds.
+
+    ``rescored``: rows replaced because their output appeared or changed; ``ignored``:
+    output files no problem reads (near-miss names); ``notes``: repairs of the results file.
+    """
 
     results_path: Path
     scored: int = 0
     skipped: int = 0
     missing: int = 0
+    rescored: int = 0
     seconds: float = 0.0
     models: list[str] = field(default_factory=list)
+    ignored: list[Path] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
 
     @property
     def problems_per_second(self) -> float:
@@ -37,41 +55,62 @@ class EvalSummary:
 
 
 class _Progress:
-    def __init__(self, total: int, enabled: bool):
+    """``scored 120/400 problems  61.2/s  ETA 5s``: redrawn in place on a terminal, a plain
+    line every :data:`LOG_INTERVAL` seconds in a pipe or log file."""
+
+    LOG_INTERVAL = 5.0
+
+    def __init__(self, total: int, enabled: bool, stream=None):
         self.total, self.done, self.enabled = total, 0, enabled
+        self.stream = stream or sys.stderr
+        self.tty = bool(getattr(self.stream, "isatty", lambda: False)())
         self.start = self.last = time.perf_counter()
 
     def advance(self, n: int) -> None:
         self.done += n
         now = time.perf_counter()
-        if self.enabled and (now - self.last > 0.5 or self.done == self.total):
+        interval = 0.5 if self.tty else self.LOG_INTERVAL
+        if self.enabled and (now - self.last >= interval or self.done == self.total):
             self.last = now
             rate = self.done / max(now - self.start, 1e-9)
             eta = (self.total - self.done) / rate if rate else 0.0
-            print(f"\rscored {self.done}/{self.total} problems  {rate:.1f}/s  ETA {eta:.0f}s ",
-                  end="", file=sys.stderr, flush=True)
+            line = f"scored {self.done}/{self.total} problems  {rate:.1f}/s  ETA {eta:.0f}s"
+            self.stream.write(f"\r{line} " if self.tty else line + "\n")
+            self.stream.flush()
 
     def close(self) -> None:
-        if self.enabled and self.total:
-            print(file=sys.stderr, flush=True)
+        if self.enabled and self.total and self.tty:
+            self.stream.write("\n")
+            self.stream.flush()
 
 
-def _worker_init() -> None:
-    # One thread per worker process: parallelism comes from the pool. torch gets one thread
-    # too: its OpenMP pool spin-waits between the small tensor ops of each problem and
-    # steals the core from Numba (measured: 8 ms instead of 0.4 ms per 64x64 problem).
+def _worker_init(parent_pid: int) -> None:
+    from paintkit.engines.lifeline import bind_to_parent
+
+    bind_to_parent(parent_pid)  # a SIGKILLed eval leaves no worker behind
+    # One thread per worker process: parallelism comes from the pool (Numba's pool would
+    # spin-wait between the small kernels of each problem and steal the other core).
     import numba
-    import torch
 
     numba.set_num_threads(1)
-    torch.set_num_threads(1)
 
 
 def _score_chunk(chunk, outputs_root, images_root) -> list[dict]:
     rows = []
-    for problem, models in chunk:
-        rows.extend(score_problem(problem, models, outputs_root, images_root))
+    for problem, models, meta in chunk:
+        rows.extend(score_problem(problem, models, outputs_root, images_root, meta))
     return rows
+
+
+def _needs_scoring(row: dict | None, path: Path) -> bool:
+    """Whether ``(model, problem)`` is scored this run: no row yet, or its output appeared
+    or changed since the row was written (rows of other tools: only a missing output that
+    now exists)."""
+    if row is None:
+        return True
+    if "output_file" in row:
+        return row["output_file"] != output_signature(path)
+    return not row["has_output"] and output_signature(path) is not None
 
 
 def evaluate(
@@ -92,37 +131,68 @@ def evaluate(
 
     A (model, benchmark) pair is scored when ``<outputs>/<model>/<benchmark>/`` exists;
     then every problem of that benchmark gets a row (absent or broken outputs are scored
-    as missing, with the error in the row). Problems already in the results file are
-    skipped unless ``overwrite``. Diff images (``save_images``) go to
+    as missing, with a one-line reason in the row). Problems already in the results file
+    are skipped unless ``overwrite``, or unless their output appeared or changed since
+    (size or mtime). Every problem JSON is read before the first row is scored. One run
+    at a time per ``out_dir`` (a lock file). Diff images (``save_images``) go to
     ``out_dir/diffs/<model>/<Benchmark>/<task>/<NNNN>_diff_t<TT>.png`` for t = 0, 2, 5, 10.
 
     Raises:
-        LayoutError: a tree that breaks the layout (naming the first offending path).
+        LayoutError: a tree that breaks the layout, a malformed problem JSON, an unknown
+            ``--model`` / ``--benchmark`` / ``--task`` (naming what exists).
+        FolderBusyError: another eval is writing into ``out_dir``.
     """
     outputs_root, out_dir = Path(outputs_root), Path(out_dir)
     if jobs < 1:
         raise ValueError(f"jobs: expected a positive number of processes, got {jobs}")
     problems = discover_problems(benchmarks_root, benchmarks, tasks)
     model_names = discover_models(outputs_root, models)
+    metas = [read_metadata(p) for p in problems]  # a broken JSON stops the run here
     results_path = out_dir / RESULTS_NAME
     summary = EvalSummary(results_path=results_path, models=model_names)
-    done = set() if overwrite else {row_key(r) for r in read_rows(results_path)}
-    work: list[tuple[BenchmarkProblem, list[str]]] = []
-    for problem in problems:
-        todo = [m for m in model_names if (outputs_root / m / problem.benchmark).is_dir()
-                and problem.key(m) not in done]
-        summary.skipped += sum(1 for m in model_names if problem.key(m) in done)
-        if todo:
-            work.append((problem, todo))
-    if not work and not summary.skipped and problems:
-        raise LayoutError(f"{outputs_root}: no model folder holds any of the benchmarks "
-                          f"{sorted({p.benchmark for p in problems})}")
-    drop = {p.key(m) for p, ms in work for m in ms} if overwrite else None
+    filtered = benchmark_tasks(benchmarks_root) - {p.task for p in problems}
+    summary.ignored = ignored_outputs(outputs_root, model_names, problems, filtered)
+    with FolderLock(out_dir, LOCK_NAME, "paintkit eval"):
+        remove_stale_temporaries(results_path)
+        loaded = load_results(results_path)
+        if loaded.needs_rewrite:
+            summary.notes.append(loaded.describe(results_path))
+        rows = loaded.rows
+        work: list[tuple[BenchmarkProblem, list[str], dict]] = []
+        replace: set = set()
+        for problem, meta in zip(problems, metas, strict=True):
+            todo = []
+            for m in model_names:
+                if not (outputs_root / m / problem.benchmark).is_dir():
+                    continue
+                key = problem.key(m)
+                row = rows.get(key)
+                if overwrite or _needs_scoring(row, problem.output_path(outputs_root, m)):
+                    todo.append(m)
+                    if row is not None:
+                        replace.add(key)
+                else:
+                    summary.skipped += 1
+            if todo:
+                work.append((problem, todo, meta))
+        if not work and not summary.skipped and problems:
+            raise LayoutError(f"{outputs_root}: no model folder holds any of the benchmarks "
+                              f"{sorted({p.benchmark for p in problems})}")
+        summary.rescored = len(replace)
+        keep = [r for k, r in rows.items() if k not in replace] \
+            if replace or loaded.needs_rewrite else None
+        _run(work, outputs_root, out_dir, results_path, keep, summary, jobs, save_images,
+             progress, chunk_size)
+    return summary
+
+
+def _run(work, outputs_root, out_dir, results_path, keep, summary, jobs, save_images,
+         progress, chunk_size) -> None:
     images_root = out_dir / "diffs" if save_images else None
-    total = sum(len(ms) for _, ms in work)
+    total = sum(len(ms) for _, ms, _ in work)
     bar = _Progress(total, progress)
     start = time.perf_counter()
-    with ResultsWriter(results_path, drop=drop) as writer:
+    with ResultsWriter(results_path, keep=keep) as writer:
         def consume(rows: list[dict]) -> None:
             for row in rows:
                 writer.write(row)
@@ -131,36 +201,25 @@ def evaluate(
             bar.advance(len(rows))
 
         if jobs == 1 or len(work) <= 1:
-            import torch
-
-            threads = torch.get_num_threads()
-            torch.set_num_threads(1)  # see _worker_init; Numba keeps all cores here
-            try:
-                for item in work:
-                    consume(_score_chunk([item], outputs_root, images_root))
-            finally:
-                torch.set_num_threads(threads)
+            for item in work:
+                consume(_score_chunk([item], outputs_root, images_root))
         else:
             chunks = [work[k:k + chunk_size] for k in range(0, len(work), chunk_size)]
             with ProcessPoolExecutor(jobs, mp_context=get_context("spawn"),
-                                     initializer=_worker_init) as pool:
-                pending = set()
-                queue = iter(chunks)
-                for chunk in queue:  # keep a bounded number of chunks in flight
-                    pending.add(pool.submit(_score_chunk, chunk, outputs_root, images_root))
-                    if len(pending) >= 2 * jobs:
-                        break
-                while pending:
-                    finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-                    for future in finished:
-                        consume(future.result())
-                        nxt = next(queue, None)
-                        if nxt is not None:
-                            pending.add(pool.submit(_score_chunk, nxt, outputs_root,
-                                                    images_root))
+                                     initializer=_worker_init,
+                                     initargs=(os.getpid(),)) as pool:
+                # Results are written in submission order (not completion order), so two
+                # runs over the same files write the same bytes whatever the scheduling.
+                in_flight: deque = deque()
+                for chunk in chunks:
+                    in_flight.append(pool.submit(_score_chunk, chunk, outputs_root,
+                                                 images_root))
+                    if len(in_flight) >= 2 * jobs:
+                        consume(in_flight.popleft().result())
+                while in_flight:
+                    consume(in_flight.popleft().result())
     bar.close()
     summary.seconds = time.perf_counter() - start
-    return summary
 
 
 def default_jobs() -> int:

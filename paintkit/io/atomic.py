@@ -1,7 +1,9 @@
 """Atomic file writes: write to a temporary name in the same folder, then rename.
 
 An interrupted run never leaves a half-written file under the final name, so a rerun can
-trust every file it finds and skip it.
+trust every file it finds and skip it. ``tempfile.mkstemp`` creates its file 0600; the
+final file gets the permissions a plain ``open()`` would give (``0o666 & ~umask``), so a
+shared benchmark folder stays readable to the people the umask allows.
 """
 
 from __future__ import annotations
@@ -10,8 +12,33 @@ import os
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import cache
 from pathlib import Path
 from typing import IO
+
+
+@cache
+def _umask() -> int:
+    # os.umask can only be read by setting it; do it once (the umask of a run is fixed).
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def new_file_mode() -> int:
+    """Permission bits a new file gets from ``open()``: ``0o666 & ~umask``."""
+    return 0o666 & ~_umask()
+
+
+def make_temporary(final: Path, suffix: str = ".tmp") -> Path:
+    """An empty temporary file ``.<name>.<random><suffix>`` beside ``final`` with the
+    permissions of a new file (not mkstemp's 0600)."""
+    fd, tmp = tempfile.mkstemp(prefix=f".{final.name}.", suffix=suffix, dir=final.parent)
+    try:
+        os.fchmod(fd, new_file_mode())
+    finally:
+        os.close(fd)
+    return Path(tmp)
 
 
 @contextmanager
@@ -23,8 +50,7 @@ def atomic_path(path: str | os.PathLike[str]) -> Iterator[Path]:
     """
     final = Path(path)
     final.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{final.name}.", suffix=".tmp", dir=final.parent)
-    os.close(fd)
+    tmp = make_temporary(final)
     try:
         yield Path(tmp)
         os.replace(tmp, final)

@@ -5,13 +5,24 @@ C-contiguous uint8 ``(H, W, 3)`` array, exactly what Pillow's ``Image.convert("R
 gives (RGBA: alpha dropped, not composited; L and P expanded). 8-bit RGB/RGBA PNGs are
 decoded with ``imagecodecs`` (libpng, ~2.5x faster than Pillow on benchmark images) when it
 is installed; everything else goes through Pillow. Images above :data:`MAX_PIXELS` are
-refused from their header, before any pixel is decoded (decompression bombs).
+refused from their header, before any pixel is decoded (decompression bombs); formats other
+than PNG also stay under Pillow's own decompression-bomb limit (``Image.MAX_IMAGE_PIXELS``
+x 2, about 179M pixels). 16-bit grayscale (``I;16*``) keeps its high byte, as 16-bit RGB
+does (Pillow's ``convert("RGB")`` would clip it to 255).
+
+Hostile files never escape as anything but :class:`ImageDecodeError`: only regular files
+are opened (a FIFO, a folder or a device is refused without blocking), a symlink loop or a
+permission problem is named, and any decoder exception becomes a one-line reason without
+object addresses, so two runs over the same files write the same text.
 """
 
 from __future__ import annotations
 
+import errno
 import io
 import os
+import re
+import stat
 import struct
 import warnings
 from pathlib import Path
@@ -38,6 +49,20 @@ class ImageDecodeError(PaintkitError, ValueError):
 
 class ImageTooLargeError(ImageDecodeError):
     """An image has more than :data:`MAX_PIXELS` pixels and was not decoded."""
+
+
+_ADDRESS = re.compile(r"<[^<>]* at 0x[0-9a-fA-F]+>")
+_GRAY16_MODES = ("I;16", "I;16B", "I;16L", "I;16N")
+
+
+def _reason(exc: BaseException) -> str:
+    """One stable line for ``exc``: its type (when the text alone is unclear) and message,
+    with object reprs like ``<_io.BytesIO object at 0x7f...>`` replaced."""
+    text = _ADDRESS.sub("the image data", " ".join(str(exc).split()))
+    name = type(exc).__name__
+    if not text:
+        return name
+    return text if isinstance(exc, OSError | ValueError | SyntaxError) else f"{name}: {text}"
 
 
 def _check_size(width: int, height: int, where: str) -> None:
@@ -89,10 +114,17 @@ def rgb_from_array(array: np.ndarray, name: str = "image") -> np.ndarray:
 def _rgb_from_pil(image: Image.Image, where: str) -> np.ndarray:
     _check_size(image.width, image.height, where)
     try:
-        rgb = image.convert("RGB")
-    except (OSError, ValueError, SyntaxError) as exc:  # truncated / corrupt data
-        raise ImageDecodeError(f"{where}: cannot decode image: {exc}") from exc
-    return np.array(rgb)  # a writable copy (np.asarray of a PIL image is read-only)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            if image.mode in _GRAY16_MODES:  # high byte, like 16-bit RGB (convert clips)
+                gray = (np.asarray(image).astype(np.uint16) >> 8).astype(np.uint8)
+                return rgb_from_array(gray, where)
+            rgb = image.convert("RGB")
+            return np.array(rgb)  # a writable copy (np.asarray of a PIL image is read-only)
+    except Image.DecompressionBombError as exc:
+        raise ImageTooLargeError(f"{where}: {_reason(exc)}") from exc
+    except Exception as exc:  # noqa: BLE001 - any decoder failure is a bad file, not a crash
+        raise ImageDecodeError(f"{where}: cannot decode image: {_reason(exc)}") from exc
 
 
 def decode_rgb_bytes(data: bytes, where: str = "<bytes>") -> np.ndarray:
@@ -106,24 +138,54 @@ def decode_rgb_bytes(data: bytes, where: str = "<bytes>") -> np.ndarray:
         if _imagecodecs is not None and depth == 8 and color in (2, 6):
             try:
                 pixels = _imagecodecs.png_decode(data)
-            except Exception as exc:  # libpng reports corrupt/truncated data this way
-                raise ImageDecodeError(f"{where}: cannot decode PNG: {exc}") from exc
-            if pixels.ndim == 3 and pixels.shape[-1] in (3, 4):
+            except Exception as exc:  # noqa: BLE001 - libpng reports corrupt data this way
+                raise ImageDecodeError(f"{where}: cannot decode PNG: {_reason(exc)}") from exc
+            if pixels.ndim == 3 and pixels.shape[-1] in (3, 4) and pixels.size:
                 return np.ascontiguousarray(pixels[..., :3])
-    limit = Image.MAX_IMAGE_PIXELS
     try:
-        # Our own limit (checked from the header below) replaces Pillow's lower one.
-        Image.MAX_IMAGE_PIXELS = MAX_PIXELS
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", Image.DecompressionBombWarning)
             image = Image.open(io.BytesIO(data))
     except Image.DecompressionBombError as exc:
-        raise ImageTooLargeError(f"{where}: {exc}") from exc
-    except (OSError, ValueError, SyntaxError) as exc:
-        raise ImageDecodeError(f"{where}: cannot identify image: {exc}") from exc
-    finally:
-        Image.MAX_IMAGE_PIXELS = limit
+        raise ImageTooLargeError(f"{where}: {_reason(exc)}") from exc
+    except Exception as exc:  # noqa: BLE001 - e.g. NotImplementedError from a DDS plugin
+        raise ImageDecodeError(f"{where}: cannot identify image: {_reason(exc)}") from exc
     return _rgb_from_pil(image, where)
+
+
+def read_regular_file(path: str | os.PathLike, limit: int = -1) -> bytes:
+    """The bytes of ``path`` (the first ``limit`` if given) if it is a regular file (after
+    symlinks), without ever
+    blocking: a FIFO, socket, device or folder is refused with :class:`ImageDecodeError`,
+    as are a symlink loop and a file that cannot be read (the reason says which)."""
+    path = Path(path)
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except FileNotFoundError as exc:
+        raise ImageDecodeError(f"{path}: no such file") from exc
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise ImageDecodeError(f"{path}: symlink loop (too many levels of symbolic "
+                                   "links)") from exc
+        if exc.errno == errno.ENXIO:  # a socket (or a FIFO without a writer on some systems)
+            raise ImageDecodeError(f"{path}: not a regular file") from exc
+        raise ImageDecodeError(f"{path}: cannot read: {exc.strerror or _reason(exc)}") from exc
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            kind = ("a FIFO" if stat.S_ISFIFO(mode) else "a folder" if stat.S_ISDIR(mode)
+                    else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
+                    else "a socket" if stat.S_ISSOCK(mode) else "not a regular file")
+            raise ImageDecodeError(f"{path}: not a regular file ({kind}); not opened")
+        os.set_blocking(fd, True)
+        with os.fdopen(fd, "rb") as fh:
+            fd = -1
+            return fh.read(limit)
+    except OSError as exc:
+        raise ImageDecodeError(f"{path}: cannot read: {exc.strerror or _reason(exc)}") from exc
+    finally:
+        if fd >= 0:
+            os.close(fd)
 
 
 def load_rgb(source) -> np.ndarray:
@@ -149,13 +211,7 @@ def load_rgb(source) -> np.ndarray:
         return decode_rgb_bytes(bytes(source))
     if isinstance(source, str | os.PathLike):
         path = Path(source)
-        try:
-            data = path.read_bytes()
-        except FileNotFoundError as exc:
-            raise ImageDecodeError(f"{path}: no such file") from exc
-        except OSError as exc:
-            raise ImageDecodeError(f"{path}: cannot read: {exc}") from exc
-        return decode_rgb_bytes(data, str(path))
+        return decode_rgb_bytes(read_regular_file(path), str(path))
     raise TypeError(
         f"expected a path, bytes, PIL image or NumPy array, got {type(source).__name__}"
     )
@@ -163,9 +219,7 @@ def load_rgb(source) -> np.ndarray:
 
 def image_size(path: str | os.PathLike) -> tuple[int, int]:
     """``(W, H)`` of an image file, read from its header without decoding pixels."""
-    with open(path, "rb") as fh:
-        head = fh.read(32)
-    header = png_header(head)
+    header = png_header(read_regular_file(path, 32))
     if header is not None:
         return header[0], header[1]
     limit = Image.MAX_IMAGE_PIXELS
@@ -173,8 +227,8 @@ def image_size(path: str | os.PathLike) -> tuple[int, int]:
         Image.MAX_IMAGE_PIXELS = None
         with Image.open(path) as image:
             return image.size
-    except (OSError, ValueError, SyntaxError) as exc:
-        raise ImageDecodeError(f"{path}: cannot identify image: {exc}") from exc
+    except Exception as exc:  # noqa: BLE001 - any decoder failure names the file
+        raise ImageDecodeError(f"{path}: cannot identify image: {_reason(exc)}") from exc
     finally:
         Image.MAX_IMAGE_PIXELS = limit
 

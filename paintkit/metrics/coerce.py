@@ -111,12 +111,17 @@ def _one_image(item, name: str, allow_missing: bool):
                 return MissingImage("no output")
             raise ValueError(f"{name}: got None; only outputs may be missing")
         if _is_tensor(item):
-            return tensor_to_uint8_nhwc(item.detach(), name)[0].cpu().numpy()
-        if isinstance(item, np.ndarray):
+            image = tensor_to_uint8_nhwc(item.detach(), name)[0].cpu().numpy()
+        elif isinstance(item, np.ndarray):
             if item.ndim == 3 and item.shape[0] == 3 and item.shape[-1] != 3:
                 item = item.transpose(1, 2, 0)  # CHW
-            return rgb_from_array(item, name)
-        return load_rgb(item)
+            image = rgb_from_array(item, name)
+        else:
+            image = load_rgb(item)
+        if allow_missing and image.size == 0:  # this output is missing, not the whole batch
+            raise ImageDecodeError(f"{name}: empty image (shape {image.shape}); expected at "
+                                   "least one pixel")
+        return image
     except ImageDecodeError as exc:
         if allow_missing:
             return MissingImage(str(exc))

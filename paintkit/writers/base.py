@@ -13,11 +13,11 @@ removes on the next start.
 from __future__ import annotations
 
 import os
-import tempfile
 from abc import ABC, abstractmethod
 from pathlib import Path
 
 from paintkit.errors import PaintkitError
+from paintkit.io.atomic import make_temporary
 from paintkit.suites import Suite
 from paintkit.writers.record import EncodedProblem, FileRecord
 
@@ -46,12 +46,9 @@ class TempFile:
         self.final = Path(final)
         try:
             self.final.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix=f".{self.final.name}.", suffix=TEMP_SUFFIX,
-                                       dir=self.final.parent)
+            self.path = make_temporary(self.final, TEMP_SUFFIX)
         except OSError as exc:
             raise write_error(self.final, exc) from exc
-        os.close(fd)
-        self.path = Path(tmp)
 
     def commit(self) -> None:
         try:
@@ -62,7 +59,7 @@ class TempFile:
     def discard(self) -> None:
         try:
             os.unlink(self.path)
-        except FileNotFoundError:
+        except OSError:  # already gone, or the folder went away: nothing left to clean
             pass
 
 
@@ -104,6 +101,9 @@ class Writer(ABC):
     @abstractmethod
     def is_done(self, index: int) -> bool:
         """Whether problem ``index`` is already stored (its files exist)."""
+
+    def refresh(self) -> None:  # noqa: B027 - writers without caches have nothing to drop
+        """Forget anything cached about which files exist (the run's end re-checks)."""
 
     @abstractmethod
     def skip(self, index: int) -> list[FileRecord]:

@@ -16,9 +16,28 @@ from paintkit.writers.record import EncodedProblem, FileRecord
 SUFFIXES = ("_input.png", "_answer.png", ".json")
 
 
+def check_folder_name(name: str, what: str = "benchmark") -> str:
+    """``name`` if it is one plain folder name that stays inside the output folder.
+
+    Raises:
+        ValueError: empty, ``.``, ``..``, hidden, or holding a path separator or NUL (any
+            of which would write outside ``--out``, over it, or where readers skip it).
+    """
+    if not isinstance(name, str) or name in ("", ".", "..") or name.startswith(".") \
+            or any(c in name for c in ("/", "\\", "\0")) or os.path.isabs(name):
+        raise ValueError(f"{what} name {name!r}: expected one plain folder name inside the "
+                         "output folder (letters, digits, '_.-'; not '.', '..', hidden or a "
+                         "path)")
+    return name
+
+
 class DirectoryWriter(Writer):
     format = "directory"
     json_indent = 1
+
+    def __init__(self, root: Path | str, suite):
+        super().__init__(root, suite)
+        check_folder_name(suite.benchmark)
 
     def _stem_path(self, index: int) -> str:
         spec = self.suite.spec(index)

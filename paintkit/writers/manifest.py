@@ -124,12 +124,15 @@ class ManifestBuilder:
         self.nbytes = 0
 
     def add(self, records: list[FileRecord]) -> None:
-        for record in records:
-            sep = "\n" if self.files == 0 else ",\n"
-            entry = {"bytes": record.nbytes, "sha256": record.sha256}
-            self._fh.write(f"{sep}  {json.dumps(record.path)}: {json.dumps(entry)}")
-            self.files += 1
-            self.nbytes += record.nbytes
+        try:
+            for record in records:
+                sep = "\n" if self.files == 0 else ",\n"
+                entry = {"bytes": record.nbytes, "sha256": record.sha256}
+                self._fh.write(f"{sep}  {json.dumps(record.path)}: {json.dumps(entry)}")
+                self.files += 1
+                self.nbytes += record.nbytes
+        except OSError as exc:
+            raise write_error(self._file.final, exc) from exc
 
     def commit(self) -> None:
         totals = json.dumps({"files": self.files, "bytes": self.nbytes})
@@ -141,5 +144,10 @@ class ManifestBuilder:
         self._file.commit()
 
     def discard(self) -> None:
-        self._fh.close()
+        """Drop the temporary manifest. Never raises: it runs while another error (often a
+        full disk, which also fails the final flush here) is on its way to the user."""
+        try:
+            self._fh.close()
+        except OSError:
+            pass
         self._file.discard()

@@ -45,6 +45,9 @@ class ShardWriter(Writer):
     def _last_of_shard(self, index: int) -> bool:
         return index % self.shard_size == self.shard_size - 1 or index == len(self.suite) - 1
 
+    def refresh(self) -> None:
+        self._done_cache = None
+
     def is_done(self, index: int) -> bool:
         shard = index // self.shard_size
         if self._done_cache is None or self._done_cache[0] != shard:

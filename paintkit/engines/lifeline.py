@@ -1,0 +1,62 @@
+"""Worker processes die with the process that started them.
+
+A pool worker started by ``paintkit eval`` or ``paintkit generate`` must not outlive its
+parent: after a SIGKILL of the parent nothing runs ``shutdown()``, and a worker blocked on
+its task queue (or busy with a long unit) would otherwise live on, holding hundreds of MB.
+Two mechanisms, both set up by :func:`bind_to_parent` in the pool's initializer:
+
+- Linux ``prctl(PR_SET_PDEATHSIG, SIGKILL)``: the kernel kills the worker the moment the
+  process that forked it exits (for a ``forkserver`` pool that is the fork server, which
+  itself exits when the parent's connection closes);
+- a daemon thread that checks every :data:`POLL_SECONDS` whether the original parent is
+  still alive and ends the worker with ``os._exit`` if not (any POSIX system, and the
+  case where a fork server survives).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import signal
+import sys
+import threading
+import time
+
+POLL_SECONDS = 0.5
+_PR_SET_PDEATHSIG = 1
+
+
+def _parent_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # exists, owned by someone else (pid reused): treat as gone
+        return False
+    if sys.platform.startswith("linux"):
+        try:  # a zombie parent (killed, not yet reaped) counts as dead
+            with open(f"/proc/{pid}/stat", "rb") as fh:
+                return fh.read().rsplit(b")", 1)[1].split()[0] != b"Z"
+        except OSError:
+            return False
+    return True
+
+
+def _watch(pid: int) -> None:
+    while _parent_alive(pid):
+        time.sleep(POLL_SECONDS)
+    os._exit(1)
+
+
+def bind_to_parent(parent_pid: int) -> None:
+    """Make this process exit when ``parent_pid`` exits (see module docstring)."""
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):  # pragma: no cover - no prctl: the thread remains
+            pass
+    if not _parent_alive(parent_pid):  # died before the signal was armed
+        os._exit(1)
+    threading.Thread(target=_watch, args=(parent_pid,), name="paintkit-lifeline",
+                     daemon=True).start()

@@ -1,0 +1,74 @@
+"""One run per folder: an exclusive ``flock`` on a hidden lock file inside it.
+
+``paintkit generate`` locks its ``--out`` and ``paintkit eval`` its results folder, so two
+runs into one folder never interleave (duplicate rows, each other's temporary files
+deleted). The lock is taken before anything in the folder is changed or deleted, and the
+kernel drops it when the process dies, so a killed run never leaves the folder locked.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from paintkit.errors import PaintkitError
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - not on POSIX
+    fcntl = None
+
+
+class FolderBusyError(PaintkitError, ValueError):
+    """Another run holds the folder's lock."""
+
+
+class FolderNotWritableError(PaintkitError, OSError):
+    """The folder (or its lock file) cannot be created or written; names the path."""
+
+
+class FolderLock:
+    """An exclusive lock on ``<root>/<name>``, held until :meth:`release` (or ``with``).
+
+    Args:
+        root: the folder (created if missing).
+        name: the lock file's name, e.g. ``.paintkit-eval.lock``.
+        command: what takes it, for the error message (``paintkit eval``).
+
+    Raises:
+        FolderBusyError: another process holds the lock.
+        FolderNotWritableError: ``root`` cannot be created or written (read-only folder,
+            full disk); one line naming the path and the reason.
+    """
+
+    def __init__(self, root: Path | str, name: str, command: str):
+        self.root = Path(root)
+        self.path = self.root / name
+        try:
+            self.root.mkdir(parents=True, exist_ok=True)
+            self._fh = open(self.path, "a+")  # noqa: SIM115 - closed in release()
+        except OSError as exc:
+            raise FolderNotWritableError(
+                f"{self.root}: cannot write into this folder ({exc.strerror or exc}); "
+                "choose a writable folder") from None
+        if fcntl is not None:
+            try:
+                fcntl.flock(self._fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                self._fh.close()
+                raise FolderBusyError(f"{self.root}: another '{command}' is writing into this "
+                                      "folder; wait for it to finish") from None
+
+    def release(self) -> None:
+        # Unlink while still holding the lock: a waiting run then locks a fresh file.
+        try:
+            os.unlink(self.path)
+        except OSError:
+            pass
+        self._fh.close()
+
+    def __enter__(self) -> FolderLock:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.release()
