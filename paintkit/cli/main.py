@@ -14,7 +14,7 @@ import sys
 
 from paintkit._version import __version__
 
-COMMANDS: tuple[str, ...] = ("scene", "gallery", "tasks", "show", "eval", "generate")
+COMMANDS: tuple[str, ...] = ("scene", "gallery", "tasks", "show", "eval", "generate", "agreement")
 
 
 def build_parser() -> argparse.ArgumentParser:
