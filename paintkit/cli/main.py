@@ -14,7 +14,8 @@ import sys
 
 from paintkit._version import __version__
 
-COMMANDS: tuple[str, ...] = ("scene", "gallery", "tasks", "show", "eval", "generate", "agreement")
+COMMANDS: tuple[str, ...] = ("scene", "gallery", "tasks", "show", "eval", "generate", "agreement",
+                               "explain")
 
 
 def build_parser() -> argparse.ArgumentParser:

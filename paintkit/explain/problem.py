@@ -23,9 +23,16 @@ from paintkit.explain.footprints import footprints, scene_from_metadata, underla
 from paintkit.explain.objects import ObjectTagger
 from paintkit.explain.segments import MAX_SEGMENTS, error_segments
 
-__all__ = ["DEFAULT_TOLERANCE", "explain_problem"]
+__all__ = ["DEFAULT_TOLERANCE", "check_tolerance", "explain_problem"]
 
 DEFAULT_TOLERANCE = 5
+
+
+def check_tolerance(tolerance) -> int:
+    """``tolerance`` if it is an int in 0..10, else ``ValueError``."""
+    if isinstance(tolerance, bool) or not isinstance(tolerance, int) or not 0 <= tolerance <= 10:
+        raise ValueError(f"tolerance: expected an int in 0..10, got {tolerance!r}")
+    return tolerance
 
 
 def _check(name: str, image, shape=None) -> np.ndarray:
@@ -83,8 +90,7 @@ def explain_problem(metadata: dict, inputs, answer, output, *, tolerance: int = 
     from paintkit.kernels.normalize import normalize_output_numba
 
     check_formula(delta_e)
-    if isinstance(tolerance, bool) or not isinstance(tolerance, int) or not 0 <= tolerance <= 10:
-        raise ValueError(f"tolerance: expected an int in 0..10, got {tolerance!r}")
+    check_tolerance(tolerance)
     inputs = _check("inputs", inputs)
     answer = _check("answer", answer, inputs.shape)
     base = {"tolerance": tolerance, "delta_e": delta_e}
