@@ -74,15 +74,12 @@ def _pairs(outputs, answers):
     return pairs
 
 
-def _ssim_batch(out, ans):
+def _ssim_map_mean(x, y):
+    """Mean SSIM map of grayscale float32 ``(B, 1, h, w)`` over its valid pixels, as float64
+    ``(B,)`` together with the count of valid pixels."""
     import kornia
     import torch
 
-    h, w = out.shape[1:3]
-    if h < SSIM_WINDOW or w < SSIM_WINDOW:
-        raise ValueError(f"ssim: images must be at least {SSIM_WINDOW}x{SSIM_WINDOW} px (the "
-                         f"Gaussian window), got {w}x{h}")
-    x, y = grayscale(out), grayscale(ans)
     kernel = kornia.filters.get_gaussian_kernel1d(SSIM_WINDOW, SSIM_SIGMA, device=x.device,
                                                   dtype=x.dtype)
     # One separable pass over the five planes (11 + 11 taps, not 121).
@@ -92,12 +89,40 @@ def _ssim_batch(out, ans):
     var_x, var_y, cov = xx - mu_x * mu_x, yy - mu_y * mu_y, xy - mu_x * mu_y
     ssim_map = ((2 * mu_x * mu_y + _C1) * (2 * cov + _C2)) / (
         (mu_x * mu_x + mu_y * mu_y + _C1) * (var_x + var_y + _C2))
-    return ssim_map.mean(dim=(1, 2))
+    return ssim_map.sum(dim=(1, 2)), ssim_map[0].numel()
+
+
+def _ssim_batch(out, ans):
+    import torch
+
+    h, w = out.shape[1:3]
+    if h < SSIM_WINDOW or w < SSIM_WINDOW:
+        raise ValueError(f"ssim: images must be at least {SSIM_WINDOW}x{SSIM_WINDOW} px (the "
+                         f"Gaussian window), got {w}x{h}")
+    x, y = grayscale(out), grayscale(ans)
+    valid = (h - SSIM_WINDOW + 1) * (w - SSIM_WINDOW + 1)
+    # Where a whole window has x == y the map is exactly 1 (numerator and denominator are
+    # the same float expression), so only the box around differing pixels is computed.
+    differs = (x != y).any(dim=0)[0]
+    rows, cols = differs.any(dim=1).nonzero(), differs.any(dim=0).nonzero()
+    if rows.numel() == 0:
+        return torch.ones(out.shape[0], dtype=torch.float64, device=out.device)
+    half = SSIM_WINDOW // 2
+    top = max(0, int(rows[0]) - 2 * half)
+    bottom = min(h, int(rows[-1]) + 1 + 2 * half)
+    left = max(0, int(cols[0]) - 2 * half)
+    right = min(w, int(cols[-1]) + 1 + 2 * half)
+    total, computed = _ssim_map_mean(x[..., top:bottom, left:right], y[..., top:bottom, left:right])
+    return (total + (valid - computed)) / valid
 
 
 def _psnr_batch(out, ans):
-    diff = out.double() - ans.double()
-    mse = diff.square().mean(dim=(1, 2, 3))
+    import torch
+
+    # Exact integer sum of squared differences (int16 differences, int32 squares, int64 sum).
+    diff = out.to(torch.int16) - ans.to(torch.int16)
+    sse = (diff.to(torch.int32) * diff).sum(dim=(1, 2, 3), dtype=torch.int64)
+    mse = sse.double() / out[0].numel()
     return 10 * (_DATA_RANGE ** 2 / mse).log10()  # mse == 0 -> +inf
 
 

@@ -90,3 +90,15 @@ def test_bad_inputs_are_explained():
 
 def test_docstring_examples_run():
     assert doctest.testmod(similarity_module, raise_on_error=False).failed == 0
+
+
+def test_ssim_of_a_local_change_counts_untouched_windows_as_one():
+    """Only the box around differing pixels is filtered; the rest must count exactly 1."""
+    rng = np.random.default_rng(7)
+    answer = np.full((120, 150, 3), 200, np.uint8)
+    answer[20:60, 30:90] = (10, 120, 40)
+    output = answer.copy()
+    output[70:80, 100:112] = rng.integers(0, 256, (10, 12, 3), dtype=np.uint8)
+    got = float(ssim(output[None], answer[None])[0])
+    assert got == pytest.approx(_skimage_ssim(output, answer), abs=2e-6)
+    assert got < 1
