@@ -114,15 +114,27 @@ def _delta_e_flat(code, lab1, lab2, out):
                                lab2[k, 0], lab2[k, 1], lab2[k, 2])
 
 
+@njit(inline="always", cache=True)
+def _delta_e_rgb_pixel(code, rgb1, rgb2, lut, k):
+    l1, a1, b1 = lab_of_rgb(np.int32(rgb1[k, 0]), np.int32(rgb1[k, 1]), np.int32(rgb1[k, 2]), lut)
+    l2, a2, b2 = lab_of_rgb(np.int32(rgb2[k, 0]), np.int32(rgb2[k, 1]), np.int32(rgb2[k, 2]), lut)
+    return delta_e_pixel(code, l1, a1, b1, l2, a2, b2)
+
+
 @njit(parallel=True, cache=True)
-def _delta_e_rgb_rows(code, rgb1, rgb2, lut, out):
-    for i in prange(rgb1.shape[0]):
-        for j in range(rgb1.shape[1]):
-            l1, a1, b1 = lab_of_rgb(np.int32(rgb1[i, j, 0]), np.int32(rgb1[i, j, 1]),
-                                    np.int32(rgb1[i, j, 2]), lut)
-            l2, a2, b2 = lab_of_rgb(np.int32(rgb2[i, j, 0]), np.int32(rgb2[i, j, 1]),
-                                    np.int32(rgb2[i, j, 2]), lut)
-            out[i, j] = delta_e_pixel(code, l1, a1, b1, l2, a2, b2)
+def _delta_e_rgb_parallel(code, rgb1, rgb2, lut, out):
+    for k in prange(rgb1.shape[0]):
+        out[k] = _delta_e_rgb_pixel(code, rgb1, rgb2, lut, k)
+
+
+@njit(cache=True)
+def _delta_e_rgb_serial(code, rgb1, rgb2, lut, out):
+    for k in range(rgb1.shape[0]):
+        out[k] = _delta_e_rgb_pixel(code, rgb1, rgb2, lut, k)
+
+
+#: Below this many pixels one thread is faster (waking a thread pool costs ~ms when busy).
+SERIAL_PIXELS = 1 << 16
 
 
 def _pair(name1: str, x1, name2: str, x2, kind: str) -> None:
@@ -162,9 +174,9 @@ def delta_e_rgb_numba(rgb1: np.ndarray, rgb2: np.ndarray, formula: str = "cie76"
     code = FORMULA_CODES[check_formula(formula)]
     rgb1, rgb2 = np.asarray(rgb1), np.asarray(rgb2)
     _pair("rgb1", rgb1, "rgb2", rgb2, "uint8")
-    width = rgb1.shape[-2] if rgb1.ndim > 1 else 1
-    flat1 = np.ascontiguousarray(rgb1).reshape(-1, width, 3)
-    flat2 = np.ascontiguousarray(rgb2).reshape(-1, width, 3)
-    out = np.empty(flat1.shape[:2], np.float64)
-    _delta_e_rgb_rows(code, flat1, flat2, LINEAR_LUT, out)
+    flat1 = np.ascontiguousarray(rgb1).reshape(-1, 3)
+    flat2 = np.ascontiguousarray(rgb2).reshape(-1, 3)
+    out = np.empty(flat1.shape[0], np.float64)
+    kernel = _delta_e_rgb_serial if flat1.shape[0] < SERIAL_PIXELS else _delta_e_rgb_parallel
+    kernel(code, flat1, flat2, LINEAR_LUT, out)
     return out.reshape(rgb1.shape[:-1])

@@ -8,9 +8,8 @@ when ``ΔE(O, A) <= t``):
 2. ``misplaced``: the element's appearance is found elsewhere: shifted by an integer
    ``offset`` ``(dx, dy)`` (output minus answer, px), at least :data:`MISPLACED_SHARE` of
    ``F`` matches the output (pixels shifted off the canvas do not count; at least half of
-   ``F`` must stay on it). The offset is found from the centroid of the component of output
-   pixels of the element's main colour that lies where the output is wrong, then refined
-   by 1 px steps while the share grows.
+   ``F`` must stay on it). The offset is found from the centroid of a component of wrong output
+   pixels of the element's main colour, then refined by 1 px steps while the share grows.
    ``left_in_place`` says whether the output still shows it where the input had it
    (its input footprint matches the input on at least :data:`MISSING_SHARE`).
 3. ``missing``: the output shows what lies under the element (the answer scene rendered
@@ -130,13 +129,16 @@ class ObjectTagger:
         return bool(self._matches(self.i[iy, ix], self.o[iy, ix]).mean() >= MISSING_SHARE)
 
     def _colour_mask(self, code: int):
-        """Output pixels within ``t`` of colour ``code``, and their components (cached)."""
+        """Wrong output pixels within ``t`` of colour ``code``, and their components
+        (cached per colour). Only wrong pixels are converted: a shifted copy is wrong
+        wherever it does not overlap its right place, and the offset is refined after."""
         from paintkit.kernels.components import connected_components
 
         hit = self._colour_masks.get(code)
         if hit is None:
-            h, w = self.o.shape[:2]
-            near = self._matches(_unpack(code), self.o.reshape(-1, 3)).reshape(h, w)
+            wrong = ~self.correct
+            near = np.zeros(wrong.shape, bool)
+            near[wrong] = self._matches(_unpack(code), self.o[wrong])
             labels, _ = connected_components(near)
             hit = self._colour_masks[code] = (near, labels)
         return hit
@@ -173,7 +175,7 @@ class ObjectTagger:
         in_main = packed == main
         my, mx = ys[in_main], xs[in_main]
         near, labels = self._colour_mask(main)
-        stray = labels[near & ~self.correct]  # components holding wrong main-colour pixels
+        stray = labels[near]
         if stray.size == 0:
             return None
         candidates, sizes = np.unique(stray, return_counts=True)

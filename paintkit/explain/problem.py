@@ -87,6 +87,7 @@ def explain_problem(metadata: dict, inputs, answer, output, *, tolerance: int = 
         figures), ``tags`` counts them per tag.
     """
     from paintkit.kernels.delta_e import check_formula
+    from paintkit.kernels.edit_region import changed_mask
     from paintkit.kernels.normalize import normalize_output_numba
 
     check_formula(delta_e)
@@ -100,7 +101,7 @@ def explain_problem(metadata: dict, inputs, answer, output, *, tolerance: int = 
     if output.shape != answer.shape:
         output = np.ascontiguousarray(
             normalize_output_numba(output, (answer.shape[1], answer.shape[0])))
-    edit = (answer != inputs).any(axis=-1)
+    edit = changed_mask(inputs, answer)
     correct = _bins(output, answer, inputs, delta_e) <= tolerance
     tagger = ObjectTagger(output, answer, inputs, correct, edit, tolerance, delta_e)
 

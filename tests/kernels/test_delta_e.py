@@ -146,3 +146,13 @@ def test_docstring_examples_run():
 
     for module in (torch_module, numba_module):
         assert doctest.testmod(module, raise_on_error=False).failed == 0
+
+
+def test_rgb_parallel_path_equals_the_serial_path():
+    from paintkit.kernels.delta_e_numba import SERIAL_PIXELS
+
+    rng = np.random.default_rng(8)
+    a = rng.integers(0, 256, (SERIAL_PIXELS + 5, 3), dtype=np.uint8)
+    b = rng.integers(0, 256, (SERIAL_PIXELS + 5, 3), dtype=np.uint8)
+    whole = delta_e_rgb_numba(a, b, "ciede2000")
+    np.testing.assert_array_equal(whole[:100], delta_e_rgb_numba(a[:100], b[:100], "ciede2000"))
