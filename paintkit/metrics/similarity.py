@@ -4,7 +4,8 @@ benchmark's metric (they are not part of it; see ``docs/neighbour-metrics.md``).
 - **SSIM** (Wang et al. 2004) on grayscale: each RGB image becomes 8-bit luma the way
   Pillow's ``convert("L")`` does it (``(19595 R + 38470 G + 7471 B + 32768) >> 16``); the
   local means, variances and covariance use an 11-tap Gaussian window with sigma 1.5 (the
-  same in both directions, applied separably through kornia); ``C1 = (0.01 * 255)²``,
+  same in both directions, applied separably: through kornia on GPU tensors, with the Numba
+  kernels of :mod:`paintkit.kernels.ssim` on CPU); ``C1 = (0.01 * 255)²``,
   ``C2 = (0.03 * 255)²``; population (not sample) moments; the SSIM map is averaged over
   the pixels whose whole window lies inside the image (5 px dropped on every side). This
   equals scikit-image's ``structural_similarity(gaussian_weights=True, sigma=1.5,
@@ -22,6 +23,8 @@ of the tensors given (CPU for arrays and lists) and returns float64 ``(B,)`` the
 from __future__ import annotations
 
 import math
+
+import numpy as np
 
 __all__ = ["EXTRA_METRICS", "SSIM_SIGMA", "SSIM_WINDOW", "grayscale", "psnr", "similarity",
            "ssim"]
@@ -92,33 +95,61 @@ def _ssim_map_mean(x, y):
     return ssim_map.sum(dim=(1, 2)), ssim_map[0].numel()
 
 
-def _ssim_batch(out, ans):
+def _changed_box(differs, h: int, w: int):
+    """Rows/cols ``(top, bottom, left, right)`` (half-open) whose SSIM windows can see a
+    differing pixel, or None when nothing differs."""
+    rows = np.flatnonzero(differs.any(axis=1))
+    if rows.size == 0:
+        return None
+    cols = np.flatnonzero(differs.any(axis=0))
+    reach = 2 * (SSIM_WINDOW // 2)
+    return (max(0, int(rows[0]) - reach), min(h, int(rows[-1]) + 1 + reach),
+            max(0, int(cols[0]) - reach), min(w, int(cols[-1]) + 1 + reach))
+
+
+def _ssim_batch(out, ans, use_numba: bool):
     import torch
 
     h, w = out.shape[1:3]
     if h < SSIM_WINDOW or w < SSIM_WINDOW:
         raise ValueError(f"ssim: images must be at least {SSIM_WINDOW}x{SSIM_WINDOW} px (the "
                          f"Gaussian window), got {w}x{h}")
-    x, y = grayscale(out), grayscale(ans)
     valid = (h - SSIM_WINDOW + 1) * (w - SSIM_WINDOW + 1)
     # Where a whole window has x == y the map is exactly 1 (numerator and denominator are
     # the same float expression), so only the box around differing pixels is computed.
-    differs = (x != y).any(dim=0)[0]
-    rows, cols = differs.any(dim=1).nonzero(), differs.any(dim=0).nonzero()
-    if rows.numel() == 0:
+    if use_numba:  # luma, box and separable filter per image
+        from paintkit.kernels.ssim import luma_numba, ssim_sum_numba
+
+        values = []
+        for o, a in zip(out.numpy(), ans.numpy(), strict=True):
+            x, y = luma_numba(o), luma_numba(a)
+            box = _changed_box(x != y, h, w)
+            if box is None:
+                values.append(1.0)
+                continue
+            top, bottom, left, right = box
+            total, computed = ssim_sum_numba(x[top:bottom, left:right],
+                                             y[top:bottom, left:right], _C1, _C2)
+            values.append((total + (valid - computed)) / valid)
+        return torch.tensor(values, dtype=torch.float64)
+    x, y = grayscale(out), grayscale(ans)
+    box = _changed_box((x != y).any(dim=0)[0].cpu().numpy(), h, w)
+    if box is None:
         return torch.ones(out.shape[0], dtype=torch.float64, device=out.device)
-    half = SSIM_WINDOW // 2
-    top = max(0, int(rows[0]) - 2 * half)
-    bottom = min(h, int(rows[-1]) + 1 + 2 * half)
-    left = max(0, int(cols[0]) - 2 * half)
-    right = min(w, int(cols[-1]) + 1 + 2 * half)
+    top, bottom, left, right = box
     total, computed = _ssim_map_mean(x[..., top:bottom, left:right], y[..., top:bottom, left:right])
     return (total + (valid - computed)) / valid
 
 
-def _psnr_batch(out, ans):
+def _psnr_batch(out, ans, use_numba: bool):
     import torch
 
+    if use_numba:
+        from paintkit.kernels.ssim import squared_error_sum_numba
+
+        sse = torch.tensor([squared_error_sum_numba(o, a) for o, a in
+                            zip(out.numpy(), ans.numpy(), strict=True)], dtype=torch.float64)
+        return 10 * (_DATA_RANGE ** 2 / (sse / out[0].numel())).log10()
     # Exact integer sum of squared differences (int16 differences, int32 squares, int64 sum).
     diff = out.to(torch.int16) - ans.to(torch.int16)
     sse = (diff.to(torch.int32) * diff).sum(dim=(1, 2, 3), dtype=torch.int64)
@@ -126,20 +157,32 @@ def _psnr_batch(out, ans):
     return 10 * (_DATA_RANGE ** 2 / mse).log10()  # mse == 0 -> +inf
 
 
-def _per_pair(metric, outputs, answers):
+BACKENDS = ("auto", "numba", "torch")
+
+
+def _per_pair(metric, outputs, answers, backend: str):
     import torch
 
-    values = [metric(o, a) for o, a in _pairs(outputs, answers)]
+    if backend not in BACKENDS:
+        raise ValueError(f"backend: expected one of {BACKENDS}, got {backend!r}")
+    values = []
+    for o, a in _pairs(outputs, answers):
+        if backend == "numba" and o.device.type != "cpu":
+            raise ValueError(f"backend: 'numba' runs on CPU tensors, got tensors on {o.device}")
+        use_numba = backend == "numba" or (backend == "auto" and o.device.type == "cpu")
+        values.append(metric(o, a, use_numba))
     if not values:
         return torch.zeros(0, dtype=torch.float64)
     device = values[0].device
     return torch.cat([v.to(device) for v in values])
 
 
-def ssim(outputs, answers):
+def ssim(outputs, answers, *, backend: str = "auto"):
     """Mean SSIM of each output against its answer (module docstring): float64 ``(B,)``.
 
-    Raises ``ValueError`` for images smaller than 11x11 px and for missing outputs.
+    ``backend``: ``"auto"`` (Numba for CPU data, torch/kornia elsewhere), ``"numba"`` or
+    ``"torch"``. Raises ``ValueError`` for images smaller than 11x11 px and for missing
+    outputs.
 
     Example:
         >>> import numpy as np
@@ -147,10 +190,10 @@ def ssim(outputs, answers):
         >>> float(ssim(a, a)[0])
         1.0
     """
-    return _per_pair(_ssim_batch, outputs, answers)
+    return _per_pair(_ssim_batch, outputs, answers, backend)
 
 
-def psnr(outputs, answers):
+def psnr(outputs, answers, *, backend: str = "auto"):
     """PSNR in dB of each output against its answer (module docstring): float64 ``(B,)``,
     ``+inf`` where the images are identical.
 
@@ -160,10 +203,10 @@ def psnr(outputs, answers):
         >>> round(float(psnr(b, a)[0]), 3)  # MSE = 255² / 48
         16.812
     """
-    return _per_pair(_psnr_batch, outputs, answers)
+    return _per_pair(_psnr_batch, outputs, answers, backend)
 
 
-def similarity(outputs, answers, names=EXTRA_METRICS) -> dict:
+def similarity(outputs, answers, names=EXTRA_METRICS, *, backend: str = "auto") -> dict:
     """The extra figures named in ``names`` (a subset of :data:`EXTRA_METRICS`) for each
     problem: ``{name: float64 tensor (B,)}``. PSNR ``+inf`` (identical images) is kept;
     JSON writers should store it as ``null`` or a string (JSON has no infinity)."""
@@ -173,7 +216,7 @@ def similarity(outputs, answers, names=EXTRA_METRICS) -> dict:
         raise ValueError(f"extra metrics: unknown {', '.join(unknown)}; allowed: "
                          f"{', '.join(EXTRA_METRICS)}")
     functions = {"ssim": ssim, "psnr": psnr}
-    return {name: functions[name](outputs, answers) for name in names}
+    return {name: functions[name](outputs, answers, backend=backend) for name in names}
 
 
 def finite_or_none(value: float) -> float | None:

@@ -43,10 +43,11 @@ def test_grayscale_is_pillows_luma():
     np.testing.assert_array_equal(grayscale(torch.from_numpy(rgb))[0, 0].numpy(), expected)
 
 
-def test_ssim_and_psnr_match_skimage():
+@pytest.mark.parametrize("backend", ["numba", "torch"])
+def test_ssim_and_psnr_match_skimage(backend):
     outputs, answers = _scene_like(np.random.default_rng(14))
-    got_ssim = ssim(outputs, answers).numpy()
-    got_psnr = psnr(outputs, answers).numpy()
+    got_ssim = ssim(outputs, answers, backend=backend).numpy()
+    got_psnr = psnr(outputs, answers, backend=backend).numpy()
     for k in range(len(answers)):
         assert got_ssim[k] == pytest.approx(_skimage_ssim(outputs[k], answers[k]), abs=2e-5)
         assert got_psnr[k] == pytest.approx(
@@ -74,6 +75,8 @@ def test_identical_images_and_extra_metric_names():
     assert torch.all(figures["ssim"] == 1.0)
     assert all(math.isinf(v) for v in figures["psnr"].tolist())
     assert similarity_module.finite_or_none(float("inf")) is None
+    with pytest.raises(ValueError, match="backend: expected one of"):
+        ssim(answers, answers, backend="cuda")
     with pytest.raises(ValueError, match="unknown lpips; allowed: ssim, psnr"):
         similarity(answers, answers, ["lpips"])
 
@@ -92,13 +95,14 @@ def test_docstring_examples_run():
     assert doctest.testmod(similarity_module, raise_on_error=False).failed == 0
 
 
-def test_ssim_of_a_local_change_counts_untouched_windows_as_one():
+@pytest.mark.parametrize("backend", ["numba", "torch"])
+def test_ssim_of_a_local_change_counts_untouched_windows_as_one(backend):
     """Only the box around differing pixels is filtered; the rest must count exactly 1."""
     rng = np.random.default_rng(7)
     answer = np.full((120, 150, 3), 200, np.uint8)
     answer[20:60, 30:90] = (10, 120, 40)
     output = answer.copy()
     output[70:80, 100:112] = rng.integers(0, 256, (10, 12, 3), dtype=np.uint8)
-    got = float(ssim(output[None], answer[None])[0])
+    got = float(ssim(output[None], answer[None], backend=backend)[0])
     assert got == pytest.approx(_skimage_ssim(output, answer), abs=2e-6)
     assert got < 1
