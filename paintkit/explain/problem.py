@@ -23,7 +23,7 @@ from paintkit.explain.footprints import footprints, scene_from_metadata, underla
 from paintkit.explain.objects import ObjectTagger
 from paintkit.explain.segments import MAX_SEGMENTS, error_segments
 
-__all__ = ["DEFAULT_TOLERANCE", "check_tolerance", "explain_problem"]
+__all__ = ["DEFAULT_TOLERANCE", "check_tolerance", "explain_problem", "segment_maps"]
 
 DEFAULT_TOLERANCE = 5
 
@@ -163,3 +163,34 @@ def explain_problem(metadata: dict, inputs, answer, output, *, tolerance: int = 
                               max_segments=max_segments)
     return {"has_output": True, **base, "explained": explained, "notes": notes,
             "objects": objects, "tags": tags, **segments}
+
+
+def segment_maps(metadata: dict, inputs, answer, bins, tolerances, *,
+                 max_segments: int = MAX_SEGMENTS) -> dict:
+    """Error segments at several tolerances from the per-pixel bins the scorer already has
+    (``ceil(ΔE(O, A))`` clipped to 11, uint8 ``(H, W)``: ``tolerance_statistics(...,
+    return_bins=True)``), for writing next to the diff images: ``{t: error_segments(...)}``.
+
+    The scenes are rebuilt and checked once for all tolerances (as in
+    :func:`explain_problem`); without a usable scene the segments carry no object overlaps.
+    """
+    inputs = _check("inputs", inputs)
+    answer = _check("answer", answer, inputs.shape)
+    bins = np.asarray(bins)
+    if bins.shape != inputs.shape[:2]:
+        raise ValueError(f"bins: expected the image's (H, W) = {inputs.shape[:2]}, got "
+                         f"{bins.shape}")
+    from paintkit.kernels.edit_region import changed_mask
+
+    edit = changed_mask(inputs, answer)
+    input_scene, _ = _usable(metadata, "scene", inputs)
+    answer_scene, _ = _usable(metadata, "answer_scene", answer)
+    input_fp = footprints(input_scene) if input_scene is not None else None
+    if answer_scene is not None:
+        answer_fp = footprints(answer_scene)
+    else:  # input-scene overlaps are still informative (and exact where nothing changed)
+        answer_fp, input_fp = input_fp, None
+    return {int(t): error_segments(edit, bins <= check_tolerance(int(t)),
+                                   answer_footprints=answer_fp, input_footprints=input_fp,
+                                   max_segments=max_segments)
+            for t in tolerances}

@@ -145,3 +145,17 @@ def test_missing_output_and_bad_arguments(moved):
         explain_problem(meta, inp, ans[:10], ans)
     with pytest.raises(ValueError, match="one of cie76"):
         explain_problem(meta, inp, ans, ans, delta_e="lab")
+
+
+def test_segment_maps_from_the_scorers_bins(moved):
+    from paintkit.explain import segment_maps
+    from paintkit.metrics import tolerance_statistics
+
+    meta, inp, ans, _ = moved
+    output = ans.copy()
+    output[140:155, 5:25] = ORANGE
+    bins = tolerance_statistics([output], [ans], [inp], return_bins=True).bins[0]
+    maps = segment_maps(meta, inp, ans, np.asarray(bins), (0, 5))
+    assert set(maps) == {0, 5}
+    assert maps[5]["spurious"] == {"segments": 1, "pixels": 300}
+    assert maps[5]["segments"] == explain_problem(meta, inp, ans, output)["segments"]
