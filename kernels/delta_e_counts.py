@@ -34,8 +34,18 @@ def _bin(d):
 
 
 @njit(inline="always", cache=True)
-def _same(x, y, i, j):
-    return x[i, j, 0] == y[i, j, 0] and x[i, j, 1] == y[i, j, 1] and x[i, j, 2] == y[i, j, 2]
+def _code(x, i, j):
+    return (np.int64(x[i, j, 0]) << 16) | (np.int64(x[i, j, 1]) << 8) | np.int64(x[i, j, 2])
+
+
+@njit(inline="always", cache=True)
+def _pair_bin(code, sample, reference, i, j, lut):
+    """Bin of ΔE(reference, sample) at pixel (i, j)."""
+    lr = lab_of_rgb(np.int32(reference[i, j, 0]), np.int32(reference[i, j, 1]),
+                    np.int32(reference[i, j, 2]), lut)
+    ls = lab_of_rgb(np.int32(sample[i, j, 0]), np.int32(sample[i, j, 1]),
+                    np.int32(sample[i, j, 2]), lut)
+    return _bin(delta_e_pixel(code, lr[0], lr[1], lr[2], ls[0], ls[1], ls[2]))
 
 
 @njit(parallel=True, cache=True)
@@ -44,23 +54,29 @@ def _histograms_kernel(code, out, ans, inp, lut, hist, bins, write_bins):
     for r in prange(out.shape[0] * h):  # one row per work item, its own histogram row
         p = r // h
         i = r % h
+        last_oa = np.int64(-1)  # runs of one (output, reference) colour pair: reuse the bin
+        last_oi = np.int64(-1)
+        bin_oa = 0
+        bin_oi = 0
         for j in range(w):
-            o_r, o_g, o_b = np.int32(out[p, i, j, 0]), np.int32(out[p, i, j, 1]), \
-                np.int32(out[p, i, j, 2])
-            lo = lab_of_rgb(o_r, o_g, o_b, lut)
-            if _same(out[p], ans[p], i, j):
-                b_oa = 0
-            else:
-                la = lab_of_rgb(np.int32(ans[p, i, j, 0]), np.int32(ans[p, i, j, 1]),
-                                np.int32(ans[p, i, j, 2]), lut)
-                b_oa = _bin(delta_e_pixel(code, la[0], la[1], la[2], lo[0], lo[1], lo[2]))
-            if _same(out[p], inp[p], i, j):
-                b_oi = 0
-            else:
-                li = lab_of_rgb(np.int32(inp[p, i, j, 0]), np.int32(inp[p, i, j, 1]),
-                                np.int32(inp[p, i, j, 2]), lut)
-                b_oi = _bin(delta_e_pixel(code, li[0], li[1], li[2], lo[0], lo[1], lo[2]))
-            edit = not _same(ans[p], inp[p], i, j)
+            o_code = _code(out[p], i, j)
+            a_code = _code(ans[p], i, j)
+            i_code = _code(inp[p], i, j)
+            b_oa = 0
+            b_oi = 0
+            if o_code != a_code:
+                pair = (o_code << 24) | a_code
+                if pair != last_oa:
+                    last_oa = pair
+                    bin_oa = _pair_bin(code, out[p], ans[p], i, j, lut)
+                b_oa = bin_oa
+            if o_code != i_code:
+                pair = (o_code << 24) | i_code
+                if pair != last_oi:
+                    last_oi = pair
+                    bin_oi = _pair_bin(code, out[p], inp[p], i, j, lut)
+                b_oi = bin_oi
+            edit = a_code != i_code
             hist[r, 0 if edit else 1, b_oa] += 1
             hist[r, 2, b_oi] += 1
             if write_bins:
