@@ -7,7 +7,8 @@ there runs through kornia on any device).
 - :func:`ssim_sum_numba`: sum of the SSIM map over the valid window positions of a box of
   two luma images, float64, with an 11-tap Gaussian (sigma 1.5) applied separably. Work is
   split in bands of output rows; each band filters its rows horizontally into its own
-  buffer, then vertically (float64 throughout, so no cancellation in ``E[x²] - μ²``).
+  buffer, then vertically, taps outermost so the pixel loops vectorise (float64
+  throughout, so no cancellation in ``E[x²] - μ²``).
 - :func:`squared_error_sum_numba`: exact int64 sum of squared channel differences.
 """
 
@@ -50,54 +51,46 @@ def luma_numba(rgb: np.ndarray) -> np.ndarray:
 @njit(parallel=True, cache=True)
 def _ssim_bands(x, y, win, c1, c2, sums):
     size = win.shape[0]
+    width = x.shape[1]
     out_h = x.shape[0] - size + 1
-    out_w = x.shape[1] - size + 1
-    n_bands = sums.shape[0]
-    for band in prange(n_bands):
+    out_w = width - size + 1
+    for band in prange(sums.shape[0]):
         r0 = band * _BAND
         r1 = min(out_h, r0 + _BAND)
         rows = r1 - r0 + size - 1
+        # Horizontal pass: taps outermost, pixels innermost (contiguous, so it vectorises).
         hx = np.zeros((5, rows, out_w))
+        planes = np.empty((5, width))
         for r in range(rows):
-            src = r0 + r
-            for j in range(out_w):
-                s0 = 0.0
-                s1 = 0.0
-                s2 = 0.0
-                s3 = 0.0
-                s4 = 0.0
+            for j in range(width):
+                a = np.float64(x[r0 + r, j])
+                b = np.float64(y[r0 + r, j])
+                planes[0, j] = a
+                planes[1, j] = b
+                planes[2, j] = a * a
+                planes[3, j] = b * b
+                planes[4, j] = a * b
+            for c in range(5):
                 for k in range(size):
-                    a = np.float64(x[src, j + k])
-                    b = np.float64(y[src, j + k])
                     wk = win[k]
-                    s0 += wk * a
-                    s1 += wk * b
-                    s2 += wk * a * a
-                    s3 += wk * b * b
-                    s4 += wk * a * b
-                hx[0, r, j] = s0
-                hx[1, r, j] = s1
-                hx[2, r, j] = s2
-                hx[3, r, j] = s3
-                hx[4, r, j] = s4
+                    for j in range(out_w):
+                        hx[c, r, j] += wk * planes[c, j + k]
+        # Vertical pass into five row accumulators, then the SSIM of each position.
+        acc = np.empty((5, out_w))
         total = 0.0
         for r in range(r1 - r0):
-            for j in range(out_w):
-                mx = 0.0
-                my = 0.0
-                xx = 0.0
-                yy = 0.0
-                xy = 0.0
+            acc[:] = 0.0
+            for c in range(5):
                 for k in range(size):
                     wk = win[k]
-                    mx += wk * hx[0, r + k, j]
-                    my += wk * hx[1, r + k, j]
-                    xx += wk * hx[2, r + k, j]
-                    yy += wk * hx[3, r + k, j]
-                    xy += wk * hx[4, r + k, j]
-                vx = xx - mx * mx
-                vy = yy - my * my
-                cov = xy - mx * my
+                    for j in range(out_w):
+                        acc[c, j] += wk * hx[c, r + k, j]
+            for j in range(out_w):
+                mx = acc[0, j]
+                my = acc[1, j]
+                vx = acc[2, j] - mx * mx
+                vy = acc[3, j] - my * my
+                cov = acc[4, j] - mx * my
                 total += ((2 * mx * my + c1) * (2 * cov + c2)) / (
                     (mx * mx + my * my + c1) * (vx + vy + c2))
         sums[band] = total
