@@ -2,8 +2,10 @@
 
     python bench/explain_per_problem.py [--tasks translation recolor removal] [--threads 2]
 
-For each problem and two outputs (``answer``: a perfect output; ``input``: the model did
-nothing, so the explanation has work to do) it times, best of ``--repeats``:
+For each problem and three outputs (``answer``: a perfect output; ``input``: the model did
+nothing, so the explanation has work to do; ``noisy``: the answer with +-3 per channel,
+every pixel a new colour, like a generative model's output) it times, best of
+``--repeats``:
 
 - base: ``paintkit.metrics.score`` (CIE76, Numba), the reference figure;
 - explain: ``paintkit.explain.explain_problem`` (tags + segments, tolerance 5);
@@ -22,6 +24,7 @@ import statistics
 import time
 
 import numba
+import numpy as np
 import torch
 
 from paintkit.explain import explain_problem
@@ -57,7 +60,9 @@ def main() -> None:
         mode = task_spec(task).modes[0]
         problem = generate_slot(task, args.condition, mode, 0)
         a, i, meta = problem.answer, problem.input, problem.metadata
-        for name, out in (("answer", a), ("input", i)):
+        noise = np.random.default_rng(0).integers(-3, 4, a.shape)
+        noisy = np.clip(a.astype(np.int16) + noise, 0, 255).astype(np.uint8)
+        for name, out in (("answer", a), ("input", i), ("noisy", noisy)):
             timings = {
                 "base": best_ms(lambda: score([out], [a], [i]), args.repeats),
                 "explain": best_ms(lambda: explain_problem(meta, i, a, out), args.repeats),
