@@ -115,5 +115,5 @@ def label_boxes(labels: np.ndarray, count: int) -> tuple[np.ndarray, np.ndarray]
                          f"{labels.shape}")
     area = np.zeros(count + 1, np.int64)
     box = np.zeros((count + 1, 4), np.int64)
-    _boxes(labels.astype(np.int64, copy=False), int(count), area, box)
+    _boxes(labels, int(count), area, box)  # compiled per integer dtype: no copy
     return area, box

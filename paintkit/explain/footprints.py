@@ -40,8 +40,10 @@ class Footprints:
 
 
 def _id_color(k: int) -> tuple[int, int, int]:
+    """Colour encoding index ``k``: code ``k + 1`` in the low 24 bits of the RGBA pixel read
+    as a little-endian uint32 (R lowest), so decoding is one mask over the render buffer."""
     code = k + 1
-    return (code >> 16) & 255, (code >> 8) & 255, code & 255
+    return code & 255, (code >> 8) & 255, (code >> 16) & 255
 
 
 def _painted(element, color):
@@ -56,15 +58,16 @@ def _painted(element, color):
 def footprints(scene: Scene) -> Footprints:
     """The footprint map of ``scene`` (one render)."""
     from paintkit.kernels.components import label_boxes
-    from paintkit.renderers import render
+    from paintkit.renderers import render_rgba
 
     if len(scene.elements) >= (1 << 24) - 1:
         raise ValueError(f"scene: at most {(1 << 24) - 2} elements can be told apart, got "
                          f"{len(scene.elements)}")
     coded = Scene(scene.canvas, Background((0, 0, 0)),
                   tuple(_painted(e, _id_color(k)) for k, e in enumerate(scene.elements)))
-    rgb = render(coded).astype(np.int32)
-    index = (rgb[..., 0] << 16) | (rgb[..., 1] << 8) | rgb[..., 2]
+    rgba = render_rgba(coded)  # this thread's buffer: decoded into a new array at once
+    words = rgba.view("<u4")[..., 0]
+    index = np.bitwise_and(words, np.uint32(0xFFFFFF)).view(np.int32)
     area, boxes = label_boxes(index, len(scene.elements))
     return Footprints(scene, [e.id for e in scene.elements], index, area, boxes)
 

@@ -47,13 +47,14 @@ def _check(name: str, image, shape=None) -> np.ndarray:
 
 def _usable(metadata: dict, key: str, pixels: np.ndarray):
     """The scene under ``key`` if it renders to ``pixels`` exactly, else None (+ why)."""
+    from paintkit.kernels.edit_region import count_changed
     from paintkit.renderers import render
 
     scene = scene_from_metadata(metadata, key)
     if scene is None:
         return None, f"metadata has no {key}"
     if (scene.canvas.height, scene.canvas.width) != pixels.shape[:2] \
-            or not np.array_equal(render(scene), pixels):
+            or count_changed(render(scene), pixels) != 0:
         return None, f"metadata {key} does not render to the stored image"
     return scene, None
 
