@@ -1,0 +1,87 @@
+"""Per-problem cost of the opt-in extras vs the base metric, on generated 1024x1024 problems.
+
+    python bench/explain_per_problem.py [--tasks translation recolor removal] [--threads 2]
+
+For each problem and three outputs (``answer``: a perfect output; ``input``: the model did
+nothing, so the explanation has work to do; ``noisy``: the answer with +-3 per channel,
+every pixel a new colour, like a generative model's output) it times, best of
+``--repeats``:
+
+- base: ``paintkit.metrics.score`` (CIE76, Numba), the reference figure;
+- explain: ``paintkit.explain.explain_problem`` (tags + segments, tolerance 5);
+- ssim, psnr: ``paintkit.metrics.similarity`` (torch CPU through kornia);
+- cie94, ciede2000: ``tolerance_histograms_delta_e`` (Numba) vs the fused CIE76 kernel.
+
+Numba and torch get the same thread count (``--threads``). Prints ms per problem and the
+ratio to the base metric.
+"""
+
+# ruff: noqa: B023  (the lambdas run immediately, inside the loop)
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+import numba
+import numpy as np
+import torch
+
+from paintkit.explain import explain_problem
+from paintkit.kernels.delta_e_counts import tolerance_histograms_delta_e
+from paintkit.metrics import score
+from paintkit.metrics.similarity import psnr, ssim
+from paintkit.tasks import task_spec
+from paintkit.tasks.slots import generate_slot
+
+
+def best_ms(fn, repeats: int) -> float:
+    fn()  # warm-up (JIT compile, caches)
+    best = float("inf")
+    for _ in range(repeats):
+        start = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - start)
+    return best * 1000
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--tasks", nargs="+", default=["translation", "recolor", "removal",
+                                                       "pattern", "flood_fill"])
+    parser.add_argument("--condition", default="n_med")
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--repeats", type=int, default=3)
+    args = parser.parse_args()
+    numba.set_num_threads(args.threads)
+    torch.set_num_threads(args.threads)
+    figures: dict[str, list[float]] = {}
+    for task in args.tasks:
+        mode = task_spec(task).modes[0]
+        problem = generate_slot(task, args.condition, mode, 0)
+        a, i, meta = problem.answer, problem.input, problem.metadata
+        noise = np.random.default_rng(0).integers(-3, 4, a.shape)
+        noisy = np.clip(a.astype(np.int16) + noise, 0, 255).astype(np.uint8)
+        for name, out in (("answer", a), ("input", i), ("noisy", noisy)):
+            timings = {
+                "base": best_ms(lambda: score([out], [a], [i]), args.repeats),
+                "explain": best_ms(lambda: explain_problem(meta, i, a, out), args.repeats),
+                "ssim": best_ms(lambda: ssim(out[None], a[None]), args.repeats),
+                "psnr": best_ms(lambda: psnr(out[None], a[None]), args.repeats),
+                "cie94": best_ms(lambda: tolerance_histograms_delta_e(
+                    out[None], a[None], i[None], "cie94"), args.repeats),
+                "ciede2000": best_ms(lambda: tolerance_histograms_delta_e(
+                    out[None], a[None], i[None], "ciede2000"), args.repeats),
+            }
+            base = timings["base"]
+            line = "  ".join(f"{k} {v:7.1f} ms ({v / base:4.1f}x)" for k, v in timings.items())
+            print(f"{task:14s} {name:6s} {line}", flush=True)
+            for k, v in timings.items():
+                figures.setdefault(k, []).append(v / base)
+    print("median ratio to base: " + ", ".join(
+        f"{k} {statistics.median(v):.2f}x" for k, v in figures.items()))
+    print(f"threads: {args.threads}; canvas {a.shape[1]}x{a.shape[0]}")
+
+
+if __name__ == "__main__":
+    main()

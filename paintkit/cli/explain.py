@@ -1,0 +1,50 @@
+"""``paintkit explain``: object tags and error segments of model outputs, per problem."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "explain",
+        help="tag each object of each output (correct, misplaced, missing, ...) as JSONL",
+        description="For every (model, problem) in the SPEC 5 layout, rebuild each element's "
+        "pixels from the scenes in the problem metadata and tag it: correct, misplaced "
+        "(offset), missing, wrong_colour (ΔE), damaged (share), not_removed; list the "
+        "connected error segments (area, box, objects overlapped, spurious changes). "
+        "Writes <out>/explanations.jsonl (see docs/explain.md).",
+    )
+    parser.add_argument("--benchmarks", required=True, metavar="DIR", dest="benchmarks_root",
+                        help="folder holding <Benchmark>/ folders (or one benchmark folder)")
+    parser.add_argument("--outputs", required=True, metavar="DIR", dest="outputs_root",
+                        help="folder holding <model>/<Benchmark>/<task>/NNNN_output.png")
+    parser.add_argument("--out", required=True, metavar="DIR",
+                        help="where explanations.jsonl goes")
+    parser.add_argument("--model", action="append", dest="models", metavar="NAME")
+    parser.add_argument("--benchmark", action="append", dest="benchmarks", metavar="NAME")
+    parser.add_argument("--task", action="append", dest="tasks", metavar="NAME")
+    parser.add_argument("--tolerance", type=int, default=5, metavar="T",
+                        help="a pixel is right when ΔE(O, A) <= T, 0..10 (default %(default)s)")
+    parser.add_argument("--delta-e", default="cie76", choices=("cie76", "cie94", "ciede2000"),
+                        help="colour difference (default: the benchmark's %(default)s)")
+    parser.add_argument("--quiet", action="store_true", help="no progress line")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from paintkit.explain.directory import explain_directory
+
+    def progress(done: int, total: int) -> None:
+        print(f"\rexplained {done}/{total} problems", end="", file=sys.stderr, flush=True)
+
+    summary = explain_directory(
+        args.benchmarks_root, args.outputs_root, args.out, models=args.models,
+        benchmarks=args.benchmarks, tasks=args.tasks, tolerance=args.tolerance,
+        delta_e=args.delta_e, progress=None if args.quiet else progress)
+    if not args.quiet:
+        print(file=sys.stderr)
+    print(f"{summary.rows} rows ({summary.missing_outputs} missing outputs, {summary.failed} "
+          f"broken problems) -> {summary.path}", file=sys.stderr)
+    return 0

@@ -1,0 +1,233 @@
+"""Object-level tags: what happened to each element of a scored output.
+
+Every element visible in the answer (its footprint ``F``: the pixels where it is the
+topmost element) gets one tag, decided in this order at tolerance ``t`` (a pixel matches
+when ``ΔE(O, A) <= t``):
+
+1. ``correct``: at least :data:`CORRECT_SHARE` of ``F`` matches.
+2. ``misplaced``: the element's appearance is found elsewhere: shifted by an integer
+   ``offset`` ``(dx, dy)`` (output minus answer, px), at least :data:`MISPLACED_SHARE` of
+   ``F`` matches the output (pixels shifted off the canvas do not count; at least half of
+   ``F`` must stay on it). The offset is found from the centroid of a component of wrong output
+   pixels of the element's main colour, then refined by 1 px steps while the share grows.
+   ``left_in_place`` says whether the output still shows it where the input had it
+   (its input footprint matches the input on at least :data:`MISSING_SHARE`).
+3. ``missing``: the output shows what lies under the element (the answer scene rendered
+   without it) on at least :data:`MISSING_SHARE` of the pixels of ``F`` where that differs
+   from the answer.
+4. ``wrong_colour``: for each colour the element paints, the output is one colour (within
+   ``t`` of its most frequent colour) on at least :data:`UNIFORM_SHARE` of those pixels, and
+   at least one of them is more than ``t`` away: ``delta_e`` is the largest such distance.
+5. ``damaged``: none of the above; ``share`` says how much of ``F`` is right.
+
+Elements of the input that the answer no longer shows (removed, or covered) are tagged on
+the edit pixels of their input footprint: ``correct`` (removed as asked, same share as 1),
+``not_removed`` (the output keeps the input there on at least :data:`MISSING_SHARE`), else
+``damaged``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["CORRECT_SHARE", "MISPLACED_SHARE", "MISSING_SHARE", "UNIFORM_SHARE", "ObjectTagger"]
+
+CORRECT_SHARE = 0.95
+MISPLACED_SHARE = 0.8
+MISSING_SHARE = 0.9
+UNIFORM_SHARE = 0.9
+_CANDIDATES = 4  # same-colour components tried per misplaced search
+_CLIMB_STEPS = 12  # 1 px refinement steps of a misplaced offset
+
+
+def _pack(rgb: np.ndarray) -> np.ndarray:
+    rgb = rgb.astype(np.int64)
+    return (rgb[..., 0] << 16) | (rgb[..., 1] << 8) | rgb[..., 2]
+
+
+def _unpack(code: int) -> np.ndarray:
+    return np.array([(code >> 16) & 255, (code >> 8) & 255, code & 255], np.uint8)
+
+
+def _hex(rgb) -> str:
+    return "#{:02X}{:02X}{:02X}".format(*(int(v) for v in rgb))
+
+
+class ObjectTagger:
+    """Tags the elements of one problem (module docstring).
+
+    Args:
+        output, answer, inputs: uint8 ``(H, W, 3)`` (the output normalised to the answer).
+        correct: bool ``(H, W)``, ``ΔE(O, A) <= tolerance``.
+        edit_mask: bool ``(H, W)``.
+        tolerance: ``t``. formula: the ΔE formula.
+    """
+
+    def __init__(self, output, answer, inputs, correct, edit_mask, tolerance: int,
+                 formula: str):
+        self.o, self.a, self.i = output, answer, inputs
+        self.correct, self.edit = correct, edit_mask
+        self.t, self.formula = tolerance, formula
+        self._colour_masks: dict = {}
+
+    def _matches(self, reference: np.ndarray, sample: np.ndarray) -> np.ndarray:
+        """``ΔE(reference, sample) <= t`` for two ``(N, 3)`` uint8 arrays (or a colour)."""
+        from paintkit.kernels.delta_e_numba import delta_e_rgb_numba
+
+        reference = np.ascontiguousarray(np.broadcast_to(reference, sample.shape))
+        return delta_e_rgb_numba(reference, np.ascontiguousarray(sample), self.formula) <= self.t
+
+    def _distance(self, c1: np.ndarray, c2: np.ndarray) -> float:
+        from paintkit.kernels.delta_e_numba import delta_e_rgb_numba
+
+        return float(delta_e_rgb_numba(c1[None], c2[None], self.formula)[0])
+
+    # ------------------------------------------------------------------ present elements
+    def tag_present(self, k: int, fp, underlay=None, input_fp=None) -> dict:
+        """Tag element index ``k`` of footprints ``fp`` (the answer's). ``underlay`` is a
+        callable returning the answer scene rendered without the element (None: skip the
+        missing test); ``input_fp`` the input footprints (for ``left_in_place``)."""
+        element_id = fp.ids[k]
+        win = fp.window(k)
+        m = fp.index[win] == k + 1
+        ys, xs = np.nonzero(m)
+        ys, xs = ys + win[0].start, xs + win[1].start
+        share = float(self.correct[ys, xs].mean())
+        top, left, bottom, right = (int(v) for v in fp.boxes[k + 1])
+        entry = {"id": element_id, "expected": "present", "area": int(ys.size),
+                 "bbox": [left, top, right - left + 1, bottom - top + 1],
+                 "share": round(share, 4)}
+        if share >= CORRECT_SHARE:
+            return {**entry, "tag": "correct"}
+        found = self._find_offset(ys, xs)
+        if found is not None:
+            (dx, dy), moved_share = found
+            entry.update(tag="misplaced", offset=[dx, dy], offset_share=round(moved_share, 4))
+            if input_fp is not None and element_id in input_fp.ids:
+                entry["left_in_place"] = self._left_in_place(input_fp, element_id)
+            return entry
+        if underlay is not None:
+            under = underlay(element_id)[ys, xs]
+            visible = (under != self.a[ys, xs]).any(axis=-1)
+            if visible.any():
+                gone = float(self._matches(under[visible], self.o[ys, xs][visible]).mean())
+                if gone >= MISSING_SHARE:
+                    return {**entry, "tag": "missing", "missing_share": round(gone, 4)}
+        recolour = self._recolour(ys, xs)
+        if recolour is not None:
+            return {**entry, "tag": "wrong_colour", **recolour}
+        return {**entry, "tag": "damaged"}
+
+    def _left_in_place(self, input_fp, element_id) -> bool:
+        """Whether the output still shows the element where the input has it."""
+        k = input_fp.ids.index(element_id)
+        win = input_fp.window(k)
+        iy, ix = np.nonzero(input_fp.index[win] == k + 1)
+        if iy.size == 0:
+            return False
+        iy, ix = iy + win[0].start, ix + win[1].start
+        return bool(self._matches(self.i[iy, ix], self.o[iy, ix]).mean() >= MISSING_SHARE)
+
+    def _colour_mask(self, code: int):
+        """Wrong output pixels within ``t`` of colour ``code``, and their components
+        (cached per colour). Only wrong pixels are converted: a shifted copy is wrong
+        wherever it does not overlap its right place, and the offset is refined after."""
+        from paintkit.kernels.components import connected_components
+
+        hit = self._colour_masks.get(code)
+        if hit is None:
+            wrong = ~self.correct
+            near = np.zeros(wrong.shape, bool)
+            near[wrong] = self._matches(_unpack(code), self.o[wrong])
+            labels, _ = connected_components(near)
+            hit = self._colour_masks[code] = (near, labels)
+        return hit
+
+    def _shift_share(self, ys, xs, dx, dy) -> float:
+        h, w = self.o.shape[:2]
+        ty, tx = ys + dy, xs + dx
+        inside = (ty >= 0) & (ty < h) & (tx >= 0) & (tx < w)
+        if inside.sum() * 2 < ys.size:
+            return 0.0
+        return float(self._matches(self.a[ys[inside], xs[inside]],
+                                   self.o[ty[inside], tx[inside]]).mean())
+
+    def _climb(self, ys, xs, dx, dy):
+        """Hill-climb the shift share from ``(dx, dy)`` over 1 px steps (the centroid guess
+        is off by a few px when occlusion or a sub-pixel move reshapes the copy)."""
+        best = ((dx, dy), self._shift_share(ys, xs, dx, dy) if (dx, dy) != (0, 0) else 0.0)
+        for _ in range(_CLIMB_STEPS):
+            (bx, by), share = best
+            step = max((((bx + sx, by + sy), self._shift_share(ys, xs, bx + sx, by + sy))
+                        for sx in (-1, 0, 1) for sy in (-1, 0, 1)
+                        if (sx, sy) != (0, 0) and (bx + sx, by + sy) != (0, 0)),
+                       key=lambda item: item[1])
+            if step[1] <= share:
+                break
+            best = step
+        return best
+
+    def _find_offset(self, ys, xs):
+        """``((dx, dy), share)`` of the best shifted copy of the element, or None."""
+        packed = _pack(self.a[ys, xs])
+        codes, counts = np.unique(packed, return_counts=True)
+        main = int(codes[np.argmax(counts)])
+        in_main = packed == main
+        my, mx = ys[in_main], xs[in_main]
+        near, labels = self._colour_mask(main)
+        stray = labels[near]
+        if stray.size == 0:
+            return None
+        candidates, sizes = np.unique(stray, return_counts=True)
+        candidates = candidates[np.argsort(-sizes)][:_CANDIDATES]
+        best = None
+        for label in candidates.tolist():
+            cy, cx = np.nonzero(labels == label)
+            if not 0.3 * my.size <= cy.size <= 3 * my.size:
+                continue
+            found = self._climb(ys, xs, int(round(cx.mean() - mx.mean())),
+                                int(round(cy.mean() - my.mean())))
+            if found is not None and (best is None or found[1] > best[1]):
+                best = found
+        return best if best is not None and best[1] >= MISPLACED_SHARE else None
+
+    def _recolour(self, ys, xs):
+        """``{"delta_e", "expected_colors", "output_colors"}`` when the element is there in
+        other colours (module docstring, rule 4), else None."""
+        expected, out = self.a[ys, xs], self.o[ys, xs]
+        packed = _pack(expected)
+        worst = 0.0
+        expected_hex, output_hex = [], []
+        for code in np.unique(packed).tolist():
+            group = out[packed == code]
+            g_codes, g_counts = np.unique(_pack(group), return_counts=True)
+            mode = _unpack(int(g_codes[np.argmax(g_counts)]))
+            if self._matches(mode, group).mean() < UNIFORM_SHARE:
+                return None
+            worst = max(worst, self._distance(_unpack(code), mode))
+            expected_hex.append(_hex(_unpack(code)))
+            output_hex.append(_hex(mode))
+        if worst <= self.t:
+            return None
+        return {"delta_e": round(worst, 3), "expected_colors": expected_hex,
+                "output_colors": output_hex}
+
+    # ------------------------------------------------------------------ vanished elements
+    def tag_removed(self, k: int, input_fp) -> dict | None:
+        """Tag input element index ``k`` that the answer does not show; None when its input
+        footprint has no edit pixel (nothing to see)."""
+        win = input_fp.window(k)
+        m = (input_fp.index[win] == k + 1) & self.edit[win]
+        ys, xs = np.nonzero(m)
+        if ys.size == 0:
+            return None
+        ys, xs = ys + win[0].start, xs + win[1].start
+        share = float(self.correct[ys, xs].mean())
+        entry = {"id": input_fp.ids[k], "expected": "removed", "area": int(ys.size),
+                 "share": round(share, 4)}
+        if share >= CORRECT_SHARE:
+            return {**entry, "tag": "correct"}
+        kept = float(self._matches(self.i[ys, xs], self.o[ys, xs]).mean())
+        if kept >= MISSING_SHARE:
+            return {**entry, "tag": "not_removed", "kept_share": round(kept, 4)}
+        return {**entry, "tag": "damaged"}

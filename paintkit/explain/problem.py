@@ -1,0 +1,197 @@
+"""Explain one scored output: object tags and error segments, as a JSON-ready dict.
+
+The scenes come from the problem's metadata and are checked first: the input scene must
+render to the input image exactly (and the answer scene to the answer). What can be
+explained depends on what the metadata holds:
+
+- ``"full"``: an answer scene that renders to the answer. Every element is tagged
+  (:mod:`paintkit.explain.objects`), segments name the elements they overlap.
+- ``"input_scene"``: no answer scene (tasks whose answer is computed in pixel space:
+  border, cropping, flood_fill, blending, gradient, point_operations) or one that does not
+  render to the answer, but an input scene that renders to the input. Elements whose input
+  footprint has no edit pixel are tagged as in ``"full"`` against the input scene (they
+  must stay as they are); the others are tagged ``unexplained``. A preservation problem
+  (answer = input) is fully explained this way.
+- ``"segments_only"``: no usable scene; segments only, without element overlaps.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from paintkit.explain.footprints import footprints, scene_from_metadata, underlay
+from paintkit.explain.objects import ObjectTagger
+from paintkit.explain.segments import MAX_SEGMENTS, error_segments
+
+__all__ = ["DEFAULT_TOLERANCE", "check_tolerance", "explain_problem", "segment_maps"]
+
+DEFAULT_TOLERANCE = 5
+
+
+def check_tolerance(tolerance) -> int:
+    """``tolerance`` if it is an int in 0..10, else ``ValueError``."""
+    if isinstance(tolerance, bool) or not isinstance(tolerance, int) or not 0 <= tolerance <= 10:
+        raise ValueError(f"tolerance: expected an int in 0..10, got {tolerance!r}")
+    return tolerance
+
+
+def _check(name: str, image, shape=None) -> np.ndarray:
+    image = np.asarray(image)
+    if image.dtype != np.uint8 or image.ndim != 3 or image.shape[-1] != 3:
+        raise ValueError(f"{name}: expected a uint8 (H, W, 3) image, got {image.dtype} "
+                         f"{image.shape}")
+    if shape is not None and image.shape != shape:
+        raise ValueError(f"{name}: expected the input's shape {shape}, got {image.shape}")
+    return np.ascontiguousarray(image)
+
+
+def _usable(metadata: dict, key: str, pixels: np.ndarray):
+    """The scene under ``key`` if it renders to ``pixels`` exactly, else None (+ why)."""
+    from paintkit.kernels.edit_region import count_changed
+    from paintkit.renderers import render
+
+    scene = scene_from_metadata(metadata, key)
+    if scene is None:
+        return None, f"metadata has no {key}"
+    if (scene.canvas.height, scene.canvas.width) != pixels.shape[:2] \
+            or count_changed(render(scene), pixels) != 0:
+        return None, f"metadata {key} does not render to the stored image"
+    return scene, None
+
+
+def _bins(output, answer, inputs, formula):
+    from paintkit.kernels.delta_e_counts import tolerance_histograms_delta_e
+    from paintkit.kernels.tolerance_counts import tolerance_histograms_numba
+
+    batch = (output[None], answer[None], inputs[None])
+    if formula == "cie76":
+        return tolerance_histograms_numba(*batch, return_bins=True)[1][0]
+    return tolerance_histograms_delta_e(*batch, formula, return_bins=True)[1][0]
+
+
+def explain_problem(metadata: dict, inputs, answer, output, *, tolerance: int = DEFAULT_TOLERANCE,
+                    delta_e: str = "cie76", max_segments: int = MAX_SEGMENTS) -> dict:
+    """Object tags and error segments of one output (module docstring).
+
+    Args:
+        metadata: the problem's JSON metadata (holds ``scene`` and maybe ``answer_scene``).
+        inputs, answer: uint8 ``(H, W, 3)``.
+        output: uint8 ``(H', W', 3)`` (normalised to the answer's size, SPEC 1.2), or None
+            for a missing output.
+        tolerance: ``t`` in 0..10: a pixel is right when ``ΔE(O, A) <= t``.
+        delta_e: ``"cie76"`` (the benchmark's), ``"cie94"`` or ``"ciede2000"``.
+
+    Returns:
+        ``{"has_output", "tolerance", "delta_e", "explained", "notes", "objects",
+        "tags", "segments", "other_segments", "spurious", "error_pixels"}``; ``objects``
+        lists one dict per element (``id``, ``tag``, ``area``, ``share`` and the tag's
+        figures), ``tags`` counts them per tag.
+    """
+    from paintkit.kernels.delta_e import check_formula
+    from paintkit.kernels.edit_region import changed_mask
+    from paintkit.kernels.normalize import normalize_output_numba
+
+    check_formula(delta_e)
+    check_tolerance(tolerance)
+    inputs = _check("inputs", inputs)
+    answer = _check("answer", answer, inputs.shape)
+    base = {"tolerance": tolerance, "delta_e": delta_e}
+    if output is None:
+        return {"has_output": False, **base}
+    output = _check("output", output)
+    if output.shape != answer.shape:
+        output = np.ascontiguousarray(
+            normalize_output_numba(output, (answer.shape[1], answer.shape[0])))
+    edit = changed_mask(inputs, answer)
+    correct = _bins(output, answer, inputs, delta_e) <= tolerance
+    tagger = ObjectTagger(output, answer, inputs, correct, edit, tolerance, delta_e)
+
+    notes = []
+    input_scene, why = _usable(metadata, "scene", inputs)
+    if why:
+        notes.append(why)
+    answer_scene, why = _usable(metadata, "answer_scene", answer)
+    if answer_scene is None and input_scene is not None and not edit.any():
+        answer_scene = input_scene  # a preservation problem: the answer is the input
+    elif why:
+        notes.append(why)
+    input_fp = footprints(input_scene) if input_scene is not None else None
+    objects = []
+    if answer_scene is not None:
+        explained = "full"
+        answer_fp = input_fp if answer_scene is input_scene else footprints(answer_scene)
+        cache: dict = {}
+
+        def hidden(element_id):
+            if element_id not in cache:
+                cache[element_id] = underlay(answer_scene, element_id)
+            return cache[element_id]
+
+        visible = set()
+        for k, element_id in enumerate(answer_fp.ids):
+            if answer_fp.area[k + 1]:
+                visible.add(element_id)
+                objects.append(tagger.tag_present(k, answer_fp, hidden, input_fp))
+        if input_fp is not None:
+            for k, element_id in enumerate(input_fp.ids):
+                if element_id not in visible and input_fp.area[k + 1]:
+                    entry = tagger.tag_removed(k, input_fp)
+                    if entry is not None:
+                        objects.append(entry)
+    elif input_fp is not None:
+        explained = "input_scene"
+        answer_fp = input_fp
+
+        def hidden(element_id):
+            return underlay(input_scene, element_id)
+
+        for k, element_id in enumerate(input_fp.ids):
+            if not input_fp.area[k + 1]:
+                continue
+            win = input_fp.window(k)
+            if (edit[win] & (input_fp.index[win] == k + 1)).any():
+                objects.append({"id": element_id, "expected": "edited",
+                                "area": int(input_fp.area[k + 1]), "tag": "unexplained"})
+            else:
+                objects.append(tagger.tag_present(k, input_fp, hidden, None))
+    else:
+        explained, answer_fp = "segments_only", None
+    tags: dict = {}
+    for entry in objects:
+        tags[entry["tag"]] = tags.get(entry["tag"], 0) + 1
+    segments = error_segments(edit, correct, answer_footprints=answer_fp,
+                              input_footprints=input_fp if input_fp is not answer_fp else None,
+                              max_segments=max_segments)
+    return {"has_output": True, **base, "explained": explained, "notes": notes,
+            "objects": objects, "tags": tags, **segments}
+
+
+def segment_maps(metadata: dict, inputs, answer, bins, tolerances, *,
+                 max_segments: int = MAX_SEGMENTS) -> dict:
+    """Error segments at several tolerances from the per-pixel bins the scorer already has
+    (``ceil(ΔE(O, A))`` clipped to 11, uint8 ``(H, W)``: ``tolerance_statistics(...,
+    return_bins=True)``), for writing next to the diff images: ``{t: error_segments(...)}``.
+
+    The scenes are rebuilt and checked once for all tolerances (as in
+    :func:`explain_problem`); without a usable scene the segments carry no object overlaps.
+    """
+    inputs = _check("inputs", inputs)
+    answer = _check("answer", answer, inputs.shape)
+    bins = np.asarray(bins)
+    if bins.shape != inputs.shape[:2]:
+        raise ValueError(f"bins: expected the image's (H, W) = {inputs.shape[:2]}, got "
+                         f"{bins.shape}")
+    from paintkit.kernels.edit_region import changed_mask
+
+    edit = changed_mask(inputs, answer)
+    input_scene, _ = _usable(metadata, "scene", inputs)
+    answer_scene, _ = _usable(metadata, "answer_scene", answer)
+    input_fp = footprints(input_scene) if input_scene is not None else None
+    if answer_scene is not None:
+        answer_fp = footprints(answer_scene)
+    else:  # input-scene overlaps are still informative (and exact where nothing changed)
+        answer_fp, input_fp = input_fp, None
+    return {int(t): error_segments(edit, bins <= check_tolerance(int(t)),
+                                   answer_footprints=answer_fp, input_footprints=input_fp,
+                                   max_segments=max_segments)
+            for t in tolerances}

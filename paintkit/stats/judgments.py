@@ -1,0 +1,156 @@
+"""Read paintkit scores and external ratings from JSONL and match them by problem.
+
+Scores: ``problem_stats.jsonl`` rows (SPEC 5); the value is read at a dotted path, by default
+``output.cie76_mean.iou`` (the problem's mIoU). Judgments: one JSON object per line holding
+the problem key, a rating and optionally a rater, e.g.
+``{"model": "m", "benchmark": "PaintBench", "task": "recolor", "idx": 3, "rater": "h1",
+"rating": 4}``. Rows without a rater belong to one rater named ``"judge"``.
+
+The key is made of the fields among ``model, benchmark, task, idx`` present in every row of
+both files (so judgments without ``model`` match a single-model results file). Bad rows
+(not JSON, a missing or non-numeric field, a repeated key) are recorded with their line
+number and skipped; the rest are used.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+KEY_FIELDS: tuple[str, ...] = ("model", "benchmark", "task", "idx")
+DEFAULT_SCORE_FIELD = "output.cie76_mean.iou"
+DEFAULT_RATER = "judge"
+
+
+@dataclass
+class MatchedRatings:
+    """Scores and ratings of the problems both files cover.
+
+    ``keys`` (one tuple per item, in the order of ``key_fields``), ``scores`` ``(items,)``,
+    ``ratings`` ``(items, raters)`` with NaN where a rater skipped an item, ``raters``;
+    ``skipped`` lists ``"file:line: why"`` for every bad row; ``unmatched`` counts keys
+    found in one file only.
+    """
+
+    key_fields: tuple[str, ...]
+    keys: list
+    scores: np.ndarray
+    ratings: np.ndarray
+    raters: list
+    skipped: list = field(default_factory=list)
+    unmatched: dict = field(default_factory=dict)
+
+
+def _rows(path: Path, skipped: list) -> list[tuple[int, dict]]:
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ValueError(f"cannot read {path}: {exc.strerror or exc}") from exc
+    rows = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as exc:
+            skipped.append(f"{path}:{number}: not JSON ({exc.msg})")
+            continue
+        if not isinstance(row, dict):
+            skipped.append(f"{path}:{number}: expected a JSON object, got {type(row).__name__}")
+            continue
+        rows.append((number, row))
+    return rows
+
+
+def _dotted(row: dict, path: str):
+    value = row
+    for part in path.split("."):
+        if not isinstance(value, dict) or part not in value:
+            raise KeyError(path)
+        value = value[part]
+    return value
+
+
+def _number(value) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise TypeError(value)
+    return float(value)
+
+
+def load_matched(scores_path, judgments_path, *, score_field: str = DEFAULT_SCORE_FIELD,
+                 rating_field: str = "rating", rater_field: str = "rater") -> MatchedRatings:
+    """Read both files and keep the problems rated at least once that have a score.
+
+    Raises ``ValueError`` when a file cannot be read, no key field is shared by every row,
+    or no problem is in both files.
+    """
+    skipped: list[str] = []
+    score_rows = _rows(Path(scores_path), skipped)
+    judgment_rows = _rows(Path(judgments_path), skipped)
+    key_fields = tuple(f for f in KEY_FIELDS
+                       if all(f in row for _, row in score_rows + judgment_rows))
+    if not key_fields:
+        raise ValueError(f"no key field ({', '.join(KEY_FIELDS)}) is present in every row of "
+                         f"{scores_path} and {judgments_path}; add 'task' and 'idx' at least")
+
+    scores: dict = {}
+    for number, row in score_rows:
+        key = tuple(row[f] for f in key_fields)
+        try:
+            value = _number(_dotted(row, score_field))
+        except KeyError:
+            skipped.append(f"{scores_path}:{number}: no field {score_field!r}")
+            continue
+        except TypeError as exc:
+            skipped.append(f"{scores_path}:{number}: {score_field} is not a finite number: "
+                           f"{exc.args[0]!r}")
+            continue
+        if key in scores:
+            skipped.append(f"{scores_path}:{number}: repeated problem {key} (first kept)")
+            continue
+        scores[key] = value
+
+    ratings: dict = {}
+    raters: dict = {}
+    for number, row in judgment_rows:
+        key = tuple(row[f] for f in key_fields)
+        rater = str(row.get(rater_field, DEFAULT_RATER))
+        try:
+            value = _number(row[rating_field])
+        except KeyError:
+            skipped.append(f"{judgments_path}:{number}: no field {rating_field!r}")
+            continue
+        except TypeError as exc:
+            skipped.append(f"{judgments_path}:{number}: {rating_field} is not a finite number: "
+                           f"{exc.args[0]!r}")
+            continue
+        if (key, rater) in ratings:
+            skipped.append(f"{judgments_path}:{number}: rater {rater!r} rated {key} twice "
+                           "(first kept)")
+            continue
+        ratings[(key, rater)] = value
+        raters.setdefault(rater, None)
+
+    judged = {key for key, _ in ratings}
+    keys = [k for k in scores if k in judged]
+    try:
+        keys.sort()
+    except TypeError:  # mixed value types in one key field: any fixed order will do
+        keys.sort(key=repr)
+    if not keys:
+        raise ValueError(f"no problem is both in {scores_path} and in {judgments_path} "
+                         f"(key fields: {', '.join(key_fields)})")
+    rater_list = list(raters)
+    matrix = np.full((len(keys), len(rater_list)), np.nan)
+    for i, key in enumerate(keys):
+        for j, rater in enumerate(rater_list):
+            matrix[i, j] = ratings.get((key, rater), np.nan)
+    return MatchedRatings(
+        key_fields=key_fields, keys=keys, scores=np.array([scores[k] for k in keys]),
+        ratings=matrix, raters=rater_list, skipped=skipped,
+        unmatched={"scores_only": len(scores.keys() - judged),
+                   "judgments_only": len(judged - scores.keys())})

@@ -1,0 +1,55 @@
+"""``paintkit explain`` over a tiny SPEC 5 tree: one row per (model, problem), missing
+outputs and broken problems recorded, the run finishes."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+
+from paintkit.cli.main import main
+from paintkit.io.images import write_png
+from paintkit.renderers import render
+from paintkit.scene import Background, BBox, Canvas, Scene, Shape
+
+
+def _problem(folder, stem, scene, answer_scene, extra=None):
+    folder.mkdir(parents=True, exist_ok=True)
+    write_png(folder / f"{stem}_input.png", render(scene))
+    write_png(folder / f"{stem}_answer.png", render(answer_scene))
+    meta = {"task": "translation", "mode": "amount", "visual_condition": "baseline",
+            "scene": scene.to_dict(), "answer_scene": answer_scene.to_dict(), **(extra or {})}
+    (folder / f"{stem}.json").write_text(json.dumps(meta))
+
+
+def test_explain_cli_writes_rows_and_survives_bad_problems(tmp_path, capsys):
+    scene = Scene(Canvas(120, 90), Background((255, 255, 255)), (
+        Shape("a", "rectangle", BBox(10, 10, 30, 20), (255, 0, 0)),
+        Shape("b", "circle", BBox(70, 40, 30, 30), (0, 0, 255)),
+    ))
+    moved = scene.replace_element("a", replace(scene.element("a"), bbox=BBox(40, 50, 30, 20)))
+    task = tmp_path / "bench" / "PaintBench" / "translation"
+    _problem(task, "000", scene, moved)
+    _problem(task, "001", scene, moved)
+    (task / "002_input.png").write_bytes(b"not a png")  # a broken benchmark problem
+    (task / "002_answer.png").write_bytes(b"not a png")
+    (task / "002.json").write_text("{}")
+    outputs = tmp_path / "outputs" / "m" / "PaintBench" / "translation"
+    outputs.mkdir(parents=True)
+    write_png(outputs / "0000_output.png", render(scene))  # did nothing: 'a' misplaced
+    code = main(["explain", "--benchmarks", str(tmp_path / "bench"), "--outputs",
+                 str(tmp_path / "outputs"), "--out", str(tmp_path / "out"), "--quiet"])
+    assert code == 0
+    rows = [json.loads(line) for line in (tmp_path / "out" / "explanations.jsonl").open()]
+    assert [r["idx"] for r in rows] == [0, 1, 2]
+    first = rows[0]
+    assert first["model"] == "m" and first["explained"] == "full"
+    assert {o["id"]: o["tag"] for o in first["objects"]} == {"a": "misplaced", "b": "correct"}
+    assert rows[1]["has_output"] is False and "no output file" in rows[1]["error"]
+    assert "error" in rows[2] and "has_output" not in rows[2]
+    assert "3 rows (1 missing outputs, 1 broken problems)" in capsys.readouterr().err
+
+
+def test_explain_cli_refuses_a_bad_tolerance(tmp_path, capsys):
+    code = main(["explain", "--benchmarks", str(tmp_path), "--outputs", str(tmp_path),
+                 "--out", str(tmp_path / "o"), "--tolerance", "12"])
+    assert code == 2 and "tolerance" in capsys.readouterr().err
