@@ -14,8 +14,14 @@ import copy
 import random
 
 from paintkit.charts.common import base_style, nice_limit, object_avoid
-from paintkit.charts.style import fmt, round_sig, sample_color, sample_colors, sample_magnitude
-from paintkit.charts.style import distinct_labels
+from paintkit.charts.style import (
+    distinct_labels,
+    fmt,
+    round_sig,
+    sample_color,
+    sample_colors,
+    sample_magnitude,
+)
 from paintkit.errors import RejectedSeed
 
 CHART = "bar_chart"

@@ -106,7 +106,8 @@ def draw_figure(draw, state: dict) -> np.ndarray:
         figure.canvas.draw()
         pixels = np.asarray(figure.canvas.buffer_rgba())[:, :, :3].copy()
     if pixels.shape != (HEIGHT, WIDTH, 3):
-        raise RuntimeError(f"chart rendered at {pixels.shape[1]}x{pixels.shape[0]}, expected {WIDTH}x{HEIGHT}")
+        raise RuntimeError(f"chart rendered at {pixels.shape[1]}x{pixels.shape[0]}, "
+                           f"expected {WIDTH}x{HEIGHT}")
     return pixels
 
 
