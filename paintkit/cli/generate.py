@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-SUITES = ("paintbench",)
+SUITES = ("paintbench", "tinygrafixbench", "all")
 FORMATS = ("directory", "webdataset", "parquet")
 ENGINES = ("process", "inprocess", "ray")
 
@@ -30,20 +30,21 @@ def register(subparsers) -> None:
     g.add_argument("--modes", type=_names, metavar="M,T:M",
                    help="modes to keep, as MODE or TASK:MODE (default: all)")
     g.add_argument("--conditions", type=_names, metavar="A,B", help="visual conditions (default: all 8)")
-    g.add_argument("--per-cell", type=int, default=12, metavar="N",
-                   help="problems per (task, condition) (default: %(default)s)")
+    g.add_argument("--per-cell", type=int, default=None, metavar="N",
+                   help="problems per (task, condition) (default: 12; tinygrafixbench: 30 per task)")
     g.add_argument("--size", metavar="WxH", help="canvas of the square conditions (default 1024x1024; "
                    "horizontal/vertical keep their aspect)")
     g.add_argument("--counts", action="append", metavar="[TABLE=]B,M,H,X",
                    help="object counts at the baseline/n_med/n_high/n_xhigh levels for the "
                    "'default' count table or TABLE (repeatable)")
-    g.add_argument("--namespace", default="paintbench",
-                   help="seed namespace; another name gives fresh problems (default: %(default)s)")
+    g.add_argument("--namespace", default=None,
+                   help="seed namespace; another name gives fresh problems (default: the suite's name)")
     g.add_argument("--start-slot", type=int, default=0, metavar="N",
                    help="first problem of each cell (continue a --per-cell N corpus with N)")
     g.add_argument("--no-preservation", action="store_true",
                    help="leave out the preservation split (built from removal)")
-    g.add_argument("--benchmark", default="PaintBench", help="benchmark folder name (directory format)")
+    g.add_argument("--benchmark", default=None,
+                   help="benchmark folder name (directory format; default PaintBench / TinyGrafixBench)")
     o = p.add_argument_group("output and engines")
     o.add_argument("--format", choices=FORMATS, default="directory",
                    help="directory (SPEC 5 layout, default), webdataset (tar shards) or parquet shards")
@@ -60,11 +61,20 @@ def register(subparsers) -> None:
 
 
 def build_suite(args: argparse.Namespace):
+    if args.suite != "paintbench":
+        from paintkit.cli.generate_charts import build_chart_suite
+
+        return build_chart_suite(args, build_paintbench_suite)
+    return build_paintbench_suite(args)
+
+
+def build_paintbench_suite(args: argparse.Namespace):
     from paintkit.suites import Suite, parse_counts, parse_size
 
     kwargs = {
-        "per_cell": args.per_cell, "start_slot": args.start_slot, "namespace": args.namespace,
-        "preservation": not args.no_preservation, "benchmark": args.benchmark,
+        "per_cell": 12 if args.per_cell is None else args.per_cell, "start_slot": args.start_slot,
+        "namespace": args.namespace or "paintbench", "preservation": not args.no_preservation,
+        "benchmark": args.benchmark or "PaintBench",
     }
     for name in ("tasks", "conditions", "modes"):
         if getattr(args, name):
