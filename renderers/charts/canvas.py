@@ -52,6 +52,11 @@ CHART_RC = {
     "scatter.marker": "o", "scatter.edgecolors": "face",
 }
 
+# Process settings, not drawing style (matplotlib's own style loader skips these too).
+_NOT_STYLE = ("backend", "backend_fallback", "interactive", "toolbar", "timezone", "date.epoch",
+              "figure.max_open_warning", "figure.raise_window", "savefig.directory",
+              "tk.window_focus", "docstring.hardcopy")
+
 _state: dict = {}
 
 
@@ -65,9 +70,9 @@ def bundled_font_path() -> str:
 def _full_rc() -> dict:
     """Built-in defaults (style ``default``: nothing from the user's matplotlibrc) + CHART_RC."""
     import matplotlib as mpl
-    from matplotlib.style.core import STYLE_BLACKLIST
 
-    rc = {k: v for k, v in mpl.rcParamsDefault.items() if k not in STYLE_BLACKLIST}
+    rc = {k: v for k, v in mpl.rcParamsDefault.items()
+          if k not in _NOT_STYLE and not k.startswith("webagg.")}
     rc.update(CHART_RC)
     return rc
 
