@@ -13,7 +13,7 @@ FAST_SLOTS = (0, 1, 2)
 ALL_SLOTS = tuple(range(30))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def chart_problem(name: str, slot: int):
     return generate_chart_problem(name, slot)
 
