@@ -17,7 +17,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "answer.png, instruction.txt and problem.json into OUT. Seeds follow the PaintBench "
         "scheme with attempt search, so --seed N is the benchmark's problem N.",
     )
-    p.add_argument("task", help="task name (see 'paintkit tasks')")
+    p.add_argument("task", help="task name (see 'paintkit tasks'), or a TinyGrafixBench <chart>_<task>")
     p.add_argument("--mode", default=None, help="task mode (default: the task's first mode)")
     p.add_argument("--condition", choices=CONDITIONS, default="baseline")
     p.add_argument("--seed", type=int, default=0, help="problem slot (default 0)")
@@ -27,12 +27,17 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from paintkit.charts import TINYGRAFIX_TASKS, generate_chart_problem
     from paintkit.io.atomic import write_text_atomic
     from paintkit.io.images import write_png
     from paintkit.tasks.slots import generate_slot
 
-    problem = generate_slot(args.task, args.condition, args.mode, args.seed,
-                            namespace=args.namespace)
+    if args.task in TINYGRAFIX_TASKS:  # TinyGrafixBench: <chart>_<task>, no condition or mode
+        namespace = "tinygrafixbench" if args.namespace == "paintbench" else args.namespace
+        problem = generate_chart_problem(args.task, args.seed, namespace=namespace)
+    else:
+        problem = generate_slot(args.task, args.condition, args.mode, args.seed,
+                                namespace=args.namespace)
     write_png(args.out / "input.png", problem.input)
     write_png(args.out / "answer.png", problem.answer)
     write_text_atomic(args.out / "instruction.txt", problem.instruction + "\n")
