@@ -36,7 +36,7 @@ def generate_chart_problem(name: str, slot: int, namespace: str = NAMESPACE) -> 
     Returns a :class:`~paintkit.tasks.Problem` with uint8 ``(768, 1024, 3)`` input and answer
     and the SPEC 5 metadata (``category`` = chart type) plus both chart states.
     """
-    from paintkit.renderers.charts import HEIGHT, WIDTH, render_chart
+    from paintkit.renderers.charts import HEIGHT, WIDTH, render_pair
 
     entry = chart_task(name)
     if not isinstance(slot, int) or isinstance(slot, bool) or slot < 0:
@@ -49,8 +49,7 @@ def generate_chart_problem(name: str, slot: int, namespace: str = NAMESPACE) -> 
             inp, ans, instruction, params = entry.edit(base, rng)
         except RejectedSeed:
             continue
-        input_pixels = render_chart(inp)
-        answer_pixels = render_chart(ans)
+        input_pixels, answer_pixels = render_pair(inp, ans)
         edit_pixels = int(np.count_nonzero((input_pixels != answer_pixels).any(axis=-1)))
         if edit_pixels < MIN_EDIT_PIXELS:
             continue
