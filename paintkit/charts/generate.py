@@ -11,10 +11,9 @@ from __future__ import annotations
 
 import random
 
-import numpy as np
-
 from paintkit.charts.registry import chart_task
 from paintkit.errors import RejectedSeed
+from paintkit.kernels.edit_region import count_changed
 from paintkit.seeds import seed_from_key
 from paintkit.tasks import Problem
 
@@ -50,7 +49,7 @@ def generate_chart_problem(name: str, slot: int, namespace: str = NAMESPACE) -> 
         except RejectedSeed:
             continue
         input_pixels, answer_pixels = render_pair(inp, ans)
-        edit_pixels = int(np.count_nonzero((input_pixels != answer_pixels).any(axis=-1)))
+        edit_pixels = count_changed(input_pixels, answer_pixels)
         if edit_pixels < MIN_EDIT_PIXELS:
             continue
         metadata = {

@@ -12,8 +12,8 @@ depends on is left to the environment:
   hinting are part of the pixels).
 
 One figure per process is reused (cleared between charts): creating a ``Figure`` and its
-canvas costs more than clearing one; an answer whose frame matches its input's reuses
-that frame too (:func:`render_states`).
+canvas costs more than clearing one; an answer whose frame matches its input's reuses the
+rasterised frame too (:func:`render_states`).
 """
 
 from __future__ import annotations
@@ -21,6 +21,8 @@ from __future__ import annotations
 import os
 
 import numpy as np
+
+from paintkit.kernels.pixels import rgba_to_rgb
 
 WIDTH, HEIGHT, DPI = 1024, 768, 160
 FIGSIZE = (WIDTH / DPI, HEIGHT / DPI)  # 6.4 x 4.8 inches
@@ -103,27 +105,35 @@ def render_states(drawer, states: list[dict]) -> list[np.ndarray]:
     ``FRAME_KEYS``, ``draw_frame(figure, state) -> context`` and
     ``draw_data(context, state) -> [artists]``). Returns uint8 ``(768, 1024, 3)`` arrays.
 
-    A state whose ``FRAME_KEYS`` equal the previous state's reuses its frame (axes, ticks,
-    titles, colorbar): only the data artists are removed and redrawn. Every chart is drawn
-    frame-then-data, so a reused frame gives the same bytes as a fresh one (tested).
+    Every chart is drawn in two layers: the frame (axes, ticks, titles, colorbar) is
+    rasterised first, then the data artists are drawn on top of it in z-order. A state whose
+    ``FRAME_KEYS`` equal the previous state's restores the rasterised frame instead of
+    drawing it again (an answer usually keeps its input's frame), which gives the same bytes
+    as drawing it afresh (tested) at a fraction of the cost: the ticks and text of the frame
+    are most of matplotlib's drawing time.
     """
     import matplotlib as mpl
 
     setup = _setup()
     figure = setup["figure"]
-    out, context, frame, artists = [], None, None, []
+    canvas = figure.canvas
+    out, context, frame, background = [], None, None, None
     with mpl.rc_context(setup["rc"]):
         for state in states:
             if context is None or any(state.get(k) != frame.get(k) for k in drawer.FRAME_KEYS):
                 figure.clear()
                 figure.set_facecolor(state["theme"]["background"])
                 context, frame = drawer.draw_frame(figure, state), state
+                canvas.draw()
+                background = canvas.copy_from_bbox(figure.bbox)
             else:
-                for artist in artists:
-                    artist.remove()
+                canvas.restore_region(background)
             artists = drawer.draw_data(context, state)
-            figure.canvas.draw()
-            pixels = np.asarray(figure.canvas.buffer_rgba())[:, :, :3].copy()
+            for artist in sorted(artists, key=lambda a: a.get_zorder()):  # stable: ties keep order
+                figure.draw_artist(artist)
+            pixels = rgba_to_rgb(np.asarray(canvas.buffer_rgba()))  # C speed, not strided
+            for artist in artists:
+                artist.remove()
             if pixels.shape != (HEIGHT, WIDTH, 3):
                 raise RuntimeError(f"chart rendered at {pixels.shape[1]}x{pixels.shape[0]}, "
                                    f"expected {WIDTH}x{HEIGHT}")
