@@ -11,7 +11,14 @@ copy into (input state, answer state, instruction), one renderer
 """
 
 from paintkit.charts.generate import NAMESPACE, chart_seed, generate_chart_problem
-from paintkit.charts.registry import CHART_TASKS, CHARTS, TINYGRAFIX_TASKS, ChartTask, chart_task
+from paintkit.charts.registry import (
+    CHART_TASKS,
+    CHARTS,
+    TINYGRAFIX_TASKS,
+    ChartTask,
+    chart_of_task,
+    chart_task,
+)
 
-__all__ = ["CHARTS", "CHART_TASKS", "NAMESPACE", "TINYGRAFIX_TASKS", "ChartTask", "chart_seed",
-           "chart_task", "generate_chart_problem"]
+__all__ = ["CHARTS", "CHART_TASKS", "NAMESPACE", "TINYGRAFIX_TASKS", "ChartTask", "chart_of_task",
+           "chart_seed", "chart_task", "generate_chart_problem"]

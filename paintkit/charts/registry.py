@@ -45,3 +45,12 @@ def chart_task(name: str) -> ChartTask:
                 module = importlib.import_module(f"paintkit.charts.{module_name}")
                 return ChartTask(name, chart, task, module.base_state, module.TASKS[task])
     raise ValueError(f"unknown chart task {name!r}; allowed: {', '.join(TINYGRAFIX_TASKS)}")
+
+
+def chart_of_task(name: str) -> str:
+    """The chart type (= ``category``) of chart task ``name``, e.g. ``"heatmap"`` for
+    ``"heatmap_add_cell"``: what per-problem rows roll up by."""
+    for chart, (_, tasks) in CHART_TASKS.items():
+        if name.startswith(f"{chart}_") and name[len(chart) + 1:] in tasks:
+            return chart
+    raise ValueError(f"unknown chart task {name!r}; allowed: {', '.join(TINYGRAFIX_TASKS)}")

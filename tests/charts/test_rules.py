@@ -113,3 +113,13 @@ def test_unknown_task_and_bad_slot_are_clear_errors():
         generate_chart_problem("bar_chart_explode", 0)
     with pytest.raises(ValueError, match="slot must be an int >= 0"):
         generate_chart_problem("bar_chart_add_bar", -1)
+
+
+def test_every_task_rolls_up_to_its_chart():
+    from paintkit.charts import CHARTS, TINYGRAFIX_TASKS, chart_of_task
+
+    assert len(TINYGRAFIX_TASKS) == 20
+    for chart in CHARTS:
+        assert sum(chart_of_task(t) == chart for t in TINYGRAFIX_TASKS) == 4
+    with pytest.raises(ValueError, match="unknown chart task"):
+        chart_of_task("translation")
