@@ -19,6 +19,7 @@ rasterised frame too (:func:`render_states`).
 from __future__ import annotations
 
 import os
+import threading
 
 import numpy as np
 
@@ -61,6 +62,8 @@ _NOT_STYLE = ("backend", "backend_fallback", "interactive", "toolbar", "timezone
               "tk.window_focus", "docstring.hardcopy")
 
 _state: dict = {}
+# One figure per process: threads of a process take turns drawing on it.
+_lock = threading.RLock()
 
 
 def bundled_font_path() -> str:
@@ -81,8 +84,11 @@ def _full_rc() -> dict:
 
 
 def _setup() -> dict:
-    if _state:
-        return _state
+    with _lock:
+        return _state or _create_state()
+
+
+def _create_state() -> dict:
     import matplotlib as mpl
     from matplotlib import font_manager
     from matplotlib.backends.backend_agg import FigureCanvasAgg
@@ -118,7 +124,7 @@ def render_states(drawer, states: list[dict]) -> list[np.ndarray]:
     figure = setup["figure"]
     canvas = figure.canvas
     out, context, frame, background = [], None, None, None
-    with mpl.rc_context(setup["rc"]):
+    with _lock, mpl.rc_context(setup["rc"]):
         for state in states:
             if context is None or any(state.get(k) != frame.get(k) for k in drawer.FRAME_KEYS):
                 figure.clear()

@@ -30,3 +30,14 @@ def test_bad_state_is_a_clear_error():
     heat = chart_problem("heatmap_add_cell", 0).metadata["input_state"]
     with pytest.raises(ValueError, match="one chart type"):
         render_pair(bar, heat)
+
+
+def test_threads_take_turns_on_the_shared_figure():
+    from concurrent.futures import ThreadPoolExecutor
+
+    names = ("bar_chart_add_bar", "heatmap_add_cell", "network_add_node", "line_chart_draw_segments")
+    states = [chart_problem(n, 0).metadata["input_state"] for n in names]
+    expected = [render_chart(s) for s in states]
+    with ThreadPoolExecutor(4) as pool:
+        got = list(pool.map(render_chart, states * 2))
+    assert all(np.array_equal(g, e) for g, e in zip(got, expected * 2, strict=True))
