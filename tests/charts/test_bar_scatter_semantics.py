@@ -6,8 +6,8 @@ import re
 
 import numpy as np
 import pytest
-from conftest import chart_problem, task_slots
-from oracle import line_value, ols, pixel_count, sig3
+from chart_cases import chart_problem, task_slots
+from chart_oracle import line_value, ols, pixel_count, sig3
 
 
 def _states(name, slot):

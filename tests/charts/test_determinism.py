@@ -7,8 +7,8 @@ import json
 import multiprocessing
 
 import pytest
-from conftest import chart_problem
-from hashing import PINNED_SLOTS, TABLE, hashes_of, problem_hashes
+from chart_cases import chart_problem
+from chart_hashing import PINNED_SLOTS, TABLE, hashes_of, problem_hashes
 
 from paintkit.charts import TINYGRAFIX_TASKS
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import chart_problem
+from chart_cases import chart_problem
 
 from paintkit.charts import TINYGRAFIX_TASKS
 from paintkit.renderers.charts import render_chart, render_pair

@@ -6,8 +6,8 @@ import random
 import re
 
 import pytest
-from conftest import chart_problem, task_slots
-from oracle import delta_e, sig3
+from chart_cases import chart_problem, task_slots
+from chart_oracle import delta_e, sig3
 
 from paintkit.charts import generate_chart_problem
 from paintkit.charts.style import (

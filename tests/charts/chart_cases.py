@@ -1,4 +1,5 @@
-"""Shared chart problems: generated once per test session (rendering costs ~0.1 s a chart)."""
+"""Shared chart problems and test grids: generated once per test session (rendering costs
+~0.1 s a chart). A plain module, not a conftest: conftest names clash across test folders."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """SHA-256 of a chart problem (pixels and metadata) for the hash-pinned tests.
 
 Regenerate the pinned table (only after a deliberate change to the charts, the renderer or
-the matplotlib pin): ``python tests/charts/hashing.py``.
+the matplotlib pin): ``python tests/charts/chart_hashing.py``.
 """
 
 from __future__ import annotations
