@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-SUITES = ("paintbench",)
+SUITES = ("paintbench", "tinygrafixbench", "all")
 FORMATS = ("directory", "webdataset", "parquet")
 ENGINES = ("process", "inprocess", "ray")
 
@@ -33,24 +33,26 @@ def register(subparsers) -> None:
     g.add_argument("--modes", type=_names, metavar="M,T:M",
                    help="modes to keep, as MODE or TASK:MODE (default: all)")
     g.add_argument("--conditions", type=_names, metavar="A,B", help="visual conditions (default: all 8)")
-    g.add_argument("--per-cell", type=int, default=12, metavar="N",
-                   help="problems per (task, condition) (default: %(default)s)")
+    g.add_argument("--per-cell", type=int, default=None, metavar="N",
+                   help="problems per (task, condition) (default: 12; tinygrafixbench: 30 per task)")
     g.add_argument("--size", metavar="WxH", help="canvas of the square conditions (default 1024x1024; "
                    "horizontal/vertical keep their aspect)")
     g.add_argument("--counts", action="append", metavar="[TABLE=]B,M,H,X",
                    help="object counts at the baseline/n_med/n_high/n_xhigh levels for the "
                    "'default' count table or TABLE (repeatable)")
     g.add_argument("--namespace", default=None,
-                   help="seed namespace; another name gives fresh problems (default: paintbench "
-                   "for the benchmark's 12 per cell, 'train' for anything beyond them)")
+                   help="seed namespace; another name gives fresh problems (default: the "
+                   "benchmark's own, paintbench or tinygrafixbench, within the benchmark's problems "
+                   "per cell; 'train' for anything beyond them)")
     g.add_argument("--beyond-benchmark", action="store_true",
-                   help="allow more than 12 per cell in the paintbench namespace (a corpus "
-                   "that contains every benchmark problem)")
+                   help="allow more problems per cell than the benchmark has in its own namespace "
+                   "(a corpus that contains every benchmark problem)")
     g.add_argument("--start-slot", type=int, default=0, metavar="N",
                    help="first problem of each cell (continue a --per-cell N corpus with N)")
     g.add_argument("--no-preservation", action="store_true",
                    help="leave out the preservation split (built from removal)")
-    g.add_argument("--benchmark", default="PaintBench", help="benchmark folder name (directory format)")
+    g.add_argument("--benchmark", default=None,
+                   help="benchmark folder name (directory format; default PaintBench / TinyGrafixBench)")
     o = p.add_argument_group("output and engines")
     o.add_argument("--format", choices=FORMATS, default="directory",
                    help="directory (SPEC 5 layout, default), webdataset (tar shards) or parquet shards")
@@ -66,37 +68,45 @@ def register(subparsers) -> None:
     p.set_defaults(func=run)
 
 
-def choose_namespace(args: argparse.Namespace) -> str:
-    """The seed namespace: as given, else ``paintbench`` for the benchmark's slots and
-    ``train`` past them. Slots past 12 per cell in ``paintbench`` contain the benchmark's own
-    problems, so they need ``--beyond-benchmark`` and get a warning."""
-    from paintkit.suites import PAINTBENCH_NAMESPACE, PAINTBENCH_PER_CELL, TRAINING_NAMESPACE
+def choose_namespace(args: argparse.Namespace, per_cell: int, own: str = "paintbench",
+                     own_per_cell: int = 12, name: str = "PaintBench") -> str:
+    """The seed namespace: as given, else the benchmark's ``own`` namespace for its
+    ``own_per_cell`` slots per cell and ``train`` past them. Slots past them in ``own``
+    contain the benchmark's problems, so they need ``--beyond-benchmark`` and get a warning."""
+    from paintkit.suites import TRAINING_NAMESPACE
 
-    beyond = args.start_slot + args.per_cell > PAINTBENCH_PER_CELL
+    beyond = args.start_slot + per_cell > own_per_cell
     if args.namespace is None:
-        return TRAINING_NAMESPACE if beyond else PAINTBENCH_NAMESPACE
-    if args.namespace == PAINTBENCH_NAMESPACE and beyond:
+        return TRAINING_NAMESPACE if beyond else own
+    if args.namespace == own and beyond:
         if not getattr(args, "beyond_benchmark", False):
             raise ValueError(
-                f"--per-cell {args.per_cell} (from slot {args.start_slot}) in the "
-                f"'{PAINTBENCH_NAMESPACE}' namespace reaches past the benchmark's "
-                f"{PAINTBENCH_PER_CELL} per cell and contains every benchmark problem; use "
-                f"another --namespace (default '{TRAINING_NAMESPACE}') for training data, or "
-                f"add --beyond-benchmark to do it anyway")
-        print(f"paintkit generate: warning: this corpus contains the PaintBench problems "
-              f"themselves (namespace '{PAINTBENCH_NAMESPACE}', more than "
-              f"{PAINTBENCH_PER_CELL} per cell); do not train on it and evaluate on PaintBench",
-              file=sys.stderr)
+                f"--per-cell {per_cell} (from slot {args.start_slot}) in the '{own}' namespace "
+                f"reaches past {name}'s {own_per_cell} per cell and contains every benchmark "
+                f"problem; use another --namespace (default '{TRAINING_NAMESPACE}') for training "
+                f"data, or add --beyond-benchmark to do it anyway")
+        print(f"paintkit generate: warning: this corpus contains the {name} problems themselves "
+              f"(namespace '{own}', more than {own_per_cell} per cell); do not train on it and "
+              f"evaluate on {name}", file=sys.stderr)
     return args.namespace
 
 
 def build_suite(args: argparse.Namespace):
+    if args.suite != "paintbench":
+        from paintkit.cli.generate_charts import build_chart_suite
+
+        return build_chart_suite(args, build_paintbench_suite)
+    return build_paintbench_suite(args)
+
+
+def build_paintbench_suite(args: argparse.Namespace):
     from paintkit.suites import Suite, parse_counts, parse_size
 
+    per_cell = 12 if args.per_cell is None else args.per_cell
     kwargs = {
-        "per_cell": args.per_cell, "start_slot": args.start_slot,
-        "namespace": choose_namespace(args),
-        "preservation": not args.no_preservation, "benchmark": args.benchmark,
+        "per_cell": per_cell, "start_slot": args.start_slot,
+        "namespace": choose_namespace(args, per_cell),
+        "preservation": not args.no_preservation, "benchmark": args.benchmark or "PaintBench",
     }
     for name in ("tasks", "conditions", "modes"):
         if getattr(args, name):

@@ -27,7 +27,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "paintkit.tasks.generate(TASK, seed=S). Prints the problem's id, seed and the Python "
         "call that reproduces it.",
     )
-    p.add_argument("task", help="task name (see 'paintkit tasks')")
+    p.add_argument("task", help="task name (see 'paintkit tasks'), or a TinyGrafixBench <chart>_<task>")
     p.add_argument("--mode", default=None, help="task mode (default: the task's first mode)")
     p.add_argument("--condition", choices=CONDITIONS, default="baseline")
     which = p.add_mutually_exclusive_group()
@@ -75,12 +75,15 @@ def describe(problem, task: str, condition: str, mode: str) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
+    from paintkit.charts import TINYGRAFIX_TASKS
     from paintkit.errors import RejectedSeed
     from paintkit.io.atomic import write_text_atomic
     from paintkit.io.images import write_png
     from paintkit.tasks import generate, task_spec
     from paintkit.tasks.slots import generate_slot
 
+    if args.task in TINYGRAFIX_TASKS:  # TinyGrafixBench: <chart>_<task>, no condition or mode
+        return show_chart_problem(args)
     mode = task_spec(args.task).check_mode(args.mode)
     if args.seed is not None:
         if args.seed < 0:
@@ -102,5 +105,35 @@ def run(args: argparse.Namespace) -> int:
     print(problem.instruction)
     for line in describe(problem, args.task, args.condition, mode):
         print(line)
+    print(f"wrote {args.out}/input.png, answer.png, instruction.txt, problem.json")
+    return 0
+
+
+def show_chart_problem(args: argparse.Namespace) -> int:
+    """``paintkit show <chart>_<task>``: TinyGrafixBench problems are addressed by --slot only."""
+    from paintkit.charts import generate_chart_problem
+    from paintkit.io.atomic import write_text_atomic
+    from paintkit.io.images import write_png
+
+    if args.seed is not None:
+        raise ValueError("TinyGrafixBench tasks are addressed by --slot (their seed comes from "
+                         "'tinygrafixbench|chart|task|slot|attempt'); --seed is for PaintBench tasks")
+    slot = 0 if args.slot is None else args.slot
+    if slot < 0:
+        raise ValueError(f"--slot must be a non-negative int, got {slot}")
+    namespace = "tinygrafixbench" if args.namespace == "paintbench" else args.namespace
+    problem = generate_chart_problem(args.task, slot, namespace=namespace)
+    meta = problem.metadata
+    write_png(args.out / "input.png", problem.input)
+    write_png(args.out / "answer.png", problem.answer)
+    write_text_atomic(args.out / "instruction.txt", problem.instruction + "\n")
+    write_text_atomic(args.out / "problem.json", json.dumps(meta, indent=1))
+    print(problem.instruction)
+    print(f"problem {namespace}-{args.task}-{slot:06d}: slot {slot}, attempt {meta['attempt']}, "
+          f"seed {meta['seed']}")
+    if namespace == "tinygrafixbench" and slot < 30:
+        print(f"TinyGrafixBench file: TinyGrafixBench/{args.task}/{slot:03d}_input.png")
+    print(f"reproduce: paintkit.charts.generate_chart_problem({args.task!r}, slot={slot}, "
+          f"namespace={namespace!r})")
     print(f"wrote {args.out}/input.png, answer.png, instruction.txt, problem.json")
     return 0

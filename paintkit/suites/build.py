@@ -27,6 +27,8 @@ if TYPE_CHECKING:
 
 def generate_spec(suite: Suite, spec: ProblemSpec) -> Problem:
     """The task's problem for ``spec`` (before the preservation transform and ids)."""
+    if hasattr(suite, "generate_spec"):  # suites with their own generators (TinyGrafixBench)
+        return suite.generate_spec(spec)
     if spec.seed_condition == spec.condition:  # nothing this task depends on was changed
         return generate_slot(spec.task, spec.condition, spec.mode, spec.slot, namespace=spec.namespace)
     return generate_slot(spec.task, suite.condition(spec.condition), spec.mode, spec.slot,

@@ -31,20 +31,29 @@ def check_folder_name(name: str, what: str = "benchmark") -> str:
     return name
 
 
+def benchmark_folders(suite) -> tuple[str, ...]:
+    """The benchmark folders ``suite`` writes under the output root: its ``benchmark``, or each
+    part's for a combined suite (whose own ``benchmark`` is the root itself, ``.``)."""
+    parts = getattr(suite, "parts", None)
+    return tuple(part.benchmark for part in parts) if parts else (suite.benchmark,)
+
+
 class DirectoryWriter(Writer):
     format = "directory"
     json_indent = 1
 
     def __init__(self, root: Path | str, suite):
         super().__init__(root, suite)
-        check_folder_name(suite.benchmark)
+        self.folders = tuple(check_folder_name(name) for name in benchmark_folders(suite))
+        # A combined suite's spec folders already start with the part's benchmark folder.
+        self._prefix = "" if getattr(suite, "parts", None) else f"{suite.benchmark}/"
 
     def _stem_path(self, index: int) -> str:
         spec = self.suite.spec(index)
-        return f"{self.suite.benchmark}/{spec.folder}/{spec.stem}"
+        return f"{self._prefix}{spec.folder}/{spec.stem}"
 
     def temp_folders(self) -> list[Path]:
-        return [self.root / self.suite.benchmark]
+        return [self.root / name for name in self.folders]
 
     def is_done(self, index: int) -> bool:
         stem = self.root / self._stem_path(index)
@@ -55,7 +64,7 @@ class DirectoryWriter(Writer):
         return [FileRecord.of_file(self.root, stem + suffix) for suffix in SUFFIXES]
 
     def write(self, problem: EncodedProblem) -> list[FileRecord]:
-        stem = f"{self.suite.benchmark}/{problem.folder}/{problem.stem}"
+        stem = f"{self._prefix}{problem.folder}/{problem.stem}"
         records = []
         for suffix, data in zip(SUFFIXES, (problem.input_png, problem.answer_png,
                                            problem.metadata_json), strict=True):

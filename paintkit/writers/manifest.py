@@ -61,9 +61,12 @@ def remove_previous(root: Path, manifest: dict) -> None:
     """Delete what the run described by ``manifest`` wrote under ``root`` (``--overwrite``)."""
     layout = manifest.get("layout") or {}
     if layout.get("format") == "directory":
-        benchmark = str((manifest.get("suite") or {}).get("benchmark", ""))
-        if benchmark and "/" not in benchmark and benchmark not in (".", ".."):
-            shutil.rmtree(root / benchmark, ignore_errors=True)
+        suite = manifest.get("suite") or {}
+        parts = suite.get("parts") if isinstance(suite.get("parts"), list) else [suite]
+        for part in parts:
+            benchmark = str((part or {}).get("benchmark", ""))
+            if benchmark and "/" not in benchmark and benchmark not in (".", ".."):
+                shutil.rmtree(root / benchmark, ignore_errors=True)
     elif layout.get("format"):
         extension = {"webdataset": ".tar", "parquet": ".parquet"}.get(layout["format"], "")
         for name in os.listdir(root):

@@ -1,0 +1,130 @@
+"""The TinyGrafixBench suite: 20 chart tasks x ``per_cell`` problems (30 in the benchmark).
+
+>>> from paintkit.suites.tinygrafix import TinyGrafixSuite
+>>> suite = TinyGrafixSuite()  # 600 problems, <out>/TinyGrafixBench/<chart>_<task>/NNN_*
+>>> len(suite), suite.spec(0).problem_id
+(600, 'tinygrafixbench-bar_chart_add_bar-default-default-000000')
+
+It has the interface every engine, writer and :class:`~paintkit.data.ProblemStream` uses
+(``len``, ``spec(index, round)``, ``problems``, ``to_dict``/``from_dict``, ``benchmark``) and
+generates its own problems (:meth:`generate_spec`), so the whole pipeline runs it unchanged.
+
+Order: task-major in ``tasks`` order (chart-major, the paper's order by default), then
+slot. Problem ``NNN`` of a task folder is slot ``start_slot + NNN``; round ``r`` of an
+infinite stream continues with slots shifted by ``r * per_cell``. Charts have no visual
+conditions or modes: both are ``"default"`` in specs and metadata.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, fields
+from typing import Any
+
+from paintkit.suites.spec import PROBLEM, ProblemSpec
+
+TINYGRAFIX_BENCHMARK = "TinyGrafixBench"
+TINYGRAFIX_NAMESPACE = "tinygrafixbench"
+TINYGRAFIX_PER_TASK = 30
+_NAME = re.compile(r"^[A-Za-z0-9_]+$")
+_BENCHMARK = re.compile(r"^[A-Za-z0-9_.-]+$")
+_DEFAULT = "default"
+
+
+def _all_tasks() -> tuple[str, ...]:
+    from paintkit.charts.registry import TINYGRAFIX_TASKS
+
+    return TINYGRAFIX_TASKS
+
+
+@dataclass(frozen=True)
+class TinyGrafixSuite:
+    """An ordered set of chart problems (see the module docstring).
+
+    Args:
+        tasks: chart task names ``<chart>_<task>`` (default: all 20).
+        per_cell: problems per task (30 in the benchmark).
+        start_slot: first slot of every task (continue a ``per_cell=N`` corpus with N).
+        namespace: seed namespace; anything but ``tinygrafixbench`` gives fresh problems.
+        benchmark: folder name of the directory layout.
+    """
+
+    tasks: tuple[str, ...] = ()
+    per_cell: int = TINYGRAFIX_PER_TASK
+    start_slot: int = 0
+    namespace: str = TINYGRAFIX_NAMESPACE
+    benchmark: str = TINYGRAFIX_BENCHMARK
+
+    def __post_init__(self) -> None:
+        allowed = _all_tasks()
+        tasks = self.tasks
+        if isinstance(tasks, str):
+            tasks = [t for t in tasks.split(",") if t.strip()]
+        tasks = tuple(str(t).strip() for t in tasks) or allowed
+        for task in tasks:
+            if task not in allowed:
+                raise ValueError(f"unknown chart task {task!r}; allowed: {', '.join(allowed)}")
+        if len(set(tasks)) != len(tasks):
+            raise ValueError(f"chart tasks listed twice: {', '.join(tasks)}")
+        for name in ("per_cell", "start_slot"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool) or value < (name == "per_cell"):
+                raise ValueError(f"{name} must be an int >= {int(name == 'per_cell')}, got {value!r}")
+        if not isinstance(self.namespace, str) or not _NAME.match(self.namespace):
+            raise ValueError(f"namespace must be letters, digits and '_', got {self.namespace!r}")
+        if not isinstance(self.benchmark, str) or not _BENCHMARK.match(self.benchmark):
+            raise ValueError(f"benchmark must be a folder name (letters, digits, '_.-'), got "
+                             f"{self.benchmark!r}")
+        object.__setattr__(self, "tasks", tasks)
+
+    @property
+    def block(self) -> int:
+        """Problems per task folder."""
+        return self.per_cell
+
+    def __len__(self) -> int:
+        return len(self.tasks) * self.per_cell
+
+    def folders(self) -> tuple[str, ...]:
+        """Task folders of the directory layout, in suite order."""
+        return self.tasks
+
+    def spec(self, index: int, round: int = 0) -> ProblemSpec:
+        """Problem ``index`` (``0 <= index < len(self)``) of round ``round``."""
+        if not 0 <= index < len(self):
+            raise IndexError(f"problem index {index} outside [0, {len(self)})")
+        task_i, k = divmod(index, self.per_cell)
+        task = self.tasks[task_i]
+        return ProblemSpec(
+            index=index, kind=PROBLEM, task=task, condition=_DEFAULT, seed_condition=_DEFAULT,
+            mode=_DEFAULT, slot=self.start_slot + round * self.per_cell + k, namespace=self.namespace,
+            folder=task, idx=round * self.per_cell + k, idx_digits=max(3, len(str(self.per_cell - 1))),
+        )
+
+    def specs(self) -> Iterator[ProblemSpec]:
+        return (self.spec(i) for i in range(len(self)))
+
+    def generate_spec(self, spec: ProblemSpec):
+        """The chart problem ``spec`` names (called by :func:`paintkit.suites.build_problem`)."""
+        from paintkit.charts import generate_chart_problem
+
+        return generate_chart_problem(spec.task, spec.slot, namespace=spec.namespace)
+
+    def problems(self, start: int = 0, stop: int | None = None):
+        """Generate problems ``start .. stop-1`` in this process (with ``problem_id``/``idx``)."""
+        from paintkit.suites.build import build_problem
+
+        stop = len(self) if stop is None else min(stop, len(self))
+        return (build_problem(self, self.spec(i)) for i in range(start, stop))
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-able description (the manifest's ``suite``); ``from_dict`` inverts it."""
+        return {"suite": "tinygrafixbench", "benchmark": self.benchmark, "namespace": self.namespace,
+                "tasks": list(self.tasks), "per_cell": self.per_cell, "start_slot": self.start_slot,
+                "problems": len(self)}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> TinyGrafixSuite:
+        names = {f.name for f in fields(cls)}
+        return cls(**{k: v for k, v in data.items() if k in names})

@@ -1,0 +1,28 @@
+"""Draw a line chart state (see ``paintkit.charts.line``): frame, then fills and line runs."""
+
+from __future__ import annotations
+
+from paintkit.renderers.charts.canvas import style_axes
+
+AXES = (0.12, 0.13, 0.82, 0.77)
+LINE_WIDTH = 2.0
+FRAME_KEYS = ("theme", "title", "xlabel", "ylabel", "xlim", "ylim")
+
+
+def draw_frame(figure, state: dict):
+    ax = figure.add_axes(AXES)
+    style_axes(ax, state)
+    ax.set_xlim(*state["xlim"])
+    ax.set_ylim(*state["ylim"])
+    return ax
+
+
+def draw_data(ax, state: dict) -> list:
+    artists = []
+    for fill in state["fills"]:
+        artists += ax.fill([p[0] for p in fill["polygon"]], [p[1] for p in fill["polygon"]],
+                           facecolor=fill["color"], edgecolor="none", linewidth=0, zorder=1)
+    for run in state["runs"]:
+        artists += ax.plot([p[0] for p in run], [p[1] for p in run], color=state["color"],
+                           linewidth=LINE_WIDTH, solid_capstyle="butt", zorder=2)
+    return artists
