@@ -29,9 +29,12 @@ def paintbench_seed(task: str, condition: str, mode: str, slot: int, attempt: in
     return seed_from_key(namespace, task, condition, mode, slot, attempt)
 
 
-def tinygrafixbench_seed(chart: str, task: str, slot: int) -> int:
-    """Seed of TinyGrafixBench problem ``slot`` of ``chart`` / ``task``."""
-    return seed_from_key("tinygrafixbench", chart, task, slot)
+def tinygrafixbench_seed(chart: str, task: str, slot: int, attempt: int = 0,
+                         namespace: str = "tinygrafixbench") -> int:
+    """Seed of TinyGrafixBench problem ``slot`` of ``chart`` / ``task``, try ``attempt``
+    (key ``tinygrafixbench|chart|task|slot|attempt``; a seed whose chart breaks a rule moves
+    on to the next attempt, as PaintBench's do)."""
+    return seed_from_key(namespace, chart, task, slot, attempt)
 
 
 def python_rng(seed: int) -> random.Random:

@@ -14,7 +14,7 @@ import random
 from paintkit.charts.registry import chart_task
 from paintkit.errors import RejectedSeed
 from paintkit.kernels.edit_region import count_changed
-from paintkit.seeds import seed_from_key
+from paintkit.seeds import tinygrafixbench_seed
 from paintkit.tasks import Problem
 
 NAMESPACE = "tinygrafixbench"
@@ -26,7 +26,7 @@ VISUAL_CONDITION = "default"  # charts have no visual conditions (SPEC 5 field k
 
 def chart_seed(chart: str, task: str, slot: int, attempt: int = 0, namespace: str = NAMESPACE) -> int:
     """Seed of attempt ``attempt`` of problem ``slot`` of ``chart`` / ``task``."""
-    return seed_from_key(namespace, chart, task, slot, attempt)
+    return tinygrafixbench_seed(chart, task, slot, attempt, namespace)
 
 
 def generate_chart_problem(name: str, slot: int, namespace: str = NAMESPACE) -> Problem:
