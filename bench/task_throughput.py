@@ -16,8 +16,8 @@ import time
 os.environ.setdefault("NUMBA_NUM_THREADS", "1")
 
 from paintkit.conditions import CONDITIONS  # noqa: E402
+from paintkit.slots import generate_slot  # noqa: E402
 from paintkit.tasks import available_tasks, task_spec  # noqa: E402
-from paintkit.tasks.slots import generate_slot  # noqa: E402
 
 
 def throughput(task: str, seconds: float) -> float:

@@ -78,8 +78,8 @@ def run(args: argparse.Namespace) -> int:
     from paintkit.errors import RejectedSeed
     from paintkit.io.atomic import write_text_atomic
     from paintkit.io.images import write_png
+    from paintkit.slots import generate_slot
     from paintkit.tasks import generate, task_spec
-    from paintkit.tasks.slots import generate_slot
 
     mode = task_spec(args.task).check_mode(args.mode)
     if args.seed is not None:

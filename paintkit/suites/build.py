@@ -17,9 +17,9 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from paintkit.slots import generate_slot
 from paintkit.suites.spec import PRESERVATION, PRESERVATION_TASK, ProblemSpec
 from paintkit.tasks import DEFAULT_MODE, Problem
-from paintkit.tasks.slots import generate_slot
 
 if TYPE_CHECKING:
     from paintkit.suites.suite import Suite

@@ -1,6 +1,6 @@
 """Gradient: paint a linear gradient between two stated colors over the background pixels
 (``background``) or the shape pixels (``foreground``) inside an outlined parallelogram
-("inside" and the scopes as :mod:`paintkit.tasks.regions` defines them).
+("inside" and the scopes as :mod:`paintkit.edits.regions` defines them).
 
 The gradient runs from a start point ``P0`` (color ``c0``) to an end point ``P1`` (color
 ``c1``), both whole-pixel canvas coordinates stated in the instruction:
@@ -25,11 +25,7 @@ from __future__ import annotations
 import math
 import random
 
-from paintkit.kernels.gradient import linear_gradient
-from paintkit.scene import Canvas, Point
-from paintkit.tasks.base import Problem, TaskSpec, start
-from paintkit.tasks.language import color_code_phrase, format_point
-from paintkit.tasks.regions import (
+from paintkit.edits.regions import (
     fit_to_canvas,
     min_region_pixels,
     new_color_choices,
@@ -40,6 +36,10 @@ from paintkit.tasks.regions import (
     scope_phrase,
     unchanged_note,
 )
+from paintkit.kernels.gradient import linear_gradient
+from paintkit.language.phrases import color_code_phrase, format_point
+from paintkit.scene import Canvas, Point
+from paintkit.tasks.base import Problem, TaskSpec, start
 
 SPEC = TaskSpec(
     name="gradient",

@@ -13,7 +13,7 @@ from paintkit.conditions import CONDITIONS, get_condition
 from paintkit.errors import RejectedSeed, SceneSamplingError
 from paintkit.sampler import parse_count_range, sample_scene, sample_shapes, size_range
 from paintkit.scene import Background, Canvas
-from paintkit.scenes import condition_scene
+from paintkit.scene_sampling import condition_scene
 from paintkit.shapes import ASPECT_FREE, NEAR_SQUARE_EXCLUDED, ROTATABLE
 from paintkit.shapes.geometry import CANONICAL_ASPECT, shape_bounds
 

@@ -6,11 +6,11 @@ import numpy as np
 import pytest
 
 from paintkit.conditions import get_condition
+from paintkit.slots import generate_slot
 from paintkit.suites import Suite, build_problem, parse_counts, parse_size, variant_condition
 from paintkit.suites.variants import VariantCondition, condition_key
 from paintkit.tasks import available_tasks, generate
 from paintkit.tasks.base import start
-from paintkit.tasks.slots import generate_slot
 from paintkit.tasks.translation import SPEC as TRANSLATION
 
 AVAILABLE = available_tasks()

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from paintkit.conditions import CONDITIONS
+from paintkit.slots import generate_slot
 from paintkit.tasks import available_tasks, task_spec
-from paintkit.tasks.slots import generate_slot
 
 # The metric's NumPy oracle (tests/metrics/oracle.py) scores problems independently of paintkit.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "metrics"))

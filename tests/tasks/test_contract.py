@@ -12,8 +12,8 @@ from paintkit.conditions import CONDITIONS, get_condition
 from paintkit.errors import RejectedSeed
 from paintkit.kernels.pixels import distinct_colors
 from paintkit.scene import Scene
+from paintkit.slots import generate_slot
 from paintkit.tasks import CATEGORIES, TASKS, generate, task_spec
-from paintkit.tasks.slots import generate_slot
 
 REQUIRED = ("instruction", "task", "mode", "visual_condition", "category", "seed", "W", "H",
             "bg_colors", "targets", "params", "scene")

@@ -11,7 +11,7 @@ from paintkit.colors import color_name
 from paintkit.kernels.flood_fill import label_components
 from paintkit.renderers import render_mask
 from paintkit.scene import SHAPE_TYPES, Scene
-from paintkit.tasks.slots import generate_slot
+from paintkit.slots import generate_slot
 
 SENTENCE = re.compile(
     r"The tally strip along the (top|bottom|left|right) edge of the canvas has one mark for "

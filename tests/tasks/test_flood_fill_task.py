@@ -13,8 +13,8 @@ from color_region_oracle import (
 )
 
 from paintkit.colors import hex_to_rgb, rgb_to_hex
+from paintkit.slots import generate_slot
 from paintkit.tasks import generate
-from paintkit.tasks.slots import generate_slot
 
 CASES = [(mode, cond, slot) for mode in ("background", "foreground")
          for cond in ("baseline", "striped", "n_high") for slot in range(2)]

@@ -6,10 +6,7 @@ import numpy as np
 import pytest
 
 from paintkit.conditions import get_condition
-from paintkit.renderers import render, render_mask
-from paintkit.scene import Canvas
-from paintkit.scenes import condition_scene
-from paintkit.tasks.regions import (
+from paintkit.edits.regions import (
     OUTLINE_WIDTH,
     convex_outline,
     enclosed_by_fill,
@@ -19,6 +16,9 @@ from paintkit.tasks.regions import (
     scope_mask,
     scope_phrase,
 )
+from paintkit.renderers import render, render_mask
+from paintkit.scene import Canvas
+from paintkit.scene_sampling import condition_scene
 
 
 @pytest.mark.parametrize(("condition", "seed"), [("baseline", 1), ("striped", 2), ("n_high", 3),
