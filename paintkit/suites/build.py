@@ -15,17 +15,23 @@ the removal answer scene when the removal problem recorded one.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
+from paintkit.conditions import Condition
 from paintkit.slots import generate_slot
 from paintkit.suites.spec import PRESERVATION, PRESERVATION_TASK, ProblemSpec
 from paintkit.tasks import DEFAULT_MODE, Problem
 
-if TYPE_CHECKING:
-    from paintkit.suites.suite import Suite
+
+class SuiteConditions(Protocol):
+    """What building a problem needs of its :class:`~paintkit.suites.Suite`: a condition with
+    the suite's size / count overrides. A protocol, so this module never imports the suite
+    module (which imports this one)."""
+
+    def condition(self, name: str) -> Condition: ...
 
 
-def generate_spec(suite: Suite, spec: ProblemSpec) -> Problem:
+def generate_spec(suite: SuiteConditions, spec: ProblemSpec) -> Problem:
     """The task's problem for ``spec`` (before the preservation transform and ids)."""
     if spec.seed_condition == spec.condition:  # nothing this task depends on was changed
         return generate_slot(spec.task, spec.condition, spec.mode, spec.slot, namespace=spec.namespace)
@@ -48,7 +54,7 @@ def preservation_problem(removal: Problem, source_id: str) -> Problem:
     return Problem(removal.answer, removal.answer, removal.instruction, out)
 
 
-def build_problem(suite: Suite, spec: ProblemSpec) -> Problem:
+def build_problem(suite: SuiteConditions, spec: ProblemSpec) -> Problem:
     """Generate ``spec`` and stamp ``problem_id`` and ``idx`` into its metadata (first keys)."""
     problem = generate_spec(suite, spec)
     if spec.kind == PRESERVATION:
