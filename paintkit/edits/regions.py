@@ -38,7 +38,7 @@ import numpy as np
 from paintkit.colors import ColorSplit, PaletteColor, rgb_to_hex
 from paintkit.kernels.color_mask import color_mask
 from paintkit.kernels.edit_region import count_changed
-from paintkit.kernels.flood_fill import connected_region
+from paintkit.kernels.flood_fill_numba import connected_region_numba
 from paintkit.kernels.point_ops import apply_channel_luts
 from paintkit.language.phrases import color_code_phrase
 from paintkit.renderers import render, render_mask
@@ -184,11 +184,11 @@ def outlined_region(scene: Scene, points: Sequence[Point], color: RGB,
 def enclosed_by_fill(region: Region) -> np.ndarray:
     """bool ``(h, w)`` over the window: what a 4-connected flood fill from ``region.seed``
     reaches without entering a pixel the outline paints
-    (:func:`paintkit.kernels.flood_fill.connected_region` on the stroke mask)."""
+    (:func:`paintkit.kernels.flood_fill.connected_region_numba` on the stroke mask)."""
     fence = np.repeat(region.stroke[:, :, None].view(np.uint8), 3, axis=2)
     row = region.seed[0] - region.window[0].start
     col = region.seed[1] - region.window[1].start
-    return connected_region(fence, (row, col))
+    return connected_region_numba(fence, (row, col))
 
 
 def background_mask(region: Region, image: np.ndarray) -> np.ndarray:

@@ -14,7 +14,7 @@ shows in the crop. The answer is pixel-space: output pixel ``(row y, col x)`` ta
 pixel containing the point ``center + R(angle) ((x + 0.5 - W/2) w / W, (y + 0.5 - H/2) h / H)``
 (``w``, ``h`` the rectangle's size, ``R`` the clockwise rotation), i.e.
 :func:`paintkit.kernels.warp.crop_rect_inverse_map` and
-:func:`~paintkit.kernels.warp.warp_affine_nearest`; the rectangle's pre-rotation top edge
+:func:`~paintkit.kernels.warp.warp_affine_nearest_numba`; the rectangle's pre-rotation top edge
 becomes the top of the result. No answer scene is recorded.
 """
 
@@ -24,7 +24,7 @@ import math
 
 from paintkit.colors import color_noun
 from paintkit.composition.marks import OUTLINE_WIDTH, outline_mark, reserve_outline_color
-from paintkit.kernels.warp import crop_rect_inverse_map, warp_affine_nearest
+from paintkit.kernels.warp import crop_rect_inverse_map, warp_affine_nearest_numba
 from paintkit.language.phrases import describe_shape, point_on_canvas
 from paintkit.language.points import named_points, point_phrase
 from paintkit.renderers import render
@@ -114,7 +114,7 @@ def generate(seed: int, condition: str = "baseline", mode: str | None = None) ->
     scene = scene.with_elements(mark)
     input_px = render(scene)
     inverse = crop_rect_inverse_map(center, width, height, float(angle), (canvas.width, canvas.height))
-    answer_px = warp_affine_nearest(input_px, inverse, (canvas.width, canvas.height))
+    answer_px = warp_affine_nearest_numba(input_px, inverse, (canvas.width, canvas.height))
 
     where = (f"a rectangle {percent}% of the canvas width and height ({_size(width)} x "
              f"{_size(height)} pixels) centered on {words}")
