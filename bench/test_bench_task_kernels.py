@@ -12,9 +12,9 @@ import numpy as np
 import pytest
 import torch
 
-from paintkit.kernels.blend_numba import blend_numba, blend_torch
+from paintkit.kernels.blend import blend_numba, blend_torch
 from paintkit.kernels.distance import distance_to_mask, within_distance
-from paintkit.kernels.flood_fill_numba import (
+from paintkit.kernels.flood_fill import (
     connected_region_numba,
     connected_region_torch,
     flood_fill_numba,

@@ -38,7 +38,7 @@ import numpy as np
 from paintkit.colors import ColorSplit, PaletteColor, rgb_to_hex
 from paintkit.kernels.color_mask import color_mask
 from paintkit.kernels.edit_region import count_changed
-from paintkit.kernels.flood_fill_numba import connected_region_numba
+from paintkit.kernels.flood_fill import connected_region_numba
 from paintkit.kernels.point_ops import apply_channel_luts
 from paintkit.language.phrases import color_code_phrase
 from paintkit.renderers import render, render_mask

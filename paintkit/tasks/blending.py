@@ -25,7 +25,7 @@ from paintkit.edits.regions import (
     scope_phrase,
     unchanged_note,
 )
-from paintkit.kernels.blend_numba import blend_numba
+from paintkit.kernels.blend import blend_numba
 from paintkit.language.phrases import color_code_phrase
 from paintkit.tasks.base import Problem, TaskSpec, start
 

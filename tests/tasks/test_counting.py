@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from paintkit.colors import color_name
-from paintkit.kernels.flood_fill_numba import label_components_numba
+from paintkit.kernels.flood_fill import label_components_numba
 from paintkit.renderers import render_mask
 from paintkit.scene import SHAPE_TYPES, Scene
 from paintkit.slots import generate_slot
