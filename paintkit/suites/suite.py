@@ -94,8 +94,8 @@ class Suite:
         benchmark: folder name of the directory layout (``<out>/<benchmark>/<task>/``).
 
     Example:
-        >>> suite = Suite(tasks=["translation"], per_cell=2, namespace="demo")  # doctest: +SKIP
-        >>> len(suite), suite.spec(0).problem_id  # doctest: +SKIP
+        >>> suite = Suite(tasks=["translation"], per_cell=2, namespace="demo")
+        >>> len(suite), suite.spec(0).problem_id
         (16, 'demo-translation-baseline-amount-000000')
     """
 

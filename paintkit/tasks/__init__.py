@@ -2,8 +2,8 @@
 
 >>> from paintkit.tasks import generate
 >>> problem = generate("translation", seed=7, condition="baseline", mode="amount")
->>> problem.input.shape, problem.instruction  # doctest: +SKIP
-((1024, 1024, 3), 'Move the red star ...')
+>>> problem.input.shape, problem.instruction  # doctest: +ELLIPSIS
+((1024, 1024, 3), 'Move the cloud 17% of the canvas width to the right ...')
 """
 
 from __future__ import annotations
