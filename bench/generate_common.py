@@ -3,16 +3,12 @@
 from __future__ import annotations
 
 from paintkit.suites import Suite, parse_size
-from paintkit.tasks import TASKS, available_tasks
+from paintkit.tasks import TASKS
 
 
 def bench_suite(tasks: str | None = None, size: str | None = None, **kwargs) -> Suite:
-    """PaintBench over ``tasks`` (default: every available task; all 20 = the benchmark)."""
-    names = tuple(tasks.split(",")) if tasks else available_tasks()
-    missing = [t for t in TASKS if t not in names]
-    if missing and not tasks:
-        print(f"note: {len(missing)} task(s) not available yet ({', '.join(missing)}); "
-              "timing the others")
+    """PaintBench over ``tasks`` (default: all 20 tasks = the benchmark)."""
+    names = tuple(tasks.split(",")) if tasks else TASKS
     return Suite(tasks=names, size=parse_size(size) if size else None, **kwargs)
 
 

@@ -21,7 +21,7 @@ import numpy as np
 from PIL import Image
 
 from paintkit.io.png_encode import encode_png
-from paintkit.tasks.slots import generate_slot
+from paintkit.slots import generate_slot
 
 CONDITIONS = ("baseline", "striped", "nonstandard", "n_xhigh", "horizontal", "n_med")
 

@@ -21,7 +21,7 @@ import pytest
 from paintkit.kernels.pixels import rgba_to_rgb
 from paintkit.renderers import render, skia_paths
 from paintkit.scene import Stroke
-from paintkit.scenes import condition_scene
+from paintkit.scene_sampling import condition_scene
 from paintkit.shapes import shape_outline
 
 pytestmark = pytest.mark.benchmark(max_time=1.0, warmup=True, warmup_iterations=3)

@@ -12,21 +12,21 @@ import numpy as np
 import pytest
 import torch
 
-from paintkit.kernels.blend import blend, blend_torch
+from paintkit.kernels.blend import blend_numba, blend_torch
 from paintkit.kernels.distance import distance_to_mask, within_distance
 from paintkit.kernels.flood_fill import (
-    connected_region,
+    connected_region_numba,
     connected_region_torch,
-    flood_fill,
+    flood_fill_numba,
     flood_fill_torch,
-    label_components,
+    label_components_numba,
     label_components_torch,
 )
-from paintkit.kernels.gradient import linear_gradient, linear_gradient_torch
-from paintkit.kernels.point_ops import point_operation, point_operation_torch
+from paintkit.kernels.gradient import linear_gradient_numba, linear_gradient_torch
+from paintkit.kernels.point_ops import point_operation_numba, point_operation_torch
 from paintkit.kernels.warp import (
     crop_rect_inverse_map,
-    warp_affine_nearest,
+    warp_affine_nearest_numba,
     warp_affine_nearest_torch,
 )
 
@@ -63,48 +63,48 @@ def _one_torch_thread():
 
 CASES = {
     "flood_fill_background": (
-        lambda: flood_fill(IMAGE, BACKGROUND_SEED, (1, 2, 3)),
+        lambda: flood_fill_numba(IMAGE, BACKGROUND_SEED, (1, 2, 3)),
         lambda: flood_fill_torch(IMAGE_T, BACKGROUND_SEED, (1, 2, 3)),
     ),
     "flood_fill_shape": (
-        lambda: flood_fill(IMAGE, SHAPE_SEED, (1, 2, 3)),
+        lambda: flood_fill_numba(IMAGE, SHAPE_SEED, (1, 2, 3)),
         lambda: flood_fill_torch(IMAGE_T, SHAPE_SEED, (1, 2, 3)),
     ),
     "connected_region_background": (
-        lambda: connected_region(IMAGE, BACKGROUND_SEED),
+        lambda: connected_region_numba(IMAGE, BACKGROUND_SEED),
         lambda: connected_region_torch(IMAGE_T, BACKGROUND_SEED),
     ),
     "label_components": (
-        lambda: label_components(~DISK),
+        lambda: label_components_numba(~DISK),
         lambda: label_components_torch(~DISK_T),
     ),
     "blend": (
-        lambda: blend(IMAGE, DISK, (0, 0, 255), 35),
+        lambda: blend_numba(IMAGE, DISK, (0, 0, 255), 35),
         lambda: blend_torch(IMAGE_T, DISK_T, (0, 0, 255), 35),
     ),
     "linear_gradient": (
-        lambda: linear_gradient(IMAGE, DISK, (200.0, 300.0), (600.5, 700.25), (255, 0, 0),
+        lambda: linear_gradient_numba(IMAGE, DISK, (200.0, 300.0), (600.5, 700.25), (255, 0, 0),
                                 (0, 0, 255)),
         lambda: linear_gradient_torch(IMAGE_T, DISK_T, (200.0, 300.0), (600.5, 700.25),
                                       (255, 0, 0), (0, 0, 255)),
     ),
     "invert": (
-        lambda: point_operation(IMAGE, DISK, "invert"),
+        lambda: point_operation_numba(IMAGE, DISK, "invert"),
         lambda: point_operation_torch(IMAGE_T, DISK_T, "invert"),
     ),
     "grayscale": (
-        lambda: point_operation(IMAGE, DISK, "grayscale"),
+        lambda: point_operation_numba(IMAGE, DISK, "grayscale"),
         lambda: point_operation_torch(IMAGE_T, DISK_T, "grayscale"),
     ),
     "brightness": (
-        lambda: point_operation(IMAGE, DISK, "brightness", -60),
+        lambda: point_operation_numba(IMAGE, DISK, "brightness", -60),
         lambda: point_operation_torch(IMAGE_T, DISK_T, "brightness", -60),
     ),
     "distance_full_canvas": (lambda: distance_to_mask(DISK), None),
     "distance_roi_bbox_plus_16": (lambda: distance_to_mask(DISK, roi=(284, 184, 717, 617)), None),
     "within_distance_r12": (lambda: within_distance(DISK, 12), None),
     "warp_rotated_crop": (
-        lambda: warp_affine_nearest(IMAGE, CROP, (SIZE, SIZE)),
+        lambda: warp_affine_nearest_numba(IMAGE, CROP, (SIZE, SIZE)),
         lambda: warp_affine_nearest_torch(IMAGE_T, CROP, (SIZE, SIZE)),
     ),
 }

@@ -10,7 +10,7 @@ integers as
 the result lies in [0, 255]). Pixels outside the mask are unchanged. Example of a tie:
 percent=50, color=1, pixel=0 gives (50 + 0 + 50) // 100 = 1.
 
-Implementations: ``blend`` (NumPy in, NumPy out) builds the 3 x 256 table of the formula
+Implementations: ``blend_numba`` (NumPy in, NumPy out) builds the 3 x 256 table of the formula
 and maps the masked pixels through it in one Numba pass (``point_ops.apply_channel_luts``);
 ``blend_torch`` evaluates the formula with int32 tensor ops wherever the tensors are.
 """
@@ -27,7 +27,7 @@ from .point_ops import apply_channel_luts
 if TYPE_CHECKING:
     import torch
 
-__all__ = ["blend", "blend_luts", "blend_torch"]
+__all__ = ["blend_numba", "blend_luts", "blend_torch"]
 
 
 def blend_luts(color: tuple[int, int, int], percent: int) -> np.ndarray:
@@ -38,7 +38,7 @@ def blend_luts(color: tuple[int, int, int], percent: int) -> np.ndarray:
     return ((percent * rgb + (100 - percent) * values + 50) // 100).astype(np.uint8)
 
 
-def blend(
+def blend_numba(
     image: np.ndarray, mask: np.ndarray, color: tuple[int, int, int], percent: int
 ) -> np.ndarray:
     """Blend ``color`` into the masked pixels at ``percent`` opacity.
@@ -54,7 +54,7 @@ def blend(
 
     Example:
         >>> img = np.zeros((1, 1, 3), np.uint8); m = np.ones((1, 1), bool)
-        >>> blend(img, m, (1, 255, 100), 50)[0, 0].tolist()
+        >>> blend_numba(img, m, (1, 255, 100), 50)[0, 0].tolist()
         [1, 128, 50]
     """
     shape = check_image("image", image)
@@ -67,7 +67,7 @@ def blend(
 def blend_torch(
     image: torch.Tensor, mask: torch.Tensor, color: tuple[int, int, int], percent: int
 ) -> torch.Tensor:
-    """Torch twin of :func:`blend`: uint8 ``(H, W, 3)`` and bool ``(H, W)`` tensors on one
+    """Torch twin of :func:`blend_numba`: uint8 ``(H, W, 3)`` and bool ``(H, W)`` tensors on one
     device; returns a new uint8 ``(H, W, 3)`` tensor there."""
     import torch
 

@@ -2,17 +2,17 @@
 
 Definitions (pixel indices are ``(row, col)``, rows downward, 0-based):
 
-- ``connected_region(image, seed)``: the set of pixels reachable from ``seed`` through steps
+- ``connected_region_numba(image, seed)``: the set of pixels reachable from ``seed`` through steps
   of one pixel up, down, left or right, visiting only pixels whose RGB triple equals the
   seed's exactly. Diagonal contact does not connect. Returns bool ``(H, W)``.
-- ``flood_fill(image, seed, color)``: a copy of ``image`` with that region set to ``color``.
-- ``label_components(mask)``: 4-connected components of the True pixels of a bool mask,
+- ``flood_fill_numba(image, seed, color)``: a copy of ``image`` with that region set to ``color``.
+- ``label_components_numba(mask)``: 4-connected components of the True pixels of a bool mask,
   labelled 1, 2, ... in row-major order of each component's first pixel; 0 where the mask
   is False. Returns int32 ``(H, W)``.
 
 Implementations:
 
-- NumPy entry points (``connected_region``, ``flood_fill``, ``label_components``) run a
+- NumPy entry points (``connected_region_numba``, ``flood_fill_numba``, ``label_components_numba``) run a
   Numba scanline fill (fill a horizontal run, then queue one seed per matching run in the
   rows above and below). Colors are compared lazily during the fill, so the cost is
   proportional to the region plus its boundary, not the canvas.
@@ -41,11 +41,11 @@ if TYPE_CHECKING:
     import torch
 
 __all__ = [
-    "connected_region",
+    "connected_region_numba",
     "connected_region_torch",
-    "flood_fill",
+    "flood_fill_numba",
     "flood_fill_torch",
-    "label_components",
+    "label_components_numba",
     "label_components_torch",
 ]
 
@@ -143,7 +143,7 @@ def _label_components_nb(mask_u8):
 # --------------------------------------------------------------------------- NumPy API
 
 
-def connected_region(image: np.ndarray, seed: tuple[int, int]) -> np.ndarray:
+def connected_region_numba(image: np.ndarray, seed: tuple[int, int]) -> np.ndarray:
     """4-connected region of the seed's exact color.
 
     Args:
@@ -155,7 +155,7 @@ def connected_region(image: np.ndarray, seed: tuple[int, int]) -> np.ndarray:
 
     Example:
         >>> img = np.zeros((3, 3, 3), np.uint8); img[1, :] = 255
-        >>> int(connected_region(img, (0, 0)).sum())
+        >>> int(connected_region_numba(img, (0, 0)).sum())
         3
     """
     shape = check_image("image", image)
@@ -163,8 +163,8 @@ def connected_region(image: np.ndarray, seed: tuple[int, int]) -> np.ndarray:
     return _connected_region_nb(np.ascontiguousarray(image), row, col)
 
 
-def flood_fill(image: np.ndarray, seed: tuple[int, int], color: tuple[int, int, int]) -> np.ndarray:
-    """Copy of ``image`` (uint8 ``(H, W, 3)``) with ``connected_region(image, seed)`` set to
+def flood_fill_numba(image: np.ndarray, seed: tuple[int, int], color: tuple[int, int, int]) -> np.ndarray:
+    """Copy of ``image`` (uint8 ``(H, W, 3)``) with ``connected_region_numba(image, seed)`` set to
     ``color`` (3 ints in [0, 255]); the input is not modified."""
     shape = check_image("image", image)
     row, col = check_pixel_index("seed", seed, shape)
@@ -173,7 +173,7 @@ def flood_fill(image: np.ndarray, seed: tuple[int, int], color: tuple[int, int, 
     return _paint_nb(image, _connected_region_nb(image, row, col), rgb)
 
 
-def label_components(mask: np.ndarray) -> np.ndarray:
+def label_components_numba(mask: np.ndarray) -> np.ndarray:
     """4-connected components of a bool ``(H, W)`` mask as int32 ``(H, W)`` labels:
     0 off the mask, 1..n in row-major order of each component's first pixel."""
     check_mask("mask", mask)
@@ -215,7 +215,7 @@ def _propagate_min(values: torch.Tensor, valid: torch.Tensor) -> torch.Tensor:
 
 
 def connected_region_torch(image: torch.Tensor, seed: tuple[int, int]) -> torch.Tensor:
-    """Torch twin of :func:`connected_region`: uint8 ``(H, W, 3)`` tensor in, bool
+    """Torch twin of :func:`connected_region_numba`: uint8 ``(H, W, 3)`` tensor in, bool
     ``(H, W)`` tensor out, on the image's device."""
     import torch
 
@@ -230,7 +230,7 @@ def connected_region_torch(image: torch.Tensor, seed: tuple[int, int]) -> torch.
 def flood_fill_torch(
     image: torch.Tensor, seed: tuple[int, int], color: tuple[int, int, int]
 ) -> torch.Tensor:
-    """Torch twin of :func:`flood_fill` (uint8 ``(H, W, 3)`` tensor in and out)."""
+    """Torch twin of :func:`flood_fill_numba` (uint8 ``(H, W, 3)`` tensor in and out)."""
     import torch
 
     rgb = check_color("color", color)
@@ -240,7 +240,7 @@ def flood_fill_torch(
 
 
 def label_components_torch(mask: torch.Tensor) -> torch.Tensor:
-    """Torch twin of :func:`label_components`: bool ``(H, W)`` tensor in, int32 labels out
+    """Torch twin of :func:`label_components_numba`: bool ``(H, W)`` tensor in, int32 labels out
     (same numbering: row-major order of each component's first pixel)."""
     import torch
 

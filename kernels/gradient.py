@@ -34,7 +34,7 @@ from ._validate import check_color, check_image, check_mask, check_point, check_
 if TYPE_CHECKING:
     import torch
 
-__all__ = ["linear_gradient", "linear_gradient_torch"]
+__all__ = ["linear_gradient_numba", "linear_gradient_torch"]
 
 
 @numba.njit(cache=True)
@@ -69,7 +69,7 @@ def _check_axis(p0, p1) -> tuple[float, float, float, float, float]:
     return x0, y0, dx, dy, den
 
 
-def linear_gradient(
+def linear_gradient_numba(
     image: np.ndarray,
     mask: np.ndarray,
     p0: tuple[float, float],
@@ -90,7 +90,7 @@ def linear_gradient(
 
     Example:
         >>> img = np.zeros((1, 4, 3), np.uint8); m = np.ones((1, 4), bool)
-        >>> linear_gradient(img, m, (0, 0), (4, 0), (0, 0, 0), (100, 0, 0))[0, :, 0].tolist()
+        >>> linear_gradient_numba(img, m, (0, 0), (4, 0), (0, 0, 0), (100, 0, 0))[0, :, 0].tolist()
         [13, 38, 63, 88]
     """
     shape = check_image("image", image)
@@ -112,7 +112,7 @@ def linear_gradient_torch(
     c0: tuple[int, int, int],
     c1: tuple[int, int, int],
 ) -> torch.Tensor:
-    """Torch twin of :func:`linear_gradient` (float64 on the tensors' device): uint8
+    """Torch twin of :func:`linear_gradient_numba` (float64 on the tensors' device): uint8
     ``(H, W, 3)`` and bool ``(H, W)`` tensors in, new uint8 ``(H, W, 3)`` tensor out."""
     import torch
 

@@ -10,7 +10,7 @@ pixels outside ``mask`` are returned unchanged:
 - ``brightness``:  ``c' = clamp(c + offset, 0, 255)`` per channel, ``offset`` an int in
   [-255, 255].
 
-Implementations: the NumPy entry point ``point_operation`` runs one Numba pass over the
+Implementations: the NumPy entry point ``point_operation_numba`` runs one Numba pass over the
 pixels (invert and brightness through a 256-entry lookup table, grayscale directly);
 ``point_operation_torch`` computes the same formulas with integer tensor ops wherever the
 tensors are. ``apply_channel_luts`` (mask + per-channel 256-entry tables) is shared with
@@ -29,7 +29,7 @@ from ._validate import check_image, check_int, check_mask, check_same_device
 if TYPE_CHECKING:
     import torch
 
-__all__ = ["OPERATIONS", "apply_channel_luts", "point_operation", "point_operation_torch"]
+__all__ = ["OPERATIONS", "apply_channel_luts", "point_operation_numba", "point_operation_torch"]
 
 OPERATIONS = ("invert", "grayscale", "brightness")
 
@@ -92,7 +92,7 @@ def _check_operation(op: str, offset: int | None) -> int | None:
     return None
 
 
-def point_operation(
+def point_operation_numba(
     image: np.ndarray, mask: np.ndarray, op: str, offset: int | None = None
 ) -> np.ndarray:
     """Apply a point operation to the masked pixels.
@@ -108,7 +108,7 @@ def point_operation(
 
     Example:
         >>> img = np.array([[[10, 20, 30]]], np.uint8); m = np.ones((1, 1), bool)
-        >>> point_operation(img, m, "grayscale")[0, 0].tolist()
+        >>> point_operation_numba(img, m, "grayscale")[0, 0].tolist()
         [18, 18, 18]
     """
     shape = check_image("image", image)
@@ -124,7 +124,7 @@ def point_operation(
 def point_operation_torch(
     image: torch.Tensor, mask: torch.Tensor, op: str, offset: int | None = None
 ) -> torch.Tensor:
-    """Torch twin of :func:`point_operation`: uint8 ``(H, W, 3)`` and bool ``(H, W)``
+    """Torch twin of :func:`point_operation_numba`: uint8 ``(H, W, 3)`` and bool ``(H, W)``
     tensors on one device; returns a new uint8 ``(H, W, 3)`` tensor there."""
     import torch
 

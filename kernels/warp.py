@@ -33,7 +33,7 @@ from ._validate import check_image, check_point, check_size
 if TYPE_CHECKING:
     import torch
 
-__all__ = ["crop_rect_inverse_map", "warp_affine_nearest", "warp_affine_nearest_torch"]
+__all__ = ["crop_rect_inverse_map", "warp_affine_nearest_numba", "warp_affine_nearest_torch"]
 
 
 @numba.njit(cache=True)
@@ -72,7 +72,7 @@ def _check_inverse_map(inverse_map) -> np.ndarray:
     return m
 
 
-def warp_affine_nearest(
+def warp_affine_nearest_numba(
     image: np.ndarray, inverse_map: np.ndarray, out_size: tuple[int, int]
 ) -> np.ndarray:
     """Nearest-neighbour affine warp with edge clamping.
@@ -88,7 +88,7 @@ def warp_affine_nearest(
     Example:
         >>> img = np.arange(48, dtype=np.uint8).reshape(4, 4, 3)
         >>> m = crop_rect_inverse_map((2.0, 2.0), 2, 2, 0.0, (2, 2))
-        >>> bool((warp_affine_nearest(img, m, (2, 2)) == img[1:3, 1:3]).all())
+        >>> bool((warp_affine_nearest_numba(img, m, (2, 2)) == img[1:3, 1:3]).all())
         True
     """
     check_image("image", image)
@@ -100,7 +100,7 @@ def warp_affine_nearest(
 def warp_affine_nearest_torch(
     image: torch.Tensor, inverse_map: np.ndarray, out_size: tuple[int, int]
 ) -> torch.Tensor:
-    """Torch twin of :func:`warp_affine_nearest`: uint8 ``(H, W, 3)`` tensor in, uint8
+    """Torch twin of :func:`warp_affine_nearest_numba`: uint8 ``(H, W, 3)`` tensor in, uint8
     ``(H_out, W_out, 3)`` tensor out on its device (float64 coordinates, integer gather)."""
     import torch
 

@@ -2,7 +2,7 @@
 
 A map is a tuple ``(a, b, c, d, e, f)``: ``x' = a*x + b*y + c``, ``y' = d*x + e*y + f``.
 Shapes carry one as their extra ``transform``; tasks build them in
-:mod:`paintkit.tasks.geometric`.
+:mod:`paintkit.edits.geometric`.
 """
 
 from __future__ import annotations

@@ -79,8 +79,8 @@ def run(args: argparse.Namespace) -> int:
     from paintkit.errors import RejectedSeed
     from paintkit.io.atomic import write_text_atomic
     from paintkit.io.images import write_png
+    from paintkit.slots import generate_slot
     from paintkit.tasks import generate, task_spec
-    from paintkit.tasks.slots import generate_slot
 
     if args.task in TINYGRAFIX_TASKS:  # TinyGrafixBench: <chart>_<task>, no condition or mode
         return show_chart_problem(args)

@@ -27,16 +27,12 @@ def describe(name: str) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from paintkit.tasks import TASKS, available_tasks, task_spec
+    from paintkit.tasks import TASKS, task_spec
 
     if args.task is not None:
         print(describe(args.task))
         return 0
-    available = set(available_tasks())
     for name in TASKS:
-        if name not in available:
-            print(f"{name:18s} (not available)")
-            continue
         spec = task_spec(name)
         print(f"{name:18s} {spec.category:26s} {', '.join(spec.modes)}")
     return 0

@@ -1,8 +1,10 @@
 """Suites: ordered sets of problems (PaintBench, its preservation split, custom suites).
 
 >>> from paintkit.suites import Suite
->>> suite = Suite(tasks=["translation"], per_cell=2, namespace="demo")  # doctest: +SKIP
->>> problem = next(suite.problems())  # doctest: +SKIP
+>>> suite = Suite(tasks=["translation"], per_cell=2, namespace="demo")
+>>> problem = next(suite.problems())
+>>> problem.metadata["problem_id"]
+'demo-translation-baseline-amount-000000'
 
 ``Suite()`` is the full PaintBench (needs all 20 tasks); see ``docs/generate.md``.
 """

@@ -15,17 +15,23 @@ the removal answer scene when the removal problem recorded one.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
+from paintkit.conditions import Condition
+from paintkit.slots import generate_slot
 from paintkit.suites.spec import PRESERVATION, PRESERVATION_TASK, ProblemSpec
 from paintkit.tasks import DEFAULT_MODE, Problem
-from paintkit.tasks.slots import generate_slot
-
-if TYPE_CHECKING:
-    from paintkit.suites.suite import Suite
 
 
-def generate_spec(suite: Suite, spec: ProblemSpec) -> Problem:
+class SuiteConditions(Protocol):
+    """What building a problem needs of its :class:`~paintkit.suites.Suite`: a condition with
+    the suite's size / count overrides. A protocol, so this module never imports the suite
+    module (which imports this one)."""
+
+    def condition(self, name: str) -> Condition: ...
+
+
+def generate_spec(suite: SuiteConditions, spec: ProblemSpec) -> Problem:
     """The task's problem for ``spec`` (before the preservation transform and ids)."""
     if hasattr(suite, "generate_spec"):  # suites with their own generators (TinyGrafixBench)
         return suite.generate_spec(spec)
@@ -50,7 +56,7 @@ def preservation_problem(removal: Problem, source_id: str) -> Problem:
     return Problem(removal.answer, removal.answer, removal.instruction, out)
 
 
-def build_problem(suite: Suite, spec: ProblemSpec) -> Problem:
+def build_problem(suite: SuiteConditions, spec: ProblemSpec) -> Problem:
     """Generate ``spec`` and stamp ``problem_id`` and ``idx`` into its metadata (first keys)."""
     problem = generate_spec(suite, spec)
     if spec.kind == PRESERVATION:

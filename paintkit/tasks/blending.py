@@ -1,13 +1,13 @@
 """Blending: alpha-blend a stated color at a stated whole-percent opacity over the pixels
 inside an outlined convex polygon (every pixel, the background pixels or the shape pixels;
-"inside" and the scopes as :mod:`paintkit.tasks.regions` defines them). The scopes are tried in
+"inside" and the scopes as :mod:`paintkit.edits.regions` defines them). The scopes are tried in
 a random order and the first whose edit changes at least 0.3% of the canvas is used
-(:func:`~paintkit.tasks.regions.first_effective_scope`), so degenerate edits never ship.
+(:func:`~paintkit.edits.regions.first_effective_scope`), so degenerate edits never ship.
 
 Per channel of every selected pixel, with ``p`` the opacity in percent and ``alpha = p/100``:
 ``out = round(alpha * color + (1 - alpha) * pixel)``, halves rounded up, computed exactly in
 integers as ``(p * color + (100 - p) * pixel + 50) // 100``
-(:func:`paintkit.kernels.blend.blend`). The instruction states the color, ``p`` and the
+(:func:`paintkit.kernels.blend.blend_numba`). The instruction states the color, ``p`` and the
 rounding rule.
 
 Parameters the answer depends on: the outline, the scope, the color and ``percent``.
@@ -15,10 +15,7 @@ Parameters the answer depends on: the outline, the scope, the color and ``percen
 
 from __future__ import annotations
 
-from paintkit.kernels.blend import blend
-from paintkit.tasks.base import Problem, TaskSpec, start
-from paintkit.tasks.language import color_code_phrase
-from paintkit.tasks.regions import (
+from paintkit.edits.regions import (
     first_effective_scope,
     min_region_pixels,
     outline_phrase,
@@ -28,6 +25,9 @@ from paintkit.tasks.regions import (
     scope_phrase,
     unchanged_note,
 )
+from paintkit.kernels.blend import blend_numba
+from paintkit.language.phrases import color_code_phrase
+from paintkit.tasks.base import Problem, TaskSpec, start
 
 SPEC = TaskSpec(
     name="blending",
@@ -52,7 +52,7 @@ def generate(seed: int, condition: str = "baseline", mode: str | None = None) ->
     color = rng.choice([c for c in palette_colors(split) if c.rgb not in banned]).rgb
     percent = rng.randint(*PERCENT_RANGE)
     found = first_effective_scope(
-        rng, region, image, lambda window, mask: blend(window, mask, color, percent))
+        rng, region, image, lambda window, mask: blend_numba(window, mask, color, percent))
     if found is None:
         raise ctx.reject("the blend changes too few pixels inside the outline in every scope")
     scope, answer = found

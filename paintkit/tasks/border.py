@@ -24,11 +24,12 @@ import math
 
 import numpy as np
 
+from paintkit.kernels.color_mask import color_mask
 from paintkit.kernels.distance import within_distance
+from paintkit.language.phrases import article, color_code_phrase, describe_shape
 from paintkit.renderers import render, render_mask
-from paintkit.scenes import condition_scene
+from paintkit.scene_sampling import condition_scene
 from paintkit.tasks.base import Problem, TaskSpec, start
-from paintkit.tasks.language import article, color_code_phrase, describe_shape
 
 SPEC = TaskSpec(
     name="border",
@@ -41,13 +42,6 @@ SPEC = TaskSpec(
     },
 )
 DISTANCE_RANGE = (0.02, 0.04)  # fractions of the canvas width
-
-
-def _background_pixels(window: np.ndarray, bg_colors) -> np.ndarray:
-    """bool ``(h, w)``: pixels of the uint8 ``(h, w, 3)`` window showing a background color."""
-    packed = (window[..., 0].astype(np.int32) << 16) | (window[..., 1].astype(np.int32) << 8) \
-        | window[..., 2]
-    return np.isin(packed, [(r << 16) | (g << 8) | b for r, g, b in bg_colors])
 
 
 def _window(mask_rows: np.ndarray, mask_cols: np.ndarray, grow: int, h: int, w: int):
@@ -77,7 +71,7 @@ def generate(seed: int, condition: str = "baseline", mode: str | None = None) ->
     ring = within_distance(mask[top:bottom, left:right], distance)
     answer_px = input_px.copy()
     window = answer_px[top:bottom, left:right]
-    border = ring & _background_pixels(window, scene.background.colors)
+    border = ring & color_mask(window, scene.background.colors)
     window[border] = color
 
     bg_words = "the background color" if scene.background.stripes is None else \

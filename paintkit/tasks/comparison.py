@@ -26,10 +26,19 @@ import math
 from dataclasses import replace
 
 from paintkit.colors import describe_color
+from paintkit.composition.placement import (
+    make_shape,
+    min_consecutive_ratio,
+    place_distractors,
+    place_randomly,
+    random_shape,
+    size_ladder,
+)
+from paintkit.language.phrases import VACATED_NOTE, plural, ranked
 from paintkit.renderers import render
 from paintkit.sampler import MIN_SIZE_PX, NEAR_SQUARE, size_range
 from paintkit.scene import SHAPE_TYPES, Canvas, Scene, Shape
-from paintkit.scenes import condition_background
+from paintkit.scene_sampling import condition_background
 from paintkit.shapes import (
     ASPECT_FREE,
     CANONICAL_ASPECT,
@@ -39,15 +48,6 @@ from paintkit.shapes import (
     shape_bounds,
 )
 from paintkit.tasks.base import Problem, TaskSpec, start
-from paintkit.tasks.language import VACATED_NOTE, plural, ranked
-from paintkit.tasks.layout import (
-    make_shape,
-    min_consecutive_ratio,
-    place_distractors,
-    place_randomly,
-    random_shape,
-    size_ladder,
-)
 
 SPEC = TaskSpec(
     name="comparison",

@@ -2,8 +2,8 @@
 color at stated positions, on top of or beneath the existing shapes.
 
 Positions are given either all as named points (control points of shapes, phrased as in
-:mod:`paintkit.tasks.points`, or the 9 canvas points) or all as whole-pixel coordinates
-(50/50, see :mod:`paintkit.tasks.construction_points`). Modes:
+:mod:`paintkit.language.points`, or the 9 canvas points) or all as whole-pixel coordinates
+(50/50, see :mod:`paintkit.edits.construction_points`). Modes:
 
 - ``circle``: a center and a point on the circumference, the two ends of a diameter, or a
   center and a whole-pixel radius (a third each) -> a ``Shape(type="circle")`` with a square
@@ -29,13 +29,13 @@ import math
 import numpy as np
 
 from paintkit.colors import rgb_to_hex
+from paintkit.edits.construction_points import POSITIONS, PointSource, spaced_points
+from paintkit.language.phrases import COORDINATE_NOTE, color_code_phrase, join_words, layer_phrase
 from paintkit.renderers import render
 from paintkit.scene import BBox, Line, Polygon, Shape
-from paintkit.scenes import condition_scene
+from paintkit.scene_sampling import condition_scene
 from paintkit.shapes.geometry import polygon_signed_area
 from paintkit.tasks.base import Problem, TaskSpec, geometric_min_edit, start
-from paintkit.tasks.construction_points import POSITIONS, PointSource, spaced_points
-from paintkit.tasks.language import COORDINATE_NOTE, color_code_phrase, join_words, layer_phrase
 
 SPEC = TaskSpec(
     name="construction",

@@ -2,9 +2,9 @@
 same positions relative to the square.
 
 The input shows two equal axis-aligned squares outlined in a reserved color (see
-:mod:`paintkit.tasks.marks`), side by side or one above the other (their ranges along that
+:mod:`paintkit.composition.marks`), side by side or one above the other (their ranges along that
 axis do not overlap, so "the left / right square" or "the top / bottom square" names each
-one). Corners are whole pixels and the outline is :data:`~paintkit.tasks.marks.OUTLINE_WIDTH`
+one). Corners are whole pixels and the outline is :data:`~paintkit.composition.marks.OUTLINE_WIDTH`
 px wide, so the offset between the squares is a whole number of pixels, stated in the
 instruction. The source square holds 1 to ``max(2, count // 8)`` shapes, each fully inside it
 (at least 4 px from the outline's inner edge); every other shape lies fully outside both
@@ -24,15 +24,16 @@ from dataclasses import replace
 import numpy as np
 
 from paintkit.colors import describe_color
+from paintkit.composition.marks import OUTLINE_WIDTH, outline_mark, reserve_outline_color, square_corners
+from paintkit.edits.geometric import transformed, translation
+from paintkit.kernels.color_mask import color_mask
 from paintkit.kernels.edit_region import changed_mask
+from paintkit.language.phrases import join_words
 from paintkit.renderers import render
 from paintkit.sampler import sample_shapes
 from paintkit.scene import BBox, Canvas, Scene
-from paintkit.scenes import condition_background
+from paintkit.scene_sampling import condition_background
 from paintkit.tasks.base import Problem, TaskSpec, start
-from paintkit.tasks.geometric import transformed, translation
-from paintkit.tasks.language import join_words
-from paintkit.tasks.marks import OUTLINE_WIDTH, outline_mark, reserve_outline_color, square_corners
 
 SPEC = TaskSpec(
     name="copying",
@@ -87,20 +88,14 @@ def _interior(image: np.ndarray, corner, side: int) -> np.ndarray:
     return image[y + HALF:y + side - HALF, x + HALF:x + side - HALF]
 
 
-def _shows_background(pixels: np.ndarray, bg_colors) -> np.ndarray:
-    """bool ``(N,)``: which of the ``(N, 3)`` pixels show one of ``bg_colors``."""
-    packed = (pixels[:, 0].astype(np.int32) << 16) | (pixels[:, 1].astype(np.int32) << 8) | pixels[:, 2]
-    return np.isin(packed, [(r << 16) | (g << 8) | b for r, g, b in bg_colors])
-
-
 def same_content(a: np.ndarray, b: np.ndarray, bg_colors) -> bool:
     """True when two equal-size windows show the same shapes (same pixels wherever either
     shows a non-background color; the background itself, e.g. stripes, may differ)."""
     diff = changed_mask(np.ascontiguousarray(a), np.ascontiguousarray(b))
     if not diff.any():
         return True
-    return bool(_shows_background(a[diff], bg_colors).all() and
-                _shows_background(b[diff], bg_colors).all())
+    return bool(color_mask(a[diff], bg_colors).all() and
+                color_mask(b[diff], bg_colors).all())
 
 
 def _offset_phrase(dx: int, dy: int) -> str:

@@ -31,14 +31,14 @@ from __future__ import annotations
 import math
 
 from paintkit.colors import describe_color
+from paintkit.composition.glyphs import rectangle
+from paintkit.composition.placement import edge_margin
+from paintkit.language.phrases import plural
 from paintkit.renderers import render
 from paintkit.sampler import sample_shapes
 from paintkit.scene import SHAPE_TYPES, Canvas, Scene
-from paintkit.scenes import condition_background
+from paintkit.scene_sampling import condition_background
 from paintkit.tasks.base import Problem, TaskSpec, start
-from paintkit.tasks.glyphs import rectangle
-from paintkit.tasks.language import plural
-from paintkit.tasks.layout import edge_margin
 
 SPEC = TaskSpec(
     name="counting",

@@ -5,8 +5,8 @@ The rectangle is ``p`` % of the canvas width and height (``p`` a whole number in
 centered on a named point (a control point of a shape, or the center of the canvas) and, in
 ``tilted`` mode, rotated about its center by a whole number of degrees in [-44, 45] \\ {0}
 (positive clockwise). It lies inside the canvas together with its outline: a closed polygon
-in a reserved color (see :mod:`paintkit.tasks.marks`), stroked
-:data:`~paintkit.tasks.marks.OUTLINE_WIDTH` px wide and centered on the rectangle's edges,
+in a reserved color (see :mod:`paintkit.composition.marks`), stroked
+:data:`~paintkit.composition.marks.OUTLINE_WIDTH` px wide and centered on the rectangle's edges,
 drawn over the shapes.
 
 The outline is part of the input image, so its inner half lies inside the rectangle and
@@ -14,7 +14,7 @@ shows in the crop. The answer is pixel-space: output pixel ``(row y, col x)`` ta
 pixel containing the point ``center + R(angle) ((x + 0.5 - W/2) w / W, (y + 0.5 - H/2) h / H)``
 (``w``, ``h`` the rectangle's size, ``R`` the clockwise rotation), i.e.
 :func:`paintkit.kernels.warp.crop_rect_inverse_map` and
-:func:`~paintkit.kernels.warp.warp_affine_nearest`; the rectangle's pre-rotation top edge
+:func:`~paintkit.kernels.warp.warp_affine_nearest_numba`; the rectangle's pre-rotation top edge
 becomes the top of the result. No answer scene is recorded.
 """
 
@@ -23,16 +23,16 @@ from __future__ import annotations
 import math
 
 from paintkit.colors import color_noun
-from paintkit.kernels.warp import crop_rect_inverse_map, warp_affine_nearest
+from paintkit.composition.marks import OUTLINE_WIDTH, outline_mark, reserve_outline_color
+from paintkit.kernels.warp import crop_rect_inverse_map, warp_affine_nearest_numba
+from paintkit.language.phrases import describe_shape, point_on_canvas
+from paintkit.language.points import named_points, point_phrase
 from paintkit.renderers import render
 from paintkit.sampler import sample_shapes
 from paintkit.scene import Canvas, Scene
-from paintkit.scenes import condition_background
+from paintkit.scene_sampling import condition_background
 from paintkit.shapes import canvas_points
 from paintkit.tasks.base import Problem, TaskSpec, start
-from paintkit.tasks.language import describe_shape, point_on_canvas
-from paintkit.tasks.marks import OUTLINE_WIDTH, outline_mark, reserve_outline_color
-from paintkit.tasks.points import named_points, point_phrase
 
 SPEC = TaskSpec(
     name="cropping",
@@ -114,7 +114,7 @@ def generate(seed: int, condition: str = "baseline", mode: str | None = None) ->
     scene = scene.with_elements(mark)
     input_px = render(scene)
     inverse = crop_rect_inverse_map(center, width, height, float(angle), (canvas.width, canvas.height))
-    answer_px = warp_affine_nearest(input_px, inverse, (canvas.width, canvas.height))
+    answer_px = warp_affine_nearest_numba(input_px, inverse, (canvas.width, canvas.height))
 
     where = (f"a rectangle {percent}% of the canvas width and height ({_size(width)} x "
              f"{_size(height)} pixels) centered on {words}")

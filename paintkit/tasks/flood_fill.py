@@ -3,8 +3,8 @@ either its background pixels (``background``) or its shape pixels (``foreground`
 
 The region is found on pixels with the flood-fill kernel: the pixels a 4-connected fill from
 an interior pixel reaches with the outline's stroke as the fence
-(:func:`paintkit.tasks.regions.enclosed_by_fill`). A seed is rejected unless that set equals
-the outline's inside as :mod:`paintkit.tasks.regions` defines it (pixel centers inside the
+(:func:`paintkit.edits.regions.enclosed_by_fill`). A seed is rejected unless that set equals
+the outline's inside as :mod:`paintkit.edits.regions` defines it (pixel centers inside the
 polygon, minus the stroke), so the geometric and the flood-fill readings agree.
 
 What gets filled, every pixel of the enclosed region that
@@ -21,9 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from paintkit.tasks.base import Problem, TaskSpec, start
-from paintkit.tasks.language import color_code_phrase
-from paintkit.tasks.regions import (
+from paintkit.edits.regions import (
     enclosed_by_fill,
     min_region_pixels,
     new_color_choices,
@@ -34,6 +32,8 @@ from paintkit.tasks.regions import (
     scope_phrase,
     unchanged_note,
 )
+from paintkit.language.phrases import color_code_phrase
+from paintkit.tasks.base import Problem, TaskSpec, start
 
 SPEC = TaskSpec(
     name="flood_fill",

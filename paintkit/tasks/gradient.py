@@ -1,6 +1,6 @@
 """Gradient: paint a linear gradient between two stated colors over the background pixels
 (``background``) or the shape pixels (``foreground``) inside an outlined parallelogram
-("inside" and the scopes as :mod:`paintkit.tasks.regions` defines them).
+("inside" and the scopes as :mod:`paintkit.edits.regions` defines them).
 
 The gradient runs from a start point ``P0`` (color ``c0``) to an end point ``P1`` (color
 ``c1``), both whole-pixel canvas coordinates stated in the instruction:
@@ -11,7 +11,7 @@ The gradient runs from a start point ``P0`` (color ``c0``) to an end point ``P1`
 - ``corner_to_corner``: ``P0`` and ``P1`` are opposite corners.
 
 Per selected pixel with center ``(x, y) = (col + 0.5, row + 0.5)``
-(:func:`paintkit.kernels.gradient.linear_gradient`)::
+(:func:`paintkit.kernels.gradient.linear_gradient_numba`)::
 
     t = clamp(((x - x0)(x1 - x0) + (y - y0)(y1 - y0)) / ((x1 - x0)^2 + (y1 - y0)^2), 0, 1)
     channel = round(c0 + t (c1 - c0)), halves rounded up
@@ -25,11 +25,7 @@ from __future__ import annotations
 import math
 import random
 
-from paintkit.kernels.gradient import linear_gradient
-from paintkit.scene import Canvas, Point
-from paintkit.tasks.base import Problem, TaskSpec, start
-from paintkit.tasks.language import color_code_phrase, format_point
-from paintkit.tasks.regions import (
+from paintkit.edits.regions import (
     fit_to_canvas,
     min_region_pixels,
     new_color_choices,
@@ -40,6 +36,10 @@ from paintkit.tasks.regions import (
     scope_phrase,
     unchanged_note,
 )
+from paintkit.kernels.gradient import linear_gradient_numba
+from paintkit.language.phrases import color_code_phrase, format_point
+from paintkit.scene import Canvas, Point
+from paintkit.tasks.base import Problem, TaskSpec, start
 
 SPEC = TaskSpec(
     name="gradient",
@@ -127,7 +127,7 @@ def generate(seed: int, condition: str = "baseline", mode: str | None = None) ->
     # The kernel works on the window: move the axis into window coordinates (exact: whole px).
     local0 = (p0[0] - left, p0[1] - top)
     local1 = (p1[0] - left, p1[1] - top)
-    answer = region.paste(image, linear_gradient(region.crop(image), mask, local0, local1, c0, c1))
+    answer = region.paste(image, linear_gradient_numba(region.crop(image), mask, local0, local1, c0, c1))
     dx, dy = p1[0] - p0[0], p1[1] - p0[1]
     name0, name1 = color_code_phrase(c0), color_code_phrase(c1)
     where0, where1 = (("the side through", "the opposite side through") if direction == "side_to_side"

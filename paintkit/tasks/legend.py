@@ -21,13 +21,13 @@ import math
 from dataclasses import replace
 
 from paintkit.colors import rgb_to_hex
+from paintkit.composition.glyphs import cross, rectangle, right_arrow
+from paintkit.composition.placement import edge_margin
 from paintkit.renderers import render
 from paintkit.sampler import sample_shapes
 from paintkit.scene import SHAPE_TYPES, Canvas, Polygon, Scene, Stroke
-from paintkit.scenes import condition_background
+from paintkit.scene_sampling import condition_background
 from paintkit.tasks.base import Problem, TaskSpec, start
-from paintkit.tasks.glyphs import cross, rectangle, right_arrow
-from paintkit.tasks.layout import edge_margin
 
 SPEC = TaskSpec(
     name="legend",

@@ -20,14 +20,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from paintkit.colors import describe_color
-from paintkit.renderers import render
-from paintkit.sampler import GAP_PX, MIN_SIZE_PX, size_range
-from paintkit.scene import SHAPE_TYPES, BBox, Canvas, Scene, Shape
-from paintkit.scenes import condition_background
-from paintkit.shapes import shape_area, shape_bounds
-from paintkit.tasks.base import Problem, TaskSpec, start
-from paintkit.tasks.language import plural
-from paintkit.tasks.layout import (
+from paintkit.composition.placement import (
     clear_of,
     edge_margin,
     min_consecutive_ratio,
@@ -37,7 +30,14 @@ from paintkit.tasks.layout import (
     random_shape,
     size_ladder,
 )
-from paintkit.tasks.points import named_points, own_point_phrase
+from paintkit.language.phrases import plural
+from paintkit.language.points import named_points, own_point_phrase
+from paintkit.renderers import render
+from paintkit.sampler import GAP_PX, MIN_SIZE_PX, size_range
+from paintkit.scene import SHAPE_TYPES, BBox, Canvas, Scene, Shape
+from paintkit.scene_sampling import condition_background
+from paintkit.shapes import shape_area, shape_bounds
+from paintkit.tasks.base import Problem, TaskSpec, start
 
 SPEC = TaskSpec(
     name="ordering",

@@ -21,7 +21,7 @@ answer draws the missing tokens there.
 Uniqueness: the instruction states the period bounds (1-3 rows and columns; sequences of
 2-4 shapes), and the generator checks that every period within those bounds that agrees
 with the visible shapes completes every empty cell, and all the same way
-(:func:`~paintkit.tasks.periodicity.uniquely_determined`). Each class of the true period
+(:func:`~paintkit.edits.periodicity.uniquely_determined`). Each class of the true period
 keeps at least two visible instances, and the least periods of the full pattern are the
 stated ones (``params``).
 """
@@ -32,14 +32,9 @@ import math
 from dataclasses import replace
 
 from paintkit.colors import describe_color
-from paintkit.renderers import render
-from paintkit.scene import SHAPE_TYPES, BBox, Canvas, Polygon, Scene, Shape, Stroke
-from paintkit.scenes import condition_background
-from paintkit.shapes import shape_bounds
-from paintkit.tasks.base import Problem, TaskSpec, start
-from paintkit.tasks.glyphs import rectangle
-from paintkit.tasks.layout import edge_margin, moved, random_shape
-from paintkit.tasks.periodicity import (
+from paintkit.composition.glyphs import rectangle
+from paintkit.composition.placement import edge_margin, moved, random_shape
+from paintkit.edits.periodicity import (
     cyclic_keys,
     cyclic_min_period,
     grid_keys,
@@ -47,6 +42,11 @@ from paintkit.tasks.periodicity import (
     uniquely_determined,
     visible_per_class,
 )
+from paintkit.renderers import render
+from paintkit.scene import SHAPE_TYPES, BBox, Canvas, Polygon, Scene, Shape, Stroke
+from paintkit.scene_sampling import condition_background
+from paintkit.shapes import shape_bounds
+from paintkit.tasks.base import Problem, TaskSpec, start
 
 SPEC = TaskSpec(
     name="pattern",

@@ -1,8 +1,8 @@
 """Point operations: a per-pixel formula applied to the pixels inside an outlined convex
 polygon (every pixel, the background pixels or the shape pixels; "inside" and the scopes as
-:mod:`paintkit.tasks.regions` defines them; the scopes are tried in a random order and the
+:mod:`paintkit.edits.regions` defines them; the scopes are tried in a random order and the
 first whose edit changes at least 0.3% of the canvas is used). Exact integer arithmetic on
-channel values ``v`` in [0, 255] (:func:`paintkit.kernels.point_ops.point_operation`):
+channel values ``v`` in [0, 255] (:func:`paintkit.kernels.point_ops.point_operation_numba`):
 
 - ``invert``: ``255 - v`` per channel;
 - ``grayscale``: all three channels become ``L = round(0.299 R + 0.587 G + 0.114 B)``, halves
@@ -16,9 +16,7 @@ outline, the scope, the operation and (brightness) the offset.
 
 from __future__ import annotations
 
-from paintkit.kernels.point_ops import point_operation
-from paintkit.tasks.base import Problem, TaskSpec, start
-from paintkit.tasks.regions import (
+from paintkit.edits.regions import (
     first_effective_scope,
     min_region_pixels,
     outline_phrase,
@@ -27,6 +25,8 @@ from paintkit.tasks.regions import (
     scope_phrase,
     unchanged_note,
 )
+from paintkit.kernels.point_ops import point_operation_numba
+from paintkit.tasks.base import Problem, TaskSpec, start
 
 SPEC = TaskSpec(
     name="point_operations",
@@ -63,7 +63,7 @@ def generate(seed: int, condition: str = "baseline", mode: str | None = None) ->
     rng = ctx.rng
     offset = rng.randint(*OFFSET_RANGE) * rng.choice((-1, 1)) if ctx.mode == "brightness" else None
     found = first_effective_scope(
-        rng, region, image, lambda window, mask: point_operation(window, mask, ctx.mode, offset))
+        rng, region, image, lambda window, mask: point_operation_numba(window, mask, ctx.mode, offset))
     if found is None:
         raise ctx.reject(f"{ctx.mode} changes too few pixels inside the outline in every scope")
     scope, answer = found

@@ -23,12 +23,12 @@ import random
 from dataclasses import replace
 
 from paintkit.colors import describe_color, rgb_to_hex
+from paintkit.edits.regions import palette_colors
+from paintkit.language.phrases import article, color_code_phrase, describe_shape
 from paintkit.renderers import render
 from paintkit.scene import RGB, Scene, Shape
-from paintkit.scenes import condition_scene
+from paintkit.scene_sampling import condition_scene
 from paintkit.tasks.base import Problem, TaskSpec, start
-from paintkit.tasks.language import article, color_code_phrase, describe_shape
-from paintkit.tasks.regions import palette_colors
 
 SPEC = TaskSpec(
     name="recolor",

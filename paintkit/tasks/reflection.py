@@ -16,10 +16,7 @@ from __future__ import annotations
 
 import math
 
-from paintkit.scenes import condition_scene
-from paintkit.shapes import box_points, shape_bounds
-from paintkit.tasks.base import Problem, TaskSpec, start
-from paintkit.tasks.geometric import (
+from paintkit.edits.geometric import (
     MIN_VISIBLE,
     affine_edit_problem,
     mapped_bounds,
@@ -27,8 +24,11 @@ from paintkit.tasks.geometric import (
     reflection_across,
     visible_fraction,
 )
-from paintkit.tasks.language import COORDINATE_NOTE, coordinate_phrase, describe_shape
-from paintkit.tasks.points import reference_point
+from paintkit.language.phrases import COORDINATE_NOTE, coordinate_phrase, describe_shape
+from paintkit.language.points import reference_point
+from paintkit.scene_sampling import condition_scene
+from paintkit.shapes import box_points, shape_bounds
+from paintkit.tasks.base import Problem, TaskSpec, start
 
 SPEC = TaskSpec(
     name="reflection",

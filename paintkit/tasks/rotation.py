@@ -14,9 +14,7 @@ overlapping shapes.
 
 from __future__ import annotations
 
-from paintkit.scenes import condition_scene
-from paintkit.tasks.base import Problem, TaskSpec, start
-from paintkit.tasks.geometric import (
+from paintkit.edits.geometric import (
     MIN_VISIBLE,
     affine_edit_problem,
     mapped_bounds,
@@ -24,8 +22,10 @@ from paintkit.tasks.geometric import (
     rotation_about,
     visible_fraction,
 )
-from paintkit.tasks.language import COORDINATE_NOTE, coordinate_phrase, describe_shape
-from paintkit.tasks.points import named_points, own_point_phrase, reference_point
+from paintkit.language.phrases import COORDINATE_NOTE, coordinate_phrase, describe_shape
+from paintkit.language.points import named_points, own_point_phrase, reference_point
+from paintkit.scene_sampling import condition_scene
+from paintkit.tasks.base import Problem, TaskSpec, start
 
 SPEC = TaskSpec(
     name="rotation",

@@ -18,10 +18,7 @@ from __future__ import annotations
 
 import math
 
-from paintkit.scenes import condition_scene
-from paintkit.shapes import BBOX_POINT_NAMES, box_points, shape_bounds
-from paintkit.tasks.base import Problem, TaskSpec, start
-from paintkit.tasks.geometric import (
+from paintkit.edits.geometric import (
     MIN_VISIBLE,
     affine_edit_problem,
     mapped_bounds,
@@ -29,8 +26,11 @@ from paintkit.tasks.geometric import (
     scaling_about,
     visible_fraction,
 )
-from paintkit.tasks.language import describe_shape, percent
-from paintkit.tasks.points import own_point_phrase
+from paintkit.language.phrases import describe_shape, percent
+from paintkit.language.points import own_point_phrase
+from paintkit.scene_sampling import condition_scene
+from paintkit.shapes import BBOX_POINT_NAMES, box_points, shape_bounds
+from paintkit.tasks.base import Problem, TaskSpec, start
 
 SPEC = TaskSpec(
     name="scaling",

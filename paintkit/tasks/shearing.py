@@ -16,11 +16,11 @@ whether the sheared shape goes on top of or beneath overlapping shapes.
 
 from __future__ import annotations
 
-from paintkit.scenes import condition_scene
+from paintkit.edits.geometric import affine_edit_problem, shear_about
+from paintkit.language.phrases import describe_shape, percent
+from paintkit.scene_sampling import condition_scene
 from paintkit.shapes import shape_bounds
 from paintkit.tasks.base import Problem, TaskSpec, start
-from paintkit.tasks.geometric import affine_edit_problem, shear_about
-from paintkit.tasks.language import describe_shape, percent
 
 SPEC = TaskSpec(
     name="shearing",

@@ -8,16 +8,16 @@ beneath overlapping shapes.
 
 from __future__ import annotations
 
-from paintkit.scenes import condition_scene
-from paintkit.shapes import canvas_points
-from paintkit.tasks.base import Problem, TaskSpec, start
-from paintkit.tasks.geometric import affine_edit_problem, translation
-from paintkit.tasks.language import (
+from paintkit.edits.geometric import affine_edit_problem, translation
+from paintkit.language.phrases import (
     describe_shape,
     join_words,
     point_on_canvas,
 )
-from paintkit.tasks.points import named_points, own_point_phrase, point_phrase
+from paintkit.language.points import named_points, own_point_phrase, point_phrase
+from paintkit.scene_sampling import condition_scene
+from paintkit.shapes import canvas_points
+from paintkit.tasks.base import Problem, TaskSpec, start
 
 SPEC = TaskSpec(
     name="translation",

@@ -8,8 +8,8 @@ import pytest
 
 from paintkit.data import ProblemStream
 from paintkit.seeds import paintbench_seed
+from paintkit.slots import MAX_ATTEMPTS
 from paintkit.suites import PAINTBENCH_NAMESPACE, TRAINING_NAMESPACE, Suite, build_problem
-from paintkit.tasks.slots import MAX_ATTEMPTS
 
 FIRST = 5000
 

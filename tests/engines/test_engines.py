@@ -159,16 +159,6 @@ def test_cli_writes_an_evaluable_tree(tmp_path, capsys):
     assert np.array_equal(load_rgb(problems[0].input_path).shape, (1024, 576, 3))
 
 
-def test_cli_names_missing_tasks(tmp_path, capsys, monkeypatch):
-    import paintkit.suites.suite as suite_module
-
-    monkeypatch.setattr(suite_module, "available_tasks", lambda: ("translation", "removal"))
-    assert main(["generate", "paintbench", "--out", str(tmp_path)]) == 2
-    err = capsys.readouterr().err
-    assert "18 task(s) not available yet" in err and "rotation" in err and "legend" in err
-    assert not any(tmp_path.iterdir())
-
-
 def test_progress_line_has_rate_and_eta():
     stream = io.StringIO()
     bar = Progress(10, stream=stream)

@@ -117,3 +117,11 @@ def warp_affine_nearest(image, inverse_map, out_size) -> np.ndarray:
     col = np.clip(np.floor(x_in), 0, w - 1).astype(np.int64)
     row = np.clip(np.floor(y_in), 0, h - 1).astype(np.int64)
     return image[row, col]
+
+
+def color_mask(image: np.ndarray, colors) -> np.ndarray:
+    """Pixel by pixel: does the pixel's (r, g, b) equal one of ``colors``?"""
+    wanted = {tuple(int(v) for v in c) for c in colors}
+    flat = image.reshape(-1, 3)
+    out = np.array([tuple(int(v) for v in px) in wanted for px in flat], bool)
+    return out.reshape(image.shape[:-1])

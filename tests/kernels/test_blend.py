@@ -19,7 +19,7 @@ IMPLS = ["numba"] + [f"torch-{d}" for d in DEVICES]
 
 def run(impl, image, mask, color, percent):
     if impl == "numba":
-        return bl.blend(image, mask, color, percent)
+        return bl.blend_numba(image, mask, color, percent)
     device = impl.removeprefix("torch-")
     out = bl.blend_torch(torch.from_numpy(image).to(device), torch.from_numpy(mask).to(device),
                          color, percent)
@@ -84,7 +84,7 @@ def test_input_not_modified_and_views_accepted():
     before = image.copy()
     mask = np.ones((8, 8), bool)
     view = image[:, ::2]
-    out = bl.blend(view, mask, (10, 20, 30), 40)
+    out = bl.blend_numba(view, mask, (10, 20, 30), 40)
     np.testing.assert_array_equal(out, oracles.blend(view, mask, (10, 20, 30), 40))
     np.testing.assert_array_equal(image, before)
 
@@ -116,7 +116,7 @@ def test_validation_errors(fn, kwargs, match):
         args["image"] = torch.from_numpy(args["image"])
         args["mask"] = torch.from_numpy(args["mask"])
     with pytest.raises(ValueError, match=match):
-        (bl.blend if fn == "numpy" else bl.blend_torch)(**args)
+        (bl.blend_numba if fn == "numpy" else bl.blend_torch)(**args)
 
 
 def test_docstring_examples():

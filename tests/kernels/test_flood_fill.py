@@ -20,21 +20,21 @@ A, B, C = (255, 0, 0), (0, 0, 255), (0, 255, 0)
 
 def region(impl, image, seed):
     if impl == "numba":
-        return ff.connected_region(image, seed)
+        return ff.connected_region_numba(image, seed)
     t = torch.from_numpy(image).to(impl.removeprefix("torch-"))
     return ff.connected_region_torch(t, seed).cpu().numpy()
 
 
 def fill(impl, image, seed, color):
     if impl == "numba":
-        return ff.flood_fill(image, seed, color)
+        return ff.flood_fill_numba(image, seed, color)
     t = torch.from_numpy(image).to(impl.removeprefix("torch-"))
     return ff.flood_fill_torch(t, seed, color).cpu().numpy()
 
 
 def labels(impl, mask):
     if impl == "numba":
-        return ff.label_components(mask)
+        return ff.label_components_numba(mask)
     t = torch.from_numpy(mask).to(impl.removeprefix("torch-"))
     return ff.label_components_torch(t).cpu().numpy()
 
@@ -154,23 +154,23 @@ def test_label_components_numbering(impl):
 def test_flood_fill_copies_and_accepts_views():
     image = canvas(10, 12)
     before = image.copy()
-    out = ff.flood_fill(image, (0, 0), A)
+    out = ff.flood_fill_numba(image, (0, 0), A)
     assert (out == np.uint8(A)).all() and (image == before).all()
     view = np.concatenate([image, image], axis=1)[:, ::2]  # non-contiguous
-    assert ff.connected_region(view, (2, 3)).all()
+    assert ff.connected_region_numba(view, (2, 3)).all()
 
 
 @pytest.mark.parametrize(
     ("call", "match"),
     [
-        (lambda: ff.connected_region(np.zeros((4, 4, 3), np.float32), (0, 0)), "image.*uint8"),
-        (lambda: ff.connected_region(np.zeros((4, 4), np.uint8), (0, 0)), r"\(H, W, 3\)"),
-        (lambda: ff.connected_region(np.zeros((4, 4, 4), np.uint8), (0, 0)), r"\(4, 4, 4\)"),
-        (lambda: ff.connected_region(np.zeros((4, 4, 3), np.uint8), (4, 0)), "seed.*row"),
-        (lambda: ff.connected_region(np.zeros((4, 4, 3), np.uint8), (0.0, 1)), "seed"),
-        (lambda: ff.flood_fill(np.zeros((4, 4, 3), np.uint8), (0, 0), (0, 0, 256)), "color"),
-        (lambda: ff.flood_fill(np.zeros((4, 4, 3), np.uint8), (0, 0), (0, 0)), "color"),
-        (lambda: ff.label_components(np.zeros((4, 4), np.uint8)), "mask.*bool"),
+        (lambda: ff.connected_region_numba(np.zeros((4, 4, 3), np.float32), (0, 0)), "image.*uint8"),
+        (lambda: ff.connected_region_numba(np.zeros((4, 4), np.uint8), (0, 0)), r"\(H, W, 3\)"),
+        (lambda: ff.connected_region_numba(np.zeros((4, 4, 4), np.uint8), (0, 0)), r"\(4, 4, 4\)"),
+        (lambda: ff.connected_region_numba(np.zeros((4, 4, 3), np.uint8), (4, 0)), "seed.*row"),
+        (lambda: ff.connected_region_numba(np.zeros((4, 4, 3), np.uint8), (0.0, 1)), "seed"),
+        (lambda: ff.flood_fill_numba(np.zeros((4, 4, 3), np.uint8), (0, 0), (0, 0, 256)), "color"),
+        (lambda: ff.flood_fill_numba(np.zeros((4, 4, 3), np.uint8), (0, 0), (0, 0)), "color"),
+        (lambda: ff.label_components_numba(np.zeros((4, 4), np.uint8)), "mask.*bool"),
         (lambda: ff.connected_region_torch(torch.zeros(4, 4, 3), (0, 0)), "image.*float32"),
         (lambda: ff.label_components_torch(torch.zeros(2, 4, 4, dtype=torch.bool)), "mask"),
     ],

@@ -19,7 +19,7 @@ IMPLS = ["numba"] + [f"torch-{d}" for d in DEVICES]
 
 def run(impl, image, mask, p0, p1, c0, c1):
     if impl == "numba":
-        return gr.linear_gradient(image, mask, p0, p1, c0, c1)
+        return gr.linear_gradient_numba(image, mask, p0, p1, c0, c1)
     device = impl.removeprefix("torch-")
     out = gr.linear_gradient_torch(torch.from_numpy(image).to(device),
                                    torch.from_numpy(mask).to(device), p0, p1, c0, c1)
@@ -118,7 +118,7 @@ def test_validation_errors(fn, kwargs, match):
         args["image"] = torch.from_numpy(args["image"])
         args["mask"] = torch.from_numpy(args["mask"])
     with pytest.raises(ValueError, match=match):
-        (gr.linear_gradient if fn == "numpy" else gr.linear_gradient_torch)(**args)
+        (gr.linear_gradient_numba if fn == "numpy" else gr.linear_gradient_torch)(**args)
 
 
 def test_docstring_examples():

@@ -19,7 +19,7 @@ IMPLS = ["numba"] + [f"torch-{d}" for d in DEVICES]
 
 def run(impl, image, inverse_map, out_size):
     if impl == "numba":
-        return wp.warp_affine_nearest(image, inverse_map, out_size)
+        return wp.warp_affine_nearest_numba(image, inverse_map, out_size)
     t = torch.from_numpy(image).to(impl.removeprefix("torch-"))
     return wp.warp_affine_nearest_torch(t, inverse_map, out_size).cpu().numpy()
 
@@ -105,13 +105,13 @@ def test_crop_map_geometry():
 @pytest.mark.parametrize(
     ("call", "match"),
     [
-        (lambda: wp.warp_affine_nearest(np.zeros((4, 4, 3), np.uint8), np.eye(3), (2, 2)),
+        (lambda: wp.warp_affine_nearest_numba(np.zeros((4, 4, 3), np.uint8), np.eye(3), (2, 2)),
          r"inverse_map.*2x3.*\(3, 3\)"),
-        (lambda: wp.warp_affine_nearest(np.zeros((4, 4, 3), np.uint8),
+        (lambda: wp.warp_affine_nearest_numba(np.zeros((4, 4, 3), np.uint8),
                                         np.full((2, 3), np.nan), (2, 2)), "finite"),
-        (lambda: wp.warp_affine_nearest(np.zeros((4, 4, 3), np.uint8), np.eye(2, 3), (0, 2)),
+        (lambda: wp.warp_affine_nearest_numba(np.zeros((4, 4, 3), np.uint8), np.eye(2, 3), (0, 2)),
          "out_size"),
-        (lambda: wp.warp_affine_nearest(np.zeros((4, 4, 3), np.int8), np.eye(2, 3), (2, 2)),
+        (lambda: wp.warp_affine_nearest_numba(np.zeros((4, 4, 3), np.int8), np.eye(2, 3), (2, 2)),
          "image.*uint8.*int8"),
         (lambda: wp.warp_affine_nearest_torch(torch.zeros(4, 4, 3), np.eye(2, 3), (2, 2)),
          "image.*float32"),

@@ -1,6 +1,8 @@
-"""Building problems: the benchmark path equals generate_slot, variants, preservation."""
+"""Building problems: benchmark bytes (against the pinned table), variants, preservation."""
 
 import hashlib
+import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -8,27 +10,37 @@ import pytest
 from paintkit.conditions import get_condition
 from paintkit.suites import Suite, build_problem, parse_counts, parse_size, variant_condition
 from paintkit.suites.variants import VariantCondition, condition_key
-from paintkit.tasks import available_tasks, generate
+from paintkit.tasks import generate, task_spec
 from paintkit.tasks.base import start
-from paintkit.tasks.slots import generate_slot
 from paintkit.tasks.translation import SPEC as TRANSLATION
 
-AVAILABLE = available_tasks()
+# Written by tests/tasks/pinned.py from slot-0 problems; an independent record of the bytes.
+PINNED = json.loads((Path(__file__).parents[1] / "tasks" / "pinned_hashes.json").read_text())["problems"]
 
 
 def _digest(problem) -> str:
     return hashlib.sha256(problem.input.tobytes() + problem.answer.tobytes()).hexdigest()
 
 
-def test_standard_problems_are_generate_slot_problems():
-    suite = Suite(tasks=("translation",), per_cell=2, conditions=("baseline", "vertical"))
+def _sha(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+@pytest.mark.parametrize("task", ["translation", "flood_fill"])
+def test_benchmark_problems_have_the_pinned_bytes_and_ids(task):
+    """Slot-0 problems of a PaintBench suite are the pinned ones, stamped with their id."""
+    modes = task_spec(task).modes
+    suite = Suite(tasks=(task,), per_cell=len(modes), conditions=("baseline", "vertical"))
     for spec in suite.specs():
+        assert spec.slot == 0
         built = build_problem(suite, spec)
-        reference = generate_slot(spec.task, spec.condition, spec.mode, spec.slot,
-                                  namespace=spec.namespace)
-        assert _digest(built) == _digest(reference)
-        assert built.instruction == reference.instruction
-        assert built.metadata["problem_id"] == spec.problem_id and built.metadata["idx"] == spec.idx
+        pinned = PINNED[f"{task}/{spec.mode}/{spec.condition}/0"]
+        assert _sha(built.input.tobytes()) == pinned["input"]
+        assert _sha(built.answer.tobytes()) == pinned["answer"]
+        meta = dict(built.metadata)
+        assert (meta.pop("problem_id"), meta.pop("idx")) == (spec.problem_id, spec.idx)
+        assert _sha(json.dumps(meta, sort_keys=True, separators=(",", ":")).encode()) == \
+            pinned["metadata"]
         assert list(built.metadata)[:2] == ["problem_id", "idx"]
 
 
@@ -87,7 +99,6 @@ def test_variant_parsing():
     assert variant_condition("striped") == get_condition("striped")
 
 
-@pytest.mark.skipif("removal" not in AVAILABLE, reason="needs removal")
 def test_preservation_problem_is_the_removal_answer_unchanged():
     suite = Suite(tasks=("removal",), per_cell=2, conditions=("baseline", "striped"))
     for k in range(suite.block):

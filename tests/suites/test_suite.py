@@ -4,18 +4,14 @@ from collections import Counter
 
 import pytest
 
-import paintkit.suites.suite as suite_module
 from paintkit.conditions import CONDITIONS
 from paintkit.suites import Suite, resolve_modes
-from paintkit.tasks import TASKS, available_tasks, task_spec
+from paintkit.tasks import TASKS, task_spec
 
-AVAILABLE = available_tasks()
-FEW = tuple(t for t in ("translation", "removal", "recolor", "scaling") if t in AVAILABLE)
+FEW = ("translation", "removal", "recolor", "scaling")
 
 
 def test_paintbench_is_2016_problems_with_even_mode_split():
-    if len(AVAILABLE) < len(TASKS):
-        pytest.skip("needs all 20 tasks")
     suite = Suite()
     assert len(suite) == 1920 + 96 and suite.has_preservation
     folders = Counter(spec.folder for spec in suite.specs())
@@ -25,7 +21,7 @@ def test_paintbench_is_2016_problems_with_even_mode_split():
 
 @pytest.mark.parametrize("per_cell", [12, 5])
 def test_modes_split_evenly_within_each_cell(per_cell):
-    _check_even_split(Suite(tasks=AVAILABLE, per_cell=per_cell, preservation=False))
+    _check_even_split(Suite(tasks=TASKS, per_cell=per_cell, preservation=False))
 
 
 def _check_even_split(suite):
@@ -60,8 +56,6 @@ def test_order_is_task_then_condition_then_position_and_ids_unique():
 
 
 def test_preservation_follows_removal_order():
-    if "removal" not in AVAILABLE:
-        pytest.skip("needs removal")
     suite = Suite(tasks=("removal",), per_cell=2)
     specs = list(suite.specs())
     removal, preservation = specs[: suite.block], specs[suite.block:]
@@ -87,12 +81,6 @@ def test_round_r_continues_like_start_slot():
     shifted = Suite(tasks=FEW[:1], per_cell=3, start_slot=3)
     assert [(s.mode, s.slot) for s in (suite.spec(i, 1) for i in range(len(suite)))] == \
         [(s.mode, s.slot) for s in shifted.specs()]
-
-
-def test_missing_tasks_are_named(monkeypatch):
-    monkeypatch.setattr(suite_module, "available_tasks", lambda: ("translation",))
-    with pytest.raises(ValueError, match=r"19 task\(s\) not available yet.*rotation.*legend"):
-        Suite()
 
 
 @pytest.mark.parametrize("kwargs, message", [

@@ -9,15 +9,15 @@ import numpy as np
 import pytest
 
 from paintkit.conditions import CONDITIONS
-from paintkit.tasks import available_tasks, task_spec
-from paintkit.tasks.slots import generate_slot
+from paintkit.slots import generate_slot
+from paintkit.tasks import TASKS, task_spec
 
 # The metric's NumPy oracle (tests/metrics/oracle.py) scores problems independently of paintkit.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "metrics"))
 
 
 def task_mode_pairs() -> list[tuple[str, str]]:
-    return [(t, m) for t in available_tasks() for m in task_spec(t).modes]
+    return [(t, m) for t in TASKS for m in task_spec(t).modes]
 
 
 def reduced_grid() -> list[tuple[str, str, str]]:

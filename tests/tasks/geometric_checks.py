@@ -5,7 +5,7 @@ scene with plain NumPy: points named in the instruction are resolved from the sc
 (bounding boxes from outline vertices, canvas points from the canvas size), the stated edit
 is applied to the input target's outline vertices, and the result is rasterized with the
 pixel-center oracle of ``tests/render/raster_oracle.py``. Nothing calls the task modules'
-own geometry (``paintkit.tasks.geometric``).
+own geometry (``paintkit.edits.geometric``).
 """
 
 from __future__ import annotations

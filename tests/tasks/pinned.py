@@ -51,7 +51,7 @@ def pinned_cells() -> list[tuple[str, str, str]]:
 
 def compute_table() -> dict:
     from paintkit import __version__
-    from paintkit.tasks.slots import generate_slot
+    from paintkit.slots import generate_slot
 
     problems = {key(t, m, c): problem_hashes(generate_slot(t, c, m, 0))
                 for t, m, c in pinned_cells()}

@@ -8,7 +8,7 @@ import numpy as np
 
 from paintkit.colors import describe_color
 from paintkit.scene import Scene
-from paintkit.tasks.slots import generate_slot
+from paintkit.slots import generate_slot
 
 CONDITIONS_SAMPLE = ("baseline", "horizontal", "striped", "n_high")
 

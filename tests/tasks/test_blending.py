@@ -9,7 +9,7 @@ import pytest
 from color_region_oracle import assert_only_region_changed, has_color, scoped_region
 
 from paintkit.colors import rgb_to_hex
-from paintkit.tasks.slots import generate_slot
+from paintkit.slots import generate_slot
 
 CASES = [(cond, slot) for cond in ("baseline", "striped", "nonstandard", "n_high") for slot in range(3)]
 

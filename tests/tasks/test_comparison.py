@@ -10,8 +10,8 @@ import pytest
 from paintkit.colors import color_name
 from paintkit.renderers import render, render_mask
 from paintkit.scene import Scene
+from paintkit.slots import generate_slot
 from paintkit.tasks import generate
-from paintkit.tasks.slots import generate_slot
 
 SENTENCE = re.compile(r"Remove the (?:(second|third) )?(largest|smallest|widest|narrowest|tallest|"
                       r"shortest) of the (\d+) (.+?) (\w+)\. ")

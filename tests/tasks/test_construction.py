@@ -9,9 +9,9 @@ import pytest
 from structural_checks import color_mask, pixel_centers, problems
 
 from paintkit.colors import rgb_to_hex
+from paintkit.language.phrases import color_code_phrase
 from paintkit.shapes import BBOX_POINT_NAMES, bbox_points, canvas_points, control_points
 from paintkit.tasks import generate
-from paintkit.tasks.language import color_code_phrase
 
 MARGIN = 0.05  # px: pixel centers this close to the element's edge may go either way
 

@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 
 from paintkit.colors import color_name
-from paintkit.kernels.flood_fill import label_components
+from paintkit.kernels.flood_fill import label_components_numba
 from paintkit.renderers import render_mask
 from paintkit.scene import SHAPE_TYPES, Scene
-from paintkit.tasks.slots import generate_slot
+from paintkit.slots import generate_slot
 
 SENTENCE = re.compile(
     r"The tally strip along the (top|bottom|left|right) edge of the canvas has one mark for "
@@ -24,7 +24,7 @@ def _marks(pixels: np.ndarray, band, color) -> list[tuple[float, float]]:
     """Centroids (x, y) of the mark-colored components inside ``band``, in strip order."""
     x0, y0, x1, y1 = (int(v) for v in band)
     crop = pixels[y0:y1, x0:x1]
-    labels = label_components(np.all(crop == np.array(color, np.uint8), axis=-1))
+    labels = label_components_numba(np.all(crop == np.array(color, np.uint8), axis=-1))
     out = []
     for k in range(1, int(labels.max()) + 1):
         rows, cols = np.nonzero(labels == k)

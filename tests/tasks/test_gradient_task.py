@@ -8,7 +8,7 @@ import pytest
 from color_region_oracle import assert_only_region_changed, scoped_region
 
 from paintkit.colors import rgb_to_hex
-from paintkit.tasks.slots import generate_slot
+from paintkit.slots import generate_slot
 
 CASES = [(mode, cond, slot) for mode in ("background", "foreground")
          for cond in ("baseline", "horizontal", "striped", "n_high") for slot in range(2)]

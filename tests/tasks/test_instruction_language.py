@@ -12,7 +12,7 @@ import re
 import pytest
 
 from paintkit.colors import NONSTANDARD, STANDARD, color_noun, rgb_to_hex
-from paintkit.tasks.language import article, color_code_phrase
+from paintkit.language.phrases import article, color_code_phrase
 
 # Tasks whose answer paints new pixels in stated colors, and where to find those colors.
 SCENE_COLOR_PAINTERS = {"border", "construction", "flood_fill"}

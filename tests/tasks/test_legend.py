@@ -8,7 +8,7 @@ import pytest
 from paintkit.colors import hex_to_rgb
 from paintkit.renderers import render, render_mask
 from paintkit.scene import Scene
-from paintkit.tasks.slots import generate_slot
+from paintkit.slots import generate_slot
 
 
 def _read_key(pixels: np.ndarray, rows, ink):

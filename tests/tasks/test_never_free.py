@@ -11,9 +11,9 @@ import pytest
 from paintkit.errors import RejectedSeed
 from paintkit.metrics import score
 from paintkit.seeds import paintbench_seed
+from paintkit.slots import generate_slot
 from paintkit.tasks import generate
 from paintkit.tasks.base import MAX_IDENTITY_MIOU, identity_miou
-from paintkit.tasks.slots import generate_slot
 
 
 def test_doing_nothing_is_never_rewarded(task, mode, condition, grid_facts):

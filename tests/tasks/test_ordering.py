@@ -11,7 +11,7 @@ from paintkit.colors import color_name
 from paintkit.renderers import render, render_mask
 from paintkit.scene import Scene
 from paintkit.shapes import bbox_points, control_points
-from paintkit.tasks.slots import generate_slot
+from paintkit.slots import generate_slot
 
 SENTENCE = re.compile(
     r"Each of the (\d+) (.+?) has (.+?) on one (horizontal|vertical) line\. Rearrange the \2 "

@@ -13,7 +13,7 @@ import pytest
 from paintkit.renderers import render
 from paintkit.scene import Background, Scene
 from paintkit.shapes import shape_bounds
-from paintkit.tasks.slots import generate_slot
+from paintkit.slots import generate_slot
 
 GRID = re.compile(r"The shapes in the (\d+)-row, (\d+)-column grid follow a pattern that repeats "
                   r"every 1 to 3 rows down and every 1 to 3 columns across\. "

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from color_region_oracle import assert_only_region_changed, has_color, scoped_region
 
-from paintkit.tasks.slots import generate_slot
+from paintkit.slots import generate_slot
 
 CASES = [(mode, cond, slot) for mode in ("brightness", "grayscale", "invert")
          for cond in ("baseline", "striped", "nonstandard") for slot in range(2)]

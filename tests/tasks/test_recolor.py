@@ -10,7 +10,7 @@ import pytest
 from paintkit.colors import describe_color, hex_to_rgb, rgb_to_hex
 from paintkit.renderers import render_mask
 from paintkit.scene import Scene
-from paintkit.tasks.slots import generate_slot
+from paintkit.slots import generate_slot
 
 CASES = [(mode, cond, slot) for mode in ("color_code", "dropper")
          for cond in ("baseline", "nonstandard", "striped", "n_high") for slot in range(3)]

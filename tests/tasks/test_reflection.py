@@ -17,14 +17,14 @@ from geometric_checks import (
     scenes,
 )
 
+from paintkit.edits.geometric import affine_edit_problem, reflection_across
 from paintkit.errors import RejectedSeed
 from paintkit.scene import Background, BBox, Canvas, Scene, Shape
 from paintkit.shapes import shape_area
+from paintkit.slots import generate_slot
 from paintkit.tasks import generate
 from paintkit.tasks.base import geometric_min_edit, start
-from paintkit.tasks.geometric import affine_edit_problem, reflection_across
 from paintkit.tasks.reflection import SPEC
-from paintkit.tasks.slots import generate_slot
 
 SENTENCE = re.compile(r"Reflect (the .+?) across (.+?)\. ")
 DIAGONAL = ("the diagonal of its bounding box from the {} to the {} (the straight line through "

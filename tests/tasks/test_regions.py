@@ -1,29 +1,39 @@
-"""The shared outlined-region helpers: one definition of "inside", scopes, fitting."""
+"""The shared outlined-region helpers against an independent oracle: inside, scopes, fitting."""
 
 import random
 
+import color_region_oracle as oracle
 import numpy as np
 import pytest
 
 from paintkit.conditions import get_condition
-from paintkit.renderers import render, render_mask
-from paintkit.scene import Canvas
-from paintkit.scenes import condition_scene
-from paintkit.tasks.regions import (
+from paintkit.edits.regions import (
     OUTLINE_WIDTH,
     convex_outline,
-    enclosed_by_fill,
     fit_to_canvas,
     free_colors,
     outlined_region,
     scope_mask,
     scope_phrase,
 )
+from paintkit.renderers import render, render_mask
+from paintkit.scene import Canvas
+from paintkit.scene_sampling import condition_scene
+
+
+def _on_canvas(region, window_mask: np.ndarray) -> np.ndarray:
+    """A bool mask over the region's window, placed on the whole canvas."""
+    full = np.zeros((region.scene.canvas.height, region.scene.canvas.width), bool)
+    full[region.window] = window_mask
+    return full
 
 
 @pytest.mark.parametrize(("condition", "seed"), [("baseline", 1), ("striped", 2), ("n_high", 3),
                                                  ("horizontal", 4)])
-def test_inside_is_what_a_fill_from_the_interior_reaches(condition, seed):
+def test_inside_and_scopes_match_the_oracle(condition, seed):
+    """Inside and the two scopes against tests/tasks/color_region_oracle.py, which re-derives
+    them from the rendered pixels alone (breadth-first search from the interior pixel, pixel
+    centers inside the polygon, colours compared one by one)."""
     rng = random.Random(seed)
     sampled = condition_scene(rng, get_condition(condition))
     scene = sampled.scene
@@ -32,19 +42,27 @@ def test_inside_is_what_a_fill_from_the_interior_reaches(condition, seed):
     points = convex_outline(rng, scene.canvas, scene.shapes[0].bbox.center)
     region, image = outlined_region(scene, points, color)
     assert np.array_equal(image, render(region.scene))
-    # The stroke as the renderer draws it alone is exactly the outline-colored pixels.
+    inside = _on_canvas(region, region.inside)
+    assert inside[region.seed]
+    # Reading 1: what a 4-connected fill from the interior reaches through non-outline pixels.
+    assert np.array_equal(inside, oracle.enclosed(image, color, region.seed))
+    # Reading 2: pixel centers inside the polygon, minus the outline's pixels (up to centers
+    # within rounding of an edge).
+    geometric = oracle.inside_convex_polygon(points, image.shape[:2]) & ~oracle.has_color(image, color)
+    assert np.count_nonzero(inside != geometric) <= 4
+    # The outline is drawn last: its pixels are exactly the outline-coloured ones, as the
+    # renderer draws the stroke alone.
+    assert np.array_equal(_on_canvas(region, region.stroke), oracle.has_color(image, color))
     assert np.array_equal(render_mask(region.scene, "outline")[region.window], region.stroke)
-    assert np.array_equal(enclosed_by_fill(region), region.inside)
-    assert not (region.inside & region.stroke).any()
-    window = region.crop(image)
-    outline_px = (window == color).all(axis=-1)
-    assert np.array_equal(outline_px, region.stroke)  # the outline is on top, all of it shows
-    background = scope_mask(region, image, "background")
-    shapes = scope_mask(region, image, "shapes")
-    assert not (background & shapes).any() and np.array_equal(background | shapes, region.inside)
-    bg_colors = {tuple(c) for c in np.unique(window[background], axis=0).tolist()}
-    assert bg_colors <= set(scene.background.colors)
-    assert region.inside[region.seed[0] - region.window[0].start, region.seed[1] - region.window[1].start]
+    # Scopes: background colours (both stripe colours on a striped canvas) vs everything else.
+    is_background = np.zeros(image.shape[:2], bool)
+    for rgb in scene.background.colors:
+        is_background |= oracle.has_color(image, rgb)
+    background = _on_canvas(region, scope_mask(region, image, "background"))
+    shapes = _on_canvas(region, scope_mask(region, image, "shapes"))
+    assert np.array_equal(background, inside & is_background) and background.any()
+    assert np.array_equal(shapes, inside & ~is_background)
+    assert np.array_equal(_on_canvas(region, scope_mask(region, image, "all")), inside)
 
 
 def test_fit_to_canvas_shifts_by_whole_pixels_or_refuses():

@@ -15,14 +15,14 @@ from geometric_checks import (
     scenes,
 )
 
+from paintkit.edits.geometric import affine_edit_problem, rotation_about
 from paintkit.errors import RejectedSeed
 from paintkit.scene import IDENTITY, Background, BBox, Canvas, Scene, Shape
 from paintkit.shapes import ORIENTATION_FREE_POINTS, shape_area
+from paintkit.slots import generate_slot
 from paintkit.tasks import generate
 from paintkit.tasks.base import geometric_min_edit, start
-from paintkit.tasks.geometric import affine_edit_problem, rotation_about
 from paintkit.tasks.rotation import FIFTEENS, OTHER_ANGLES, RIGHT_ANGLES, SPEC
-from paintkit.tasks.slots import generate_slot
 
 SENTENCE = re.compile(r"Rotate (the .+?) (\d+) degrees (clockwise|counter-clockwise) about (.+?)\. ")
 

@@ -20,9 +20,9 @@ from geometric_checks import (
 )
 
 from paintkit.shapes import shape_area
+from paintkit.slots import generate_slot
 from paintkit.tasks.base import geometric_min_edit
 from paintkit.tasks.scaling import sample_percent
-from paintkit.tasks.slots import generate_slot
 
 AMOUNT_UNIFORM = re.compile(r"Scale (the .+?) uniformly to (\d+)% of its current size \(width and "
                             r"height alike\), keeping (.+?) fixed\. ")

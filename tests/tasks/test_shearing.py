@@ -16,9 +16,9 @@ from geometric_checks import (
 
 from paintkit.errors import RejectedSeed
 from paintkit.shapes import shape_area, shape_outline
+from paintkit.slots import generate_slot
 from paintkit.tasks import generate
 from paintkit.tasks.base import geometric_min_edit
-from paintkit.tasks.slots import generate_slot
 
 SENTENCE = re.compile(r"Shear (the .+?) (horizontally|vertically), keeping the (.+?) of its bounding "
                       r"box fixed: (.+?)\. It goes")

@@ -9,8 +9,8 @@ from PIL import Image
 
 from paintkit.cli.main import main
 from paintkit.cli.show import benchmark_index
+from paintkit.slots import generate_slot
 from paintkit.tasks import generate
-from paintkit.tasks.slots import generate_slot
 
 
 def _pixels(path):

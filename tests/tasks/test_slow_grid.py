@@ -2,7 +2,7 @@
 
 import pytest
 
-from paintkit.tasks.slots import generate_slot
+from paintkit.slots import generate_slot
 
 
 @pytest.mark.slow

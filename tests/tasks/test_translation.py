@@ -14,7 +14,7 @@ from geometric_checks import (
     scenes,
 )
 
-from paintkit.tasks.slots import generate_slot
+from paintkit.slots import generate_slot
 
 AMOUNT = re.compile(r"Move (the .+?) (\d+)% of the canvas (width|height) (to the right|to the left|down|up)"
                     r"(?: and (\d+)% of the canvas height (down|up))?\. ")

@@ -8,7 +8,7 @@ import pytest
 from PIL import Image
 
 from paintkit.io.png_encode import ENCODERS, encode_png, encoder_info, resolve_encoder
-from paintkit.tasks.slots import generate_slot
+from paintkit.slots import generate_slot
 
 
 def _images():

@@ -15,11 +15,11 @@ from typing import Any
 
 import numpy as np
 
+from paintkit.language.phrases import CLIP_NOTE, VACATED_NOTE, layer_phrase
 from paintkit.renderers import render
 from paintkit.scene import Affine, Canvas, Point, Scene, Shape, compose
 from paintkit.shapes import shape_area, shape_bounds, shape_outline
 from paintkit.tasks.base import Problem, TaskContext, geometric_min_edit
-from paintkit.tasks.language import CLIP_NOTE, VACATED_NOTE, layer_phrase
 
 # An edited shape keeps at least this fraction of its bounds on the canvas.
 MIN_VISIBLE = 0.5

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from random import Random
 
+from paintkit.language.phrases import describe_shape
 from paintkit.scene import IDENTITY, Point, Scene, Shape
 from paintkit.shapes import (
     BBOX_POINT_NAMES,
@@ -19,7 +20,6 @@ from paintkit.shapes import (
     canvas_points,
     control_points,
 )
-from paintkit.tasks.language import describe_shape
 
 
 def is_upright(shape: Shape) -> bool:

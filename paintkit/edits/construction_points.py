@@ -2,7 +2,7 @@
 
 A :class:`PointSource` draws points of one kind for a whole instruction (positions are
 never mixed): ``"named"`` draws a control point of a random shape (intrinsic points only
-where identifiable, see :func:`paintkit.tasks.points.named_points`, plus the 9
+where identifiable, see :func:`paintkit.language.points.named_points`, plus the 9
 bounding-box points) or, with probability :data:`CANVAS_SHARE`, one of the 9 canvas points;
 ``"coordinates"`` draws a whole-pixel point at least 2% of the shorter side from every edge.
 """
@@ -14,10 +14,10 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
+from paintkit.language.phrases import coordinate_phrase, describe_shape, point_on_canvas
+from paintkit.language.points import named_points, point_phrase
 from paintkit.scene import Point, Scene
 from paintkit.shapes import canvas_points
-from paintkit.tasks.language import coordinate_phrase, describe_shape, point_on_canvas
-from paintkit.tasks.points import named_points, point_phrase
 
 POSITIONS: tuple[str, ...] = ("named", "coordinates")
 CANVAS_SHARE = 0.2

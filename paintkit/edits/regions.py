@@ -36,14 +36,15 @@ from dataclasses import dataclass
 import numpy as np
 
 from paintkit.colors import ColorSplit, PaletteColor, rgb_to_hex
+from paintkit.kernels.color_mask import color_mask
 from paintkit.kernels.edit_region import count_changed
-from paintkit.kernels.flood_fill import connected_region
+from paintkit.kernels.flood_fill import connected_region_numba
 from paintkit.kernels.point_ops import apply_channel_luts
+from paintkit.language.phrases import color_code_phrase
 from paintkit.renderers import render, render_mask
 from paintkit.scene import IDENTITY, RGB, Canvas, Point, Polygon, Scene, Stroke
-from paintkit.scenes import condition_scene
+from paintkit.scene_sampling import condition_scene
 from paintkit.tasks.base import TaskContext
-from paintkit.tasks.language import color_code_phrase
 
 OUTLINE_ID = "outline"
 OUTLINE_WIDTH = 4.0
@@ -164,7 +165,7 @@ def outlined_region(scene: Scene, points: Sequence[Point], color: RGB,
     c1 = min(scene.canvas.width, math.ceil(pts[:, 0].max()) + pad + 1)
     window = (slice(r0, r1), slice(c0, c1))
     image = render(with_outline)
-    stroke = _has_color(image[window], color)
+    stroke = color_mask(image[window], [color])
     filled = Polygon("fill", outline.points, fill=(255, 255, 255))
     fill = render_mask(Scene(scene.canvas, scene.background, (filled,)), "fill")[window]
     inside = fill & ~stroke
@@ -180,28 +181,19 @@ def outlined_region(scene: Scene, points: Sequence[Point], color: RGB,
     return region, image
 
 
-def _has_color(pixels: np.ndarray, color: RGB) -> np.ndarray:
-    r, g, b = color
-    return (pixels[..., 0] == r) & (pixels[..., 1] == g) & (pixels[..., 2] == b)
-
-
 def enclosed_by_fill(region: Region) -> np.ndarray:
     """bool ``(h, w)`` over the window: what a 4-connected flood fill from ``region.seed``
     reaches without entering a pixel the outline paints
-    (:func:`paintkit.kernels.flood_fill.connected_region` on the stroke mask)."""
+    (:func:`paintkit.kernels.flood_fill.connected_region_numba` on the stroke mask)."""
     fence = np.repeat(region.stroke[:, :, None].view(np.uint8), 3, axis=2)
     row = region.seed[0] - region.window[0].start
     col = region.seed[1] - region.window[1].start
-    return connected_region(fence, (row, col))
+    return connected_region_numba(fence, (row, col))
 
 
 def background_mask(region: Region, image: np.ndarray) -> np.ndarray:
     """bool ``(h, w)`` over the window: pixels of ``image`` showing a background color."""
-    pixels = region.crop(image)
-    out = np.zeros(pixels.shape[:2], bool)
-    for color in region.scene.background.colors:
-        out |= _has_color(pixels, color)
-    return out
+    return color_mask(region.crop(image), region.scene.background.colors)
 
 
 def scope_mask(region: Region, image: np.ndarray, scope: str) -> np.ndarray:
