@@ -31,8 +31,8 @@ from paintkit.explain import explain_problem
 from paintkit.kernels.delta_e_counts import tolerance_histograms_delta_e
 from paintkit.metrics import score
 from paintkit.metrics.similarity import psnr, ssim
+from paintkit.slots import generate_slot
 from paintkit.tasks import task_spec
-from paintkit.tasks.slots import generate_slot
 
 
 def best_ms(fn, repeats: int) -> float:

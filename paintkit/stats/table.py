@@ -73,14 +73,9 @@ def task_category(benchmark: str, task: str, row_category: str | None = None) ->
         return task.split("_", 1)[0]
     if row_category:
         return str(row_category)
-    from paintkit.tasks import TASK_MODULES, task_spec
+    from paintkit.tasks import TASKS, task_spec
 
-    if task in TASK_MODULES:
-        try:
-            return task_spec(task).category
-        except ModuleNotFoundError:
-            pass
-    return "other"
+    return task_spec(task).category if task in TASKS else "other"
 
 
 def _figures(row: dict, where: str) -> np.ndarray:

@@ -8,8 +8,8 @@ import json
 import pytest
 
 from paintkit.explain import explain_problem
+from paintkit.slots import generate_slot
 from paintkit.tasks import TASKS, task_spec
-from paintkit.tasks.slots import generate_slot
 
 # Tasks whose answer is computed in pixel space: their metadata stores no answer scene.
 PIXEL_SPACE = {"border", "cropping", "flood_fill", "blending", "gradient", "point_operations"}
