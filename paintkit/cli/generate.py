@@ -68,13 +68,15 @@ def register(subparsers) -> None:
     p.set_defaults(func=run)
 
 
-def choose_namespace(args: argparse.Namespace, per_cell: int, own: str = "paintbench",
+def choose_namespace(args: argparse.Namespace, per_cell: int | None = None, own: str = "paintbench",
                      own_per_cell: int = 12, name: str = "PaintBench") -> str:
     """The seed namespace: as given, else the benchmark's ``own`` namespace for its
     ``own_per_cell`` slots per cell and ``train`` past them. Slots past them in ``own``
     contain the benchmark's problems, so they need ``--beyond-benchmark`` and get a warning."""
     from paintkit.suites import TRAINING_NAMESPACE
 
+    if per_cell is None:
+        per_cell = own_per_cell if args.per_cell is None else args.per_cell
     beyond = args.start_slot + per_cell > own_per_cell
     if args.namespace is None:
         return TRAINING_NAMESPACE if beyond else own

@@ -5,8 +5,10 @@ Everything is rebuilt from the scenes the problem metadata already stores (see
 :mod:`paintkit.explain.footprints`); nothing extra is generated or saved. Thresholds and tags
 are described in :mod:`paintkit.explain.objects` and ``docs/explain.md``.
 
->>> from paintkit.explain import explain_problem  # doctest: +SKIP
->>> explain_problem(problem.metadata, problem.input, problem.answer, output)["tags"]
+>>> from paintkit.explain import explain_problem
+>>> from paintkit.slots import generate_slot
+>>> problem = generate_slot("translation", "baseline", "amount", 0)
+>>> explain_problem(problem.metadata, problem.input, problem.answer, problem.input)["tags"]
 {'correct': 2, 'misplaced': 1}
 """
 

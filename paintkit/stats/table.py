@@ -65,12 +65,19 @@ class ProblemTable:
 def task_category(benchmark: str, task: str, row_category: str | None = None) -> str:
     """The category a task rolls up into.
 
-    TinyGrafixBench: the chart type, the task folder's prefix (``heatmap_add_cell`` ->
-    ``heatmap``). PaintBench: the task registry's category. Otherwise the row's own
-    ``category`` field, else ``"other"``.
+    TinyGrafixBench: the chart type from the chart registry (``bar_chart_add_bar`` ->
+    ``bar_chart``, ``heatmap_add_cell`` -> ``heatmap``); a task the registry does not know
+    (another tool's) takes the row's ``category``, else the folder name's first word.
+    PaintBench: the task registry's category. Otherwise the row's own ``category`` field,
+    else ``"other"``.
     """
     if benchmark == TINYGRAFIX:
-        return task.split("_", 1)[0]
+        from paintkit.charts import chart_of_task
+
+        try:
+            return chart_of_task(task)
+        except ValueError:
+            return str(row_category) if row_category else task.split("_", 1)[0]
     if row_category:
         return str(row_category)
     from paintkit.tasks import TASKS, task_spec

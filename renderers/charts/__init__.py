@@ -1,7 +1,11 @@
 """Chart state -> pixels with matplotlib Agg (TinyGrafixBench).
 
+>>> from paintkit.charts import generate_chart_problem
 >>> from paintkit.renderers.charts import render_chart
->>> pixels = render_chart(state)  # doctest: +SKIP  (uint8 (768, 1024, 3))
+>>> problem = generate_chart_problem("bar_chart_sort_bars", slot=0)
+>>> pixels = render_chart(problem.metadata["input_state"])
+>>> pixels.shape, pixels.dtype, bool((pixels == problem.input).all())
+((768, 1024, 3), dtype('uint8'), True)
 
 One renderer per chart type draws both the input and the answer state of a problem, so
 every pixel difference between them comes from the state edit. matplotlib is imported on

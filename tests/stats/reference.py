@@ -22,7 +22,10 @@ def figure(row, block, fig):
 
 
 def category_of(benchmark, task):
-    return task.split("_")[0] if benchmark == "TinyGrafixBench" else CATS.get(task, "other")
+    if benchmark == "TinyGrafixBench":  # the five chart types, as folder-name prefixes
+        return next(c for c in ("bar_chart", "scatter_plot", "line_chart", "heatmap", "network")
+                    if task.startswith(c + "_"))
+    return CATS.get(task, "other")
 
 
 def by_task(rows, model, benchmark):

@@ -13,8 +13,8 @@ PB_TASKS = {  # task -> (category, modes): a slice of the real registry
     "counting": ("symbolic_reasoning", ("default",)),
 }
 CONDITIONS = ("baseline", "striped", "n_high")
-TGB_TASKS = ("bar_add_bar", "bar_recolor_bar", "heatmap_add_cell", "heatmap_remove_cell",
-             "line_add_point")
+TGB_TASKS = ("bar_chart_add_bar", "bar_chart_recolor_bar", "heatmap_add_cell", "heatmap_mask_cells",
+             "line_chart_shade_interval")
 
 
 def problem_row(rng: random.Random, model, benchmark, task, mode, condition, idx,

@@ -92,7 +92,7 @@ def test_tinygrafix_rolls_up_by_chart_without_conditions():
     agg = aggregate_tables(build_tables(rows), ci=False)
     assert not [r for r in agg if r["level"] == "visual_condition"]
     cats = {r["category"] for r in agg if r["level"] == "category"}
-    assert cats == {"bar", "heatmap", "line"}
+    assert cats == {"bar_chart", "heatmap", "line_chart"}
     ref = reference_levels(rows, "m1", "TinyGrafixBench")
     bench = next(r for r in agg if r["level"] == "benchmark")
     assert bench["cie76_mean"]["mean_iou"] == pytest.approx(ref[("benchmark",)], abs=1e-12)
