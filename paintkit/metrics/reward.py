@@ -2,7 +2,22 @@
 
 from __future__ import annotations
 
+import numbers
+
+import numpy as np
+
 from paintkit.metrics.score import tolerance_statistics
+
+
+def check_tolerance(tolerance):
+    """``None`` or an integer 0..10 (Python or NumPy integer) as an ``int``; ``bool`` refused."""
+    if tolerance is None:
+        return None
+    if isinstance(tolerance, bool | np.bool_) or not isinstance(tolerance, numbers.Integral) \
+            or not 0 <= int(tolerance) <= 10:
+        raise ValueError(f"tolerance: expected None or an integer 0..10, got {tolerance!r} "
+                         f"({type(tolerance).__name__})")
+    return int(tolerance)
 
 
 def reward(outputs, targets, inputs=None, *, tolerance: int | None = None,
@@ -31,8 +46,7 @@ def reward(outputs, targets, inputs=None, *, tolerance: int | None = None,
     """
     import torch
 
-    if tolerance is not None and (not isinstance(tolerance, int) or not 0 <= tolerance <= 10):
-        raise ValueError(f"tolerance: expected None or an integer 0..10, got {tolerance!r}")
+    tolerance = check_tolerance(tolerance)
     stats = tolerance_statistics(outputs, targets, inputs, backend=backend).stats
     device = outputs.device if isinstance(outputs, torch.Tensor) else torch.device("cpu")
     iou = stats.iou(torch.float64)
