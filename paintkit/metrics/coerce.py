@@ -10,8 +10,9 @@ Accepted for ``outputs``, ``answers`` and ``inputs``:
   (outputs may also be ``None``: a missing output).
 
 A batch tensor stays a tensor (on its device, channels last, uint8); a list becomes a list
-of NumPy uint8 ``(H, W, 3)`` arrays, or :class:`MissingImage` for outputs that cannot be
-decoded (SPEC 1.8: scored as missing, the error kept).
+of uint8 ``(H, W, 3)`` images: tensors stay tensors on their device (never copied to the
+host), everything else becomes a NumPy array; :class:`MissingImage` stands for outputs that
+cannot be decoded (SPEC 1.8: scored as missing, the error kept).
 """
 
 from __future__ import annotations
@@ -73,8 +74,9 @@ def tensor_to_uint8_nhwc(tensor, name: str):
             f"{name}: expected dtype torch.uint8 or a float dtype with values in [0, 1], "
             f"got {tensor.dtype} of shape {tuple(tensor.shape)}"
         )
-    bad = (~torch.isfinite(tensor) | (tensor < 0) | (tensor > 1)).sum().item()
-    if bad:
+    # One scalar on the host (not the pixels); NaN fails both comparisons.
+    if not bool(((tensor >= 0) & (tensor <= 1)).all()):
+        bad = int((~((tensor >= 0) & (tensor <= 1))).sum())
         raise ValueError(
             f"{name}: float images must lie in [0, 1] without NaN; got {bad} values outside "
             f"(dtype {tensor.dtype}, shape {tuple(tensor.shape)})"
@@ -111,7 +113,9 @@ def _one_image(item, name: str, allow_missing: bool):
                 return MissingImage("no output")
             raise ValueError(f"{name}: got None; only outputs may be missing")
         if _is_tensor(item):
-            return tensor_to_uint8_nhwc(item.detach(), name)[0].cpu().numpy()
+            if not (item.ndim == 3 or (item.ndim == 4 and item.shape[0] == 1)):
+                raise _layout_error(name, item.shape, item.dtype)
+            return tensor_to_uint8_nhwc(item.detach(), name)[0]
         if isinstance(item, np.ndarray):
             if item.ndim == 3 and item.shape[0] == 3 and item.shape[-1] != 3:
                 item = item.transpose(1, 2, 0)  # CHW

@@ -21,7 +21,7 @@ def check_tolerance(tolerance):
 
 
 def reward(outputs, targets, inputs=None, *, tolerance: int | None = None,
-           backend: str = "auto"):
+           backend: str = "auto", samples_per_problem: int = 1):
     """Reward of each output: its mIoU over t = 0..10, or its IoU at ``tolerance``.
 
     Args:
@@ -33,10 +33,14 @@ def reward(outputs, targets, inputs=None, *, tolerance: int | None = None,
         inputs: the input images when ``targets`` are raw answers.
         tolerance: None for mIoU, or an integer 0..10 for IoU_t.
         backend: as in :func:`paintkit.metrics.score`.
+        samples_per_problem: G outputs per problem (GRPO), problem-major: outputs
+            ``k * G .. k * G + G - 1`` are scored against target ``k`` (never copied).
 
     Returns:
-        float32 tensor ``(B,)`` on the outputs' device (CPU for lists and arrays). Not
-        differentiable: the metric counts pixels.
+        float32 tensor ``(B,)`` on the outputs' device (for lists of tensors: theirs; CPU for
+        arrays, images and paths), in input order. Nothing is copied between host and
+        device. Not differentiable: the metric counts pixels (see
+        :func:`paintkit.metrics.soft_reward` for a differentiable surrogate).
 
     Example:
         >>> import torch
@@ -47,8 +51,7 @@ def reward(outputs, targets, inputs=None, *, tolerance: int | None = None,
     import torch
 
     tolerance = check_tolerance(tolerance)
-    stats = tolerance_statistics(outputs, targets, inputs, backend=backend).stats
-    device = outputs.device if isinstance(outputs, torch.Tensor) else torch.device("cpu")
-    iou = stats.iou(torch.float64)
-    value = iou.mean(dim=1) if tolerance is None else iou[:, tolerance]
-    return value.to(device=device, dtype=torch.float32)
+    stats = tolerance_statistics(outputs, targets, inputs, backend=backend,
+                                 samples_per_problem=samples_per_problem).stats
+    iou = stats.iou(torch.float32)
+    return iou.mean(dim=1) if tolerance is None else iou[:, tolerance].contiguous()
