@@ -17,8 +17,18 @@ from paintkit.metrics.score import BatchStatistics, score, tolerance_statistics
 from paintkit.metrics.statistics import TOLERANCES, ToleranceStatistics
 from paintkit.metrics.surrogate import soft_reward
 
+
+def __getattr__(name):
+    # PixelEditIoU needs the optional torchmetrics: imported on first use only.
+    if name == "PixelEditIoU":
+        from paintkit.metrics.torchmetric import PixelEditIoU
+
+        return PixelEditIoU
+    raise AttributeError(f"module 'paintkit.metrics' has no attribute {name!r}")
+
+
 __all__ = [
-    "BatchStatistics", "MissingImage", "ProblemScore", "Reference", "ScoreAccumulator",
+    "BatchStatistics", "MissingImage", "PixelEditIoU", "ProblemScore", "Reference", "ScoreAccumulator",
     "TOLERANCES", "TargetGroup", "Targets", "ToleranceStatistics", "prepare_reference",
     "reward", "score", "soft_reward", "tolerance_statistics",
 ]
