@@ -73,20 +73,47 @@ def delta_e_bins_torch(lab_a, lab_b, work=None, name="bins"):
 GUARD_BAND = 2e-3
 
 
-def exact_near_integers_(dist_oa, dist_oi, pixels):
-    """Replace, in place, ΔE values within :data:`GUARD_BAND` of a tolerance 1..10 by the
+_FLAG_GROUP = 64  # pixels per group when looking for flagged pixels (nonzero is slow on CPU)
+
+
+def _near_integer_flags(dist, out, scratch):
+    """1.0 where ``dist`` lies within :data:`GUARD_BAND` of an integer >= 1, else 0.0, into
+    ``out``: ``ceil(d + g) - ceil(max(d - g, g))``. Arithmetic only (bool ops cost several
+    times more on CPU); ``ΔE`` near 0 is not flagged (identical colours give exactly 0)."""
+    import torch
+
+    upper = torch.add(dist, GUARD_BAND, out=out).ceil_()
+    lower = torch.sub(dist, GUARD_BAND, out=scratch).clamp_(min=GUARD_BAND).ceil_()
+    return upper.sub_(lower)
+
+
+def exact_near_integers_(dist_oa, dist_oi, pixels, work=None):
+    """Replace, in place, ΔE values within :data:`GUARD_BAND` of a tolerance by the
     reference float32 ΔE (bit-identical to the NumPy oracle's), on the tensors' device.
 
     ``dist_oa``, ``dist_oi``: float32 ``(n,)``; ``pixels(idx)`` gives the uint8 ``O``, ``A``,
-    ``I`` of the pixels ``idx`` (int64 ``(k,)``) as planar ``(3, k)`` tensors.
+    ``I`` of the pixels ``idx`` (int64 ``(k,)``) as planar ``(3, k)`` tensors. Flagged
+    pixels are found group by group: one ``amax`` over groups of 64, ``nonzero`` on the
+    groups, then on the pixels of the flagged groups only.
     """
+    import torch
+
     from paintkit.kernels.lab import delta_e_reference, srgb_planes_to_lab_reference
 
-    def near(dist):
-        r = dist.round()
-        return ((dist - r).abs_() <= GUARD_BAND) & (r >= 1.0) & (r <= 10.0)
-
-    idx = (near(dist_oa) | near(dist_oi)).nonzero().view(-1)
+    n = dist_oa.numel()
+    work = work or Workspace(dist_oa.device)
+    flags = _near_integer_flags(dist_oa, work.get("near_oa", (n,), torch.float32),
+                                work.get("near_tmp", (n,), torch.float32))
+    flags.add_(_near_integer_flags(dist_oi, work.get("near_oi", (n,), torch.float32),
+                                   work.get("near_tmp", (n,), torch.float32)))
+    whole = n - n % _FLAG_GROUP
+    groups = flags[:whole].view(-1, _FLAG_GROUP).amax(dim=1).nonzero().view(-1, 1)
+    candidates = (groups * _FLAG_GROUP + torch.arange(_FLAG_GROUP, device=flags.device)).view(-1)
+    if whole < n:
+        candidates = torch.cat((candidates, torch.arange(whole, n, device=flags.device)))
+    if candidates.numel() == 0:
+        return
+    idx = candidates[flags.index_select(0, candidates).nonzero().view(-1)]
     if idx.numel() == 0:
         return
     lab_o, lab_a, lab_i = (srgb_planes_to_lab_reference(x) for x in pixels(idx))
@@ -128,7 +155,7 @@ def _chunk_counts(o, a, i, lab_a, lab_i, edit, want_bins, work):
         dist_oa = delta_e_torch(lab_o, lab_a, work, "bin_oa")
         dist_oi = delta_e_torch(lab_o, lab_i, work, "bin_oi")
         exact_near_integers_(dist_oa.view(-1), dist_oi.view(-1), lambda idx: tuple(
-            x[idx // m, idx % m].t() for x in (o, a, i)))
+            x[idx // m, idx % m].t() for x in (o, a, i)), work)
         scratch = work.get("bins_above", dist_oa.shape, torch.float32)
         bin_oa = bins_from_delta_e_(dist_oa, scratch)
         bin_oi = bins_from_delta_e_(dist_oi, scratch)
@@ -141,7 +168,7 @@ def _chunk_counts(o, a, i, lab_a, lab_i, edit, want_bins, work):
     dist_oa = delta_e_torch(lab_o, lab_a.reshape(3, -1).index_select(1, pix), work, "bin_oa")
     dist_oi = delta_e_torch(lab_o, lab_i.reshape(3, -1).index_select(1, pix), work, "bin_oi")
     exact_near_integers_(dist_oa, dist_oi, lambda idx: tuple(
-        x.index_select(1, idx) for x in (o_sel, a_sel, i_sel)))
+        x.index_select(1, idx) for x in (o_sel, a_sel, i_sel)), work)
     scratch = work.get("bins_above", dist_oa.shape, torch.float32)
     bin_oa = bins_from_delta_e_(dist_oa, scratch)
     bin_oi = bins_from_delta_e_(dist_oi, scratch)

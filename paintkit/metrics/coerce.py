@@ -74,14 +74,16 @@ def tensor_to_uint8_nhwc(tensor, name: str):
             f"{name}: expected dtype torch.uint8 or a float dtype with values in [0, 1], "
             f"got {tensor.dtype} of shape {tuple(tensor.shape)}"
         )
-    # One scalar on the host (not the pixels); NaN fails both comparisons.
-    if not bool(((tensor >= 0) & (tensor <= 1)).all()):
+    # One pass, two scalars to the host (not the pixels); NaN propagates into both.
+    low, high = torch.aminmax(tensor) if tensor.numel() else (tensor.new_zeros(()),) * 2
+    if not (bool(low >= 0) and bool(high <= 1)):
         bad = int((~((tensor >= 0) & (tensor <= 1))).sum())
         raise ValueError(
             f"{name}: float images must lie in [0, 1] without NaN; got {bad} values outside "
             f"(dtype {tensor.dtype}, shape {tuple(tensor.shape)})"
         )
-    return torch.round(tensor * 255).to(torch.uint8)
+    # SPEC 1.1: round(x * 255), half to even; in place on one temporary.
+    return torch.mul(tensor, 255).round_().to(torch.uint8)
 
 
 def array_to_uint8_nhwc(array: np.ndarray, name: str) -> np.ndarray:
