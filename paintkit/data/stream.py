@@ -152,12 +152,25 @@ class ProblemStream(IterableDataset):
 
 def collate_problems(items: list[dict[str, Any]]) -> dict[str, Any]:
     """Batch stream items: images stacked when they share a size, else lists; instructions,
-    metadata and indices as lists."""
+    metadata and indices as lists.
+
+    Inside a DataLoader worker the stacked images are written straight into shared memory
+    (as torch's ``default_collate`` does), so shipping the batch to the training process
+    copies no pixels again.
+    """
     batch: dict[str, Any] = {}
+    in_worker = get_worker_info() is not None
     for key in ("input", "answer"):
         images = [item[key] for item in items]
         same = all(image.shape == images[0].shape for image in images)
-        batch[key] = torch.stack(images) if same else images
+        if same and in_worker:
+            first = images[0]
+            storage = first._typed_storage()._new_shared(len(images) * first.numel(),
+                                                         device=first.device)
+            out = first.new(storage).resize_(len(images), *first.shape)
+            batch[key] = torch.stack(images, out=out)
+        else:
+            batch[key] = torch.stack(images) if same else images
     for key in ("instruction", "metadata", "index"):
         batch[key] = [item[key] for item in items]
     return batch
