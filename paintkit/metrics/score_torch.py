@@ -22,8 +22,10 @@ def _outputs_of(outs, positions, samples, g, size, group, device):
     from paintkit.kernels.normalize import normalize_output_torch
     from paintkit.metrics.score import _output_on
 
-    if not isinstance(outs, list):  # a batch tensor: one group, a strided view per sample
+    if not isinstance(outs, list):  # a batch tensor: a strided view per sample, ...
         batch = outs if samples == 1 else outs.view(-1, samples, *outs.shape[1:])[:, g]
+        if len(positions) != len(batch):  # ... and the group's rows when sizes are mixed
+            batch = batch.index_select(0, group.index)
         return normalize_output_torch(_output_on(batch, device, "outputs"), size), None
     images, present = [], []
     for j, k in enumerate(positions):

@@ -12,6 +12,7 @@ import oracle
 import pytest
 import torch
 from metric_images import palette_pair
+from PIL import Image
 
 from paintkit.metrics import ScoreAccumulator, prepare_reference, reward, score
 
@@ -120,6 +121,18 @@ def test_outputs_of_another_size_and_missing_ones_keep_their_place(rng):
                 backend="numba")
     np.testing.assert_allclose(r.numpy(), [s.miou for s in ref], atol=1e-6)
     assert r[4] == 0
+
+
+def test_one_output_size_against_mixed_answer_sizes(rng):
+    """A policy rendering every output at one size, answers of three canvas shapes."""
+    inputs, answers, outputs = mixed_problems(rng, n=6)
+    square = [np.asarray(Image.fromarray(o).resize((20, 20), Image.NEAREST)) for o in outputs]
+    batch = torch.from_numpy(np.stack(square))
+    r = reward(batch, answers, inputs, backend="torch")
+    expected = [oracle_miou(o, a, i) for o, a, i in zip(square, answers, inputs, strict=True)]
+    np.testing.assert_allclose(r.numpy(), expected, atol=1e-6)
+    r_numba = reward(batch, answers, inputs, backend="numba")
+    np.testing.assert_allclose(r_numba.numpy(), expected, atol=1e-6)
 
 
 def test_outputs_on_another_device_are_refused_not_copied(rng):
