@@ -306,10 +306,30 @@ def cbrt_reference(t):
     u = (0.492659620528969547 + (0.697570460207922770 - 0.191502161678719066 * xm) * xm).float()
     t2 = u * u * u
     u64, t64 = u.double(), t2.double()
-    factor = torch.tensor(_CBRT_FACTOR, dtype=torch.float64, device=t.device)
+    factor = _reference_constants(t.device)["cbrt_factor"]
     rem = torch.fmod(exponent, 3).long() + 2  # C's % : the sign of the dividend
     ym = (u64 * (t64 + 2.0 * xm) / (2.0 * t64 + xm) * factor[rem]).float()
     return torch.ldexp(ym, torch.div(exponent, 3, rounding_mode="trunc")).float()
+
+
+_REFERENCE_CONSTANTS: dict = {}
+
+
+def _reference_constants(device) -> dict:
+    """The reference arithmetic's constants as tensors on ``device``, built once per device."""
+    import torch
+
+    const = _REFERENCE_CONSTANTS.get(device)
+    if const is None:
+        const = _REFERENCE_CONSTANTS[device] = {
+            "lut": torch.from_numpy(LINEAR_LUT).to(device),
+            "matrix": torch.from_numpy(SRGB_TO_XYZ).to(device),
+            "white": torch.from_numpy(WHITE_D65).to(device),
+            "kappa": torch.from_numpy(np.array(LAB_KAPPA)).to(device),
+            "offset": torch.from_numpy(np.array(LAB_OFFSET)).to(device),
+            "cbrt_factor": torch.tensor(_CBRT_FACTOR, dtype=torch.float64, device=device),
+        }
+    return const
 
 
 def srgb_planes_to_lab_reference(planes):
@@ -322,22 +342,15 @@ def srgb_planes_to_lab_reference(planes):
     """
     import torch
 
-    device = planes.device
-    lut = _TORCH_LUTS.get(device)
-    if lut is None:
-        lut = _TORCH_LUTS[device] = torch.from_numpy(LINEAR_LUT).to(device)
-    linear = lut[planes.long()]
-    m = torch.from_numpy(SRGB_TO_XYZ).to(device)
-    white = torch.from_numpy(WHITE_D65).to(device)
-    f = []
-    for c in range(3):
-        t = (m[c, 0] * linear[0] + m[c, 1] * linear[1]) + m[c, 2] * linear[2]
-        t = t / white[c]
-        root = cbrt_reference(t.clamp_min(float(LAB_EPSILON)))
-        segment = torch.from_numpy(np.array(LAB_KAPPA)).to(device) * t \
-            + torch.from_numpy(np.array(LAB_OFFSET)).to(device)
-        f.append(torch.where(t > float(LAB_EPSILON), root, segment))
-    fx, fy, fz = f
+    const = _reference_constants(planes.device)
+    linear = const["lut"][planes.long()]
+    m, white = const["matrix"], const["white"]
+    # the three channels' t at once: (3, 1) matrix columns times the (1, n) linear rows
+    t = (m[:, 0:1] * linear[0:1] + m[:, 1:2] * linear[1:2]) + m[:, 2:3] * linear[2:3]
+    t = t / white[:, None]
+    root = cbrt_reference(t.clamp_min(float(LAB_EPSILON)))
+    segment = const["kappa"] * t + const["offset"]
+    fx, fy, fz = torch.where(t > float(LAB_EPSILON), root, segment)
     return torch.stack((116.0 * fy - 16.0, 500.0 * (fx - fy), 200.0 * (fy - fz)))
 
 

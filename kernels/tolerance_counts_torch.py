@@ -116,7 +116,9 @@ def exact_near_integers_(dist_oa, dist_oi, pixels, work=None):
     idx = candidates[flags.index_select(0, candidates).nonzero().view(-1)]
     if idx.numel() == 0:
         return
-    lab_o, lab_a, lab_i = (srgb_planes_to_lab_reference(x) for x in pixels(idx))
+    k = idx.numel()
+    lab = srgb_planes_to_lab_reference(torch.cat(pixels(idx), dim=1))  # O, A, I in one go
+    lab_o, lab_a, lab_i = lab[:, :k], lab[:, k:2 * k], lab[:, 2 * k:]
     dist_oa.index_copy_(0, idx, delta_e_reference(lab_o, lab_a))
     dist_oi.index_copy_(0, idx, delta_e_reference(lab_o, lab_i))
 
