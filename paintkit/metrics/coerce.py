@@ -74,15 +74,36 @@ def tensor_to_uint8_nhwc(tensor, name: str):
             f"{name}: expected dtype torch.uint8 or a float dtype with values in [0, 1], "
             f"got {tensor.dtype} of shape {tuple(tensor.shape)}"
         )
+    return _float_to_uint8(tensor, name)
+
+
+def _float_to_uint8(tensor, name: str):
+    """SPEC 1.1 ``round(x * 255)`` of a float image tensor, checked to lie in [0, 1]."""
+    import torch
+
+    def bad_values(count):
+        return ValueError(
+            f"{name}: float images must lie in [0, 1] without NaN; got {count} values outside "
+            f"(dtype {tensor.dtype}, shape {tuple(tensor.shape)})"
+        )
+
+    if tensor.device.type == "cpu" and tensor.dtype == torch.float32 and tensor.numel():
+        # One parallel Numba pass over the storage (any permutation of a contiguous tensor).
+        from paintkit.kernels.pixels import float_to_uint8
+
+        order = sorted(range(tensor.ndim), key=lambda d: -tensor.stride(d))
+        dense = tensor.permute(*order)
+        if dense.is_contiguous():
+            out, bad = float_to_uint8(dense.numpy())
+            if bad:
+                raise bad_values(bad)
+            inverse = sorted(range(tensor.ndim), key=order.__getitem__)
+            return torch.from_numpy(out).permute(*inverse)
     # One pass, two scalars to the host (not the pixels); NaN propagates into both.
     low, high = torch.aminmax(tensor) if tensor.numel() else (tensor.new_zeros(()),) * 2
     if not (bool(low >= 0) and bool(high <= 1)):
-        bad = int((~((tensor >= 0) & (tensor <= 1))).sum())
-        raise ValueError(
-            f"{name}: float images must lie in [0, 1] without NaN; got {bad} values outside "
-            f"(dtype {tensor.dtype}, shape {tuple(tensor.shape)})"
-        )
-    # SPEC 1.1: round(x * 255), half to even; in place on one temporary.
+        raise bad_values(int((~((tensor >= 0) & (tensor <= 1))).sum()))
+    # round(x * 255), half to even; in place on one temporary.
     return torch.mul(tensor, 255).round_().to(torch.uint8)
 
 
