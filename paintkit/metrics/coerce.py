@@ -54,8 +54,13 @@ def _channels_last_axis(shape: tuple, prefer_first: bool) -> bool | None:
     return None
 
 
-def tensor_to_uint8_nhwc(tensor, name: str):
-    """A torch image tensor -> uint8 ``(B, H, W, 3)`` on the same device (a view if uint8)."""
+def tensor_to_uint8_nhwc(tensor, name: str, numba: bool = True):
+    """A torch image tensor -> uint8 ``(B, H, W, 3)`` on the same device (a view if uint8).
+
+    ``numba``: convert float CPU tensors with the Numba pass (fast); False keeps to torch
+    ops, for the torch backend: alternating Numba's and torch's OpenMP thread pools makes
+    each wait for the other's spinning threads on a small machine (10x slower measured).
+    """
     import torch
 
     if tensor.ndim not in (3, 4):
@@ -74,10 +79,10 @@ def tensor_to_uint8_nhwc(tensor, name: str):
             f"{name}: expected dtype torch.uint8 or a float dtype with values in [0, 1], "
             f"got {tensor.dtype} of shape {tuple(tensor.shape)}"
         )
-    return _float_to_uint8(tensor, name)
+    return _float_to_uint8(tensor, name, numba)
 
 
-def _float_to_uint8(tensor, name: str):
+def _float_to_uint8(tensor, name: str, numba: bool = True):
     """SPEC 1.1 ``round(x * 255)`` of a float image tensor, checked to lie in [0, 1]."""
     import torch
 
@@ -87,7 +92,7 @@ def _float_to_uint8(tensor, name: str):
             f"(dtype {tensor.dtype}, shape {tuple(tensor.shape)})"
         )
 
-    if tensor.device.type == "cpu" and tensor.dtype == torch.float32 and tensor.numel():
+    if numba and tensor.device.type == "cpu" and tensor.dtype == torch.float32 and tensor.numel():
         # One parallel Numba pass over the storage (any permutation of a contiguous tensor).
         from paintkit.kernels.pixels import float_to_uint8
 
@@ -127,7 +132,7 @@ def array_to_uint8_nhwc(array: np.ndarray, name: str) -> np.ndarray:
         else array
 
 
-def _one_image(item, name: str, allow_missing: bool):
+def _one_image(item, name: str, allow_missing: bool, numba: bool = True):
     if isinstance(item, MissingImage) and allow_missing:
         return item
     try:
@@ -138,7 +143,7 @@ def _one_image(item, name: str, allow_missing: bool):
         if _is_tensor(item):
             if not (item.ndim == 3 or (item.ndim == 4 and item.shape[0] == 1)):
                 raise _layout_error(name, item.shape, item.dtype)
-            return tensor_to_uint8_nhwc(item.detach(), name)[0]
+            return tensor_to_uint8_nhwc(item.detach(), name, numba)[0]
         if isinstance(item, np.ndarray):
             if item.ndim == 3 and item.shape[0] == 3 and item.shape[-1] != 3:
                 item = item.transpose(1, 2, 0)  # CHW
@@ -150,18 +155,20 @@ def _one_image(item, name: str, allow_missing: bool):
         raise
 
 
-def as_images(value, name: str, allow_missing: bool = False):
+def as_images(value, name: str, allow_missing: bool = False, numba: bool = True):
     """``value`` -> uint8 NHWC tensor / array, or a list of per-problem images.
 
     See the module docstring for what is accepted. Undecodable outputs become
     :class:`MissingImage` when ``allow_missing``; for answers and inputs they raise.
+    ``numba=False``: float CPU tensors are converted with torch ops (the torch backend).
     """
     if _is_tensor(value):
-        return tensor_to_uint8_nhwc(value.detach(), name)
+        return tensor_to_uint8_nhwc(value.detach(), name, numba)
     if isinstance(value, np.ndarray):
         return array_to_uint8_nhwc(value, name)
     if isinstance(value, list | tuple):
-        return [_one_image(item, f"{name}[{k}]", allow_missing) for k, item in enumerate(value)]
+        return [_one_image(item, f"{name}[{k}]", allow_missing, numba)
+                for k, item in enumerate(value)]
     if allow_missing and value is None:
         return [MissingImage("no output")]
-    return [_one_image(value, name, allow_missing)]
+    return [_one_image(value, name, allow_missing, numba)]

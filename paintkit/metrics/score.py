@@ -106,7 +106,7 @@ def tolerance_statistics(
     reference = prepare_reference(answers, inputs)
     if not (isinstance(samples_per_problem, int) and samples_per_problem >= 1):
         raise ValueError(f"samples_per_problem: expected an int >= 1, got {samples_per_problem!r}")
-    outs = as_images(outputs, "outputs", allow_missing=True)
+    outs = as_images(outputs, "outputs", allow_missing=True, numba=backend != "torch")
     if len(outs) != len(reference) * samples_per_problem:
         raise ValueError(f"outputs: expected a batch of {len(reference) * samples_per_problem} "
                          f"({len(reference)} problems x {samples_per_problem} samples), got "

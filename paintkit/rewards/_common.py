@@ -68,7 +68,7 @@ def images_nhwc(images, device, name="images"):
         images = torch.from_numpy(images)
     if isinstance(images, list | tuple):
         images = torch.stack([torch.as_tensor(x) for x in images])
-    images = tensor_to_uint8_nhwc(images.detach(), name)
+    images = tensor_to_uint8_nhwc(images.detach(), name, numba=False)  # torch backend follows
     return images if images.device == torch.device(device) else images.to(device)
 
 
