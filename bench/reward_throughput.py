@@ -9,7 +9,8 @@ as in a training loop; outputs are float ``(B, 3, H, W)`` tensors in [0, 1] on t
 the answer with +-3 per channel (every pixel a new colour: no shortcut applies), ``flat``
 outputs are palette images (most pixels equal the answer or input). On CPU both the Numba
 and the torch backends run; on CUDA (when present) the torch backend on the GPU as well,
-in the same run. Rates are problems/s, best of ``--repeats``; the machine may be shared, so
+in the same run (one backend after the other, OpenMP threads waiting passively). Rates
+are problems/s, best of ``--repeats``; the machine may be shared, so
 read the ratios, not only the figures. Batches above 64 at 1024² are synthesised by
 repeating 16 distinct problems (a reward does not care).
 """
@@ -17,7 +18,12 @@ repeating 16 distinct problems (a reward does not care).
 from __future__ import annotations
 
 import argparse
+import os
 import time
+
+# Numba's and torch's OpenMP pools spin-wait after each parallel region; on a small, shared
+# machine a pool spinning while the other computes made torch 10x slower in this script.
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 import numpy as np
 import torch
@@ -72,21 +78,23 @@ def main() -> None:
         runs.append(("cuda", "torch"))
     print(f"torch {torch.__version__}, threads {torch.get_num_threads()}, "
           f"cuda: {torch.cuda.get_device_name() if torch.cuda.is_available() else 'none'}")
+    cases = [(kind, int(size), int(batch)) for kind in args.kinds.split(",")
+             for size in args.sizes.split(",") for batch in args.batches.split(",")]
+    rates: dict = {}
+    for device_name, backend in runs:  # backend by backend: see OMP_WAIT_POLICY above
+        device = torch.device(device_name)
+        for kind, size, batch in cases:
+            out, ans, inp = make_batch(kind, batch, size)
+            a, i = (torch.from_numpy(x).to(device) for x in (ans, inp))
+            targets = prepare_reference(a, i, device=device if backend == "torch" else None)
+            outputs = torch.from_numpy(out).to(device).permute(0, 3, 1, 2).float() / 255
+            rates[device_name, backend, kind, size, batch] = rate(
+                lambda o=outputs, t=targets, b=backend: reward(o, t, backend=b),
+                batch, args.repeats, device)
     print(f"{'outputs':>8}{'size':>6}{'batch':>6}" + "".join(f"{d + '/' + b:>14}" for d, b in runs))
-    for kind in args.kinds.split(","):
-        for size in (int(s) for s in args.sizes.split(",")):
-            for batch in (int(b) for b in args.batches.split(",")):
-                out, ans, inp = make_batch(kind, batch, size)
-                row = []
-                for device_name, backend in runs:
-                    device = torch.device(device_name)
-                    a, i = (torch.from_numpy(x).to(device) for x in (ans, inp))
-                    targets = prepare_reference(a, i, device=device if backend == "torch" else None)
-                    outputs = torch.from_numpy(out).to(device).permute(0, 3, 1, 2).float() / 255
-                    row.append(rate(lambda o=outputs, t=targets, b=backend: reward(o, t, backend=b),
-                                    batch, args.repeats, device))
-                print(f"{kind:>8}{size:>6}{batch:>6}" + "".join(f"{r:>14.1f}" for r in row),
-                      flush=True)
+    for kind, size, batch in cases:
+        print(f"{kind:>8}{size:>6}{batch:>6}" + "".join(
+            f"{rates[d, b, kind, size, batch]:>14.1f}" for d, b in runs))
 
 
 if __name__ == "__main__":
