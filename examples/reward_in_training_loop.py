@@ -1,29 +1,56 @@
-"""Use the PaintBench metric as a reward inside a (toy) training loop, on CPU in seconds.
+"""The PaintBench reward inside a (toy) GRPO-style loop over ``ProblemStream`` batches, on CPU.
 
-Answers and inputs are prepared once (``prepare_reference``); each step scores a batch of
-model outputs (float in [0, 1], NCHW, as a network would produce) and gets a (B,) tensor.
+Per batch of problems the targets are prepared once (answer/input Lab and edit mask on the
+device); each step a dummy "policy" samples G outputs per problem (float NCHW in [0, 1], as
+a network produces) and ``reward_fn`` scores them: one prepared target, G outputs, no copies
+of the target. Swap ``DEVICE`` for ``"cuda"``: nothing leaves the GPU.
+
+    python examples/reward_in_training_loop.py
 """
 
-import numpy as np
 import torch
+from torch.utils.data import DataLoader
 
-from paintkit.evaluate.synthetic import synthetic_problem
-from paintkit.metrics import ScoreAccumulator, prepare_reference, reward
+from paintkit.data import ProblemStream
+from paintkit.metrics import ScoreAccumulator
+from paintkit.rewards import reward_fn
+from paintkit.rewards.plain import prepare_targets
+from paintkit.suites import Suite
 
-rng = np.random.default_rng(0)
-pairs = [synthetic_problem(rng, 256, 256) for _ in range(8)]
-inputs = torch.from_numpy(np.stack([p[0] for p in pairs])).permute(0, 3, 1, 2)  # (B,3,H,W)
-answers = torch.from_numpy(np.stack([p[1] for p in pairs])).permute(0, 3, 1, 2)
-targets = prepare_reference(answers, inputs)  # once, reused every step
+DEVICE = "cuda" if torch.cuda.is_available() else "cpu"
+G = 4  # samples per problem
+suite = Suite(tasks=("translation", "removal"), conditions=("baseline", "horizontal"), per_cell=2,
+              namespace="example", preservation=False)
+loader = DataLoader(ProblemStream(suite, layout="chw", batch_size=4), batch_size=None,
+                    num_workers=2, pin_memory=DEVICE == "cuda")
 
-accumulator = ScoreAccumulator()
-for step in range(5):
-    # A stand-in "model": blends input and answer, more answer as training goes on.
-    alpha = (step + 1) / 5
-    outputs = ((1 - alpha) * inputs.float() + alpha * answers.float()) / 255  # float [0, 1]
-    r = reward(outputs, targets)  # (B,) float32 mIoU, on the outputs' device
-    accumulator.update(outputs, targets)
-    print(f"step {step}: mean reward {r.mean():.3f}  per problem {r.numpy().round(2)}")
+
+def dummy_policy(inputs, answers, skill, generator):
+    """G samples per problem: the answer with probability ``skill`` per pixel, else the input,
+    plus a little colour noise. ``inputs``/``answers``: uint8 (3, H, W) tensors."""
+    samples = []
+    for inp, ans in zip(inputs, answers, strict=True):
+        for _ in range(G):
+            take = torch.rand(ans.shape[1:], generator=generator) < skill
+            out = torch.where(take, ans, inp).float() / 255
+            noise = torch.randn(out.shape, generator=generator) / 255
+            samples.append((out + noise).clamp(0, 1).to(DEVICE))
+    return samples  # a list: PaintBench mixes canvas sizes
+
+
+generator = torch.Generator().manual_seed(0)
+accumulator = ScoreAccumulator(backend="torch")
+for step, problems in enumerate(loader):
+    targets = prepare_targets(problems, device=DEVICE)  # once per batch of problems
+    inputs = problems["input"] if isinstance(problems["input"], list) else list(problems["input"])
+    answers = problems["answer"] if isinstance(problems["answer"], list) else list(problems["answer"])
+    skill = (step + 1) / len(loader)
+    outputs = dummy_policy(inputs, answers, skill, generator)
+    rewards = reward_fn(outputs, targets, samples_per_problem=G)  # (B * G,) on DEVICE
+    advantages = rewards.view(-1, G) - rewards.view(-1, G).mean(dim=1, keepdim=True)  # GRPO
+    accumulator.update(outputs, targets, samples_per_problem=G)
+    print(f"step {step}: problems {problems['index']}, skill {skill:.2f}, mean reward "
+          f"{rewards.mean():.3f}, advantage spread {advantages.abs().max():.3f}")
 
 summary = accumulator.compute()
-print(f"over all steps: mIoU {summary['miou']:.3f}, problems {summary['problems']}")
+print(f"over all steps: mIoU {summary['miou']:.3f} on {summary['problems']} samples")

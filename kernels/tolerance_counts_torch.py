@@ -8,6 +8,9 @@ cache on CPU and bounded on GPU. Per chunk:
   converted;
 - ``O == A`` forces ``ΔE(O, A) = 0`` and ``O == I`` forces ``ΔE(O, I) = 0`` exactly, whatever
   the arithmetic (vectorised and scalar tails of one torch op may differ by an ulp);
+- ``ΔE`` values within :data:`GUARD_BAND` of an integer tolerance are recomputed with the
+  reference float32 arithmetic (:func:`~paintkit.kernels.lab.srgb_planes_to_lab_reference`),
+  so every count equals the plain NumPy definition's exactly (SPEC 1.3-1.6), on any device;
 - one ``bincount`` on a combined index ``288 * problem + 144 * region + 12 * bin_oi +
   bin_oa`` gives both histograms.
 """
@@ -28,14 +31,11 @@ def edit_mask_torch(answers, inputs):
     return (answers != inputs).any(dim=-1)
 
 
-def delta_e_bins_torch(lab_a, lab_b, work=None, name="bins"):
-    """``min(ceil(ΔE), 11)`` per pixel as float32 ``(...)`` from planar Lab ``(3, ...)``.
+def delta_e_torch(lab_a, lab_b, work=None, name="bins"):
+    """CIE76 ``ΔE`` per pixel, float32 ``(...)``, from planar Lab ``(3, ...)`` (fast arithmetic).
 
-    ``ΔE < 1e-3`` gives bin 0: distinct 8-bit colours are more than 0.1 apart, so this only
-    makes identical colours exactly 0 whatever the arithmetic did (a vectorised op and its
-    scalar tail may differ by an ulp, so one colour's Lab can differ between two tensors).
-    Arithmetic only: ``masked_fill``/``where`` cost ~40x more per element on CPU. With a
-    :class:`~paintkit.kernels.lab.Workspace` the result lives in its buffer ``name``.
+    The colour-difference step of the kernel: one call, so another formula can replace it.
+    With a :class:`~paintkit.kernels.lab.Workspace` the result lives in its buffer ``name``.
     """
     import torch
 
@@ -44,9 +44,83 @@ def delta_e_bins_torch(lab_a, lab_b, work=None, name="bins"):
     d = torch.sub(lab_a, lab_b, out=work.get("bins_d", shape, torch.float32))
     d.mul_(d)
     dist = torch.add(d[0], d[1], out=work.get(name, shape[1:], torch.float32))
-    dist.add_(d[2]).sqrt_()  # (dL^2 + da^2) + db^2, the oracle's order
-    above = torch.mul(dist, 1000.0, out=d[0]).clamp_(max=1.0).floor_()  # 0 below 1e-3, else 1
+    return dist.add_(d[2]).sqrt_()  # (dL^2 + da^2) + db^2, the oracle's order
+
+
+def bins_from_delta_e_(dist, scratch=None):
+    """``min(ceil(ΔE), 11)`` in place, float32: ``ΔE < 1e-3`` gives bin 0.
+
+    Distinct 8-bit colours are more than 0.1 apart, so this only makes identical colours
+    exactly 0 whatever the arithmetic did (a vectorised op and its scalar tail may differ by
+    an ulp, so one colour's Lab can differ between two tensors). Arithmetic only:
+    ``masked_fill``/``where`` cost ~40x more per element on CPU.
+    """
+    import torch
+
+    scratch = torch.empty_like(dist) if scratch is None else scratch
+    above = torch.mul(dist, 1000.0, out=scratch).clamp_(max=1.0).floor_()  # 0 below 1e-3, else 1
     return dist.ceil_().clamp_(min=1.0, max=float(NUM_BINS - 1)).sub_(1.0).add_(above)
+
+
+def delta_e_bins_torch(lab_a, lab_b, work=None, name="bins"):
+    """``min(ceil(ΔE), 11)`` per pixel as float32 ``(...)`` from planar Lab ``(3, ...)``."""
+    return bins_from_delta_e_(delta_e_torch(lab_a, lab_b, work, name))
+
+
+#: Half-width of the band around each integer tolerance where the fast ΔE is not trusted.
+#: The fast Lab is within 9.2e-5 of the reference on every 8-bit colour (so ΔE within
+#: ~3.2e-4); pixels inside the band get the reference arithmetic.
+GUARD_BAND = 2e-3
+
+
+_FLAG_GROUP = 64  # pixels per group when looking for flagged pixels (nonzero is slow on CPU)
+
+
+def _near_integer_flags(dist, out, scratch):
+    """1.0 where ``dist`` lies within :data:`GUARD_BAND` of an integer >= 1, else 0.0, into
+    ``out``: ``ceil(d + g) - ceil(max(d - g, g))``. Arithmetic only (bool ops cost several
+    times more on CPU); ``ΔE`` near 0 is not flagged (identical colours give exactly 0)."""
+    import torch
+
+    upper = torch.add(dist, GUARD_BAND, out=out).ceil_()
+    lower = torch.sub(dist, GUARD_BAND, out=scratch).clamp_(min=GUARD_BAND).ceil_()
+    return upper.sub_(lower)
+
+
+def exact_near_integers_(dist_oa, dist_oi, pixels, work=None):
+    """Replace, in place, ΔE values within :data:`GUARD_BAND` of a tolerance by the
+    reference float32 ΔE (bit-identical to the NumPy oracle's), on the tensors' device.
+
+    ``dist_oa``, ``dist_oi``: float32 ``(n,)``; ``pixels(idx)`` gives the uint8 ``O``, ``A``,
+    ``I`` of the pixels ``idx`` (int64 ``(k,)``) as planar ``(3, k)`` tensors. Flagged
+    pixels are found group by group: one ``amax`` over groups of 64, ``nonzero`` on the
+    groups, then on the pixels of the flagged groups only.
+    """
+    import torch
+
+    from paintkit.kernels.lab import delta_e_reference, srgb_planes_to_lab_reference
+
+    n = dist_oa.numel()
+    work = work or Workspace(dist_oa.device)
+    flags = _near_integer_flags(dist_oa, work.get("near_oa", (n,), torch.float32),
+                                work.get("near_tmp", (n,), torch.float32))
+    flags.add_(_near_integer_flags(dist_oi, work.get("near_oi", (n,), torch.float32),
+                                   work.get("near_tmp", (n,), torch.float32)))
+    whole = n - n % _FLAG_GROUP
+    groups = flags[:whole].view(-1, _FLAG_GROUP).amax(dim=1).nonzero().view(-1, 1)
+    candidates = (groups * _FLAG_GROUP + torch.arange(_FLAG_GROUP, device=flags.device)).view(-1)
+    if whole < n:
+        candidates = torch.cat((candidates, torch.arange(whole, n, device=flags.device)))
+    if candidates.numel() == 0:
+        return
+    idx = candidates[flags.index_select(0, candidates).nonzero().view(-1)]
+    if idx.numel() == 0:
+        return
+    k = idx.numel()
+    lab = srgb_planes_to_lab_reference(torch.cat(pixels(idx), dim=1))  # O, A, I in one go
+    lab_o, lab_a, lab_i = lab[:, :k], lab[:, k:2 * k], lab[:, 2 * k:]
+    dist_oa.index_copy_(0, idx, delta_e_reference(lab_o, lab_a))
+    dist_oi.index_copy_(0, idx, delta_e_reference(lab_o, lab_i))
 
 
 def _group_need(o, a, i):
@@ -73,22 +147,33 @@ def _chunk_counts(o, a, i, lab_a, lab_i, edit, want_bins, work):
     base.add_(torch.arange(k, device=device, dtype=torch.float32).mul_(2 * _PAIRS).view(k, 1))
     minlength = k * 2 * _PAIRS
     pix = None
-    if a is not None and m % 8 == 0 and all(x.storage_offset() % 8 == 0 for x in (o, a, i)):
+    if m % 8 == 0 and all(x.storage_offset() % 8 == 0 for x in (o, a, i)):
         need = _group_need(o, a, i)
         if 2 * int(need.sum()) < need.numel():  # mostly O == A == I: only the other groups
             groups = need.view(-1).nonzero().view(-1, 1)
             pix = (groups * 8 + torch.arange(8, device=device)).view(-1)
     if pix is None:
         lab_o = srgb_planes_to_lab(o.permute(2, 0, 1), work)
-        bin_oa = delta_e_bins_torch(lab_o, lab_a, work, "bin_oa")
-        bin_oi = delta_e_bins_torch(lab_o, lab_i, work, "bin_oi")
+        dist_oa = delta_e_torch(lab_o, lab_a, work, "bin_oa")
+        dist_oi = delta_e_torch(lab_o, lab_i, work, "bin_oi")
+        exact_near_integers_(dist_oa.view(-1), dist_oi.view(-1), lambda idx: tuple(
+            x[idx // m, idx % m].t() for x in (o, a, i)), work)
+        scratch = work.get("bins_above", dist_oa.shape, torch.float32)
+        bin_oa = bins_from_delta_e_(dist_oa, scratch)
+        bin_oi = bins_from_delta_e_(dist_oi, scratch)
         index = bin_oi.mul_(NUM_BINS).add_(bin_oa).add_(base)
         index = work.get("index", index.shape, torch.int32).copy_(index)
         counts = torch.bincount(index.view(-1), minlength=minlength)
         return counts, (bin_oa if want_bins else None)
-    lab_o = srgb_planes_to_lab(o.reshape(-1, 3).index_select(0, pix).t(), work)
-    bin_oa = delta_e_bins_torch(lab_o, lab_a.reshape(3, -1).index_select(1, pix), work, "bin_oa")
-    bin_oi = delta_e_bins_torch(lab_o, lab_i.reshape(3, -1).index_select(1, pix), work, "bin_oi")
+    o_sel, a_sel, i_sel = (x.reshape(-1, 3).index_select(0, pix).t() for x in (o, a, i))
+    lab_o = srgb_planes_to_lab(o_sel, work)
+    dist_oa = delta_e_torch(lab_o, lab_a.reshape(3, -1).index_select(1, pix), work, "bin_oa")
+    dist_oi = delta_e_torch(lab_o, lab_i.reshape(3, -1).index_select(1, pix), work, "bin_oi")
+    exact_near_integers_(dist_oa, dist_oi, lambda idx: tuple(
+        x.index_select(1, idx) for x in (o_sel, a_sel, i_sel)), work)
+    scratch = work.get("bins_above", dist_oa.shape, torch.float32)
+    bin_oa = bins_from_delta_e_(dist_oa, scratch)
+    bin_oi = bins_from_delta_e_(dist_oi, scratch)
     index = bin_oi.mul_(NUM_BINS).add_(bin_oa).add_(base.view(-1).index_select(0, pix))
     counts = torch.bincount(index.to(torch.int32), minlength=minlength)
     # The pixels left out have both bins 0: add them to pair (0, 0) of their region.
@@ -130,10 +215,11 @@ def tolerance_histograms_torch(
 
     Args:
         outputs: uint8 ``(B, H, W, 3)`` (normalised to the answer size).
-        answers, inputs: uint8 ``(B, H, W, 3)``. They may be omitted when ``lab_answers``,
-            ``lab_inputs`` (float32 ``(B, H, W, 3)``) and ``edit_mask`` (bool ``(B, H, W)``)
-            are given (precomputed once, reused for many outputs), at the cost of the
-            ``O == A`` / ``O == I`` shortcuts; give both for speed.
+        answers, inputs: uint8 ``(B, H, W, 3)`` (the ``O == A == I`` shortcut and the exact
+            recompute next to integer tolerances read them).
+        lab_answers, lab_inputs, edit_mask: float32 ``(B, H, W, 3)`` Lab and bool
+            ``(B, H, W)`` edit region of the answers/inputs, precomputed once and reused
+            for many outputs (see :class:`paintkit.metrics.Reference`); computed if omitted.
         return_bins: also return ``ceil(ΔE(O, A))`` clipped to 11, uint8 ``(B, H, W)``.
         max_pixels_per_step: pixels per chunk (bounds temporary memory); default
             :data:`DEFAULT_PIXELS_PER_STEP` for the device type.
@@ -143,13 +229,15 @@ def tolerance_histograms_torch(
     """
     import torch
 
+    if answers is None or inputs is None:
+        raise ValueError("answers, inputs: the uint8 answers and inputs are required (the exact "
+                         "recompute next to integer tolerances reads them), got None")
     if lab_answers is None:
         lab_answers = srgb_to_lab(answers)
     if lab_inputs is None:
         lab_inputs = srgb_to_lab(inputs)
     if edit_mask is None:
         edit_mask = edit_mask_torch(answers, inputs)
-    shortcuts = answers is not None and inputs is not None
     n, height, width = outputs.shape[:3]
     hw = height * width
     device = outputs.device
@@ -160,8 +248,8 @@ def tolerance_histograms_torch(
     if n == 0 or hw == 0:
         return (hist, bins_all) if return_bins else hist
     out = outputs.reshape(n, hw, 3)
-    ans = answers.reshape(n, hw, 3) if shortcuts else None
-    inp = inputs.reshape(n, hw, 3) if shortcuts else None
+    ans = answers.reshape(n, hw, 3)
+    inp = inputs.reshape(n, hw, 3)
     lab_a = lab_answers.reshape(n, hw, 3).movedim(-1, 0)
     lab_i = lab_inputs.reshape(n, hw, 3).movedim(-1, 0)
     edit = edit_mask.reshape(n, hw)
@@ -174,8 +262,7 @@ def tolerance_histograms_torch(
         for u in range(0, hw, m):
             v = min(hw, u + m)
             counts, bin_oa = _chunk_counts(
-                out[p0:p1, u:v], ans[p0:p1, u:v] if shortcuts else None,
-                inp[p0:p1, u:v] if shortcuts else None, lab_a[:, p0:p1, u:v],
+                out[p0:p1, u:v], ans[p0:p1, u:v], inp[p0:p1, u:v], lab_a[:, p0:p1, u:v],
                 lab_i[:, p0:p1, u:v], edit[p0:p1, u:v], bins_all is not None, work)
             hist[p0:p1] += _fold(counts, p1 - p0)
             if bins_all is not None:

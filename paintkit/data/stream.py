@@ -5,7 +5,9 @@ Item ``i`` of the stream is problem ``i % len(suite)`` of round ``i // len(suite
 finite stream is the suite and an infinite one continues it forever, deterministically per
 (suite, namespace). Every consumer takes a disjoint share: with ``world_size`` ranks of
 ``num_workers`` DataLoader workers each, consumer ``c = rank * num_workers + worker`` gets
-items ``c, c + n, c + 2n, ...`` (``n = world_size * num_workers``): no duplicates, no gaps.
+items ``start + c, start + c + n, ...`` (``n = world_size * num_workers``; with ``batch_size``,
+batches ``c, c + n, ...`` of consecutive items): no duplicates, no gaps, and a DataLoader,
+which asks its workers in turn, delivers them in stream order.
 Nothing is encoded: pixels go straight from the renderer into tensors.
 """
 
@@ -41,6 +43,11 @@ class ProblemStream(IterableDataset):
             ``torch.distributed`` when initialised, else 0 and 1).
         layout: ``"hwc"`` (``(H, W, 3)``, default) or ``"chw"`` (``(3, H, W)``) tensors.
         start: skip the first ``start`` items of the whole stream (resume a training run).
+        batch_size: yield batches of this many consecutive items, collated in the worker
+            (:func:`collate_problems`); use with ``DataLoader(..., batch_size=None)``. Workers
+            take whole batches in turn, so batches arrive in stream order and ``len(loader)``
+            is the number of batches; collating in the worker also ships one message per
+            batch instead of one per problem (faster).
 
     Yields:
         ``{"input": uint8 tensor, "answer": uint8 tensor, "instruction": str,
@@ -55,7 +62,8 @@ class ProblemStream(IterableDataset):
     """
 
     def __init__(self, suite: Suite | None = None, *, infinite: bool = False, rank: int | None = None,
-                 world_size: int | None = None, layout: str = "hwc", start: int = 0):
+                 world_size: int | None = None, layout: str = "hwc", start: int = 0,
+                 batch_size: int | None = None):
         super().__init__()
         self.suite = Suite(namespace=TRAINING_NAMESPACE) if suite is None else suite
         if layout not in LAYOUTS:
@@ -67,7 +75,11 @@ class ProblemStream(IterableDataset):
             raise ValueError(f"need 0 <= rank < world_size, got rank={rank!r}, world_size={world_size!r}")
         if not isinstance(start, int) or start < 0:
             raise ValueError(f"start must be an int >= 0, got {start!r}")
+        if batch_size is not None and not (isinstance(batch_size, int) and batch_size >= 1):
+            raise ValueError(f"batch_size must be None or an int >= 1, got {batch_size!r}")
         self.infinite, self.layout, self.start = infinite, layout, start
+        self._batched = batch_size is not None
+        self.batch_size = batch_size or 1
         self.rank, self.world_size = rank, world_size
 
     def _share(self) -> tuple[int, int]:
@@ -77,22 +89,47 @@ class ProblemStream(IterableDataset):
         workers, worker = (info.num_workers, info.id) if info is not None else (1, 0)
         return rank * workers + worker, world * workers
 
+    def _units(self) -> tuple[int, int]:
+        """(first stream position, number of units) of the whole stream for this rank's
+        consumers; a unit is one item, or one batch of ``batch_size`` consecutive items."""
+        total = len(self.suite)
+        return self.start, -(-(total - self.start) // self.batch_size) if total > self.start else 0
+
+    def unit_indices(self) -> Iterator[int]:
+        """The units (items, or batches with ``batch_size``) this consumer yields, in order.
+
+        Consumer ``c`` of ``n`` takes units ``c, c + n, ...``; a DataLoader asks its workers in
+        turn, so the units reach the training process in stream order.
+        """
+        consumer, consumers = self._share()
+        _, units = self._units()
+        unit = consumer
+        while self.infinite or unit < units:
+            yield unit
+            unit += consumers
+
+    def _unit_positions(self, unit: int) -> range:
+        first = self.start + unit * self.batch_size
+        last = first + self.batch_size
+        return range(first, last if self.infinite else min(last, len(self.suite)))
+
     def item_indices(self) -> Iterator[int]:
         """The stream positions this consumer yields, in order."""
-        consumer, consumers = self._share()
-        first = self.start + (consumer - self.start) % consumers
-        position = first
-        total = len(self.suite)
-        while self.infinite or position < total:
-            yield position
-            position += consumers
+        for unit in self.unit_indices():
+            yield from self._unit_positions(unit)
 
     def __len__(self) -> int:
+        """Units this consumer yields: items, or batches when ``batch_size`` is set.
+
+        In the training process (outside DataLoader workers) this is the rank's whole share,
+        so ``len(DataLoader(stream, batch_size=None, num_workers=w))`` is the number of units
+        the loader produces.
+        """
         if self.infinite:
             raise TypeError("an infinite ProblemStream has no length")
         consumer, consumers = self._share()
-        first = self.start + (consumer - self.start) % consumers
-        return max(0, -(-(len(self.suite) - first) // consumers))
+        _, units = self._units()
+        return max(0, -(-(units - consumer) // consumers))
 
     def problem(self, position: int) -> dict[str, Any]:
         """Item ``position`` of the whole stream."""
@@ -106,18 +143,35 @@ class ProblemStream(IterableDataset):
                 "metadata": problem.metadata, "index": position}
 
     def __iter__(self) -> Iterator[dict[str, Any]]:
-        for position in self.item_indices():
-            yield self.problem(position)
+        for unit in self.unit_indices():
+            items = [self.problem(position) for position in self._unit_positions(unit)]
+            if self._batched:
+                yield collate_problems(items)
+            else:
+                yield items[0]
 
 
 def collate_problems(items: list[dict[str, Any]]) -> dict[str, Any]:
     """Batch stream items: images stacked when they share a size, else lists; instructions,
-    metadata and indices as lists."""
+    metadata and indices as lists.
+
+    Inside a DataLoader worker the stacked images are written straight into shared memory
+    (as torch's ``default_collate`` does), so shipping the batch to the training process
+    copies no pixels again.
+    """
     batch: dict[str, Any] = {}
+    in_worker = get_worker_info() is not None
     for key in ("input", "answer"):
         images = [item[key] for item in items]
         same = all(image.shape == images[0].shape for image in images)
-        batch[key] = torch.stack(images) if same else images
+        if same and in_worker:
+            first = images[0]
+            storage = first._typed_storage()._new_shared(len(images) * first.numel(),
+                                                         device=first.device)
+            out = first.new(storage).resize_(len(images), *first.shape)
+            batch[key] = torch.stack(images, out=out)
+        else:
+            batch[key] = torch.stack(images) if same else images
     for key in ("instruction", "metadata", "index"):
         batch[key] = [item[key] for item in items]
     return batch

@@ -1,7 +1,8 @@
 """The PaintBench metric (SPEC 1): CIE76 colour tolerances, edit/preservation accuracy, IoU.
 
 Functional API: :func:`score` (per-problem results), :func:`tolerance_statistics` (the
-update step: sufficient statistics), :func:`reward` (mIoU tensor for training loops).
+update step: sufficient statistics), :func:`reward` (mIoU tensor for training loops),
+:func:`soft_reward` (a differentiable surrogate).
 Stateful: :class:`ScoreAccumulator` (``update`` / ``compute``, sums across batches and
 processes). Prepare answers and inputs once with :func:`prepare_reference` to reuse them.
 Heavy work runs in :mod:`paintkit.kernels` (Numba on CPU, torch on any device).
@@ -9,14 +10,25 @@ Heavy work runs in :mod:`paintkit.kernels` (Numba on CPU, torch on any device).
 
 from paintkit.metrics.accumulator import ScoreAccumulator
 from paintkit.metrics.coerce import MissingImage
-from paintkit.metrics.reference import Reference, prepare_reference
+from paintkit.metrics.reference import Reference, TargetGroup, Targets, prepare_reference
 from paintkit.metrics.result import ProblemScore
 from paintkit.metrics.reward import reward
 from paintkit.metrics.score import BatchStatistics, score, tolerance_statistics
 from paintkit.metrics.statistics import TOLERANCES, ToleranceStatistics
+from paintkit.metrics.surrogate import soft_reward
+
+
+def __getattr__(name):
+    # PixelEditIoU needs the optional torchmetrics: imported on first use only.
+    if name == "PixelEditIoU":
+        from paintkit.metrics.torchmetric import PixelEditIoU
+
+        return PixelEditIoU
+    raise AttributeError(f"module 'paintkit.metrics' has no attribute {name!r}")
+
 
 __all__ = [
-    "BatchStatistics", "MissingImage", "ProblemScore", "Reference", "ScoreAccumulator",
-    "TOLERANCES", "ToleranceStatistics", "prepare_reference", "reward", "score",
-    "tolerance_statistics",
+    "BatchStatistics", "MissingImage", "PixelEditIoU", "ProblemScore", "Reference", "ScoreAccumulator",
+    "TOLERANCES", "TargetGroup", "Targets", "ToleranceStatistics", "prepare_reference",
+    "reward", "score", "soft_reward", "tolerance_statistics",
 ]

@@ -15,11 +15,33 @@ _INT_STATE = ("problems", "missing", "over_edit_problems", "edit_pixels",
               "preservation_pixels", "edit_correct", "preservation_correct", "changed")
 
 
+def _float_dtype(device):
+    """float64 sums where the device has float64, else float32 (e.g. Apple MPS)."""
+    import torch
+
+    return torch.float32 if torch.device(device).type == "mps" else torch.float64
+
+
+def _zero_state(device) -> dict:
+    import torch
+
+    n = len(TOLERANCES)
+    f, i = _float_dtype(device), torch.int64
+    shapes = {key: (n,) for key in ("sum_edit_accuracy", "sum_preservation_accuracy", "sum_iou",
+                                    "edit_correct", "preservation_correct", "changed")}
+    return {key: torch.zeros(shapes.get(key, ()), dtype=f if key in _FLOAT_STATE else i,
+                             device=device) for key in _FLOAT_STATE + _INT_STATE}
+
+
 class ScoreAccumulator:
     """Accumulates scores over batches; ``compute()`` gives means over all problems.
 
     Per-problem figures are macro-averaged (the mean of each problem's accuracy/IoU, as the
     benchmark reports them); the pooled ``micro_*`` figures use summed pixel counts.
+
+    The state stays on the device of the statistics (CUDA outputs: CUDA state; nothing is
+    copied to the host before :meth:`compute`); float sums are float64 except on devices
+    without float64, where they are float32.
 
     Example:
         >>> import numpy as np
@@ -30,45 +52,37 @@ class ScoreAccumulator:
         1.0
     """
 
-    def __init__(self, backend: str = "auto"):
+    def __init__(self, backend: str = "auto", device=None):
         self.backend = backend
+        self.device = device
         self.reset()
 
     def reset(self) -> None:
-        import torch
+        """Empty state; it lives on ``device`` (default: the first batch's device)."""
+        self.state = None if self.device is None else _zero_state(self.device)
 
-        n = len(TOLERANCES)
-        self.state = {
-            "sum_edit_accuracy": torch.zeros(n, dtype=torch.float64),
-            "sum_preservation_accuracy": torch.zeros(n, dtype=torch.float64),
-            "sum_iou": torch.zeros(n, dtype=torch.float64),
-            "sum_over_edit_ratio": torch.zeros((), dtype=torch.float64),
-            "problems": torch.zeros((), dtype=torch.int64),
-            "missing": torch.zeros((), dtype=torch.int64),
-            "over_edit_problems": torch.zeros((), dtype=torch.int64),
-            "edit_pixels": torch.zeros((), dtype=torch.int64),
-            "preservation_pixels": torch.zeros((), dtype=torch.int64),
-            "edit_correct": torch.zeros(n, dtype=torch.int64),
-            "preservation_correct": torch.zeros(n, dtype=torch.int64),
-            "changed": torch.zeros(n, dtype=torch.int64),
-        }
-
-    def update(self, outputs, answers, inputs=None) -> ToleranceStatistics:
+    def update(self, outputs, answers, inputs=None, *, samples_per_problem: int = 1
+               ) -> ToleranceStatistics:
         """Score a batch (same arguments as :func:`paintkit.metrics.score`) and add it."""
-        stats = tolerance_statistics(outputs, answers, inputs, backend=self.backend).stats
+        stats = tolerance_statistics(outputs, answers, inputs, backend=self.backend,
+                                     samples_per_problem=samples_per_problem).stats
         self.update_statistics(stats)
         return stats
 
     def update_statistics(self, stats: ToleranceStatistics) -> None:
-        """Add already computed per-problem statistics."""
-        s = stats.to("cpu")
+        """Add already computed per-problem statistics, on their device (no host copy)."""
+        if self.state is None:
+            self.state = _zero_state(stats.device)
+        device = self.state["problems"].device
+        s = stats if stats.device == device else stats.to(device)
         st = self.state
-        st["sum_edit_accuracy"] += s.edit_accuracy().sum(0)
-        st["sum_preservation_accuracy"] += s.preservation_accuracy().sum(0)
-        st["sum_iou"] += s.iou().sum(0)
-        ratio = s.over_edit_ratio()
+        dtype = st["sum_iou"].dtype
+        st["sum_edit_accuracy"] += s.edit_accuracy(dtype).sum(0)
+        st["sum_preservation_accuracy"] += s.preservation_accuracy(dtype).sum(0)
+        st["sum_iou"] += s.iou(dtype).sum(0)
+        ratio = s.over_edit_ratio(dtype)
         finite = ratio.isfinite()
-        st["sum_over_edit_ratio"] += ratio[finite].sum()
+        st["sum_over_edit_ratio"] += ratio.nan_to_num(0.0, posinf=0.0, neginf=0.0).sum()
         st["over_edit_problems"] += finite.sum()
         st["problems"] += len(s)
         st["missing"] += (~s.has_output).sum()
@@ -80,12 +94,17 @@ class ScoreAccumulator:
 
     def merge(self, other: ScoreAccumulator) -> ScoreAccumulator:
         """Add another accumulator's state into this one (returns self)."""
+        if other.state is None:
+            return self
+        if self.state is None:
+            self.state = _zero_state(other.state["problems"].device)
         for key, value in other.state.items():
-            self.state[key] += value
+            self.state[key] += value.to(self.state[key].device)
         return self
 
     def state_dict(self) -> dict:
-        return {k: v.clone() for k, v in self.state.items()}
+        state = self.state if self.state is not None else _zero_state("cpu")
+        return {k: v.clone() for k, v in state.items()}
 
     def load_state_dict(self, state: dict) -> None:
         self.state = {k: v.clone() for k, v in state.items()}
@@ -93,16 +112,19 @@ class ScoreAccumulator:
     def sync(self, group=None, device=None) -> None:
         """Sum the state over all processes of ``torch.distributed`` (no-op if not running).
 
-        ``device``: where the all-reduce happens (e.g. ``"cuda"`` for NCCL); default CPU.
+        ``device``: where the all-reduce happens (e.g. ``"cuda"`` for NCCL); default: where
+        the state lives. The state stays where it was.
         """
         import torch.distributed as dist
 
         if not (dist.is_available() and dist.is_initialized()):
             return
+        if self.state is None:
+            self.state = _zero_state(device or "cpu")
         for key, value in self.state.items():
             moved = value.to(device) if device is not None else value.clone()
             dist.all_reduce(moved, op=dist.ReduceOp.SUM, group=group)
-            self.state[key] = moved.cpu()
+            self.state[key] = moved.to(value.device)
 
     def compute(self) -> dict:
         """Means over all problems seen.
@@ -112,8 +134,8 @@ class ScoreAccumulator:
         ``over_edit_ratio`` (mean over problems with |E| > 0), and pooled
         ``micro_iou`` / ``micro_edit_accuracy`` / ``micro_preservation_accuracy``.
         """
-        st = self.state
-        n = int(st["problems"])
+        st = {k: v.cpu() for k, v in self.state.items()} if self.state is not None else {}
+        n = int(st["problems"]) if st else 0
         if n == 0:
             raise ValueError("compute: no problems accumulated yet (call update first)")
         iou = (st["sum_iou"] / n).tolist()

@@ -10,12 +10,14 @@ Accepted for ``outputs``, ``answers`` and ``inputs``:
   (outputs may also be ``None``: a missing output).
 
 A batch tensor stays a tensor (on its device, channels last, uint8); a list becomes a list
-of NumPy uint8 ``(H, W, 3)`` arrays, or :class:`MissingImage` for outputs that cannot be
-decoded (SPEC 1.8: scored as missing, the error kept).
+of uint8 ``(H, W, 3)`` images: tensors stay tensors on their device (never copied to the
+host), everything else becomes a NumPy array; :class:`MissingImage` stands for outputs that
+cannot be decoded (SPEC 1.8: scored as missing, the error kept).
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -53,8 +55,13 @@ def _channels_last_axis(shape: tuple, prefer_first: bool) -> bool | None:
     return None
 
 
-def tensor_to_uint8_nhwc(tensor, name: str):
-    """A torch image tensor -> uint8 ``(B, H, W, 3)`` on the same device (a view if uint8)."""
+def tensor_to_uint8_nhwc(tensor, name: str, numba: bool = True):
+    """A torch image tensor -> uint8 ``(B, H, W, 3)`` on the same device (a view if uint8).
+
+    ``numba``: convert float CPU tensors with the Numba pass (fast); False keeps to torch
+    ops, for the torch backend: alternating Numba's and torch's OpenMP thread pools makes
+    each wait for the other's spinning threads on a small machine (10x slower measured).
+    """
     import torch
 
     if tensor.ndim not in (3, 4):
@@ -73,13 +80,37 @@ def tensor_to_uint8_nhwc(tensor, name: str):
             f"{name}: expected dtype torch.uint8 or a float dtype with values in [0, 1], "
             f"got {tensor.dtype} of shape {tuple(tensor.shape)}"
         )
-    bad = (~torch.isfinite(tensor) | (tensor < 0) | (tensor > 1)).sum().item()
-    if bad:
-        raise ValueError(
-            f"{name}: float images must lie in [0, 1] without NaN; got {bad} values outside "
+    return _float_to_uint8(tensor, name, numba)
+
+
+def _float_to_uint8(tensor, name: str, numba: bool = True):
+    """SPEC 1.1 ``round(x * 255)`` of a float image tensor, checked to lie in [0, 1]."""
+    import torch
+
+    def bad_values(count):
+        return ValueError(
+            f"{name}: float images must lie in [0, 1] without NaN; got {count} values outside "
             f"(dtype {tensor.dtype}, shape {tuple(tensor.shape)})"
         )
-    return torch.round(tensor * 255).to(torch.uint8)
+
+    if numba and tensor.device.type == "cpu" and tensor.dtype == torch.float32 and tensor.numel():
+        # One parallel Numba pass over the storage (any permutation of a contiguous tensor).
+        from paintkit.kernels.pixels import float_to_uint8
+
+        order = sorted(range(tensor.ndim), key=lambda d: -tensor.stride(d))
+        dense = tensor.permute(*order)
+        if dense.is_contiguous():
+            out, bad = float_to_uint8(dense.numpy())
+            if bad:
+                raise bad_values(bad)
+            inverse = sorted(range(tensor.ndim), key=order.__getitem__)
+            return torch.from_numpy(out).permute(*inverse)
+    # One pass, two scalars to the host (not the pixels); NaN propagates into both.
+    low, high = torch.aminmax(tensor) if tensor.numel() else (tensor.new_zeros(()),) * 2
+    if not (bool(low >= 0) and bool(high <= 1)):
+        raise bad_values(int((~((tensor >= 0) & (tensor <= 1))).sum()))
+    # round(x * 255), half to even; in place on one temporary.
+    return torch.mul(tensor, 255).round_().to(torch.uint8)
 
 
 def array_to_uint8_nhwc(array: np.ndarray, name: str) -> np.ndarray:
@@ -102,7 +133,7 @@ def array_to_uint8_nhwc(array: np.ndarray, name: str) -> np.ndarray:
         else array
 
 
-def _one_image(item, name: str, allow_missing: bool):
+def _one_image(item, name: str, allow_missing: bool, numba: bool = True):
     if isinstance(item, MissingImage) and allow_missing:
         return item
     try:
@@ -111,14 +142,16 @@ def _one_image(item, name: str, allow_missing: bool):
                 return MissingImage("no output")
             raise ValueError(f"{name}: got None; only outputs may be missing")
         if _is_tensor(item):
-            image = tensor_to_uint8_nhwc(item.detach(), name)[0].cpu().numpy()
+            if not (item.ndim == 3 or (item.ndim == 4 and item.shape[0] == 1)):
+                raise _layout_error(name, item.shape, item.dtype)
+            image = tensor_to_uint8_nhwc(item.detach(), name, numba)[0]
         elif isinstance(item, np.ndarray):
             if item.ndim == 3 and item.shape[0] == 3 and item.shape[-1] != 3:
                 item = item.transpose(1, 2, 0)  # CHW
             image = rgb_from_array(item, name)
         else:
             image = load_rgb(item)
-        if allow_missing and image.size == 0:  # this output is missing, not the whole batch
+        if allow_missing and math.prod(image.shape) == 0:  # this output is missing, not the batch
             raise ImageDecodeError(f"{name}: empty image (shape {image.shape}); expected at "
                                    "least one pixel")
         return image
@@ -128,18 +161,20 @@ def _one_image(item, name: str, allow_missing: bool):
         raise
 
 
-def as_images(value, name: str, allow_missing: bool = False):
+def as_images(value, name: str, allow_missing: bool = False, numba: bool = True):
     """``value`` -> uint8 NHWC tensor / array, or a list of per-problem images.
 
     See the module docstring for what is accepted. Undecodable outputs become
     :class:`MissingImage` when ``allow_missing``; for answers and inputs they raise.
+    ``numba=False``: float CPU tensors are converted with torch ops (the torch backend).
     """
     if _is_tensor(value):
-        return tensor_to_uint8_nhwc(value.detach(), name)
+        return tensor_to_uint8_nhwc(value.detach(), name, numba)
     if isinstance(value, np.ndarray):
         return array_to_uint8_nhwc(value, name)
     if isinstance(value, list | tuple):
-        return [_one_image(item, f"{name}[{k}]", allow_missing) for k, item in enumerate(value)]
+        return [_one_image(item, f"{name}[{k}]", allow_missing, numba)
+                for k, item in enumerate(value)]
     if allow_missing and value is None:
         return [MissingImage("no output")]
-    return [_one_image(value, name, allow_missing)]
+    return [_one_image(value, name, allow_missing, numba)]

@@ -2,11 +2,26 @@
 
 from __future__ import annotations
 
+import numbers
+
+import numpy as np
+
 from paintkit.metrics.score import tolerance_statistics
 
 
+def check_tolerance(tolerance):
+    """``None`` or an integer 0..10 (Python or NumPy integer) as an ``int``; ``bool`` refused."""
+    if tolerance is None:
+        return None
+    if isinstance(tolerance, bool | np.bool_) or not isinstance(tolerance, numbers.Integral) \
+            or not 0 <= int(tolerance) <= 10:
+        raise ValueError(f"tolerance: expected None or an integer 0..10, got {tolerance!r} "
+                         f"({type(tolerance).__name__})")
+    return int(tolerance)
+
+
 def reward(outputs, targets, inputs=None, *, tolerance: int | None = None,
-           backend: str = "auto"):
+           backend: str = "auto", samples_per_problem: int = 1):
     """Reward of each output: its mIoU over t = 0..10, or its IoU at ``tolerance``.
 
     Args:
@@ -18,10 +33,14 @@ def reward(outputs, targets, inputs=None, *, tolerance: int | None = None,
         inputs: the input images when ``targets`` are raw answers.
         tolerance: None for mIoU, or an integer 0..10 for IoU_t.
         backend: as in :func:`paintkit.metrics.score`.
+        samples_per_problem: G outputs per problem (GRPO), problem-major: outputs
+            ``k * G .. k * G + G - 1`` are scored against target ``k`` (never copied).
 
     Returns:
-        float32 tensor ``(B,)`` on the outputs' device (CPU for lists and arrays). Not
-        differentiable: the metric counts pixels.
+        float32 tensor ``(B,)`` on the outputs' device (for lists of tensors: theirs; CPU for
+        arrays, images and paths), in input order. Nothing is copied between host and
+        device. Not differentiable: the metric counts pixels (see
+        :func:`paintkit.metrics.soft_reward` for a differentiable surrogate).
 
     Example:
         >>> import torch
@@ -31,10 +50,8 @@ def reward(outputs, targets, inputs=None, *, tolerance: int | None = None,
     """
     import torch
 
-    if tolerance is not None and (not isinstance(tolerance, int) or not 0 <= tolerance <= 10):
-        raise ValueError(f"tolerance: expected None or an integer 0..10, got {tolerance!r}")
-    stats = tolerance_statistics(outputs, targets, inputs, backend=backend).stats
-    device = outputs.device if isinstance(outputs, torch.Tensor) else torch.device("cpu")
-    iou = stats.iou(torch.float64)
-    value = iou.mean(dim=1) if tolerance is None else iou[:, tolerance]
-    return value.to(device=device, dtype=torch.float32)
+    tolerance = check_tolerance(tolerance)
+    stats = tolerance_statistics(outputs, targets, inputs, backend=backend,
+                                 samples_per_problem=samples_per_problem).stats
+    iou = stats.iou(torch.float32)
+    return iou.mean(dim=1) if tolerance is None else iou[:, tolerance].contiguous()

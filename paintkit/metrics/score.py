@@ -40,7 +40,10 @@ class BatchStatistics:
 def _device_of(outputs, reference: Reference):
     import torch
 
-    for candidate in (outputs, reference.answers):
+    candidates = [outputs] if not isinstance(outputs, list) else outputs
+    candidates = list(candidates) + [reference.answers] + (
+        list(reference.answers) if isinstance(reference.answers, list) else [])
+    for candidate in candidates:
         if isinstance(candidate, torch.Tensor):
             return candidate.device
     return torch.device("cpu")
@@ -64,8 +67,22 @@ def _size(image) -> tuple[int, int]:
     return int(image.shape[-2]), int(image.shape[-3])
 
 
+def _output_on(out, device, name):
+    """One output image as a tensor on ``device``: tensors elsewhere are refused (a hidden
+    copy per image is what this path avoids); host arrays are moved once."""
+    import torch
+
+    if isinstance(out, np.ndarray):
+        return torch.from_numpy(np.ascontiguousarray(out)).to(device)
+    if out.device != device:
+        raise ValueError(f"{name}: expected a tensor on {device} (the batch's device), got "
+                         f"one on {out.device}")
+    return out
+
+
 def tolerance_statistics(
-    outputs, answers, inputs=None, *, backend: str = "auto", return_bins: bool = False
+    outputs, answers, inputs=None, *, backend: str = "auto", return_bins: bool = False,
+    samples_per_problem: int = 1,
 ) -> BatchStatistics:
     """The update step: a batch of outputs -> per-problem counts for t = 0..10.
 
@@ -79,83 +96,79 @@ def tolerance_statistics(
         backend: ``"numba"`` (CPU), ``"torch"`` (the outputs' device) or ``"auto"``
             (Numba for CPU data, torch otherwise).
         return_bins: keep per-pixel ΔE bins (for diff images).
+        samples_per_problem: ``G`` outputs per problem (GRPO), problem-major: outputs
+            ``k * G .. k * G + G - 1`` belong to problem ``k``. The prepared target is read
+            G times, never copied.
+
+    The torch path keeps everything on the outputs' device: problems are grouped by canvas
+    size and each group runs as one sub-batch; the result rows are in input order.
     """
-    import torch
-
-    from paintkit.kernels.normalize import normalize_output_numba, normalize_output_torch
-    from paintkit.kernels.tolerance_counts import (
-        tolerance_histograms_numba,
-        tolerance_histograms_torch,
-    )
-
     reference = prepare_reference(answers, inputs)
-    outs = as_images(outputs, "outputs", allow_missing=True)
-    if len(outs) != len(reference):
-        raise ValueError(f"outputs: expected a batch of {len(reference)} (the answers'), got "
+    if not (isinstance(samples_per_problem, int) and samples_per_problem >= 1):
+        raise ValueError(f"samples_per_problem: expected an int >= 1, got {samples_per_problem!r}")
+    outs = as_images(outputs, "outputs", allow_missing=True, numba=backend != "torch")
+    if len(outs) != len(reference) * samples_per_problem:
+        raise ValueError(f"outputs: expected a batch of {len(reference) * samples_per_problem} "
+                         f"({len(reference)} problems x {samples_per_problem} samples), got "
                          f"{len(outs)}")
     device = _device_of(outs, reference)
     backend = _choose_backend(backend, device)
-    answer_sizes = [reference.answer_size(k) for k in range(len(reference))]
-    n = len(reference)
+    if backend == "torch":
+        from paintkit.metrics.score_torch import torch_statistics
 
-    whole_batch = not isinstance(outs, list) and reference.is_batch and n > 0 \
-        and _size(outs[0]) == answer_sizes[0]
-    if whole_batch:
-        output_sizes, errors = list(answer_sizes), [None] * n
-        has_output = torch.ones(n, dtype=torch.bool, device=device)
-        if backend == "numba":
-            a, i = reference.numpy_batch()
-            result = tolerance_histograms_numba(
-                np.ascontiguousarray(_numpy(outs)), a, i, return_bins=return_bins)
-        else:
-            a, i, lab_a, lab_i, edit = reference.torch_batch(device)
-            result = tolerance_histograms_torch(
-                torch.as_tensor(outs).to(device), a, i, lab_answers=lab_a, lab_inputs=lab_i,
-                edit_mask=edit, return_bins=return_bins)
-        hist, bins = result if return_bins else (result, None)
-        hist = torch.as_tensor(hist).to(device)
-        bins = list(bins) if bins is not None else None
+        hist, has_output, output_sizes, answer_sizes, errors, bins = torch_statistics(
+            outs, reference, device, samples_per_problem, return_bins)
     else:
-        hists, bins, output_sizes, errors, present = [], [], [], [], []
-        for k in range(n):
-            out = outs[k]
-            missing = isinstance(out, MissingImage)
-            present.append(not missing)
-            errors.append(out.error if missing else None)
-            output_sizes.append(None if missing else _size(out))
-            if backend == "numba":
-                a, i = reference.numpy_pair(k)
-                o = a if missing else normalize_output_numba(_numpy(out), answer_sizes[k])
-                res = tolerance_histograms_numba(
-                    np.ascontiguousarray(o)[None], a[None], i[None], return_bins=return_bins)
-            else:
-                a, i, lab_a, lab_i, edit = reference.torch_problem(k, device)
-                if missing:
-                    o = a
-                else:
-                    o = normalize_output_torch(torch.as_tensor(out).to(device),
-                                               answer_sizes[k])[None]
-                res = tolerance_histograms_torch(
-                    o, a, i, lab_answers=lab_a, lab_inputs=lab_i, edit_mask=edit,
-                    return_bins=return_bins)
-            h, b = res if return_bins else (res, None)
-            hists.append(h)
-            bins.append(None if missing or b is None else b[0])
-        # NumPy histograms are joined before touching torch: alternating Numba and torch
-        # OpenMP pools per problem costs milliseconds of spin-waiting on small machines.
-        if backend == "numba":
-            hist = torch.from_numpy(np.concatenate(hists)) if hists else \
-                torch.zeros((0, 3, 12), dtype=torch.int64)
-        else:
-            hist = torch.cat(hists) if hists else torch.zeros((0, 3, 12), dtype=torch.int64)
-        hist = hist.to(device)
-        has_output = torch.tensor(present, dtype=torch.bool, device=device)
-        bins = bins if return_bins else None
+        hist, has_output, output_sizes, answer_sizes, errors, bins = _numba_statistics(
+            outs, reference, samples_per_problem, return_bins)
     stats = ToleranceStatistics.from_histograms(hist, has_output)
     return BatchStatistics(stats, output_sizes, answer_sizes, errors, bins)
 
 
-def score(outputs, answers, inputs=None, *, backend: str = "auto") -> list[ProblemScore]:
+def _numba_statistics(outs, reference, samples, return_bins):
+    import torch
+
+    from paintkit.kernels.normalize import normalize_output_numba
+    from paintkit.kernels.tolerance_counts import tolerance_histograms_numba
+
+    n = len(outs)
+    answer_sizes = [reference.answer_size(k // samples) for k in range(n)]
+    whole_batch = not isinstance(outs, list) and reference.is_batch and n > 0 \
+        and _size(outs[0]) == answer_sizes[0]
+    if whole_batch:
+        a, i = reference.numpy_batch()
+        if samples > 1:
+            a, i = np.repeat(a, samples, axis=0), np.repeat(i, samples, axis=0)
+        result = tolerance_histograms_numba(
+            np.ascontiguousarray(_numpy(outs)), a, i, return_bins=return_bins)
+        hist, bins = result if return_bins else (result, None)
+        bins = list(bins) if bins is not None else None
+        return (torch.as_tensor(hist), torch.ones(n, dtype=torch.bool), list(answer_sizes),
+                answer_sizes, [None] * n, bins)
+    hists, bins, output_sizes, errors, present = [], [], [], [], []
+    for k in range(n):
+        out = outs[k]
+        missing = isinstance(out, MissingImage)
+        present.append(not missing)
+        errors.append(out.error if missing else None)
+        output_sizes.append(None if missing else _size(out))
+        a, i = reference.numpy_pair(k // samples)
+        o = a if missing else normalize_output_numba(_numpy(out), answer_sizes[k])
+        res = tolerance_histograms_numba(
+            np.ascontiguousarray(o)[None], a[None], i[None], return_bins=return_bins)
+        h, b = res if return_bins else (res, None)
+        hists.append(h)
+        bins.append(None if missing or b is None else b[0])
+    # NumPy histograms are joined before touching torch: alternating Numba and torch
+    # OpenMP pools per problem costs milliseconds of spin-waiting on small machines.
+    hist = torch.from_numpy(np.concatenate(hists)) if hists else \
+        torch.zeros((0, 3, 12), dtype=torch.int64)
+    return (hist, torch.tensor(present, dtype=torch.bool), output_sizes, answer_sizes, errors,
+            bins if return_bins else None)
+
+
+def score(outputs, answers, inputs=None, *, backend: str = "auto",
+          samples_per_problem: int = 1) -> list[ProblemScore]:
     """Score model outputs against answers (SPEC 1): one :class:`ProblemScore` per problem.
 
     Args:
@@ -165,6 +178,8 @@ def score(outputs, answers, inputs=None, *, backend: str = "auto") -> list[Probl
         answers: the answer images, same forms; or a prepared :class:`Reference`.
         inputs: the input images (omit when ``answers`` is a Reference).
         backend: ``"auto"`` (Numba on CPU, torch elsewhere), ``"numba"`` or ``"torch"``.
+        samples_per_problem: G outputs per problem, problem-major (see
+            :func:`tolerance_statistics`).
 
     Returns:
         Per problem: counts, edit/preservation accuracy and IoU per tolerance t = 0..10,
@@ -180,4 +195,5 @@ def score(outputs, answers, inputs=None, *, backend: str = "auto") -> list[Probl
         >>> round(score(ans, ans, inp)[0].miou, 3)
         1.0
     """
-    return tolerance_statistics(outputs, answers, inputs, backend=backend).scores()
+    return tolerance_statistics(outputs, answers, inputs, backend=backend,
+                                samples_per_problem=samples_per_problem).scores()

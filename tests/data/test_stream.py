@@ -76,3 +76,54 @@ def test_bad_arguments():
         ProblemStream(SUITE, rank=2, world_size=2)
     with pytest.raises(ValueError, match="allowed: hwc, chw"):
         ProblemStream(SUITE, layout="nchw")
+
+
+@pytest.mark.parametrize("workers", [2, 3])
+def test_start_with_workers_keeps_index_order(workers, monkeypatch):
+    # Issue 10 item 17: with start=7 and two workers, pairs used to come swapped.
+    import paintkit.data.stream as stream_module
+
+    suite = Suite(tasks=("translation",), conditions=("baseline",), per_cell=6)  # 12
+    stream = ProblemStream(suite, start=7)
+    shares = []
+    for worker in range(workers):
+        info = type("Info", (), {"num_workers": workers, "id": worker})()
+        monkeypatch.setattr(stream_module, "get_worker_info", lambda info=info: info)
+        shares.append(list(stream.item_indices()))
+    merged = [share[k] for k in range(max(map(len, shares)))
+              for share in shares if k < len(share)]  # the DataLoader asks workers in turn
+    assert merged == list(range(7, len(suite)))
+
+
+def test_start_7_two_workers_through_a_dataloader():
+    stream = ProblemStream(SUITE, start=1)  # 5 items over two workers
+    loader = DataLoader(stream, batch_size=None, num_workers=2)
+    items = list(loader)
+    assert [item["index"] for item in items] == list(range(1, len(SUITE)))
+    assert len(loader) == len(items)
+
+
+def test_batched_stream_keeps_order_and_len_loader_counts_batches():
+    stream = ProblemStream(SUITE, start=1, batch_size=2)  # items 1..5 -> [1,2] [3,4] [5]
+    loader = DataLoader(stream, batch_size=None, num_workers=2)
+    batches = list(loader)
+    assert [batch["index"] for batch in batches] == [[1, 2], [3, 4], [5]]
+    assert len(loader) == len(batches) == 3
+    assert batches[0]["input"].shape == (2, 1024, 1024, 3)
+    for batch in batches:
+        for k, index in enumerate(batch["index"]):
+            problem = build_problem(SUITE, SUITE.spec(index))
+            assert np.array_equal(batch["answer"][k].numpy(), problem.answer)
+
+
+def test_batched_stream_shares_across_ranks():
+    suite = Suite(tasks=("translation",), per_cell=5)  # 40 problems, never generated here
+    shares = []
+    for rank in range(2):
+        stream = ProblemStream(suite, rank=rank, world_size=2, start=3, batch_size=4)
+        shares.append(list(stream.item_indices()))
+        assert len(stream) == -(-len(shares[-1]) // 4)
+    assert sorted(shares[0] + shares[1]) == list(range(3, 40))
+    assert shares[0][:4] == [3, 4, 5, 6] and shares[1][:4] == [7, 8, 9, 10]
+    with pytest.raises(ValueError, match="batch_size"):
+        ProblemStream(suite, batch_size=0)

@@ -41,8 +41,7 @@ def _torch(outputs, answers, inputs):
 KERNELS = [
     pytest.param(_numba, id="numba"),
     pytest.param(_numba_one_chunk, id="numba-one-chunk"),
-    pytest.param(_torch, id="torch", marks=pytest.mark.xfail(
-        reason="the guard band of the torch kernel is the issue-13 work", strict=False)),
+    pytest.param(_torch, id="torch"),
 ]
 
 

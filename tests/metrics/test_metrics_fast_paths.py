@@ -24,8 +24,8 @@ from paintkit.kernels.tolerance_counts import (
 )
 
 # (backend, torch max_pixels_per_step): chunks of several problems, of part of a problem,
-# of a size that is not a multiple of 8 (no group shortcut) and, for torch, without the
-# uint8 images (Lab only, no shortcuts).
+# of a size that is not a multiple of 8 (no group shortcut) and, for torch, with the
+# answers' and inputs' Lab precomputed.
 VARIANTS = [("numba", None), ("torch", None), ("torch", 61), ("torch", 256), ("torch-lab", 128)]
 
 
@@ -38,7 +38,8 @@ def run(variant, out, ans, inp, return_bins=False):
         from paintkit.kernels.lab import srgb_to_lab
         from paintkit.kernels.tolerance_counts import edit_mask_torch
 
-        res = tolerance_histograms_torch(o, lab_answers=srgb_to_lab(a), lab_inputs=srgb_to_lab(i),
+        res = tolerance_histograms_torch(o, a, i, lab_answers=srgb_to_lab(a),
+                                         lab_inputs=srgb_to_lab(i),
                                          edit_mask=edit_mask_torch(a, i),
                                          return_bins=return_bins, max_pixels_per_step=step)
     else:

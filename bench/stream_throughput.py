@@ -1,0 +1,84 @@
+"""``ProblemStream`` through a torch ``DataLoader`` against the process-pool generation rate.
+
+    python bench/stream_throughput.py [--jobs 2] [--limit 96] [--batch 8] [--tasks a,b]
+
+Side by side on the same machine, same suite subset (PaintBench mix, evenly spread), same
+number of worker processes, worker start-up excluded:
+
+- ``process pool``: the generation ceiling (problems generated and dropped in the workers);
+- ``stream, per item``: ``DataLoader(stream, batch_size=None)``, one message per problem;
+- ``stream, batched``: ``ProblemStream(batch_size=B)`` collated in the workers, one message
+  per batch (images of one canvas size stacked; mixed sizes as lists);
+- ``... + pin_memory``: the same with ``pin_memory=True`` (only meaningful with CUDA).
+
+Prints problems/s and each stream's ratio to the process pool (the target is >= 0.8). The
+machine may be shared: run it a few times, the ratio is what to read.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+
+os.environ.setdefault("NUMBA_NUM_THREADS", "1")
+sys.path.insert(0, os.path.dirname(__file__))
+
+from generate_common import bench_suite, spread  # noqa: E402
+from generate_in_memory import process_pool  # noqa: E402
+
+
+def stream_rate(suite, indices, jobs: int, batch: int | None, pin: bool) -> float:
+    import torch
+    from torch.utils.data import DataLoader, IterableDataset, get_worker_info
+
+    from paintkit.data import ProblemStream, collate_problems
+
+    stream = ProblemStream(suite)
+    size = batch or 1
+
+    class Subset(IterableDataset):  # units of `size` consecutive subset items, dealt to workers
+        def __iter__(self):
+            info = get_worker_info()
+            worker, workers = (info.id, info.num_workers) if info else (0, 1)
+            units = [indices[u:u + size] for u in range(0, len(indices), size)]
+            for unit in units[worker::workers]:
+                items = [stream.problem(i) for i in unit]
+                yield collate_problems(items) if batch else items[0]
+
+    loader = DataLoader(Subset(), batch_size=None, num_workers=jobs, prefetch_factor=4,
+                        pin_memory=pin and torch.cuda.is_available())
+    it = iter(loader)
+    first = [next(it) for _ in range(jobs)]  # workers started and warm
+    start = time.perf_counter()
+    count = 0
+    for unit in it:
+        count += len(unit["index"]) if batch else 1
+    elapsed = time.perf_counter() - start
+    del first
+    return count / elapsed
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--limit", type=int, default=96)
+    parser.add_argument("--batch", type=int, default=8)
+    parser.add_argument("--tasks", default=None)
+    args = parser.parse_args()
+    suite = bench_suite(args.tasks)
+    indices = spread(len(suite), args.limit)
+    print(f"{len(indices)} problems of {len(suite)}, {args.jobs} workers, cores {os.cpu_count()}, "
+          f"load avg {os.getloadavg()[0]:.1f}")
+    pool = process_pool(suite, indices, args.jobs)
+    print(f"{'process pool (ceiling)':32s} {pool:8.1f} problems/s", flush=True)
+    for name, batch, pin in (("stream, per item", None, False),
+                             (f"stream, batched ({args.batch})", args.batch, False),
+                             (f"stream, batched ({args.batch}) + pin", args.batch, True)):
+        rate = stream_rate(suite, indices, args.jobs, batch, pin)
+        print(f"{name:32s} {rate:8.1f} problems/s  {rate / pool:5.2f}x of the pool", flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,23 @@
+"""The PaintBench reward where RL trainers consume rewards: small adapters over
+:func:`paintkit.metrics.reward`.
+
+- :func:`~paintkit.rewards.flow_grpo.pixel_miou` — flow_grpo style ``fn(images, prompts,
+  metadata) -> (scores, info)``;
+- :func:`~paintkit.rewards.verl.compute_score` — verl style, one image -> ``{"score": ...}``;
+- :class:`~paintkit.rewards.flow_factory.PixelIoURewardModel` — Flow-Factory style pointwise
+  reward model over ``image`` and ``condition_images``;
+- :func:`~paintkit.rewards.plain.reward_fn` — ``reward_fn(outputs, problems)`` for
+  hand-written loops over :class:`paintkit.data.ProblemStream` batches.
+
+How each treats an output whose size differs from the answer (the trainer resized or
+letterboxed or stretched it) is in :mod:`paintkit.rewards.fit`; see docs/rewards.md.
+"""
+
+from paintkit.rewards.fit import FITS, fit_output
+from paintkit.rewards.flow_factory import PixelIoURewardModel
+from paintkit.rewards.flow_grpo import pixel_miou
+from paintkit.rewards.plain import reward_fn
+from paintkit.rewards.verl import compute_score
+
+__all__ = ["FITS", "PixelIoURewardModel", "compute_score", "fit_output", "pixel_miou",
+           "reward_fn"]

@@ -1,0 +1,44 @@
+"""``reward_fn(outputs, problems)`` for hand-written loops over ``ProblemStream`` batches."""
+
+from __future__ import annotations
+
+from paintkit.rewards.fit import check_fit, fit_output
+
+
+def prepare_targets(problems: dict, device=None):
+    """A batch from :class:`paintkit.data.ProblemStream` -> prepared targets on ``device``
+    (once per batch; reuse them for every step and sample)."""
+    from paintkit.metrics.reference import prepare_reference
+
+    for key in ("answer", "input"):
+        if key not in problems:
+            raise ValueError(f"problems: expected a ProblemStream batch with 'answer' and "
+                             f"'input', got keys {sorted(problems)}")
+    return prepare_reference(problems["answer"], problems["input"], device=device)
+
+
+def reward_fn(outputs, problems, *, samples_per_problem: int = 1, fit: str = "cover",
+              tolerance: int | None = None):
+    """Per-output mIoU ``(B,)`` on the outputs' device.
+
+    Args:
+        outputs: float ``(B, 3, H, W)`` in [0, 1] or uint8, or a list of per-problem images
+            (mixed canvas sizes); ``samples_per_problem`` outputs per problem, problem-major.
+        problems: a ``ProblemStream`` batch (dict with ``"answer"`` and ``"input"``, stacked
+            or lists), or targets from :func:`prepare_targets` (faster: prepared once).
+        fit: ``"cover"`` / ``"stretch"`` / ``"exact"`` (see :mod:`paintkit.rewards.fit`).
+    """
+    from paintkit.metrics.coerce import as_images
+    from paintkit.metrics.reference import Reference
+    from paintkit.metrics.reward import reward
+
+    check_fit(fit)
+    targets = problems if isinstance(problems, Reference) else prepare_targets(problems)
+    if fit != "cover":
+        outs = as_images(outputs, "outputs", allow_missing=True)
+        outs = [o if not hasattr(o, "shape") else
+                fit_output(o, targets.answer_size(k // samples_per_problem), fit)
+                for k, o in enumerate(outs)]
+        outputs = outs
+    return reward(outputs, targets, samples_per_problem=samples_per_problem,
+                  tolerance=tolerance)

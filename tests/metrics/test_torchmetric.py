@@ -1,0 +1,71 @@
+"""PixelEditIoU (torchmetrics) against score(); its states sum across (simulated) ranks."""
+
+import numpy as np
+import pytest
+import torch
+from metric_images import palette_pair
+
+from paintkit.metrics import ScoreAccumulator, score
+
+torchmetrics = pytest.importorskip("torchmetrics")
+
+
+def problems(rng, n, h=12, w=16):
+    pairs = [palette_pair(rng, h, w) for _ in range(n)]
+    inp = np.stack([p[0] for p in pairs])
+    ans = np.stack([p[1] for p in pairs])
+    out = ans.copy()
+    out[:, : h // 2] = inp[:, : h // 2]  # half the edit done
+    return torch.from_numpy(out), torch.from_numpy(ans), torch.from_numpy(inp)
+
+
+def test_attributes_and_states():
+    from paintkit.metrics import PixelEditIoU
+
+    metric = PixelEditIoU()
+    assert isinstance(metric, torchmetrics.Metric)
+    assert PixelEditIoU.full_state_update is False
+    assert PixelEditIoU.higher_is_better is True and PixelEditIoU.is_differentiable is False
+    assert all(fx == "sum" or getattr(fx, "__name__", "") == "dim_zero_sum"
+               for fx in metric._reductions.values())
+    assert metric.edit_correct.shape == (11,)
+
+
+@pytest.mark.parametrize("backend", ["numba", "torch"])
+def test_matches_score_over_batches(backend, rng):
+    from paintkit.metrics import PixelEditIoU
+
+    metric, at_3 = PixelEditIoU(backend=backend), PixelEditIoU(tolerance=3, backend=backend)
+    scores = []
+    for _ in range(3):
+        out, ans, inp = problems(rng, 4)
+        metric.update(out, ans, inp)
+        at_3.update(out, ans, inp)
+        scores += score(out, ans, inp)
+    assert float(metric.compute()) == pytest.approx(np.mean([s.miou for s in scores]), abs=1e-12)
+    assert float(at_3.compute()) == pytest.approx(np.mean([s.iou[3] for s in scores]), abs=1e-12)
+    all_ = metric.compute_all()
+    assert int(all_["problems"]) == 12
+    np.testing.assert_allclose(all_["edit_accuracy"].numpy(),
+                               np.mean([s.edit_accuracy for s in scores], axis=0), atol=1e-12)
+
+
+def test_rank_states_add_up_like_ddp_sync(rng):
+    """What DDP's sum reduction does: states of two ranks added equal one metric on all."""
+    from paintkit.metrics import PixelEditIoU
+
+    rank0, rank1, both = PixelEditIoU(), PixelEditIoU(), PixelEditIoU()
+    a, b = problems(rng, 3), problems(rng, 5)
+    rank0.update(*a)
+    rank1.update(*b)
+    both.update(*a)
+    both.update(*b)
+    merged = PixelEditIoU()
+    for name in rank0._defaults:
+        setattr(merged, name, getattr(rank0, name) + getattr(rank1, name))
+    merged._update_count = 1
+    assert torch.equal(merged.compute(), both.compute())
+    acc = ScoreAccumulator()
+    acc.update(*a)
+    acc.update(*b)
+    assert float(both.compute()) == pytest.approx(acc.compute()["miou"], abs=1e-12)
