@@ -38,9 +38,16 @@ def pixel_miou(device="cpu", *, fit: str = "cover", tolerance: int | None = None
         ``"input"``; ``scores`` float32 ``(B,)`` on ``device``; ``info`` ``{"miou_mean":
         float}``.
 
-    Example:
-        >>> fn = pixel_miou("cuda")  # doctest: +SKIP
-        >>> scores, info = fn(images, prompts, [{"answer": a, "input": i} for a, i in ...])
+    Example (``pixel_miou("cuda")`` on a GPU):
+        >>> import torch
+        >>> from paintkit.slots import generate_slot
+        >>> problem = generate_slot("translation", "baseline", "amount", 0)
+        >>> fn = pixel_miou("cpu")
+        >>> images = torch.from_numpy(problem.answer).permute(2, 0, 1)[None].float() / 255
+        >>> scores, info = fn(images, [problem.instruction],
+        ...                   [{"answer": problem.answer, "input": problem.input}])
+        >>> scores.tolist(), info
+        ([1.0], {'miou_mean': 1.0})
     """
     import torch
 
