@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from multiprocessing import get_context
 from pathlib import Path
 
-from paintkit.evaluate.layout import (
+from paintkit.evaluate.discovery import (
     BenchmarkProblem,
     LayoutError,
     benchmark_tasks,

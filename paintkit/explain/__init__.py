@@ -5,8 +5,12 @@ Everything is rebuilt from the scenes the problem metadata already stores (see
 :mod:`paintkit.explain.footprints`); nothing extra is generated or saved. Thresholds and tags
 are described in :mod:`paintkit.explain.objects` and ``docs/explain.md``.
 
->>> from paintkit.explain import explain_problem  # doctest: +SKIP
->>> explain_problem(problem.metadata, problem.input, problem.answer, output)["tags"]
+An output that leaves the input unchanged: the shape that should have moved is misplaced.
+
+>>> from paintkit.explain import explain_problem
+>>> from paintkit.tasks import generate
+>>> problem = generate("translation", seed=0, condition="baseline", mode="amount")
+>>> explain_problem(problem.metadata, problem.input, problem.answer, problem.input)["tags"]
 {'correct': 2, 'misplaced': 1}
 """
 

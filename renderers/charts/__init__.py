@@ -1,7 +1,9 @@
 """Chart state -> pixels with matplotlib Agg (TinyGrafixBench).
 
 >>> from paintkit.renderers.charts import render_chart
->>> pixels = render_chart(state)  # doctest: +SKIP  (uint8 (768, 1024, 3))
+>>> pixels = render_chart(state)  # doctest: +SKIP
+>>> pixels.dtype, pixels.shape  # doctest: +SKIP
+(dtype('uint8'), (768, 1024, 3))
 
 One renderer per chart type draws both the input and the answer state of a problem, so
 every pixel difference between them comes from the state edit. matplotlib is imported on

@@ -18,7 +18,7 @@ from generate_helpers import small_suite, tree_digest
 import paintkit.writers.directory as directory_writer
 from paintkit.cli.main import main
 from paintkit.engines import Progress, generate
-from paintkit.evaluate.layout import discover_problems
+from paintkit.evaluate.discovery import discover_problems
 from paintkit.io.images import load_rgb
 from paintkit.writers import WriteError
 from paintkit.writers.manifest import LOCK_NAME, MANIFEST_NAME
