@@ -17,7 +17,7 @@ os.environ.setdefault("NUMBA_NUM_THREADS", "1")
 from paintkit.conditions import CONDITIONS  # noqa: E402
 from paintkit.errors import RejectedSeed  # noqa: E402
 from paintkit.renderers import render  # noqa: E402
-from paintkit.scene_sampling import condition_scene  # noqa: E402
+from paintkit.sampling.condition import condition_scene  # noqa: E402
 from paintkit.seeds import python_rng, seed_from_key  # noqa: E402
 
 

@@ -20,8 +20,8 @@ import pytest
 
 from paintkit.kernels.pixels import rgba_to_rgb
 from paintkit.renderers import render, skia_paths
+from paintkit.sampling.condition import condition_scene
 from paintkit.scene import Stroke
-from paintkit.scene_sampling import condition_scene
 from paintkit.shapes import shape_outline
 
 pytestmark = pytest.mark.benchmark(max_time=1.0, warmup=True, warmup_iterations=3)

@@ -8,7 +8,7 @@ import itertools
 import pytest
 
 from paintkit.renderers import render
-from paintkit.scene_sampling import condition_scene
+from paintkit.sampling.condition import condition_scene
 from paintkit.seeds import python_rng
 
 

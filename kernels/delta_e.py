@@ -24,8 +24,8 @@ from __future__ import annotations
 import math
 
 __all__ = [
-    "DELTA_E_FORMULAS", "check_formula", "delta_e", "delta_e_cie76", "delta_e_cie94",
-    "delta_e_ciede2000", "delta_e_rgb",
+    "DELTA_E_FORMULAS", "check_formula", "delta_e_torch", "delta_e_cie76", "delta_e_cie94",
+    "delta_e_ciede2000", "delta_e_rgb_torch",
 ]
 
 #: Formula names accepted everywhere a ΔE can be chosen; ``"cie76"`` is the benchmark's.
@@ -168,7 +168,7 @@ def delta_e_ciede2000(lab1, lab2, *, channel_dim: int = -1, k_l: float = 1.0,
 _FUNCTIONS = {"cie76": delta_e_cie76, "cie94": delta_e_cie94, "ciede2000": delta_e_ciede2000}
 
 
-def delta_e(lab1, lab2, formula: str = "cie76", *, channel_dim: int = -1):
+def delta_e_torch(lab1, lab2, formula: str = "cie76", *, channel_dim: int = -1):
     """ΔE between Lab tensors by ``formula`` (one of :data:`DELTA_E_FORMULAS`).
 
     ``lab1`` is the reference (it matters for CIE94 only). Shapes ``(*, 3)`` (or the
@@ -178,7 +178,7 @@ def delta_e(lab1, lab2, formula: str = "cie76", *, channel_dim: int = -1):
     return _FUNCTIONS[check_formula(formula)](lab1, lab2, channel_dim=channel_dim)
 
 
-def delta_e_rgb(rgb1, rgb2, formula: str = "cie76", *, dtype=None):
+def delta_e_rgb_torch(rgb1, rgb2, formula: str = "cie76", *, dtype=None):
     """ΔE between 8-bit sRGB tensors, channels last: uint8 ``(*, 3)`` x ``(*, 3)`` -> ``(*)``.
 
     Lab follows SPEC 1.3 in float32 (:func:`paintkit.kernels.lab.srgb_to_lab`); the
@@ -192,4 +192,4 @@ def delta_e_rgb(rgb1, rgb2, formula: str = "cie76", *, dtype=None):
     check_formula(formula)
     if dtype is None:
         dtype = torch.float32 if formula == "cie76" else torch.float64
-    return delta_e(srgb_to_lab(rgb1).to(dtype), srgb_to_lab(rgb2).to(dtype), formula)
+    return delta_e_torch(srgb_to_lab(rgb1).to(dtype), srgb_to_lab(rgb2).to(dtype), formula)

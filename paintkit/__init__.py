@@ -4,8 +4,8 @@ Start here:
 
 - :mod:`paintkit.scene` — the scene model (canvas, background, shapes, extra elements);
 - :mod:`paintkit.shapes` — the 12 shapes, their outlines and named control points;
-- :mod:`paintkit.sampler` — random shapes that follow the PaintBench placement rules, and
-  :mod:`paintkit.scene_sampling` — a visual condition's whole scene from one seed;
+- :mod:`paintkit.sampling` — random shapes that follow the PaintBench placement rules
+  (``shapes``) and a visual condition's whole scene from one seed (``condition``);
 - :mod:`paintkit.tasks` — the 20 tasks on one contract (``generate``); what they share lives
   in :mod:`paintkit.language`, :mod:`paintkit.composition` and :mod:`paintkit.edits`;
 - :mod:`paintkit.renderers` — Scene -> exact pixels (Skia, no anti-aliasing);

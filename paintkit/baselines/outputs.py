@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
-from paintkit.evaluate.layout import BenchmarkProblem, discover_problems, read_metadata
+from paintkit.evaluate.discovery import BenchmarkProblem, discover_problems, read_metadata
 from paintkit.io.images import load_rgb, write_png
 
 BASELINES: tuple[str, ...] = ("identity", "oracle", "blank", "noise")

@@ -35,16 +35,21 @@ def register(subparsers) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from paintkit.explain.directory import explain_directory
+    from paintkit.io.progress import Progress
+
+    bars: list[Progress] = []  # the same progress line as generate and eval
 
     def progress(done: int, total: int) -> None:
-        print(f"\rexplained {done}/{total} problems", end="", file=sys.stderr, flush=True)
+        if not bars:
+            bars.append(Progress(total, verb="explained"))
+        bars[0].update(processed=done - bars[0].done)
 
     summary = explain_directory(
         args.benchmarks_root, args.outputs_root, args.out, models=args.models,
         benchmarks=args.benchmarks, tasks=args.tasks, tolerance=args.tolerance,
         delta_e=args.delta_e, progress=None if args.quiet else progress)
-    if not args.quiet:
-        print(file=sys.stderr)
+    for bar in bars:
+        bar.close()
     print(f"{summary.rows} rows ({summary.missing_outputs} missing outputs, {summary.failed} "
           f"broken problems) -> {summary.path}", file=sys.stderr)
     return 0

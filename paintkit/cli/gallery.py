@@ -28,7 +28,7 @@ def run(args: argparse.Namespace) -> int:
     from paintkit.io.atomic import write_text_atomic
     from paintkit.io.images import write_png
     from paintkit.renderers import render
-    from paintkit.scene_sampling import condition_scene
+    from paintkit.sampling.condition import condition_scene
     from paintkit.seeds import python_rng, seed_from_key
 
     if args.per_condition < 1:

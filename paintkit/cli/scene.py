@@ -27,7 +27,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from paintkit.io.images import write_png
     from paintkit.renderers import render
-    from paintkit.scene_sampling import condition_scene
+    from paintkit.sampling.condition import condition_scene
     from paintkit.seeds import python_rng
 
     if args.seed < 0:

@@ -1,7 +1,7 @@
 """Placing given shapes on a canvas under the PaintBench spacing rules.
 
 For tasks that build their scenes from parts (groups of one type and color, grids, circles,
-tally strips, legend keys) instead of :func:`paintkit.sampler.sample_shapes` alone. Boxes
+tally strips, legend keys) instead of :func:`paintkit.sampling.shapes.sample_shapes` alone. Boxes
 are ``(x0, y0, x1, y1)`` in canvas pixels; placed shapes keep :data:`GAP_PX` from each other
 and from reserved boxes, and :data:`EDGE_MARGIN` of the shorter canvas side from every edge
 (docs/generator-rules.md#placement). Shapes built here have the identity ``transform``,
@@ -15,7 +15,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import replace
 
-from paintkit.sampler import EDGE_MARGIN, GAP_PX, sample_aspect
+from paintkit.sampling.shapes import EDGE_MARGIN, GAP_PX, sample_aspect
 from paintkit.scene import RGB, BBox, Canvas, Shape
 from paintkit.shapes import ROTATABLE, shape_bounds
 

@@ -42,8 +42,8 @@ from paintkit.kernels.flood_fill import connected_region_numba
 from paintkit.kernels.point_ops import apply_channel_luts
 from paintkit.language.phrases import color_code_phrase
 from paintkit.renderers import render, render_mask
+from paintkit.sampling.condition import condition_scene
 from paintkit.scene import IDENTITY, RGB, Canvas, Point, Polygon, Scene, Stroke
-from paintkit.scene_sampling import condition_scene
 from paintkit.tasks.base import TaskContext
 
 OUTLINE_ID = "outline"

@@ -11,8 +11,9 @@ driver (``generate.py``) writes results in suite order.
 
 from paintkit.engines.generate import ENGINES, generate, make_engine
 from paintkit.engines.local import Engine, InProcessEngine, ProcessPoolEngine, default_jobs
-from paintkit.engines.progress import GenerateSummary, Progress
+from paintkit.engines.summary import GenerateSummary
 from paintkit.engines.work import WorkOptions, run_unit
+from paintkit.io.progress import Progress  # re-exported: the one progress line of generate and eval
 
 __all__ = [
     "ENGINES", "Engine", "GenerateSummary", "InProcessEngine", "ProcessPoolEngine", "Progress",

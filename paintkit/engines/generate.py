@@ -16,9 +16,10 @@ from collections import deque
 from pathlib import Path
 
 from paintkit.engines.local import Engine, InProcessEngine, ProcessPoolEngine
-from paintkit.engines.progress import GenerateSummary, Progress
+from paintkit.engines.summary import GenerateSummary
 from paintkit.engines.work import WorkOptions
 from paintkit.io.folder_lock import FolderLock, FolderNotWritableError
+from paintkit.io.progress import Progress
 from paintkit.suites import Suite
 from paintkit.writers import DEFAULT_SHARD_SIZE, WriteError, make_writer
 from paintkit.writers.manifest import (
@@ -77,7 +78,7 @@ def generate(suite: Suite, out: Path | str, *, format: str = "directory",
         progress: show a progress bar on stderr.
 
     Returns:
-        a :class:`~paintkit.engines.progress.GenerateSummary`.
+        a :class:`~paintkit.engines.summary.GenerateSummary`.
 
     Raises:
         ValueError: bad names or options, a folder holding another suite (no ``overwrite``),
@@ -112,7 +113,7 @@ def generate(suite: Suite, out: Path | str, *, format: str = "directory",
 
 def _drive(suite, writer, engine, root, header, state, show, options, unit_size) -> GenerateSummary:
     start = time.perf_counter()
-    bar = Progress(len(suite), enabled=show)
+    bar = Progress(len(suite), verb="generated", enabled=show)
     manifest = ManifestBuilder(root, header)
     steps = deque()  # planned ("skip"|"gen", a, b) in suite order, not yet written
     buffer: dict[int, object] = {}  # finished problems waiting for their turn
@@ -154,7 +155,7 @@ def _drive(suite, writer, engine, root, header, state, show, options, unit_size)
     bar.close()
     return GenerateSummary(
         out=root, format=writer.format, engine=engine.name, workers=engine.workers,
-        problems=len(suite), generated=bar.generated, skipped=bar.skipped, files=manifest.files,
+        problems=len(suite), generated=bar.processed, skipped=bar.skipped, files=manifest.files,
         nbytes=manifest.nbytes, seconds=time.perf_counter() - start,
     )
 
@@ -170,7 +171,7 @@ def _flush(steps: deque, buffer: dict, writer, manifest: ManifestBuilder, bar: P
         elif all(i in buffer for i in range(a, b)):
             for index in range(a, b):
                 manifest.add(writer.write(buffer.pop(index)))
-            bar.update(generated=b - a)
+            bar.update(processed=b - a)
         else:
             return
         steps.popleft()

@@ -1,11 +1,11 @@
 """Scoring directories of model outputs (``paintkit eval``): discovery, jobs, results.
 
-Start at :func:`evaluate`; :mod:`paintkit.evaluate.layout` reads the SPEC 5 trees,
+Start at :func:`evaluate`; :mod:`paintkit.evaluate.discovery` reads the SPEC 5 trees,
 :mod:`paintkit.evaluate.problem` scores one problem, :mod:`paintkit.evaluate.results`
 writes ``problem_stats.jsonl``.
 """
 
-from paintkit.evaluate.layout import BenchmarkProblem, LayoutError, discover_problems
+from paintkit.evaluate.discovery import BenchmarkProblem, LayoutError, discover_problems
 from paintkit.evaluate.results import RESULTS_NAME, read_rows
 from paintkit.evaluate.runner import EvalSummary, evaluate
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from paintkit.evaluate.layout import BenchmarkProblem, read_metadata
+from paintkit.evaluate.discovery import BenchmarkProblem, read_metadata
 from paintkit.io.images import ImageDecodeError, load_rgb, write_png
 
 #: Tolerances at which ``--save-images`` writes diff images.

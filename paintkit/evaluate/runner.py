@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import sys
 import time
 from collections import deque
 from concurrent.futures import ProcessPoolExecutor
@@ -11,7 +10,7 @@ from dataclasses import dataclass, field
 from multiprocessing import get_context
 from pathlib import Path
 
-from paintkit.evaluate.layout import (
+from paintkit.evaluate.discovery import (
     BenchmarkProblem,
     LayoutError,
     benchmark_tasks,
@@ -29,6 +28,7 @@ from paintkit.evaluate.results import (
     remove_stale_temporaries,
 )
 from paintkit.io.folder_lock import FolderLock
+from paintkit.io.progress import Progress
 
 
 @dataclass
@@ -52,36 +52,6 @@ class EvalSummary:
     @property
     def problems_per_second(self) -> float:
         return self.scored / self.seconds if self.seconds > 0 else 0.0
-
-
-class _Progress:
-    """``scored 120/400 problems  61.2/s  ETA 5s``: redrawn in place on a terminal, a plain
-    line every :data:`LOG_INTERVAL` seconds in a pipe or log file."""
-
-    LOG_INTERVAL = 5.0
-
-    def __init__(self, total: int, enabled: bool, stream=None):
-        self.total, self.done, self.enabled = total, 0, enabled
-        self.stream = stream or sys.stderr
-        self.tty = bool(getattr(self.stream, "isatty", lambda: False)())
-        self.start = self.last = time.perf_counter()
-
-    def advance(self, n: int) -> None:
-        self.done += n
-        now = time.perf_counter()
-        interval = 0.5 if self.tty else self.LOG_INTERVAL
-        if self.enabled and (now - self.last >= interval or self.done == self.total):
-            self.last = now
-            rate = self.done / max(now - self.start, 1e-9)
-            eta = (self.total - self.done) / rate if rate else 0.0
-            line = f"scored {self.done}/{self.total} problems  {rate:.1f}/s  ETA {eta:.0f}s"
-            self.stream.write(f"\r{line} " if self.tty else line + "\n")
-            self.stream.flush()
-
-    def close(self) -> None:
-        if self.enabled and self.total and self.tty:
-            self.stream.write("\n")
-            self.stream.flush()
 
 
 def _worker_init(parent_pid: int) -> None:
@@ -190,7 +160,8 @@ def _run(work, outputs_root, out_dir, results_path, keep, summary, jobs, save_im
          progress, chunk_size) -> None:
     images_root = out_dir / "diffs" if save_images else None
     total = sum(len(ms) for _, ms, _ in work)
-    bar = _Progress(total, progress)
+    bar = Progress(summary.skipped + total, verb="scored", enabled=progress)
+    bar.update(skipped=summary.skipped)
     start = time.perf_counter()
     with ResultsWriter(results_path, keep=keep) as writer:
         def consume(rows: list[dict]) -> None:
@@ -198,7 +169,7 @@ def _run(work, outputs_root, out_dir, results_path, keep, summary, jobs, save_im
                 writer.write(row)
                 summary.scored += 1
                 summary.missing += not row["has_output"]
-            bar.advance(len(rows))
+            bar.update(processed=len(rows))
 
         if jobs == 1 or len(work) <= 1:
             for item in work:

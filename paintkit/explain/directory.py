@@ -28,7 +28,7 @@ class ExplainSummary:
 
 
 def _problem_rows(problem, models, outputs_root, tolerance, formula) -> list[dict]:
-    from paintkit.evaluate.layout import read_metadata
+    from paintkit.evaluate.discovery import read_metadata
     from paintkit.io.images import ImageDecodeError, load_rgb
 
     meta = read_metadata(problem)
@@ -56,7 +56,7 @@ def explain_directory(benchmarks_root, outputs_root, out_dir, *, models=None, be
                       progress=None) -> ExplainSummary:
     """Write ``<out_dir>/explanations.jsonl`` (module docstring); ``progress(done, total)``
     is called after each problem when given."""
-    from paintkit.evaluate.layout import discover_models, discover_problems
+    from paintkit.evaluate.discovery import discover_models, discover_problems
     from paintkit.io.atomic import write_text_atomic
     from paintkit.io.images import ImageDecodeError
     from paintkit.kernels.delta_e import check_formula

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from paintkit.evaluate.layout import BenchmarkProblem, read_metadata
+from paintkit.evaluate.discovery import BenchmarkProblem, read_metadata
 from paintkit.stats.failure_modes import FAILURE_MODES
 
 DIFF_TOLERANCES = (0, 2, 5, 10)

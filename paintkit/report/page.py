@@ -50,7 +50,7 @@ def _controls() -> str:
 
 def gallery_html(data: ReportData, benchmarks_root, outputs_root, per_model: int,
                  thumb: int) -> str:
-    from paintkit.evaluate.layout import discover_problems
+    from paintkit.evaluate.discovery import discover_problems
     from paintkit.report.gallery import gallery_card, pick_examples
 
     problems = {(p.benchmark, p.task, p.idx): p for p in discover_problems(benchmarks_root)}

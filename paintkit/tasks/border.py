@@ -28,7 +28,7 @@ from paintkit.kernels.color_mask import color_mask
 from paintkit.kernels.distance import within_distance
 from paintkit.language.phrases import article, color_code_phrase, describe_shape
 from paintkit.renderers import render, render_mask
-from paintkit.scene_sampling import condition_scene
+from paintkit.sampling.condition import condition_scene
 from paintkit.tasks.base import Problem, TaskSpec, start
 
 SPEC = TaskSpec(

@@ -36,9 +36,9 @@ from paintkit.composition.placement import (
 )
 from paintkit.language.phrases import VACATED_NOTE, plural, ranked
 from paintkit.renderers import render
-from paintkit.sampler import MIN_SIZE_PX, NEAR_SQUARE, size_range
+from paintkit.sampling.condition import condition_background
+from paintkit.sampling.shapes import MIN_SIZE_PX, NEAR_SQUARE, size_range
 from paintkit.scene import SHAPE_TYPES, Canvas, Scene, Shape
-from paintkit.scene_sampling import condition_background
 from paintkit.shapes import (
     ASPECT_FREE,
     CANONICAL_ASPECT,

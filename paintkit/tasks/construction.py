@@ -32,8 +32,8 @@ from paintkit.colors import rgb_to_hex
 from paintkit.edits.construction_points import POSITIONS, PointSource, spaced_points
 from paintkit.language.phrases import COORDINATE_NOTE, color_code_phrase, join_words, layer_phrase
 from paintkit.renderers import render
+from paintkit.sampling.condition import condition_scene
 from paintkit.scene import BBox, Line, Polygon, Shape
-from paintkit.scene_sampling import condition_scene
 from paintkit.shapes.geometry import polygon_signed_area
 from paintkit.tasks.base import Problem, TaskSpec, geometric_min_edit, start
 

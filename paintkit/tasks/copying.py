@@ -30,9 +30,9 @@ from paintkit.kernels.color_mask import color_mask
 from paintkit.kernels.edit_region import changed_mask
 from paintkit.language.phrases import join_words
 from paintkit.renderers import render
-from paintkit.sampler import sample_shapes
+from paintkit.sampling.condition import condition_background
+from paintkit.sampling.shapes import sample_shapes
 from paintkit.scene import BBox, Canvas, Scene
-from paintkit.scene_sampling import condition_background
 from paintkit.tasks.base import Problem, TaskSpec, start
 
 SPEC = TaskSpec(

@@ -35,9 +35,9 @@ from paintkit.composition.glyphs import rectangle
 from paintkit.composition.placement import edge_margin
 from paintkit.language.phrases import plural
 from paintkit.renderers import render
-from paintkit.sampler import sample_shapes
+from paintkit.sampling.condition import condition_background
+from paintkit.sampling.shapes import sample_shapes
 from paintkit.scene import SHAPE_TYPES, Canvas, Scene
-from paintkit.scene_sampling import condition_background
 from paintkit.tasks.base import Problem, TaskSpec, start
 
 SPEC = TaskSpec(

@@ -28,9 +28,9 @@ from paintkit.kernels.warp import crop_rect_inverse_map, warp_affine_nearest_num
 from paintkit.language.phrases import describe_shape, point_on_canvas
 from paintkit.language.points import named_points, point_phrase
 from paintkit.renderers import render
-from paintkit.sampler import sample_shapes
+from paintkit.sampling.condition import condition_background
+from paintkit.sampling.shapes import sample_shapes
 from paintkit.scene import Canvas, Scene
-from paintkit.scene_sampling import condition_background
 from paintkit.shapes import canvas_points
 from paintkit.tasks.base import Problem, TaskSpec, start
 

@@ -24,9 +24,9 @@ from paintkit.colors import rgb_to_hex
 from paintkit.composition.glyphs import cross, rectangle, right_arrow
 from paintkit.composition.placement import edge_margin
 from paintkit.renderers import render
-from paintkit.sampler import sample_shapes
+from paintkit.sampling.condition import condition_background
+from paintkit.sampling.shapes import sample_shapes
 from paintkit.scene import SHAPE_TYPES, Canvas, Polygon, Scene, Stroke
-from paintkit.scene_sampling import condition_background
 from paintkit.tasks.base import Problem, TaskSpec, start
 
 SPEC = TaskSpec(

@@ -33,9 +33,9 @@ from paintkit.composition.placement import (
 from paintkit.language.phrases import plural
 from paintkit.language.points import named_points, own_point_phrase
 from paintkit.renderers import render
-from paintkit.sampler import GAP_PX, MIN_SIZE_PX, size_range
+from paintkit.sampling.condition import condition_background
+from paintkit.sampling.shapes import GAP_PX, MIN_SIZE_PX, size_range
 from paintkit.scene import SHAPE_TYPES, BBox, Canvas, Scene, Shape
-from paintkit.scene_sampling import condition_background
 from paintkit.shapes import shape_area, shape_bounds
 from paintkit.tasks.base import Problem, TaskSpec, start
 

@@ -43,8 +43,8 @@ from paintkit.edits.periodicity import (
     visible_per_class,
 )
 from paintkit.renderers import render
+from paintkit.sampling.condition import condition_background
 from paintkit.scene import SHAPE_TYPES, BBox, Canvas, Polygon, Scene, Shape, Stroke
-from paintkit.scene_sampling import condition_background
 from paintkit.shapes import shape_bounds
 from paintkit.tasks.base import Problem, TaskSpec, start
 

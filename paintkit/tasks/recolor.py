@@ -26,8 +26,8 @@ from paintkit.colors import describe_color, rgb_to_hex
 from paintkit.edits.regions import palette_colors
 from paintkit.language.phrases import article, color_code_phrase, describe_shape
 from paintkit.renderers import render
+from paintkit.sampling.condition import condition_scene
 from paintkit.scene import RGB, Scene, Shape
-from paintkit.scene_sampling import condition_scene
 from paintkit.tasks.base import Problem, TaskSpec, start
 
 SPEC = TaskSpec(

@@ -26,7 +26,7 @@ from paintkit.edits.geometric import (
 )
 from paintkit.language.phrases import COORDINATE_NOTE, coordinate_phrase, describe_shape
 from paintkit.language.points import reference_point
-from paintkit.scene_sampling import condition_scene
+from paintkit.sampling.condition import condition_scene
 from paintkit.shapes import box_points, shape_bounds
 from paintkit.tasks.base import Problem, TaskSpec, start
 

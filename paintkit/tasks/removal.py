@@ -25,8 +25,8 @@ from paintkit.colors import describe_color
 from paintkit.language.phrases import COORDINATE_NOTE, article, format_point
 from paintkit.language.points import named_points
 from paintkit.renderers import render
+from paintkit.sampling.condition import condition_scene
 from paintkit.scene import IDENTITY, Scene, Shape
-from paintkit.scene_sampling import condition_scene
 from paintkit.shapes import BBOX_POINT_NAMES, bbox_points, control_points
 from paintkit.tasks.base import Problem, TaskSpec, start
 

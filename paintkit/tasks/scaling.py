@@ -28,7 +28,7 @@ from paintkit.edits.geometric import (
 )
 from paintkit.language.phrases import describe_shape, percent
 from paintkit.language.points import own_point_phrase
-from paintkit.scene_sampling import condition_scene
+from paintkit.sampling.condition import condition_scene
 from paintkit.shapes import BBOX_POINT_NAMES, box_points, shape_bounds
 from paintkit.tasks.base import Problem, TaskSpec, start
 

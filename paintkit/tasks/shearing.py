@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from paintkit.edits.geometric import affine_edit_problem, shear_about
 from paintkit.language.phrases import describe_shape, percent
-from paintkit.scene_sampling import condition_scene
+from paintkit.sampling.condition import condition_scene
 from paintkit.shapes import shape_bounds
 from paintkit.tasks.base import Problem, TaskSpec, start
 

@@ -15,7 +15,7 @@ from paintkit.language.phrases import (
     point_on_canvas,
 )
 from paintkit.language.points import named_points, own_point_phrase, point_phrase
-from paintkit.scene_sampling import condition_scene
+from paintkit.sampling.condition import condition_scene
 from paintkit.shapes import canvas_points
 from paintkit.tasks.base import Problem, TaskSpec, start
 

@@ -18,7 +18,7 @@ from generate_helpers import small_suite, tree_digest
 import paintkit.writers.directory as directory_writer
 from paintkit.cli.main import main
 from paintkit.engines import Progress, generate
-from paintkit.evaluate.layout import discover_problems
+from paintkit.evaluate.discovery import discover_problems
 from paintkit.io.images import load_rgb
 from paintkit.writers import WriteError
 from paintkit.writers.manifest import LOCK_NAME, MANIFEST_NAME
@@ -162,8 +162,8 @@ def test_cli_writes_an_evaluable_tree(tmp_path, capsys):
 def test_progress_line_has_rate_and_eta():
     stream = io.StringIO()
     bar = Progress(10, stream=stream)
-    bar.update(generated=4)
-    bar.update(generated=6)
+    bar.update(processed=4)
+    bar.update(processed=6)
     bar.close()
     line = stream.getvalue().strip().splitlines()[-1]
     assert "10/10 100%" in line and "problems/s" in line and "ETA" in line

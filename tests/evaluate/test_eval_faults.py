@@ -16,10 +16,10 @@ from PIL import Image
 from paintkit.cli.main import main
 from paintkit.evaluate import LayoutError, evaluate, read_rows
 from paintkit.evaluate.results import LOCK_NAME, RESULTS_NAME
-from paintkit.evaluate.runner import _Progress
 from paintkit.evaluate.synthetic import write_synthetic_tree
 from paintkit.io.folder_lock import FolderBusyError, FolderLock
 from paintkit.io.images import encode_png
+from paintkit.io.progress import Progress
 from paintkit.metrics import score
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "writers"))
@@ -311,16 +311,16 @@ def test_near_miss_output_names_are_listed_once(tmp_path, capsys):
 
 def test_progress_in_a_pipe_is_plain_lines(monkeypatch):
     clock = iter(range(0, 1000, 2))  # 2 s per call
-    monkeypatch.setattr("paintkit.evaluate.runner.time.perf_counter", lambda: next(clock))
+    monkeypatch.setattr("paintkit.io.progress._now", lambda: next(clock))
     stream = io.StringIO()
-    bar = _Progress(10, True, stream)
+    bar = Progress(10, verb="scored", stream=stream)
     for _ in range(10):
-        bar.advance(1)
+        bar.update(processed=1)
     bar.close()
     text = stream.getvalue()
     assert "\r" not in text
     lines = text.splitlines()
-    assert 2 <= len(lines) <= 5 and lines[-1].startswith("scored 10/10 problems")
+    assert 2 <= len(lines) <= 5 and lines[-1].startswith("scored [") and " 10/10 100%" in lines[-1]
 
 
 def test_results_and_diffs_follow_the_umask(tmp_path):

@@ -8,7 +8,7 @@ import torch
 from sharma_pairs import SHARMA_PAIRS
 from skimage.color import deltaE_cie76, deltaE_ciede94, deltaE_ciede2000
 
-from paintkit.kernels.delta_e import DELTA_E_FORMULAS, delta_e, delta_e_rgb
+from paintkit.kernels.delta_e import DELTA_E_FORMULAS, delta_e_rgb_torch, delta_e_torch
 from paintkit.kernels.delta_e_numba import delta_e_numba, delta_e_rgb_numba
 
 SKIMAGE = {
@@ -32,7 +32,7 @@ def _spec_lab(rgb):
 
 
 def _torch(formula, x, y, **kw):
-    return delta_e(torch.from_numpy(x), torch.from_numpy(y), formula, **kw).numpy()
+    return delta_e_torch(torch.from_numpy(x), torch.from_numpy(y), formula, **kw).numpy()
 
 
 def _random_lab(rng, n):
@@ -98,7 +98,7 @@ def test_float32_and_planar_batches(formula):
     expected = SKIMAGE[formula](x, y).reshape(2, 5, 7)
     planar_x = torch.from_numpy(x.reshape(2, 5, 7, 3)).permute(0, 3, 1, 2).float()
     planar_y = torch.from_numpy(y.reshape(2, 5, 7, 3)).permute(0, 3, 1, 2).float()
-    got = delta_e(planar_x, planar_y, formula, channel_dim=1)
+    got = delta_e_torch(planar_x, planar_y, formula, channel_dim=1)
     assert got.shape == (2, 5, 7) and got.dtype == torch.float32
     np.testing.assert_allclose(got.numpy(), expected, rtol=1e-4, atol=1e-3)
     got_numba = delta_e_numba(x.astype(np.float32), y.astype(np.float32), formula)
@@ -120,18 +120,18 @@ def test_rgb_variants_agree_with_skimage_lab(formula):
     b = rng.integers(0, 256, (64, 3), dtype=np.uint8)
     expected = SKIMAGE[formula](_spec_lab(a), _spec_lab(b))
     np.testing.assert_allclose(delta_e_rgb_numba(a, b, formula), expected, rtol=1e-5, atol=1e-3)
-    torch_rgb = delta_e_rgb(torch.from_numpy(a), torch.from_numpy(b), formula).numpy()
+    torch_rgb = delta_e_rgb_torch(torch.from_numpy(a), torch.from_numpy(b), formula).numpy()
     np.testing.assert_allclose(torch_rgb, expected, rtol=1e-5, atol=1e-3)
 
 
 def test_bad_inputs_name_what_was_expected():
     good = torch.zeros(4, 3)
     with pytest.raises(ValueError, match="one of cie76, cie94, ciede2000"):
-        delta_e(good, good, "cie2000")
+        delta_e_torch(good, good, "cie2000")
     with pytest.raises(ValueError, match=r"3 Lab channels along dim -1"):
-        delta_e(torch.zeros(4, 4), good)
+        delta_e_torch(torch.zeros(4, 4), good)
     with pytest.raises(ValueError, match="floating-point"):
-        delta_e(torch.zeros(4, 3, dtype=torch.uint8), good)
+        delta_e_torch(torch.zeros(4, 3, dtype=torch.uint8), good)
     with pytest.raises(ValueError, match="one shape"):
         delta_e_numba(np.zeros((4, 3)), np.zeros((5, 3)))
     with pytest.raises(ValueError, match="uint8 array"):

@@ -5,12 +5,17 @@ import argparse
 
 import pytest
 
-from paintkit.cli.generate import choose_namespace
+from paintkit.cli.generate import choose_namespace as choose_for
 
 
 def _args(**kwargs):
     base = {"namespace": None, "per_cell": 12, "start_slot": 0, "beyond_benchmark": False}
     return argparse.Namespace(**{**base, **kwargs})
+
+
+def choose_namespace(args):
+    """PaintBench's choice: the per-cell count comes from ``--per-cell``."""
+    return choose_for(args, args.per_cell)
 
 
 def test_the_benchmark_keeps_its_namespace():

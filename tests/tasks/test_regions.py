@@ -17,8 +17,8 @@ from paintkit.edits.regions import (
     scope_phrase,
 )
 from paintkit.renderers import render, render_mask
+from paintkit.sampling.condition import condition_scene
 from paintkit.scene import Canvas
-from paintkit.scene_sampling import condition_scene
 
 
 def _on_canvas(region, window_mask: np.ndarray) -> np.ndarray:

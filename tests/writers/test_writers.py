@@ -8,7 +8,7 @@ import pytest
 from generate_helpers import small_suite, tree_digest
 
 from paintkit.engines import generate
-from paintkit.evaluate.layout import discover_problems, read_metadata
+from paintkit.evaluate.discovery import discover_problems, read_metadata
 from paintkit.io.images import load_rgb
 from paintkit.writers.manifest import MANIFEST_NAME
 

@@ -11,9 +11,9 @@ from hypothesis import strategies as st
 from paintkit.colors import STANDARD
 from paintkit.conditions import CONDITIONS, get_condition
 from paintkit.errors import RejectedSeed, SceneSamplingError
-from paintkit.sampler import parse_count_range, sample_scene, sample_shapes, size_range
+from paintkit.sampling.condition import condition_scene
+from paintkit.sampling.shapes import parse_count_range, sample_scene, sample_shapes, size_range
 from paintkit.scene import Background, Canvas
-from paintkit.scene_sampling import condition_scene
 from paintkit.shapes import ASPECT_FREE, NEAR_SQUARE_EXCLUDED, ROTATABLE
 from paintkit.shapes.geometry import CANONICAL_ASPECT, shape_bounds
 

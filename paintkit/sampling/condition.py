@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from paintkit.colors import ColorSplit, split_palette
 from paintkit.conditions import Condition, get_condition
-from paintkit.sampler import DEFAULT_RULES, PlacementRules, sample_shapes
+from paintkit.sampling.shapes import DEFAULT_RULES, PlacementRules, sample_shapes
 from paintkit.scene import (
     SHAPE_TYPES,
     STRIPE_ORIENTATIONS,

@@ -1,0 +1,33 @@
+"""The closing summary of a generation run (the progress line is :mod:`paintkit.io.progress`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class GenerateSummary:
+    """What a run did: ``generated`` new problems, ``skipped`` ones already on disk."""
+
+    out: Path
+    format: str
+    engine: str
+    workers: int
+    problems: int
+    generated: int
+    skipped: int
+    files: int
+    nbytes: int
+    seconds: float
+
+    @property
+    def problems_per_second(self) -> float:
+        return self.generated / self.seconds if self.seconds > 0 else 0.0
+
+    def describe(self) -> str:
+        skipped = f" ({self.skipped:,} already there)" if self.skipped else ""
+        return (f"{self.problems:,} problems{skipped}, {self.files:,} files, "
+                f"{self.nbytes / 1e6:,.1f} MB in {self.seconds:.1f} s: "
+                f"{self.problems_per_second:,.1f} problems/s generated "
+                f"[{self.engine}, {self.workers} worker{'s' if self.workers != 1 else ''}] -> {self.out}")
