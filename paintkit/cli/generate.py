@@ -56,6 +56,9 @@ def register(subparsers) -> None:
     o = p.add_argument_group("output and engines")
     o.add_argument("--format", choices=FORMATS, default="directory",
                    help="directory (SPEC 5 layout, default), webdataset (tar shards) or parquet shards")
+    o.add_argument("--svg", action="store_true",
+                   help="also write NNN_input.svg and NNN_answer.svg beside the PNGs (directory "
+                   "format; one SVG element per scene element, see docs/svg.md)")
     o.add_argument("--shard-size", type=int, default=1000, metavar="N", help="problems per shard")
     o.add_argument("--engine", choices=ENGINES, default="process",
                    help="process pool (default), inprocess, or ray")
@@ -124,11 +127,15 @@ def run(args: argparse.Namespace) -> int:
 
     if args.address and args.engine != "ray":
         raise ValueError("--address needs --engine ray")
+    if getattr(args, "svg", False) and args.suite != "paintbench":
+        raise ValueError(f"--svg needs the paintbench suite: {args.suite} problems include "
+                         "charts, which are not scenes of shapes")
     suite = build_suite(args)
     try:
         summary = generate(suite, args.out, format=args.format, shard_size=args.shard_size,
                            engine=args.engine, jobs=args.jobs, address=args.address,
-                           overwrite=args.overwrite, progress=not args.quiet)
+                           overwrite=args.overwrite, progress=not args.quiet,
+                           svg=getattr(args, "svg", False))
     except WriteError as exc:
         print(f"paintkit generate: error: {exc}", file=sys.stderr)
         return 1
