@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-SUITES = ("paintbench", "tinygrafixbench", "all")
+SUITES = ("paintbench", "tinygrafixbench", "all", "compositional")
 FORMATS = ("directory", "webdataset", "parquet")
 ENGINES = ("process", "inprocess", "ray")
 
@@ -29,6 +29,8 @@ def register(subparsers) -> None:
     p.add_argument("suite", choices=SUITES, help="the suite to start from")
     p.add_argument("--out", required=True, metavar="DIR", help="output folder")
     g = p.add_argument_group("custom suites")
+    g.add_argument("--steps", type=int, choices=(2, 3), default=None,
+                   help="compositional: edits per problem (default 2; docs/compositional.md)")
     g.add_argument("--tasks", type=_names, metavar="A,B", help="tasks (default: all 20)")
     g.add_argument("--modes", type=_names, metavar="M,T:M",
                    help="modes to keep, as MODE or TASK:MODE (default: all)")
@@ -95,6 +97,12 @@ def choose_namespace(args: argparse.Namespace, per_cell: int, own: str = "paintb
 
 
 def build_suite(args: argparse.Namespace):
+    if args.suite == "compositional":
+        from paintkit.cli.generate_compositional import build_compositional_suite
+
+        return build_compositional_suite(args)
+    if getattr(args, "steps", None):
+        raise ValueError("--steps applies to the compositional suite only")
     if args.suite != "paintbench":
         from paintkit.cli.generate_charts import build_chart_suite
 
@@ -127,7 +135,7 @@ def run(args: argparse.Namespace) -> int:
 
     if args.address and args.engine != "ray":
         raise ValueError("--address needs --engine ray")
-    if getattr(args, "svg", False) and args.suite != "paintbench":
+    if getattr(args, "svg", False) and args.suite not in ("paintbench", "compositional"):
         raise ValueError(f"--svg needs the paintbench suite: {args.suite} problems include "
                          "charts, which are not scenes of shapes")
     suite = build_suite(args)

@@ -1,0 +1,31 @@
+"""``paintkit generate compositional --steps 2|3``: multi-edit and conversational problems."""
+
+from __future__ import annotations
+
+import argparse
+
+# Options of the PaintBench suite the compositional suite has no use for.
+_NOT_HERE = (("modes", "--modes"), ("size", "--size"), ("counts", "--counts"))
+
+
+def build_compositional_suite(args: argparse.Namespace):
+    from paintkit.cli.generate import choose_namespace
+    from paintkit.compositional.suite import (
+        COMPOSITIONAL_BENCHMARK,
+        COMPOSITIONAL_NAMESPACE,
+        COMPOSITIONAL_PER_CELL,
+        CompositionalSuite,
+    )
+
+    for name, flag in _NOT_HERE:
+        if getattr(args, name, None):
+            raise ValueError(f"{flag} does not apply to the compositional suite (its kinds are "
+                             "chosen with --tasks multi_edit,conversational)")
+    steps = getattr(args, "steps", None) or 2
+    per_cell = COMPOSITIONAL_PER_CELL if args.per_cell is None else args.per_cell
+    namespace = choose_namespace(args, per_cell, COMPOSITIONAL_NAMESPACE, COMPOSITIONAL_PER_CELL,
+                                 "the compositional suite")
+    return CompositionalSuite(
+        steps=steps, kinds=tuple(args.tasks or ()), conditions=tuple(args.conditions or ()),
+        per_cell=per_cell, start_slot=args.start_slot, namespace=namespace,
+        benchmark=args.benchmark or COMPOSITIONAL_BENCHMARK)
