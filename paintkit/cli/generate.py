@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-SUITES = ("paintbench", "tinygrafixbench", "all", "compositional")
+SUITES = ("paintbench", "tinygrafixbench", "all", "compositional", "guidance")
 FORMATS = ("directory", "webdataset", "parquet")
 ENGINES = ("process", "inprocess", "ray")
 
@@ -101,6 +101,10 @@ def build_suite(args: argparse.Namespace):
         from paintkit.cli.generate_compositional import build_compositional_suite
 
         return build_compositional_suite(args)
+    if args.suite == "guidance":
+        from paintkit.cli.generate_compositional import build_guidance_suite
+
+        return build_guidance_suite(args)
     if getattr(args, "steps", None):
         raise ValueError("--steps applies to the compositional suite only")
     if args.suite != "paintbench":
@@ -135,7 +139,7 @@ def run(args: argparse.Namespace) -> int:
 
     if args.address and args.engine != "ray":
         raise ValueError("--address needs --engine ray")
-    if getattr(args, "svg", False) and args.suite not in ("paintbench", "compositional"):
+    if getattr(args, "svg", False) and args.suite not in ("paintbench", "compositional", "guidance"):
         raise ValueError(f"--svg needs the paintbench suite: {args.suite} problems include "
                          "charts, which are not scenes of shapes")
     suite = build_suite(args)

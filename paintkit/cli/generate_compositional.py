@@ -1,4 +1,4 @@
-"""``paintkit generate compositional --steps 2|3``: multi-edit and conversational problems."""
+"""``paintkit generate compositional --steps 2|3`` and ``paintkit generate guidance``."""
 
 from __future__ import annotations
 
@@ -29,3 +29,24 @@ def build_compositional_suite(args: argparse.Namespace):
         steps=steps, kinds=tuple(args.tasks or ()), conditions=tuple(args.conditions or ()),
         per_cell=per_cell, start_slot=args.start_slot, namespace=namespace,
         benchmark=args.benchmark or COMPOSITIONAL_BENCHMARK)
+
+
+def build_guidance_suite(args: argparse.Namespace):
+    """``paintkit generate guidance``: the single-target tasks with a drawn cue."""
+    from paintkit.cli.generate import choose_namespace
+    from paintkit.guidance.suite import (
+        GUIDANCE_BENCHMARK,
+        GUIDANCE_NAMESPACE,
+        GUIDANCE_PER_CELL,
+        GuidanceSuite,
+    )
+
+    for name, flag in _NOT_HERE + (("steps", "--steps"),):
+        if getattr(args, name, None):
+            raise ValueError(f"{flag} does not apply to the guidance suite")
+    per_cell = GUIDANCE_PER_CELL if args.per_cell is None else args.per_cell
+    namespace = choose_namespace(args, per_cell, GUIDANCE_NAMESPACE, GUIDANCE_PER_CELL,
+                                 "the guidance suite")
+    return GuidanceSuite(tasks=tuple(args.tasks or ()), conditions=tuple(args.conditions or ()),
+                         per_cell=per_cell, start_slot=args.start_slot, namespace=namespace,
+                         benchmark=args.benchmark or GUIDANCE_BENCHMARK)
