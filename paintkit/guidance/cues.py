@@ -6,9 +6,10 @@ centre ``c`` and half-diagonal ``h``, on a canvas whose shorter side is ``S``:
 
 - ring: a circle of radius ``h + gap`` about ``c`` (``gap = max(4, 0.012 S)``), drawn as
   a 96-gon outline of width ``w = max(3, 0.006 S)``;
-- arrow: a shaft of width ``w`` from ``c + (h + gap + L) u`` to ``c + (h + gap + head) u``
-  and a triangular head whose tip is at ``c + (h + gap) u`` (``u`` a unit direction,
-  ``L = 0.12 S``, ``head = 4 w``).
+- arrow: along a random unit direction ``u`` from ``c``, with ``b`` the distance at which
+  that ray leaves the target's bounds: a triangular head whose tip is at ``c + (b + gap) u``
+  and a shaft of width ``w`` from ``c + (b + gap + L) u`` to ``c + (b + gap + head) u``
+  (``L = 0.12 S``, ``head = 4 w``).
 
 :func:`place_cue` rejects a cue that leaves the canvas, touches another shape, or could be
 read as marking another shape (another shape's centre inside the ring; another shape as
@@ -57,10 +58,14 @@ def ring_elements(scene: Scene, target: Shape, color) -> tuple[Polygon, ...]:
 
 def arrow_elements(scene: Scene, target: Shape, color, angle: float):
     gap, width = _sizes(scene)
-    (cx, cy), reach = _centre_and_reach(target)
+    x0, y0, x1, y1 = shape_bounds(target)
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
     ux, uy = math.cos(angle), math.sin(angle)
     head = 4 * width
-    tip = reach + gap
+    # where the ray from the centre leaves the target's bounds, then the gap
+    leave = min((x1 - x0) / 2 / abs(ux) if abs(ux) > 1e-12 else math.inf,
+                (y1 - y0) / 2 / abs(uy) if abs(uy) > 1e-12 else math.inf)
+    tip = leave + gap
     tail = tip + ARROW_LENGTH * scene.canvas.shorter_side
 
     def at(d: float, side: float = 0.0) -> tuple[float, float]:

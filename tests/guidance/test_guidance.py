@@ -24,9 +24,9 @@ PINNED = {
         "a5fea5598dc8082e9dff1da685b59658d28207610d8d8887b82086b0d7cc229a",
         "6e88e119394a59c4bc9a84a3bca9e588bed882012a3c99c5c865ed106642116d"),
     ("shearing", "striped"): (
-        "73d325389cdcc8d44336b8ae695a646016707c85e9e5790cc54cd81a2a4c9249",
+        "e0144d9510acf7af378ea4e79aad9f73a000fcc6ca3ec7a92feeedd6e707ce62",
         "0fb1c0ad58abf381b5a5cf7a381045a19955853b53bd4ad19c82c9540c2c7160",
-        "a01887f0cae2fc0b0fb1c719ded8e7f9be512679ce7b88e4a0bf82b27d7135c6"),
+        "931a532dcb73a7965a381871913973103a35a02b55a7b82df423392399acc20b"),
 }
 QUICK = [("translation", "n_high"), ("rotation", "striped"), ("reflection", "baseline"),
          ("scaling", "horizontal"), ("shearing", "n_xhigh")]
