@@ -13,7 +13,9 @@ can undo an earlier one. A seed is rejected when
   :func:`~paintkit.tasks.base.geometric_min_edit` of the target's area; others
   ``MIN_EDIT_PIXELS``), or its unchanged input would score an mIoU above
   ``MAX_IDENTITY_MIOU`` against that step's answer (every turn is scorable on its own);
-- the whole chain fails the same two checks between the input and the final answer.
+- the whole chain fails the same two checks between the input and the final answer;
+- later steps cover up an earlier one: fewer than ``MIN_EDIT_PIXELS`` of the pixels a step
+  changed still show its result in the final answer (so every step counts).
 
 :func:`multi_edit_problem` states the steps in order in one instruction;
 :func:`conversational_problem` adds ``turns`` (docs/compositional.md#turns): each turn's
@@ -28,7 +30,7 @@ from paintkit.colors import rgb_to_hex
 from paintkit.compositional.operations import GEOMETRIC, OPERATIONS, NoStep, Step, apply_operation
 from paintkit.conditions import Condition, get_condition
 from paintkit.errors import RejectedSeed
-from paintkit.kernels.edit_region import count_changed
+from paintkit.kernels.edit_region import changed_mask, count_changed
 from paintkit.language.phrases import CLIP_NOTE
 from paintkit.renderers import render
 from paintkit.scene import Scene
@@ -92,7 +94,16 @@ def sample_chain(seed: int, condition: Condition, steps: int):
         pixels.append(after)
         current = step.scene
     _checked(pixels[0], pixels[-1], MIN_EDIT_PIXELS, "the whole chain", seed)
+    for k in range(1, steps):  # the last step is visible by the check above
+        if _still_visible(pixels[k - 1], pixels[k], pixels[-1]) < MIN_EDIT_PIXELS:
+            raise RejectedSeed(f"compositional seed {seed}: later steps hide step {k}")
     return scene, chain, pixels
+
+
+def _still_visible(before, after, final) -> int:
+    """Pixels step ``before -> after`` changed that still show its result in ``final``."""
+    changed = changed_mask(before, after)
+    return int((changed & ~changed_mask(after, final)).sum())
 
 
 def _sentence(step: Step) -> str:

@@ -14,7 +14,7 @@ from paintkit.conditions import CONDITIONS
 from paintkit.language.phrases import describe_shape
 from paintkit.renderers import render
 from paintkit.scene import Scene, compose
-from paintkit.tasks.base import MAX_IDENTITY_MIOU
+from paintkit.tasks.base import MAX_IDENTITY_MIOU, MIN_EDIT_PIXELS
 
 PINNED = {  # SHA-256 of input, answer and canonical metadata JSON, slot 0 (generator-rules)
     ("multi_edit", 2, "baseline"): (
@@ -70,7 +70,7 @@ def check_problem(problem, steps: int) -> None:
     assert {s["operation"] for s in recorded} <= set(OPERATIONS)
     scene = Scene.from_dict(meta["scene"])
     assert np.array_equal(render(scene), problem.input)
-    before_pixels, position = problem.input, 0
+    before_pixels, position, shown = problem.input, 0, [problem.input]
     for k, step in enumerate(recorded, 1):
         target = scene.element(step["target"])
         phrase = describe_shape(target, scene.shapes)  # unique in the scene this step sees
@@ -90,7 +90,12 @@ def check_problem(problem, steps: int) -> None:
             assert turn["instruction"].startswith(step["instruction"])
             assert np.array_equal(answer_pixels(turn), after_pixels)
         before_pixels = after_pixels
+        shown.append(after_pixels)
     assert np.array_equal(after_pixels, problem.answer)  # the one exact final answer
+    for k in range(len(shown) - 1):  # no later step hides an earlier one
+        changed = np.any(shown[k] != shown[k + 1], axis=-1)
+        kept = changed & np.all(shown[k + 1] == problem.answer, axis=-1)
+        assert kept.sum() >= MIN_EDIT_PIXELS, f"step {k + 1} is hidden by later steps"
     assert _free(problem.input, problem.answer) <= MAX_IDENTITY_MIOU
     assert Scene.from_dict(meta["answer_scene"]) == scene
 
