@@ -37,6 +37,14 @@ def tinygrafixbench_seed(chart: str, task: str, slot: int, attempt: int = 0,
     return seed_from_key(namespace, chart, task, slot, attempt)
 
 
+def compositional_seed(condition: str, steps: int, slot: int, attempt: int = 0,
+                       namespace: str = "compositional") -> int:
+    """Seed of compositional chain ``slot`` of ``steps`` edits under ``condition``, try
+    ``attempt`` (key ``compositional|condition|steps|slot|attempt``). The multi-edit and the
+    conversational problem of a slot share it: the same edits, asked at once or turn by turn."""
+    return seed_from_key(namespace, condition, steps, slot, attempt)
+
+
 def python_rng(seed: int) -> random.Random:
     """A private ``random.Random`` for ``seed`` (never the global generator)."""
     return random.Random(seed)

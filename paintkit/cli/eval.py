@@ -34,6 +34,9 @@ def register(subparsers) -> None:
     parser.add_argument("--overwrite", action="store_true",
                         help="rescore problems already in problem_stats.jsonl")
     parser.add_argument("--quiet", action="store_true", help="no progress line")
+    parser.add_argument("--turns", action="store_true",
+                        help="also score every turn of conversational problems "
+                        "(NNNN_turn<k>_output.png) into turn_stats.jsonl; see docs/compositional.md")
     parser.set_defaults(func=run)
 
 
@@ -55,6 +58,10 @@ def run(args: argparse.Namespace) -> int:
     except (FolderNotWritableError, PermissionError) as exc:
         print(f"paintkit eval: error: {exc}", file=sys.stderr)
         return 1
+    if getattr(args, "turns", False):  # turn outputs are read by --turns, not ignored
+        from paintkit.compositional.turn_eval import TURN_OUTPUT
+
+        summary.ignored = [p for p in summary.ignored if not TURN_OUTPUT.match(p.name)]
     for note in summary.notes:
         print(f"paintkit eval: {note}", file=sys.stderr)
     if summary.ignored:
@@ -70,4 +77,10 @@ def run(args: argparse.Namespace) -> int:
         f"-> {summary.results_path}",
         file=sys.stderr,
     )
+    if getattr(args, "turns", False):
+        from paintkit.compositional.turn_eval import describe, score_turns
+
+        path, rows = score_turns(args.benchmarks_root, args.outputs_root, args.out,
+                                 models=args.models, benchmarks=args.benchmarks, tasks=args.tasks)
+        print(f"{len(rows)} turn rows ({describe(rows)}) -> {path}", file=sys.stderr)
     return 0

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-SUITES = ("paintbench", "tinygrafixbench", "all")
+SUITES = ("paintbench", "tinygrafixbench", "all", "compositional", "guidance")
 FORMATS = ("directory", "webdataset", "parquet")
 ENGINES = ("process", "inprocess", "ray")
 
@@ -29,6 +29,8 @@ def register(subparsers) -> None:
     p.add_argument("suite", choices=SUITES, help="the suite to start from")
     p.add_argument("--out", required=True, metavar="DIR", help="output folder")
     g = p.add_argument_group("custom suites")
+    g.add_argument("--steps", type=int, choices=(2, 3), default=None,
+                   help="compositional: edits per problem (default 2; docs/compositional.md)")
     g.add_argument("--tasks", type=_names, metavar="A,B", help="tasks (default: all 20)")
     g.add_argument("--modes", type=_names, metavar="M,T:M",
                    help="modes to keep, as MODE or TASK:MODE (default: all)")
@@ -56,6 +58,9 @@ def register(subparsers) -> None:
     o = p.add_argument_group("output and engines")
     o.add_argument("--format", choices=FORMATS, default="directory",
                    help="directory (SPEC 5 layout, default), webdataset (tar shards) or parquet shards")
+    o.add_argument("--svg", action="store_true",
+                   help="also write NNN_input.svg and NNN_answer.svg beside the PNGs (directory "
+                   "format; one SVG element per scene element, see docs/svg.md)")
     o.add_argument("--shard-size", type=int, default=1000, metavar="N", help="problems per shard")
     o.add_argument("--engine", choices=ENGINES, default="process",
                    help="process pool (default), inprocess, or ray")
@@ -94,6 +99,16 @@ def choose_namespace(args: argparse.Namespace, per_cell: int | None = None, own:
 
 
 def build_suite(args: argparse.Namespace):
+    if args.suite == "compositional":
+        from paintkit.cli.generate_compositional import build_compositional_suite
+
+        return build_compositional_suite(args)
+    if args.suite == "guidance":
+        from paintkit.cli.generate_compositional import build_guidance_suite
+
+        return build_guidance_suite(args)
+    if getattr(args, "steps", None):
+        raise ValueError("--steps applies to the compositional suite only")
     if args.suite != "paintbench":
         from paintkit.cli.generate_charts import build_chart_suite
 
@@ -126,11 +141,15 @@ def run(args: argparse.Namespace) -> int:
 
     if args.address and args.engine != "ray":
         raise ValueError("--address needs --engine ray")
+    if getattr(args, "svg", False) and args.suite not in ("paintbench", "compositional", "guidance"):
+        raise ValueError(f"--svg needs the paintbench suite: {args.suite} problems include "
+                         "charts, which are not scenes of shapes")
     suite = build_suite(args)
     try:
         summary = generate(suite, args.out, format=args.format, shard_size=args.shard_size,
                            engine=args.engine, jobs=args.jobs, address=args.address,
-                           overwrite=args.overwrite, progress=not args.quiet)
+                           overwrite=args.overwrite, progress=not args.quiet,
+                           svg=getattr(args, "svg", False))
     except WriteError as exc:
         print(f"paintkit generate: error: {exc}", file=sys.stderr)
         return 1

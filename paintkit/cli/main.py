@@ -15,7 +15,7 @@ import sys
 from paintkit._version import __version__
 
 COMMANDS: tuple[str, ...] = ("scene", "gallery", "tasks", "show", "eval", "generate",
-                             "baseline", "stats", "report", "agreement", "explain")
+                             "baseline", "stats", "report", "agreement", "explain", "subset")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -63,7 +63,7 @@ def generate(suite: Suite, out: Path | str, *, format: str = "directory",
              shard_size: int = DEFAULT_SHARD_SIZE, engine: str | Engine = "process",
              jobs: int | None = None, address: str | None = None, overwrite: bool = False,
              progress: bool = True, png_encoder: str = "auto",
-             unit_size: int = UNIT_SIZE) -> GenerateSummary:
+             unit_size: int = UNIT_SIZE, svg: bool = False) -> GenerateSummary:
     """Generate ``suite`` into ``out`` in ``format`` and write ``out/manifest.json``.
 
     Args:
@@ -76,6 +76,7 @@ def generate(suite: Suite, out: Path | str, *, format: str = "directory",
         address: Ray cluster address (``auto``, ``HOST:PORT``, ``ray://HOST:PORT``).
         overwrite: replace another suite's files instead of refusing.
         progress: show a progress bar on stderr.
+        svg: also write each problem's input and answer as SVG (directory format only).
 
     Returns:
         a :class:`~paintkit.engines.summary.GenerateSummary`.
@@ -87,7 +88,7 @@ def generate(suite: Suite, out: Path | str, *, format: str = "directory",
             completed before stays, and a rerun resumes.
     """
     root = Path(out)
-    writer = make_writer(format, root, suite, shard_size)
+    writer = make_writer(format, root, suite, shard_size, svg=svg)
     header = manifest_header(suite, writer, png_encoder)
     if root.exists() and not root.is_dir():
         raise ValueError(f"{root}: exists and is not a folder")
@@ -105,7 +106,8 @@ def generate(suite: Suite, out: Path | str, *, format: str = "directory",
             writer.clean_temporary()
             write_incomplete(root, header)
             return _drive(suite, writer, runner, root, header, state, progress,
-                          WorkOptions(png_encoder=png_encoder, json_indent=writer.json_indent),
+                          WorkOptions(png_encoder=png_encoder, json_indent=writer.json_indent,
+                                      svg=svg),
                           unit_size)
         finally:
             lock.release()

@@ -19,6 +19,7 @@ class WorkOptions:
     encode: bool = True
     png_encoder: str = "auto"
     json_indent: int | None = 1
+    svg: bool = False  # also encode input and answer as SVG (directory format, --svg)
 
 
 def run_unit(suite: Suite, start: int, stop: int, options: WorkOptions) -> list:
@@ -32,7 +33,7 @@ def run_unit(suite: Suite, start: int, stop: int, options: WorkOptions) -> list:
         problem = build_problem(suite, spec)
         if options.encode:
             out.append(encode_problem(spec, problem, png_encoder=options.png_encoder,
-                                      json_indent=options.json_indent))
+                                      json_indent=options.json_indent, svg=options.svg))
         else:
             out.append(index)
     return out

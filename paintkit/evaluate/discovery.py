@@ -19,7 +19,8 @@ from pathlib import Path
 
 from paintkit.errors import PaintkitError
 
-_PROBLEM_FILE = re.compile(r"^(\d+)(_input\.png|_answer\.png|\.json)$")
+# NNN_input.svg / NNN_answer.svg: optional vector copies (paintkit generate --svg)
+_PROBLEM_FILE = re.compile(r"^(\d+)(_input\.png|_answer\.png|\.json|_input\.svg|_answer\.svg)$")
 _SUFFIXES = ("_input.png", "_answer.png", ".json")
 
 

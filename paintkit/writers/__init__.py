@@ -22,11 +22,17 @@ FORMATS: dict[str, type[Writer]] = {
 
 
 def make_writer(format: str, root: Path | str, suite: Suite,
-                shard_size: int = DEFAULT_SHARD_SIZE) -> Writer:
-    """The writer of ``format`` (``directory``, ``webdataset`` or ``parquet``)."""
+                shard_size: int = DEFAULT_SHARD_SIZE, svg: bool = False) -> Writer:
+    """The writer of ``format`` (``directory``, ``webdataset`` or ``parquet``); ``svg``
+    (directory only) also writes ``NNN_input.svg`` and ``NNN_answer.svg``."""
     if format not in FORMATS:
         raise ValueError(f"unknown format {format!r}; allowed: {', '.join(FORMATS)}")
     cls = FORMATS[format]
+    if svg:
+        if cls is not DirectoryWriter:
+            raise ValueError(f"--svg writes SVG files beside the PNGs of the directory format; "
+                             f"format {format!r} has no such files")
+        return cls(root, suite, svg=True)
     if issubclass(cls, ShardWriter):
         return cls(root, suite, shard_size)
     return cls(root, suite)

@@ -14,6 +14,7 @@ from paintkit.writers.base import Writer, write_error
 from paintkit.writers.record import EncodedProblem, FileRecord
 
 SUFFIXES = ("_input.png", "_answer.png", ".json")
+SVG_SUFFIXES = ("_input.svg", "_answer.svg")  # with --svg, written before the JSON
 
 
 def check_folder_name(name: str, what: str = "benchmark") -> str:
@@ -42,11 +43,16 @@ class DirectoryWriter(Writer):
     format = "directory"
     json_indent = 1
 
-    def __init__(self, root: Path | str, suite):
+    def __init__(self, root: Path | str, suite, svg: bool = False):
         super().__init__(root, suite)
+        self.svg = svg
+        self.suffixes = SUFFIXES[:2] + SVG_SUFFIXES + SUFFIXES[2:] if svg else SUFFIXES
         self.folders = tuple(check_folder_name(name) for name in benchmark_folders(suite))
         # A combined suite's spec folders already start with the part's benchmark folder.
         self._prefix = "" if getattr(suite, "parts", None) else f"{suite.benchmark}/"
+
+    def options(self) -> dict:
+        return {**super().options(), "svg": True} if self.svg else super().options()
 
     def _stem_path(self, index: int) -> str:
         spec = self.suite.spec(index)
@@ -57,17 +63,19 @@ class DirectoryWriter(Writer):
 
     def is_done(self, index: int) -> bool:
         stem = self.root / self._stem_path(index)
-        return all(os.path.isfile(f"{stem}{suffix}") for suffix in SUFFIXES)
+        return all(os.path.isfile(f"{stem}{suffix}") for suffix in self.suffixes)
 
     def skip(self, index: int) -> list[FileRecord]:
         stem = self._stem_path(index)
-        return [FileRecord.of_file(self.root, stem + suffix) for suffix in SUFFIXES]
+        return [FileRecord.of_file(self.root, stem + suffix) for suffix in self.suffixes]
 
     def write(self, problem: EncodedProblem) -> list[FileRecord]:
         stem = f"{self._prefix}{problem.folder}/{problem.stem}"
         records = []
-        for suffix, data in zip(SUFFIXES, (problem.input_png, problem.answer_png,
-                                           problem.metadata_json), strict=True):
+        files = (problem.input_png, problem.answer_png, problem.metadata_json)
+        if self.svg:
+            files = files[:2] + (problem.input_svg, problem.answer_svg) + files[2:]
+        for suffix, data in zip(self.suffixes, files, strict=True):
             path = stem + suffix
             try:
                 write_bytes_atomic(self.root / path, data)

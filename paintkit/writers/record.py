@@ -31,10 +31,13 @@ class EncodedProblem:
     mode: str = ""
     visual_condition: str = ""
     category: str = ""
+    input_svg: bytes = b""  # SVG of input and answer (paintkit generate --svg), else empty
+    answer_svg: bytes = b""
 
     @property
     def nbytes(self) -> int:
-        return len(self.input_png) + len(self.answer_png) + len(self.metadata_json)
+        return (len(self.input_png) + len(self.answer_png) + len(self.metadata_json)
+                + len(self.input_svg) + len(self.answer_svg))
 
 
 @dataclass(frozen=True)
@@ -66,8 +69,15 @@ def metadata_bytes(metadata: dict, indent: int | None) -> bytes:
 
 
 def encode_problem(spec: ProblemSpec, problem: Problem, *, png_encoder: str = "auto",
-                   json_indent: int | None = 1) -> EncodedProblem:
-    """Encode ``problem`` (generated for ``spec``): PNGs and metadata JSON."""
+                   json_indent: int | None = 1, svg: bool = False) -> EncodedProblem:
+    """Encode ``problem`` (generated for ``spec``): PNGs and metadata JSON, and with ``svg``
+    the input and answer as SVG (:func:`paintkit.renderers.svg_scene.problem_svgs`)."""
+    svgs = (b"", b"")
+    if svg:
+        from paintkit.renderers.svg_scene import problem_svgs
+
+        svgs = tuple(text.encode() for text in
+                     problem_svgs(problem.metadata, problem.input, problem.answer))
     input_png = encode_png(problem.input, png_encoder)
     same = problem.answer is problem.input  # preservation problems: encode once
     answer_png = input_png if same else encode_png(problem.answer, png_encoder)
@@ -75,5 +85,6 @@ def encode_problem(spec: ProblemSpec, problem: Problem, *, png_encoder: str = "a
         index=spec.index, key=spec.problem_id, folder=spec.folder, stem=spec.stem,
         input_png=input_png, answer_png=answer_png,
         metadata_json=metadata_bytes(problem.metadata, json_indent), instruction=problem.instruction,
+        input_svg=svgs[0], answer_svg=svgs[1],
         **{name: str(problem.metadata.get(name, "")) for name in COLUMNS},
     )

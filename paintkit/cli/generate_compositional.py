@@ -1,0 +1,52 @@
+"""``paintkit generate compositional --steps 2|3`` and ``paintkit generate guidance``."""
+
+from __future__ import annotations
+
+import argparse
+
+# Options of the PaintBench suite the compositional suite has no use for.
+_NOT_HERE = (("modes", "--modes"), ("size", "--size"), ("counts", "--counts"))
+
+
+def build_compositional_suite(args: argparse.Namespace):
+    from paintkit.cli.generate import choose_namespace
+    from paintkit.compositional.suite import (
+        COMPOSITIONAL_BENCHMARK,
+        COMPOSITIONAL_NAMESPACE,
+        COMPOSITIONAL_PER_CELL,
+        CompositionalSuite,
+    )
+
+    for name, flag in _NOT_HERE:
+        if getattr(args, name, None):
+            raise ValueError(f"{flag} does not apply to the compositional suite (its kinds are "
+                             "chosen with --tasks multi_edit,conversational)")
+    steps = getattr(args, "steps", None) or 2
+    per_cell = COMPOSITIONAL_PER_CELL if args.per_cell is None else args.per_cell
+    namespace = choose_namespace(args, per_cell, COMPOSITIONAL_NAMESPACE, COMPOSITIONAL_PER_CELL,
+                                 "the compositional suite")
+    return CompositionalSuite(
+        steps=steps, kinds=tuple(args.tasks or ()), conditions=tuple(args.conditions or ()),
+        per_cell=per_cell, start_slot=args.start_slot, namespace=namespace,
+        benchmark=args.benchmark or COMPOSITIONAL_BENCHMARK)
+
+
+def build_guidance_suite(args: argparse.Namespace):
+    """``paintkit generate guidance``: the single-target tasks with a drawn cue."""
+    from paintkit.cli.generate import choose_namespace
+    from paintkit.guidance.suite import (
+        GUIDANCE_BENCHMARK,
+        GUIDANCE_NAMESPACE,
+        GUIDANCE_PER_CELL,
+        GuidanceSuite,
+    )
+
+    for name, flag in _NOT_HERE + (("steps", "--steps"),):
+        if getattr(args, name, None):
+            raise ValueError(f"{flag} does not apply to the guidance suite")
+    per_cell = GUIDANCE_PER_CELL if args.per_cell is None else args.per_cell
+    namespace = choose_namespace(args, per_cell, GUIDANCE_NAMESPACE, GUIDANCE_PER_CELL,
+                                 "the guidance suite")
+    return GuidanceSuite(tasks=tuple(args.tasks or ()), conditions=tuple(args.conditions or ()),
+                         per_cell=per_cell, start_slot=args.start_slot, namespace=namespace,
+                         benchmark=args.benchmark or GUIDANCE_BENCHMARK)

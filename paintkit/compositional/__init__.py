@@ -1,0 +1,7 @@
+"""Harder problems from the same exact machinery: chains of 2-3 edits on one scene, asked at
+once (``multi_edit``) or turn by turn (``conversational``). See docs/compositional.md."""
+
+from paintkit.compositional.chain import KINDS, STEP_COUNTS, generate_compositional
+from paintkit.compositional.operations import OPERATIONS
+
+__all__ = ["KINDS", "OPERATIONS", "STEP_COUNTS", "generate_compositional"]

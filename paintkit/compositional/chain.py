@@ -1,0 +1,179 @@
+"""Chains of 2-3 atomic edits on one scene, as one multi-edit problem or as a conversation.
+
+A chain is a pure function of ``(namespace, condition, steps, slot)``: attempt 0, 1, ...
+of :func:`~paintkit.seeds.compositional_seed` until a seed passes every check. For each
+seed: sample the condition's scene (default count table), draw ``steps`` *different*
+operations (:data:`~paintkit.compositional.operations.OPERATIONS`) and ``steps`` *different*
+target shapes, and apply them in order. Because every step edits another shape, no step
+can undo an earlier one. A seed is rejected when
+
+- a target has no unique description in the scene the earlier steps left (checked on that
+  scene, as the single tasks check theirs), or an edited shape mostly leaves the canvas;
+- a step changes fewer pixels than the single tasks require (geometric steps:
+  :func:`~paintkit.tasks.base.geometric_min_edit` of the target's area; others
+  ``MIN_EDIT_PIXELS``), or its unchanged input would score an mIoU above
+  ``MAX_IDENTITY_MIOU`` against that step's answer (every turn is scorable on its own);
+- the whole chain fails the same two checks between the input and the final answer;
+- later steps cover up an earlier one: fewer than ``MIN_EDIT_PIXELS`` of the pixels a step
+  changed still show its result in the final answer (so every step counts).
+
+:func:`multi_edit_problem` states the steps in order in one instruction;
+:func:`conversational_problem` adds ``turns`` (docs/compositional.md#turns): each turn's
+instruction and its exact answer scene.
+"""
+
+from __future__ import annotations
+
+import random
+
+from paintkit.colors import rgb_to_hex
+from paintkit.compositional.operations import GEOMETRIC, OPERATIONS, NoStep, Step, apply_operation
+from paintkit.conditions import Condition, get_condition
+from paintkit.errors import RejectedSeed
+from paintkit.kernels.edit_region import changed_mask, count_changed
+from paintkit.language.phrases import CLIP_NOTE
+from paintkit.renderers import render
+from paintkit.scene import Scene
+from paintkit.sampling.condition import condition_scene
+from paintkit.seeds import compositional_seed, python_rng
+from paintkit.shapes import shape_area
+from paintkit.slots import MAX_ATTEMPTS
+from paintkit.tasks.base import (
+    MAX_IDENTITY_MIOU,
+    MIN_EDIT_PIXELS,
+    Problem,
+    geometric_min_edit,
+    identity_miou,
+)
+
+KINDS: tuple[str, ...] = ("multi_edit", "conversational")
+STEP_COUNTS: tuple[int, ...] = (2, 3)
+CATEGORY = "compositional"
+VACATED = "Any area a shape leaves shows whatever lies beneath it."
+NOTHING_ELSE = "Nothing else changes."
+
+
+def check_steps(steps: int) -> int:
+    if steps not in STEP_COUNTS:
+        raise ValueError(f"steps must be one of {STEP_COUNTS}, got {steps!r}")
+    return steps
+
+
+def _checked(before, after, min_pixels: int, what: str, seed: int) -> None:
+    changed = count_changed(before, after)
+    if changed < max(1, min_pixels):
+        raise RejectedSeed(f"compositional seed {seed}: {what} changes {changed} px "
+                           f"(< {max(1, min_pixels)})")
+    free = identity_miou(before, after)
+    if free > MAX_IDENTITY_MIOU:
+        raise RejectedSeed(f"compositional seed {seed}: {what}: doing nothing would score mIoU "
+                           f"{free:.3f} (> {MAX_IDENTITY_MIOU})")
+
+
+def sample_chain(seed: int, condition: Condition, steps: int):
+    """``(input scene, [Step, ...], [pixels before step 1, after step 1, ...])`` or
+    :class:`~paintkit.errors.RejectedSeed` (see the module docstring)."""
+    rng: random.Random = python_rng(seed)
+    sampled = condition_scene(rng, condition)
+    scene = sampled.scene
+    if len(scene.shapes) < steps:
+        raise RejectedSeed(f"compositional seed {seed}: {len(scene.shapes)} shapes for {steps} steps")
+    operations = rng.sample(OPERATIONS, steps)
+    targets = rng.sample([s.id for s in scene.shapes], steps)
+    current, chain, pixels = scene, [], [render(scene)]
+    for k, (operation, target_id) in enumerate(zip(operations, targets, strict=True), 1):
+        target = current.element(target_id)
+        try:
+            step = apply_operation(rng, current, sampled.colors, target, operation)
+        except NoStep as exc:
+            raise RejectedSeed(f"compositional seed {seed}: step {k} ({operation}): {exc}") from None
+        after = render(step.scene)
+        need = geometric_min_edit(shape_area(target)) if operation in GEOMETRIC else MIN_EDIT_PIXELS
+        _checked(pixels[-1], after, need, f"step {k} ({operation})", seed)
+        chain.append(step)
+        pixels.append(after)
+        current = step.scene
+    _checked(pixels[0], pixels[-1], MIN_EDIT_PIXELS, "the whole chain", seed)
+    for k in range(1, steps):  # the last step is visible by the check above
+        if _still_visible(pixels[k - 1], pixels[k], pixels[-1]) < MIN_EDIT_PIXELS:
+            raise RejectedSeed(f"compositional seed {seed}: later steps hide step {k}")
+    return scene, chain, pixels
+
+
+def _still_visible(before, after, final) -> int:
+    """Pixels step ``before -> after`` changed that still show its result in ``final``."""
+    changed = changed_mask(before, after)
+    return int((changed & ~changed_mask(after, final)).sum())
+
+
+def _sentence(step: Step) -> str:
+    text = step.clause[0].upper() + step.clause[1:]
+    return f"{text}; {step.layer}." if step.layer else f"{text}."
+
+
+def _notes(chain: list[Step]) -> str:
+    geometric = any(s.operation in GEOMETRIC for s in chain)
+    moved = any(s.operation in GEOMETRIC or s.operation == "remove" for s in chain)
+    notes = ([VACATED] if moved else []) + ([CLIP_NOTE] if geometric else []) + [NOTHING_ELSE]
+    return " ".join(notes)
+
+
+def multi_edit_instruction(chain: list[Step]) -> str:
+    """"Make these 2 edits in order, each on the result of the one before: 1. ... 2. ..."."""
+    listed = " ".join(f"{k}. {_sentence(s)}" for k, s in enumerate(chain, 1))
+    return (f"Make these {len(chain)} edits in order, each on the result of the one before: "
+            f"{listed} {_notes(chain)}")
+
+
+def _metadata(kind: str, condition: Condition, seed: int, scene: Scene, chain: list[Step],
+              pixels: list, instruction: str) -> dict:
+    return {
+        "instruction": instruction, "task": kind, "mode": f"steps{len(chain)}",
+        "visual_condition": condition.name, "category": CATEGORY, "seed": seed,
+        "W": condition.width, "H": condition.height,
+        "bg_colors": [rgb_to_hex(c) for c in scene.background.colors],
+        "edit_pixels": count_changed(pixels[0], pixels[-1]),
+        "targets": [s.target for s in chain],
+        "params": {"steps": [{"operation": s.operation, "target": s.target,
+                              "instruction": _sentence(s), **s.params} for s in chain]},
+        "scene": scene.to_dict(), "answer_scene": chain[-1].scene.to_dict(),
+    }
+
+
+def generate_compositional(kind: str, condition: str | Condition, steps: int, slot: int, *,
+                           namespace: str = "compositional", condition_key: str | None = None,
+                           max_attempts: int = MAX_ATTEMPTS) -> Problem:
+    """Problem ``slot`` of ``kind`` (``multi_edit`` or ``conversational``) with ``steps`` edits.
+
+    The metadata has the usual problem JSON fields (``task`` is the kind, ``mode``
+    ``steps2``/``steps3``, ``category`` ``compositional``) plus ``slot``, ``attempt``,
+    ``namespace``; conversational problems also ``turns``.
+    """
+    if kind not in KINDS:
+        raise ValueError(f"unknown compositional kind {kind!r}; allowed: {', '.join(KINDS)}")
+    check_steps(steps)
+    cond = condition if isinstance(condition, Condition) else get_condition(condition)
+    key = condition_key or cond.name
+    last = None
+    for attempt in range(max_attempts):
+        seed = compositional_seed(key, steps, slot, attempt, namespace=namespace)
+        try:
+            scene, chain, pixels = sample_chain(seed, cond, steps)
+        except RejectedSeed as exc:
+            last = exc
+            continue
+        break
+    else:
+        raise RuntimeError(f"compositional {key} steps {steps} slot {slot}: {max_attempts} "
+                           f"attempts in a row were rejected; last reason: {last}")
+    if kind == "multi_edit":
+        meta = _metadata(kind, cond, seed, scene, chain, pixels, multi_edit_instruction(chain))
+    else:
+        from paintkit.compositional.turns import conversation_instruction, turns_metadata
+
+        meta = _metadata(kind, cond, seed, scene, chain, pixels, conversation_instruction(chain))
+        meta["turns"] = turns_metadata(chain, pixels)
+    meta.update({"slot": slot, "attempt": attempt, "namespace": namespace})
+    if condition_key is not None:
+        meta["condition_key"] = condition_key
+    return Problem(pixels[0], pixels[-1], meta["instruction"], meta)

@@ -1,0 +1,133 @@
+"""The compositional suite: ``kinds`` x ``conditions`` x ``per_cell`` chains of ``steps`` edits.
+
+>>> from paintkit.compositional.suite import CompositionalSuite
+>>> suite = CompositionalSuite(steps=2)  # 2 kinds x 8 conditions x 12 = 192 problems
+>>> len(suite), suite.spec(0).problem_id
+(192, 'compositional-multi_edit_steps2-baseline-steps2-000000')
+
+Layout: ``<out>/<benchmark>/<kind>_steps<k>/NNN_{input,answer}.png`` + ``NNN.json`` (the
+usual layout, so ``paintkit eval`` scores it unchanged); order kind-major, then condition,
+then slot, and problem ``NNN`` of a folder is condition ``NNN // per_cell``, slot
+``start_slot + NNN % per_cell`` (as PaintBench's task folders). It has the interface every
+engine and writer uses (``len``, ``spec``, ``specs``, ``problems``, ``to_dict``/``from_dict``,
+``benchmark``, :meth:`generate_spec`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, fields
+from typing import Any
+
+from paintkit.compositional.chain import KINDS, check_steps
+from paintkit.conditions import CONDITIONS
+from paintkit.suites.spec import PROBLEM, ProblemSpec
+
+COMPOSITIONAL_BENCHMARK = "Compositional"
+COMPOSITIONAL_NAMESPACE = "compositional"
+COMPOSITIONAL_PER_CELL = 12
+_NAME = re.compile(r"^[A-Za-z0-9_]+$")
+_BENCHMARK = re.compile(r"^[A-Za-z0-9_.-]+$")
+
+
+def _names(value, allowed: tuple[str, ...], what: str) -> tuple[str, ...]:
+    items = tuple(str(v).strip() for v in value) or allowed
+    for item in items:
+        if item not in allowed:
+            raise ValueError(f"unknown {what} {item!r}; allowed: {', '.join(allowed)}")
+    if len(set(items)) != len(items):
+        raise ValueError(f"{what}s listed twice: {', '.join(items)}")
+    return items
+
+
+@dataclass(frozen=True)
+class CompositionalSuite:
+    """An ordered set of compositional problems (see the module docstring).
+
+    Args:
+        steps: edits per problem, 2 or 3.
+        kinds: ``multi_edit`` and/or ``conversational`` (default both).
+        conditions: PaintBench visual conditions (default all 8).
+        per_cell: problems per (kind, condition).
+        start_slot: first slot of every cell.
+        namespace: seed namespace (``compositional``: the suite's own problems).
+        benchmark: folder name of the directory layout.
+    """
+
+    steps: int = 2
+    kinds: tuple[str, ...] = ()
+    conditions: tuple[str, ...] = ()
+    per_cell: int = COMPOSITIONAL_PER_CELL
+    start_slot: int = 0
+    namespace: str = COMPOSITIONAL_NAMESPACE
+    benchmark: str = COMPOSITIONAL_BENCHMARK
+
+    def __post_init__(self) -> None:
+        check_steps(self.steps)
+        object.__setattr__(self, "kinds", _names(self.kinds, KINDS, "compositional kind"))
+        object.__setattr__(self, "conditions", _names(self.conditions, CONDITIONS, "condition"))
+        for name in ("per_cell", "start_slot"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool) or value < (name == "per_cell"):
+                raise ValueError(f"{name} must be an int >= {int(name == 'per_cell')}, got {value!r}")
+        if not isinstance(self.namespace, str) or not _NAME.match(self.namespace):
+            raise ValueError(f"namespace must be letters, digits and '_', got {self.namespace!r}")
+        if not isinstance(self.benchmark, str) or not _BENCHMARK.match(self.benchmark):
+            raise ValueError(f"benchmark must be a folder name (letters, digits, '_.-'), got "
+                             f"{self.benchmark!r}")
+
+    @property
+    def block(self) -> int:
+        """Problems per kind folder."""
+        return len(self.conditions) * self.per_cell
+
+    def __len__(self) -> int:
+        return len(self.kinds) * self.block
+
+    def folders(self) -> tuple[str, ...]:
+        return tuple(f"{kind}_steps{self.steps}" for kind in self.kinds)
+
+    def spec(self, index: int, round: int = 0) -> ProblemSpec:
+        """Problem ``index`` (``0 <= index < len(self)``) of round ``round``."""
+        if not 0 <= index < len(self):
+            raise IndexError(f"problem index {index} outside [0, {len(self)})")
+        kind_i, rest = divmod(index, self.block)
+        cond_i, k = divmod(rest, self.per_cell)
+        condition = self.conditions[cond_i]
+        idx = round * self.block + rest
+        return ProblemSpec(
+            index=index, kind=PROBLEM, task=self.kinds[kind_i], condition=condition,
+            seed_condition=condition, mode=f"steps{self.steps}",
+            slot=self.start_slot + round * self.per_cell + k, namespace=self.namespace,
+            folder=self.folders()[kind_i], idx=idx, idx_digits=max(3, len(str(self.block - 1))),
+        )
+
+    def specs(self) -> Iterator[ProblemSpec]:
+        return (self.spec(i) for i in range(len(self)))
+
+    def generate_spec(self, spec: ProblemSpec):
+        """The problem ``spec`` names (called by :func:`paintkit.suites.build_problem`)."""
+        from paintkit.compositional.chain import generate_compositional
+
+        return generate_compositional(spec.task, spec.condition, self.steps, spec.slot,
+                                      namespace=spec.namespace)
+
+    def problems(self, start: int = 0, stop: int | None = None):
+        """Generate problems ``start .. stop-1`` in this process (with ``problem_id``/``idx``)."""
+        from paintkit.suites.build import build_problem
+
+        stop = len(self) if stop is None else min(stop, len(self))
+        return (build_problem(self, self.spec(i)) for i in range(start, stop))
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-able description (the manifest's ``suite``); ``from_dict`` inverts it."""
+        return {"suite": "compositional", "benchmark": self.benchmark, "namespace": self.namespace,
+                "steps": self.steps, "kinds": list(self.kinds), "conditions": list(self.conditions),
+                "per_cell": self.per_cell, "start_slot": self.start_slot, "problems": len(self)}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> CompositionalSuite:
+        names = {f.name for f in fields(cls)}
+        return cls(**{k: (tuple(v) if isinstance(v, list) else v)
+                      for k, v in data.items() if k in names})

@@ -1,0 +1,86 @@
+"""``paintkit eval --turns``: score every turn of the conversational problems.
+
+Plain ``paintkit eval`` scores a conversational problem like any other: the model's final
+image (``NNNN_output.png``) against the last turn's answer, from the problem's input. With
+``--turns`` every turn ``k`` is also scored on its own and written to
+``<out>/turn_stats.jsonl``, one row per (model, problem, turn):
+
+- the model's image of turn ``k`` is ``<outputs>/<model>/<Benchmark>/<task>/NNNN_turn<k>_output.png``
+  (the last turn falls back to ``NNNN_output.png``);
+- its answer is the turn's exact answer (``turns[k-1].answer_scene`` rendered, checked
+  against ``answer_sha256``) and its input the exact answer of turn ``k - 1`` (the problem's
+  input for turn 1): a turn is judged on the edit it asks for, whatever the model did before.
+
+Rows carry the usual SPEC 5 ``output`` object plus ``turn`` and ``turns``. The file is
+rewritten whole (atomically) on each run.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+TURNS_NAME = "turn_stats.jsonl"
+TURN_OUTPUT = re.compile(r"^\d{4}_turn\d+_output\.png$")
+
+
+def turn_output_path(outputs_root, model: str, problem, turn: int) -> Path:
+    return Path(outputs_root) / model / problem.benchmark / problem.task / \
+        f"{problem.idx:04d}_turn{turn}_output.png"
+
+
+def score_turns(benchmarks_root, outputs_root, out_dir, *, models=None, benchmarks=None,
+                tasks=None) -> tuple[Path, list[dict]]:
+    """Score every turn (see the module docstring); returns ``(results path, rows)``.
+
+    Raises:
+        LayoutError: as ``paintkit eval`` (a broken benchmark tree, unknown names).
+        ValueError: a turn without an exact answer (see
+            :func:`paintkit.compositional.turns.answer_pixels`).
+    """
+    from paintkit.compositional.turns import answer_pixels
+    from paintkit.evaluate.discovery import discover_models, discover_problems, read_metadata
+    from paintkit.evaluate.problem import load_output, score_output
+    from paintkit.io.atomic import write_bytes_atomic
+    from paintkit.io.images import load_rgb
+
+    problems = discover_problems(benchmarks_root, benchmarks, tasks)
+    model_names = discover_models(outputs_root, models)
+    rows: list[dict] = []
+    for problem in problems:
+        meta = read_metadata(problem)
+        turns = meta.get("turns")
+        if not turns:
+            continue
+        present = [m for m in model_names if (Path(outputs_root) / m / problem.benchmark).is_dir()]
+        before = load_rgb(problem.input_path)
+        for turn in turns:
+            k = int(turn["turn"])
+            answer = answer_pixels(turn)
+            for model in present:
+                path = turn_output_path(outputs_root, model, problem, k)
+                if k == len(turns) and not path.exists():
+                    path = problem.output_path(outputs_root, model)
+                result, _ = score_output(load_output(path), answer, before)
+                row = {"model": model, "benchmark": problem.benchmark, "task": problem.task,
+                       "mode": meta.get("mode"), "visual_condition": meta.get("visual_condition"),
+                       "idx": problem.idx, "turn": k, "turns": len(turns),
+                       "operation": turn.get("operation"), "has_output": result.has_output,
+                       "output": result.to_schema()}
+                if result.error is not None:
+                    row["error"] = result.error
+                rows.append(row)
+            before = answer
+    path = Path(out_dir) / TURNS_NAME
+    write_bytes_atomic(path, "".join(json.dumps(r) + "\n" for r in rows).encode())
+    return path, rows
+
+
+def describe(rows: list[dict]) -> str:
+    """``turn 1: mIoU 0.912 over 24 rows; turn 2: ...`` (mean of the per-row mean IoU)."""
+    by_turn: dict[int, list[float]] = {}
+    for row in rows:
+        by_turn.setdefault(row["turn"], []).append(row["output"]["cie76_mean"]["iou"])
+    return "; ".join(f"turn {k}: mIoU {sum(v) / len(v):.3f} over {len(v)} rows"
+                     for k, v in sorted(by_turn.items())) or "no conversational problems"
