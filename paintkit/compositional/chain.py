@@ -33,8 +33,8 @@ from paintkit.errors import RejectedSeed
 from paintkit.kernels.edit_region import changed_mask, count_changed
 from paintkit.language.phrases import CLIP_NOTE
 from paintkit.renderers import render
-from paintkit.scene import Scene
 from paintkit.sampling.condition import condition_scene
+from paintkit.scene import Scene
 from paintkit.seeds import compositional_seed, python_rng
 from paintkit.shapes import shape_area
 from paintkit.slots import MAX_ATTEMPTS
