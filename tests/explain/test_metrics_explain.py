@@ -1,0 +1,28 @@
+"""``paintkit.metrics.explain``: the same result as ``explain_problem``, loaded lazily."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from paintkit.explain import DEFAULT_TOLERANCE, explain_problem
+
+
+def test_importing_metrics_does_not_load_the_renderer():
+    code = ("import sys, paintkit.metrics as m; assert callable(m.explain); "
+            "print(sorted(k for k in sys.modules if k.startswith(('paintkit.renderers', "
+            "'paintkit.explain'))))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_explain_forwards_to_explain_problem():
+    from paintkit.metrics import explain
+    from paintkit.slots import generate_slot
+
+    problem = generate_slot("translation", "baseline", "amount", 0)
+    args = (problem.metadata, problem.input, problem.answer, problem.input)
+    got = explain(*args)
+    assert got == explain_problem(*args) and got["tolerance"] == DEFAULT_TOLERANCE
+    assert got["tags"] == {"correct": 2, "misplaced": 1}
+    assert explain(*args, delta_e="ciede2000")["delta_e"] == "ciede2000"
