@@ -74,8 +74,16 @@ class ObjectTagger:
         """``ΔE(reference, sample) <= t`` for two ``(N, 3)`` uint8 arrays (or a colour)."""
         from paintkit.kernels.delta_e_numba import delta_e_rgb_numba
 
-        reference = np.ascontiguousarray(np.broadcast_to(reference, sample.shape))
-        return delta_e_rgb_numba(reference, np.ascontiguousarray(sample), self.formula) <= self.t
+        reference = np.broadcast_to(reference, sample.shape)
+        # Equal colours are within any t (ΔE = 0): only the others need the formula; on
+        # flat-colour scenes that is most pixels of a shifted copy.
+        differ = (reference != sample).any(axis=-1)
+        out = np.ones(differ.shape, bool)
+        if differ.any():
+            out[differ] = delta_e_rgb_numba(np.ascontiguousarray(reference[differ]),
+                                            np.ascontiguousarray(sample[differ]),
+                                            self.formula) <= self.t
+        return out
 
     def _distance(self, c1: np.ndarray, c2: np.ndarray) -> float:
         from paintkit.kernels.delta_e_numba import delta_e_rgb_numba
@@ -158,6 +166,8 @@ class ObjectTagger:
         best = ((dx, dy), self._shift_share(ys, xs, dx, dy) if (dx, dy) != (0, 0) else 0.0)
         for _ in range(_CLIMB_STEPS):
             (bx, by), share = best
+            if share >= 1.0:  # no neighbour can beat a perfect copy
+                break
             step = max((((bx + sx, by + sy), self._shift_share(ys, xs, bx + sx, by + sy))
                         for sx in (-1, 0, 1) for sy in (-1, 0, 1)
                         if (sx, sy) != (0, 0) and (bx + sx, by + sy) != (0, 0)),

@@ -70,7 +70,8 @@ def _bins(output, answer, inputs, formula):
 
 
 def explain_problem(metadata: dict, inputs, answer, output, *, tolerance: int = DEFAULT_TOLERANCE,
-                    delta_e: str = "cie76", max_segments: int = MAX_SEGMENTS) -> dict:
+                    delta_e: str = "cie76", max_segments: int = MAX_SEGMENTS,
+                    bins=None) -> dict:
     """Object tags and error segments of one output (module docstring).
 
     Args:
@@ -80,6 +81,9 @@ def explain_problem(metadata: dict, inputs, answer, output, *, tolerance: int = 
             for a missing output.
         tolerance: ``t`` in 0..10: a pixel is right when ``ΔE(O, A) <= t``.
         delta_e: ``"cie76"`` (the benchmark's), ``"cie94"`` or ``"ciede2000"``.
+        bins: the scorer's per-pixel bins of this output, if already computed
+            (``tolerance_statistics(..., return_bins=True, delta_e=delta_e)``: uint8
+            ``(H, W)``, ``min(ceil(ΔE(O, A)), 11)``); saves a full-image ΔE pass.
 
     Returns:
         ``{"has_output", "tolerance", "delta_e", "explained", "notes", "objects",
@@ -103,7 +107,13 @@ def explain_problem(metadata: dict, inputs, answer, output, *, tolerance: int = 
         output = np.ascontiguousarray(
             normalize_output_numba(output, (answer.shape[1], answer.shape[0])))
     edit = changed_mask(inputs, answer)
-    correct = _bins(output, answer, inputs, delta_e) <= tolerance
+    if bins is None:
+        bins = _bins(output, answer, inputs, delta_e)
+    bins = np.asarray(bins)
+    if bins.shape != answer.shape[:2]:
+        raise ValueError(f"bins: expected the answer's (H, W) = {answer.shape[:2]}, got "
+                         f"{bins.shape}")
+    correct = bins <= tolerance
     tagger = ObjectTagger(output, answer, inputs, correct, edit, tolerance, delta_e)
 
     notes = []

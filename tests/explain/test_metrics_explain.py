@@ -26,3 +26,21 @@ def test_explain_forwards_to_explain_problem():
     assert got == explain_problem(*args) and got["tolerance"] == DEFAULT_TOLERANCE
     assert got["tags"] == {"correct": 2, "misplaced": 1}
     assert explain(*args, delta_e="ciede2000")["delta_e"] == "ciede2000"
+
+
+def test_the_scorers_bins_give_the_same_explanation():
+    import numpy as np
+    import pytest
+
+    from paintkit.metrics import tolerance_statistics
+    from paintkit.slots import generate_slot
+
+    problem = generate_slot("recolor", "baseline", "color_code", 0)
+    i, a = problem.input, problem.answer
+    out = np.clip(a.astype(int) + 4, 0, 255).astype(np.uint8)
+    for formula in ("cie76", "ciede2000"):
+        bins = tolerance_statistics([out], [a], [i], return_bins=True, delta_e=formula).bins[0]
+        assert explain_problem(problem.metadata, i, a, out, bins=bins, delta_e=formula) == \
+            explain_problem(problem.metadata, i, a, out, delta_e=formula)
+    with pytest.raises(ValueError, match=r"bins: expected the answer's \(H, W\)"):
+        explain_problem(problem.metadata, i, a, out, bins=np.zeros((2, 2), np.uint8))
