@@ -64,3 +64,16 @@ def test_explanation_block_and_bad_files(tmp_path):
         load_explanations(bad)
     with pytest.raises(ValueError, match="no such file"):
         load_explanations(tmp_path / "none.jsonl")
+
+
+def test_results_of_another_formula_are_refused(tmp_path, capsys):
+    from paintkit.evaluate import evaluate
+    from paintkit.evaluate.synthetic import write_synthetic_tree
+
+    bench, outputs = write_synthetic_tree(tmp_path, problems=4, tasks=2, width=16, height=16,
+                                          models=("exact",))
+    evaluate(bench, outputs, tmp_path / "res", jobs=1, progress=False, delta_e="ciede2000")
+    assert main(["report", "--input", str(tmp_path / "res"), "--output",
+                 str(tmp_path / "r.html"), "--n-boot", "50"]) == 2
+    assert "the report shows CIE76 results" in capsys.readouterr().err
+    assert not (tmp_path / "r.html").exists()
