@@ -111,3 +111,16 @@ def test_save_images_writes_segments_beside_the_diffs(tree, tmp_path):
                  + row["output"]["preservation_pixels"] - t0["preservation_correct_pixels"])
         assert body["segments"]["0"]["error_pixels"] == wrong
         assert not list(folder.glob("*.tmp*"))  # written atomically: no temporaries left
+
+
+def test_workers_get_the_options_and_write_the_same_bytes(tree, tmp_path):
+    bench, outputs = tree
+    files = []
+    for jobs in (1, 2):
+        out = tmp_path / f"j{jobs}"
+        evaluate(bench, outputs, out, jobs=jobs, progress=False, chunk_size=1,
+                 delta_e="cie94", extra_metrics=("psnr",))
+        files.append((out / "problem_stats.jsonl").read_bytes())
+    assert files[0] == files[1]
+    rows = [json.loads(line) for line in files[1].decode().splitlines()]
+    assert all(r["delta_e"] == "cie94" and set(r["extra_metrics"]) == {"psnr"} for r in rows)
