@@ -40,7 +40,7 @@ def pixel_miou(device="cpu", *, fit: str = "cover", tolerance: int | None = None
 
     Example:
         >>> fn = pixel_miou("cuda")  # doctest: +SKIP
-        >>> scores, info = fn(images, prompts, [{"answer": a, "input": i} for a, i in ...])
+        >>> scores, info = fn(images, prompts, [{"answer": a, "input": i} for a, i in ...])  # doctest: +SKIP
     """
     import torch
 
