@@ -126,3 +126,15 @@ def test_unknown_formula_is_refused():
         score(o, a, i, delta_e="cie2000")
     with pytest.raises(ValueError, match="one of cie76, cie94, ciede2000"):
         ScoreAccumulator(delta_e="de2000")
+
+
+@pytest.mark.parametrize("backend", ["numba", "torch"])
+def test_samples_per_problem_with_another_formula(backend):
+    o, a, i = _batch(17, n=2)
+    o2, _, _ = _batch(19, n=2)
+    grouped = np.stack([o[0], o2[0], o[1], o2[1]])  # problem-major: 2 samples per problem
+    got = reward(torch.from_numpy(grouped), prepare_reference(a, i), samples_per_problem=2,
+                 delta_e="ciede2000", backend=backend)
+    one = [r.miou for r in score(np.stack([o[0], o[1]]), a, i, delta_e="ciede2000")]
+    two = [r.miou for r in score(np.stack([o2[0], o2[1]]), a, i, delta_e="ciede2000")]
+    torch.testing.assert_close(got, torch.tensor([one[0], two[0], one[1], two[1]]).float())
