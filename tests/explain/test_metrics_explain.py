@@ -44,3 +44,18 @@ def test_the_scorers_bins_give_the_same_explanation():
             explain_problem(problem.metadata, i, a, out, delta_e=formula)
     with pytest.raises(ValueError, match=r"bins: expected the answer's \(H, W\)"):
         explain_problem(problem.metadata, i, a, out, bins=np.zeros((2, 2), np.uint8))
+
+
+def test_prepared_scenes_serve_every_output_of_a_problem():
+    import numpy as np
+
+    from paintkit.explain import prepare_scenes
+    from paintkit.slots import generate_slot
+
+    problem = generate_slot("translation", "baseline", "amount", 0)
+    meta, i, a = problem.metadata, problem.input, problem.answer
+    scenes = prepare_scenes(meta, i, a)
+    noisy = np.clip(a.astype(int) + 3, 0, 255).astype(np.uint8)
+    for out in (i, a, noisy, np.roll(a, 4, axis=1), None):
+        assert explain_problem(meta, i, a, out, scenes=scenes) == \
+            explain_problem(meta, i, a, out)
