@@ -9,8 +9,13 @@ every pixel a new colour, like a generative model's output) it times, best of
 
 - base: ``paintkit.metrics.score`` (CIE76, Numba), the reference figure;
 - explain: ``paintkit.explain.explain_problem`` (tags + segments, tolerance 5);
+- explain_bins: the same, given the scorer's per-pixel bins (``bins=``, as a caller that
+  scored with ``return_bins=True`` can: one full-image ΔE pass fewer);
+- explain_each: given the bins and the problem's ``prepare_scenes`` (built once per problem,
+  as ``paintkit explain`` does for all models): the cost of each further model's output;
 - ssim, psnr: ``paintkit.metrics.similarity`` (torch CPU through kornia);
-- cie94, ciede2000: ``tolerance_histograms_delta_e`` (Numba) vs the fused CIE76 kernel.
+- cie94, ciede2000: ``tolerance_histograms_delta_e`` (Numba) vs the fused CIE76 kernel;
+- score_de2000: ``score(..., delta_e="ciede2000")`` end to end.
 
 Numba and torch get the same thread count (``--threads``). Prints ms per problem and the
 ratio to the base metric.
@@ -27,9 +32,9 @@ import numba
 import numpy as np
 import torch
 
-from paintkit.explain import explain_problem
+from paintkit.explain import explain_problem, prepare_scenes
 from paintkit.kernels.delta_e_counts import tolerance_histograms_delta_e
-from paintkit.metrics import score
+from paintkit.metrics import score, tolerance_statistics
 from paintkit.metrics.similarity import psnr, ssim
 from paintkit.slots import generate_slot
 from paintkit.tasks import task_spec
@@ -63,15 +68,23 @@ def main() -> None:
         noise = np.random.default_rng(0).integers(-3, 4, a.shape)
         noisy = np.clip(a.astype(np.int16) + noise, 0, 255).astype(np.uint8)
         for name, out in (("answer", a), ("input", i), ("noisy", noisy)):
+            bins = tolerance_statistics([out], [a], [i], return_bins=True).bins[0]
+            scenes = prepare_scenes(meta, i, a)
             timings = {
                 "base": best_ms(lambda: score([out], [a], [i]), args.repeats),
                 "explain": best_ms(lambda: explain_problem(meta, i, a, out), args.repeats),
+                "explain_bins": best_ms(lambda: explain_problem(meta, i, a, out, bins=bins),
+                                        args.repeats),
+                "explain_each": best_ms(lambda: explain_problem(meta, i, a, out, bins=bins,
+                                                                scenes=scenes), args.repeats),
                 "ssim": best_ms(lambda: ssim(out[None], a[None]), args.repeats),
                 "psnr": best_ms(lambda: psnr(out[None], a[None]), args.repeats),
                 "cie94": best_ms(lambda: tolerance_histograms_delta_e(
                     out[None], a[None], i[None], "cie94"), args.repeats),
                 "ciede2000": best_ms(lambda: tolerance_histograms_delta_e(
                     out[None], a[None], i[None], "ciede2000"), args.repeats),
+                "score_de2000": best_ms(lambda: score([out], [a], [i], delta_e="ciede2000"),
+                                        args.repeats),
             }
             base = timings["base"]
             line = "  ".join(f"{k} {v:7.1f} ms ({v / base:4.1f}x)" for k, v in timings.items())

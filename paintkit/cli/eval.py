@@ -33,11 +33,27 @@ def register(subparsers) -> None:
                         help="also write diff PNGs at tolerances 0, 2, 5, 10")
     parser.add_argument("--overwrite", action="store_true",
                         help="rescore problems already in problem_stats.jsonl")
+    parser.add_argument("--delta-e", default="cie76", choices=("cie76", "cie94", "ciede2000"),
+                        help="colour difference (default cie76, the benchmark's); recorded in "
+                             "every row, one formula per results folder")
+    parser.add_argument("--extra-metrics", default="", type=_extra_metrics, metavar="LIST",
+                        help="comma-separated pixel-similarity figures to add to each row "
+                             "(ssim,psnr)")
     parser.add_argument("--quiet", action="store_true", help="no progress line")
     parser.add_argument("--turns", action="store_true",
                         help="also score every turn of conversational problems "
                         "(NNNN_turn<k>_output.png) into turn_stats.jsonl; see docs/compositional.md")
     parser.set_defaults(func=run)
+
+
+def _extra_metrics(text: str) -> tuple[str, ...]:
+    names = tuple(n.strip() for n in text.split(",") if n.strip())
+    allowed = ("ssim", "psnr")  # paintkit.metrics.similarity.EXTRA_METRICS (kept light here)
+    unknown = [n for n in names if n not in allowed]
+    if unknown:
+        raise argparse.ArgumentTypeError(f"unknown {', '.join(unknown)}; expected a "
+                                         f"comma-separated subset of {','.join(allowed)}")
+    return tuple(dict.fromkeys(names))
 
 
 #: Ignored output files named one by one before "... and N more".
@@ -54,6 +70,7 @@ def run(args: argparse.Namespace) -> int:
             models=args.models, benchmarks=args.benchmarks, tasks=args.tasks,
             jobs=args.jobs or default_jobs(), save_images=args.save_images,
             overwrite=args.overwrite, progress=not args.quiet,
+            delta_e=args.delta_e, extra_metrics=args.extra_metrics,
         )
     except (FolderNotWritableError, PermissionError) as exc:
         print(f"paintkit eval: error: {exc}", file=sys.stderr)

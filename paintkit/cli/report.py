@@ -28,6 +28,9 @@ def register(subparsers) -> None:
                         help="problems per (task, model) in the gallery (default: %(default)s)")
     parser.add_argument("--thumb", type=int, default=160, metavar="PX",
                         help="longest side of gallery images (default: %(default)s)")
+    parser.add_argument("--explanations", metavar="FILE",
+                        help="explanations.jsonl of 'paintkit explain': object tags on the "
+                        "gallery cards (default: the one in the results folder, if any)")
     parser.set_defaults(func=run)
 
 
@@ -36,6 +39,7 @@ def run(args: argparse.Namespace) -> int:
 
     size = build_report(args.input, args.output, benchmarks_root=args.benchmarks,
                         outputs_root=args.outputs, n_boot=args.n_boot, seed=args.seed,
-                        gallery_per_model=args.gallery_per_model, thumb=args.thumb)
+                        gallery_per_model=args.gallery_per_model, thumb=args.thumb,
+                        explanations=args.explanations)
     print(f"report: {size / 1e6:.2f} MB -> {args.output}", file=sys.stderr)
     return 0

@@ -27,6 +27,9 @@ def register(subparsers) -> None:
     parser.add_argument("--diagnostics", metavar="FILE",
                         help="also write diagnostics rows (pass rates, condition deltas, "
                         "edit-size buckets, failure modes) to FILE")
+    parser.add_argument("--delta-e", choices=("cie76", "cie94", "ciede2000"), default=None,
+                        help="read the rows scored with this colour difference (default: the "
+                        "rows' one formula); blocks are named after it (ciede2000_mean ...)")
     parser.set_defaults(func=run)
 
 
@@ -35,18 +38,19 @@ def run(args: argparse.Namespace) -> int:
 
     from paintkit.stats.aggregate import aggregate_tables
     from paintkit.stats.output import write_jsonl
-    from paintkit.stats.table import load_tables
+    from paintkit.stats.table import load_tables, name_blocks
 
     start = time.perf_counter()
-    tables = load_tables(args.input)
+    tables = load_tables(args.input, args.delta_e)
+    formula = tables[0].delta_e if tables else "cie76"
     rows = aggregate_tables(tables, n_boot=args.n_boot, seed=args.seed, ci=not args.no_ci,
                             jobs=args.jobs)
-    write_jsonl(args.output, rows)
+    write_jsonl(args.output, name_blocks(rows, formula))
     if args.diagnostics:
         from paintkit.stats.diagnostics import diagnostics_rows
 
-        write_jsonl(args.diagnostics, diagnostics_rows(tables, n_boot=args.n_boot,
-                                                       seed=args.seed, ci=not args.no_ci))
+        write_jsonl(args.diagnostics, name_blocks(diagnostics_rows(
+            tables, n_boot=args.n_boot, seed=args.seed, ci=not args.no_ci), formula))
     print(f"{len(rows)} aggregate rows for {len(tables)} (model, benchmark) pairs in "
           f"{time.perf_counter() - start:.2f} s -> {args.output}", file=sys.stderr)
     return 0

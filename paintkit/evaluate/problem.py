@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from paintkit.evaluate.discovery import BenchmarkProblem, read_metadata
+from paintkit.io.atomic import write_text_atomic
 from paintkit.io.images import ImageDecodeError, load_rgb, write_png
 
 #: Tolerances at which ``--save-images`` writes diff images.
@@ -24,6 +25,12 @@ DIFF_TOLERANCES = (0, 2, 5, 10)
 def diff_image_path(images_root: Path, model: str, problem: BenchmarkProblem, t: int) -> Path:
     return Path(images_root) / model / problem.benchmark / problem.task / \
         f"{problem.idx:04d}_diff_t{t:02d}.png"
+
+
+def segments_path(images_root: Path, model: str, problem: BenchmarkProblem) -> Path:
+    """Where ``--save-images`` writes the error segments of the diff images beside them."""
+    return Path(images_root) / model / problem.benchmark / problem.task / \
+        f"{problem.idx:04d}_segments.json"
 
 
 def output_signature(path: Path) -> dict | None:
@@ -55,11 +62,17 @@ def score_problem(
     outputs_root: Path,
     images_root: Path | None = None,
     meta: dict | None = None,
+    delta_e: str = "cie76",
+    extra_metrics: tuple[str, ...] = (),
 ) -> list[dict]:
-    """SPEC 5 rows of ``problem`` for each model; diff PNGs if ``images_root`` is given.
+    """SPEC 5 rows of ``problem`` for each model; diff PNGs and their error segments
+    (``<NNNN>_segments.json``) if ``images_root`` is given.
 
     The input and answer are decoded once for all ``models``. ``meta``: the problem's JSON
-    if already read (``evaluate`` reads every one before scoring starts).
+    if already read (``evaluate`` reads every one before scoring starts). ``delta_e``: the
+    colour difference (recorded in each row's ``"delta_e"``; the ``output`` blocks are
+    named after it). ``extra_metrics``: names from
+    :data:`~paintkit.metrics.similarity.EXTRA_METRICS` added as ``row["extra_metrics"]``.
 
     Raises:
         LayoutError / ImageDecodeError: the benchmark's own files are unreadable (a broken
@@ -81,7 +94,8 @@ def score_problem(
         path = problem.output_path(outputs_root, model)
         signature = output_signature(path)  # before reading: a later change is rescored
         output = load_output(path)
-        result, bins = score_output(output, answer, inp, return_bins=images_root is not None)
+        result, bins = score_output(output, answer, inp, return_bins=images_root is not None,
+                                    delta_e=delta_e)
         row = {
             "model": model,
             "benchmark": problem.benchmark,
@@ -94,7 +108,10 @@ def score_problem(
             "has_output": result.has_output,
             "correct_output_size": result.correct_output_size,
             "output": result.to_schema(),
+            "delta_e": delta_e,
         }
+        if extra_metrics:
+            row["extra_metrics"] = extra_figures(output, answer, extra_metrics)
         if result.error is not None:
             row["error"] = result.error
         row["output_file"] = signature
@@ -103,24 +120,59 @@ def score_problem(
             for t in DIFF_TOLERANCES:
                 write_png(diff_image_path(images_root, model, problem, t),
                           np.asarray(diff_image_from_bins(edit_mask, bins, t)))
+            write_segments(segments_path(images_root, model, problem), meta, inp, answer, bins,
+                           delta_e)
     return rows
+
+
+def write_segments(path: Path, meta: dict, inp, answer, bins, delta_e: str) -> None:
+    """The diff images' connected error segments (:func:`paintkit.explain.segment_maps`) as
+    ``{"delta_e", "segments": {"<t>": [...]}}`` JSON, written atomically."""
+    import json
+
+    from paintkit.explain import segment_maps
+
+    maps = segment_maps(meta, inp, answer, bins, DIFF_TOLERANCES)
+    body = {"delta_e": delta_e, "segments": {str(t): maps[t] for t in DIFF_TOLERANCES}}
+    write_text_atomic(path, json.dumps(body, sort_keys=True) + "\n")
+
+
+def extra_figures(output, answer: np.ndarray, names) -> dict:
+    """``{name: value}`` of the pixel-similarity figures (SSIM, PSNR) of one output against
+    its answer: None for a missing output, an image too small for the SSIM window, and the
+    ``+inf`` PSNR of an output equal to its answer (JSON has no infinity)."""
+    from paintkit.metrics.coerce import MissingImage
+    from paintkit.metrics.similarity import finite_or_none, similarity
+
+    if isinstance(output, MissingImage) or output.size == 0:
+        return dict.fromkeys(names)
+    figures = {}
+    for name in names:
+        try:
+            value = float(similarity([output], [answer], (name,), backend="numba")[name][0])
+        except ValueError:  # e.g. SSIM of an image smaller than its 11 px window
+            value = float("nan")
+        figures[name] = finite_or_none(value)
+    return figures
 
 
 def _ratio(num: int, den: int) -> float:
     return num / den if den > 0 else 1.0
 
 
-def score_output(output, answer: np.ndarray, inp: np.ndarray, return_bins: bool = False):
+def score_output(output, answer: np.ndarray, inp: np.ndarray, return_bins: bool = False,
+                 delta_e: str = "cie76"):
     """``(ProblemScore, bins or None)`` of one output (uint8 ``(H, W, 3)`` of any size, or a
     :class:`~paintkit.metrics.coerce.MissingImage`) against uint8 ``(H, W, 3)`` answer and
-    input. Same counts and figures as :func:`paintkit.metrics.score` (SPEC 1.6-1.8)."""
+    input. Same counts and figures as :func:`paintkit.metrics.score` (SPEC 1.6-1.8), with
+    the ``delta_e`` formula."""
     from paintkit.kernels.normalize import normalize_output_numba
-    from paintkit.kernels.tolerance_counts import (
-        counts_from_histograms,
-        tolerance_histograms_numba,
-    )
+    from paintkit.kernels.tolerance_counts import counts_from_histograms
     from paintkit.metrics.coerce import MissingImage
     from paintkit.metrics.result import ProblemScore
+    from paintkit.metrics.score import _numba_histograms
+
+    tolerance_histograms_numba = _numba_histograms(delta_e)
 
     answer_size = (int(answer.shape[1]), int(answer.shape[0]))
     if not isinstance(output, MissingImage) and output.size == 0:
@@ -143,6 +195,6 @@ def score_output(output, answer: np.ndarray, inp: np.ndarray, return_bins: bool 
         edit_accuracy=tuple(0.0 if missing else _ratio(c, e) for c in ce),
         preservation_accuracy=tuple(0.0 if missing else _ratio(c, p) for c in cp),
         iou=tuple(_ratio(c, e + p - q) for c, q in zip(ce, cp, strict=True)),
-        error=output.error if missing else None,
+        error=output.error if missing else None, delta_e=delta_e,
     )
     return score, (None if bins is None else bins[0])

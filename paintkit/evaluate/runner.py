@@ -65,11 +65,37 @@ def _worker_init(parent_pid: int) -> None:
     numba.set_num_threads(1)
 
 
-def _score_chunk(chunk, outputs_root, images_root) -> list[dict]:
+def _score_chunk(chunk, outputs_root, images_root, delta_e="cie76", extra_metrics=()
+                 ) -> list[dict]:
     rows = []
     for problem, models, meta in chunk:
-        rows.extend(score_problem(problem, models, outputs_root, images_root, meta))
+        rows.extend(score_problem(problem, models, outputs_root, images_root, meta,
+                                  delta_e=delta_e, extra_metrics=extra_metrics))
     return rows
+
+
+def check_one_formula(rows: dict, delta_e: str, results_path: Path) -> None:
+    """Refuse to add ``delta_e`` rows to a results file scored with another formula (rows
+    without the field are CIE76, the benchmark's): their figures do not mix."""
+    found = sorted({row.get("delta_e", "cie76") for row in rows.values()} - {delta_e})
+    if found:
+        raise LayoutError(f"{results_path}: holds rows scored with delta_e {', '.join(found)}; "
+                          f"this run uses {delta_e}. Write to another --out folder (one "
+                          "formula per results folder) or pass --overwrite to rescore all")
+
+
+def check_extra_metrics(names) -> tuple[str, ...]:
+    """``names`` (a sequence or a comma-separated string) as a tuple of known extra metrics."""
+    from paintkit.metrics.similarity import EXTRA_METRICS
+
+    if isinstance(names, str):
+        names = [n.strip() for n in names.split(",") if n.strip()]
+    names = tuple(dict.fromkeys(names or ()))
+    unknown = [n for n in names if n not in EXTRA_METRICS]
+    if unknown:
+        raise ValueError(f"extra metrics: unknown {', '.join(unknown)}; expected a "
+                         f"comma-separated subset of {', '.join(EXTRA_METRICS)}")
+    return names
 
 
 def _needs_scoring(row: dict | None, path: Path) -> bool:
@@ -96,6 +122,8 @@ def evaluate(
     overwrite: bool = False,
     progress: bool = True,
     chunk_size: int = 8,
+    delta_e: str = "cie76",
+    extra_metrics=(),
 ) -> EvalSummary:
     """Score model outputs in the SPEC 5 layout into ``out_dir/problem_stats.jsonl``.
 
@@ -105,14 +133,24 @@ def evaluate(
     are skipped unless ``overwrite``, or unless their output appeared or changed since
     (size or mtime). Every problem JSON is read before the first row is scored. One run
     at a time per ``out_dir`` (a lock file). Diff images (``save_images``) go to
-    ``out_dir/diffs/<model>/<Benchmark>/<task>/<NNNN>_diff_t<TT>.png`` for t = 0, 2, 5, 10.
+    ``out_dir/diffs/<model>/<Benchmark>/<task>/<NNNN>_diff_t<TT>.png`` for t = 0, 2, 5, 10,
+    with their error segments in ``<NNNN>_segments.json``.
+
+    ``delta_e``: ``"cie76"`` (the benchmark's), ``"cie94"`` or ``"ciede2000"``, recorded in
+    every row; a results folder holds one formula (another is refused unless
+    ``overwrite``). ``extra_metrics``: e.g. ``("ssim", "psnr")``, added to each row as
+    ``extra_metrics`` (rows already scored are not revisited; use ``overwrite``).
 
     Raises:
         LayoutError: a tree that breaks the layout, a malformed problem JSON, an unknown
             ``--model`` / ``--benchmark`` / ``--task`` (naming what exists).
         FolderBusyError: another eval is writing into ``out_dir``.
     """
+    from paintkit.kernels.delta_e import check_formula
+
     outputs_root, out_dir = Path(outputs_root), Path(out_dir)
+    check_formula(delta_e)
+    extra_metrics = check_extra_metrics(extra_metrics)
     if jobs < 1:
         raise ValueError(f"jobs: expected a positive number of processes, got {jobs}")
     problems = discover_problems(benchmarks_root, benchmarks, tasks)
@@ -128,6 +166,14 @@ def evaluate(
         if loaded.needs_rewrite:
             summary.notes.append(loaded.describe(results_path))
         rows = loaded.rows
+        dropped = 0
+        if overwrite:  # rows of another formula go (rescored below): one formula per file
+            rows = {k: r for k, r in rows.items() if r.get("delta_e", "cie76") == delta_e}
+            dropped = len(loaded.rows) - len(rows)
+            if dropped:
+                summary.notes.append(f"dropped {dropped} row(s) of another delta_e formula")
+        else:
+            check_one_formula(rows, delta_e, results_path)
         work: list[tuple[BenchmarkProblem, list[str], dict]] = []
         replace: set = set()
         for problem, meta in zip(problems, metas, strict=True):
@@ -150,14 +196,14 @@ def evaluate(
                               f"{sorted({p.benchmark for p in problems})}")
         summary.rescored = len(replace)
         keep = [r for k, r in rows.items() if k not in replace] \
-            if replace or loaded.needs_rewrite else None
+            if replace or loaded.needs_rewrite or dropped else None
         _run(work, outputs_root, out_dir, results_path, keep, summary, jobs, save_images,
-             progress, chunk_size)
+             progress, chunk_size, (delta_e, extra_metrics))
     return summary
 
 
 def _run(work, outputs_root, out_dir, results_path, keep, summary, jobs, save_images,
-         progress, chunk_size) -> None:
+         progress, chunk_size, options=("cie76", ())) -> None:
     images_root = out_dir / "diffs" if save_images else None
     total = sum(len(ms) for _, ms, _ in work)
     bar = Progress(summary.skipped + total, verb="scored", enabled=progress)
@@ -173,7 +219,7 @@ def _run(work, outputs_root, out_dir, results_path, keep, summary, jobs, save_im
 
         if jobs == 1 or len(work) <= 1:
             for item in work:
-                consume(_score_chunk([item], outputs_root, images_root))
+                consume(_score_chunk([item], outputs_root, images_root, *options))
         else:
             chunks = [work[k:k + chunk_size] for k in range(0, len(work), chunk_size)]
             with ProcessPoolExecutor(jobs, mp_context=get_context("spawn"),
@@ -184,7 +230,7 @@ def _run(work, outputs_root, out_dir, results_path, keep, summary, jobs, save_im
                 in_flight: deque = deque()
                 for chunk in chunks:
                     in_flight.append(pool.submit(_score_chunk, chunk, outputs_root,
-                                                 images_root))
+                                                 images_root, *options))
                     if len(in_flight) >= 2 * jobs:
                         consume(in_flight.popleft().result())
                 while in_flight:

@@ -13,10 +13,17 @@ are described in :mod:`paintkit.explain.objects` and ``docs/explain.md``.
 """
 
 from paintkit.explain.objects import CORRECT_SHARE, MISPLACED_SHARE, MISSING_SHARE, UNIFORM_SHARE
-from paintkit.explain.problem import DEFAULT_TOLERANCE, explain_problem, segment_maps
+from paintkit.explain.problem import (
+    DEFAULT_TOLERANCE,
+    ProblemScenes,
+    explain_problem,
+    prepare_scenes,
+    segment_maps,
+)
 from paintkit.explain.segments import MAX_SEGMENTS, error_segments
 
 __all__ = [
     "CORRECT_SHARE", "DEFAULT_TOLERANCE", "MAX_SEGMENTS", "MISPLACED_SHARE", "MISSING_SHARE",
-    "UNIFORM_SHARE", "error_segments", "explain_problem", "segment_maps",
+    "ProblemScenes", "UNIFORM_SHARE", "error_segments", "explain_problem", "prepare_scenes",
+    "segment_maps",
 ]

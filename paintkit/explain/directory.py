@@ -14,7 +14,12 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from paintkit.explain.problem import DEFAULT_TOLERANCE, check_tolerance, explain_problem
+from paintkit.explain.problem import (
+    DEFAULT_TOLERANCE,
+    check_tolerance,
+    explain_problem,
+    prepare_scenes,
+)
 
 __all__ = ["ExplainSummary", "explain_directory"]
 
@@ -33,6 +38,7 @@ def _problem_rows(problem, models, outputs_root, tolerance, formula) -> list[dic
 
     meta = read_metadata(problem)
     inputs, answer = load_rgb(problem.input_path), load_rgb(problem.answer_path)
+    scenes = prepare_scenes(meta, inputs, answer)  # once for every model's output
     rows = []
     for model in models:
         key = {"model": model, "benchmark": problem.benchmark, "task": problem.task,
@@ -44,7 +50,7 @@ def _problem_rows(problem, models, outputs_root, tolerance, formula) -> list[dic
         except ImageDecodeError as exc:
             output, error = None, str(exc) if path.exists() else f"{path}: no output file"
         row = {**key, **explain_problem(meta, inputs, answer, output, tolerance=tolerance,
-                                        delta_e=formula)}
+                                        delta_e=formula, scenes=scenes)}
         if error is not None:
             row["error"] = error
         rows.append(row)

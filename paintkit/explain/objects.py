@@ -74,8 +74,16 @@ class ObjectTagger:
         """``ΔE(reference, sample) <= t`` for two ``(N, 3)`` uint8 arrays (or a colour)."""
         from paintkit.kernels.delta_e_numba import delta_e_rgb_numba
 
-        reference = np.ascontiguousarray(np.broadcast_to(reference, sample.shape))
-        return delta_e_rgb_numba(reference, np.ascontiguousarray(sample), self.formula) <= self.t
+        reference = np.broadcast_to(reference, sample.shape)
+        # Equal colours are within any t (ΔE = 0): only the others need the formula; on
+        # flat-colour scenes that is most pixels of a shifted copy.
+        differ = (reference != sample).any(axis=-1)
+        out = np.ones(differ.shape, bool)
+        if differ.any():
+            out[differ] = delta_e_rgb_numba(np.ascontiguousarray(reference[differ]),
+                                            np.ascontiguousarray(sample[differ]),
+                                            self.formula) <= self.t
+        return out
 
     def _distance(self, c1: np.ndarray, c2: np.ndarray) -> float:
         from paintkit.kernels.delta_e_numba import delta_e_rgb_numba
@@ -143,22 +151,39 @@ class ObjectTagger:
             hit = self._colour_masks[code] = (near, labels)
         return hit
 
-    def _shift_share(self, ys, xs, dx, dy) -> float:
+    def _shift_share(self, element, dx, dy) -> float:
+        """Share of the element's pixels (those whose shifted place is inside the image; 0
+        when under half are) matched by the output shifted by ``(dx, dy)``. Window slices,
+        not gathers: the climb evaluates many shifts of one element."""
+        y0, x0, mask, a_win, n = element
         h, w = self.o.shape[:2]
-        ty, tx = ys + dy, xs + dx
-        inside = (ty >= 0) & (ty < h) & (tx >= 0) & (tx < w)
-        if inside.sum() * 2 < ys.size:
+        wh, ww = mask.shape
+        # the part of the element's window whose shifted place lies inside the image
+        top, left = max(0, -(y0 + dy)), max(0, -(x0 + dx))
+        bottom, right = min(wh, h - (y0 + dy)), min(ww, w - (x0 + dx))
+        if bottom <= top or right <= left:
             return 0.0
-        return float(self._matches(self.a[ys[inside], xs[inside]],
-                                   self.o[ty[inside], tx[inside]]).mean())
+        m = mask[top:bottom, left:right]
+        inside = int(m.sum())
+        if inside * 2 < n:
+            return 0.0
+        a = a_win[top:bottom, left:right]
+        o = self.o[y0 + dy + top:y0 + dy + bottom, x0 + dx + left:x0 + dx + right]
+        differ = m & (a != o).any(axis=-1)
+        matched = inside - int(differ.sum())
+        if matched < inside:
+            matched += int(self._matches(a[differ], o[differ]).sum())
+        return matched / inside
 
-    def _climb(self, ys, xs, dx, dy):
+    def _climb(self, element, dx, dy):
         """Hill-climb the shift share from ``(dx, dy)`` over 1 px steps (the centroid guess
         is off by a few px when occlusion or a sub-pixel move reshapes the copy)."""
-        best = ((dx, dy), self._shift_share(ys, xs, dx, dy) if (dx, dy) != (0, 0) else 0.0)
+        best = ((dx, dy), self._shift_share(element, dx, dy) if (dx, dy) != (0, 0) else 0.0)
         for _ in range(_CLIMB_STEPS):
             (bx, by), share = best
-            step = max((((bx + sx, by + sy), self._shift_share(ys, xs, bx + sx, by + sy))
+            if share >= 1.0:  # no neighbour can beat a perfect copy
+                break
+            step = max((((bx + sx, by + sy), self._shift_share(element, bx + sx, by + sy))
                         for sx in (-1, 0, 1) for sy in (-1, 0, 1)
                         if (sx, sy) != (0, 0) and (bx + sx, by + sy) != (0, 0)),
                        key=lambda item: item[1])
@@ -180,12 +205,16 @@ class ObjectTagger:
             return None
         candidates, sizes = np.unique(stray, return_counts=True)
         candidates = candidates[np.argsort(-sizes)][:_CANDIDATES]
+        y0, x0 = int(ys.min()), int(xs.min())
+        mask = np.zeros((int(ys.max()) - y0 + 1, int(xs.max()) - x0 + 1), bool)
+        mask[ys - y0, xs - x0] = True
+        element = (y0, x0, mask, self.a[y0:y0 + mask.shape[0], x0:x0 + mask.shape[1]], ys.size)
         best = None
         for label in candidates.tolist():
             cy, cx = np.nonzero(labels == label)
             if not 0.3 * my.size <= cy.size <= 3 * my.size:
                 continue
-            found = self._climb(ys, xs, int(round(cx.mean() - mx.mean())),
+            found = self._climb(element, int(round(cx.mean() - mx.mean())),
                                 int(round(cy.mean() - my.mean())))
             if found is not None and (best is None or found[1] > best[1]):
                 best = found

@@ -17,13 +17,16 @@ explained depends on what the metadata holds:
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 import numpy as np
 
 from paintkit.explain.footprints import footprints, scene_from_metadata, underlay
 from paintkit.explain.objects import ObjectTagger
 from paintkit.explain.segments import MAX_SEGMENTS, error_segments
 
-__all__ = ["DEFAULT_TOLERANCE", "check_tolerance", "explain_problem", "segment_maps"]
+__all__ = ["DEFAULT_TOLERANCE", "ProblemScenes", "check_tolerance", "explain_problem",
+           "prepare_scenes", "segment_maps"]
 
 DEFAULT_TOLERANCE = 5
 
@@ -69,8 +72,47 @@ def _bins(output, answer, inputs, formula):
     return tolerance_histograms_delta_e(*batch, formula, return_bins=True)[1][0]
 
 
+@dataclass
+class ProblemScenes:
+    """What explaining needs of a problem whatever the output, built once by
+    :func:`prepare_scenes`: the edit mask, the checked scenes (None when unusable), why
+    not, their footprints, and the renders without one element (filled on demand)."""
+
+    edit: np.ndarray
+    input_scene: object
+    answer_scene: object
+    notes: list
+    input_fp: object
+    answer_fp: object
+    underlays: dict = field(default_factory=dict)
+
+
+def prepare_scenes(metadata: dict, inputs, answer) -> ProblemScenes:
+    """Rebuild and check the problem's scenes and render their footprints, once."""
+    from paintkit.kernels.edit_region import changed_mask
+
+    inputs = _check("inputs", inputs)
+    answer = _check("answer", answer, inputs.shape)
+    edit = changed_mask(inputs, answer)
+    notes = []
+    input_scene, why = _usable(metadata, "scene", inputs)
+    if why:
+        notes.append(why)
+    answer_scene, why = _usable(metadata, "answer_scene", answer)
+    if answer_scene is None and input_scene is not None and not edit.any():
+        answer_scene = input_scene  # a preservation problem: the answer is the input
+    elif why:
+        notes.append(why)
+    input_fp = footprints(input_scene) if input_scene is not None else None
+    answer_fp = None
+    if answer_scene is not None:
+        answer_fp = input_fp if answer_scene is input_scene else footprints(answer_scene)
+    return ProblemScenes(edit, input_scene, answer_scene, notes, input_fp, answer_fp)
+
+
 def explain_problem(metadata: dict, inputs, answer, output, *, tolerance: int = DEFAULT_TOLERANCE,
-                    delta_e: str = "cie76", max_segments: int = MAX_SEGMENTS) -> dict:
+                    delta_e: str = "cie76", max_segments: int = MAX_SEGMENTS,
+                    bins=None, scenes: ProblemScenes | None = None) -> dict:
     """Object tags and error segments of one output (module docstring).
 
     Args:
@@ -80,6 +122,11 @@ def explain_problem(metadata: dict, inputs, answer, output, *, tolerance: int = 
             for a missing output.
         tolerance: ``t`` in 0..10: a pixel is right when ``ΔE(O, A) <= t``.
         delta_e: ``"cie76"`` (the benchmark's), ``"cie94"`` or ``"ciede2000"``.
+        bins: the scorer's per-pixel bins of this output, if already computed
+            (``tolerance_statistics(..., return_bins=True, delta_e=delta_e)``: uint8
+            ``(H, W)``, ``min(ceil(ΔE(O, A)), 11)``); saves a full-image ΔE pass.
+        scenes: :func:`prepare_scenes` of this problem, to explain several outputs of one
+            problem (models) without rebuilding, checking and rendering its scenes again.
 
     Returns:
         ``{"has_output", "tolerance", "delta_e", "explained", "notes", "objects",
@@ -88,7 +135,6 @@ def explain_problem(metadata: dict, inputs, answer, output, *, tolerance: int = 
         figures), ``tags`` counts them per tag.
     """
     from paintkit.kernels.delta_e import check_formula
-    from paintkit.kernels.edit_region import changed_mask
     from paintkit.kernels.normalize import normalize_output_numba
 
     check_formula(delta_e)
@@ -102,30 +148,34 @@ def explain_problem(metadata: dict, inputs, answer, output, *, tolerance: int = 
     if output.shape != answer.shape:
         output = np.ascontiguousarray(
             normalize_output_numba(output, (answer.shape[1], answer.shape[0])))
-    edit = changed_mask(inputs, answer)
-    correct = _bins(output, answer, inputs, delta_e) <= tolerance
+    if scenes is None:
+        scenes = prepare_scenes(metadata, inputs, answer)
+    elif scenes.edit.shape != answer.shape[:2]:
+        raise ValueError(f"scenes: prepared for a {scenes.edit.shape} problem, the answer is "
+                         f"{answer.shape[:2]}")
+    edit = scenes.edit
+    if bins is None:
+        bins = _bins(output, answer, inputs, delta_e)
+    bins = np.asarray(bins)
+    if bins.shape != answer.shape[:2]:
+        raise ValueError(f"bins: expected the answer's (H, W) = {answer.shape[:2]}, got "
+                         f"{bins.shape}")
+    correct = bins <= tolerance
     tagger = ObjectTagger(output, answer, inputs, correct, edit, tolerance, delta_e)
 
-    notes = []
-    input_scene, why = _usable(metadata, "scene", inputs)
-    if why:
-        notes.append(why)
-    answer_scene, why = _usable(metadata, "answer_scene", answer)
-    if answer_scene is None and input_scene is not None and not edit.any():
-        answer_scene = input_scene  # a preservation problem: the answer is the input
-    elif why:
-        notes.append(why)
-    input_fp = footprints(input_scene) if input_scene is not None else None
+    notes = list(scenes.notes)
+    input_scene, answer_scene = scenes.input_scene, scenes.answer_scene
+    input_fp = scenes.input_fp
+    cache = scenes.underlays
     objects = []
     if answer_scene is not None:
         explained = "full"
-        answer_fp = input_fp if answer_scene is input_scene else footprints(answer_scene)
-        cache: dict = {}
+        answer_fp = scenes.answer_fp
 
         def hidden(element_id):
-            if element_id not in cache:
-                cache[element_id] = underlay(answer_scene, element_id)
-            return cache[element_id]
+            if ("answer", element_id) not in cache:
+                cache["answer", element_id] = underlay(answer_scene, element_id)
+            return cache["answer", element_id]
 
         visible = set()
         for k, element_id in enumerate(answer_fp.ids):
@@ -143,7 +193,9 @@ def explain_problem(metadata: dict, inputs, answer, output, *, tolerance: int = 
         answer_fp = input_fp
 
         def hidden(element_id):
-            return underlay(input_scene, element_id)
+            if ("input", element_id) not in cache:
+                cache["input", element_id] = underlay(input_scene, element_id)
+            return cache["input", element_id]
 
         for k, element_id in enumerate(input_fp.ids):
             if not input_fp.area[k + 1]:

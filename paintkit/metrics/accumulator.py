@@ -52,9 +52,12 @@ class ScoreAccumulator:
         1.0
     """
 
-    def __init__(self, backend: str = "auto", device=None):
+    def __init__(self, backend: str = "auto", device=None, delta_e: str = "cie76"):
+        from paintkit.kernels.delta_e import check_formula
+
         self.backend = backend
         self.device = device
+        self.delta_e = check_formula(delta_e)  # every batch is counted with this formula
         self.reset()
 
     def reset(self) -> None:
@@ -65,7 +68,8 @@ class ScoreAccumulator:
                ) -> ToleranceStatistics:
         """Score a batch (same arguments as :func:`paintkit.metrics.score`) and add it."""
         stats = tolerance_statistics(outputs, answers, inputs, backend=self.backend,
-                                     samples_per_problem=samples_per_problem).stats
+                                     samples_per_problem=samples_per_problem,
+                                     delta_e=self.delta_e).stats
         self.update_statistics(stats)
         return stats
 
@@ -94,6 +98,9 @@ class ScoreAccumulator:
 
     def merge(self, other: ScoreAccumulator) -> ScoreAccumulator:
         """Add another accumulator's state into this one (returns self)."""
+        if getattr(other, "delta_e", "cie76") != self.delta_e:
+            raise ValueError(f"merge: this accumulator counts with {self.delta_e!r}, the other "
+                             f"with {other.delta_e!r}; sums of two formulas do not mix")
         if other.state is None:
             return self
         if self.state is None:

@@ -15,7 +15,8 @@ class ProblemScore:
     """Counts and figures of one problem; sequences are indexed by tolerance t = 0..10.
 
     ``output_size`` and ``answer_size`` are ``(W, H)``; ``error`` says why an output is
-    missing (no file, undecodable file) and is None otherwise.
+    missing (no file, undecodable file) and is None otherwise. ``delta_e`` names the colour
+    difference the counts use (``"cie76"``, the benchmark's, unless chosen otherwise).
     """
 
     has_output: bool
@@ -30,6 +31,7 @@ class ProblemScore:
     preservation_accuracy: tuple[float, ...]
     iou: tuple[float, ...]
     error: str | None = None
+    delta_e: str = "cie76"
 
     @property
     def correct_output_size(self) -> bool:
@@ -48,7 +50,11 @@ class ProblemScore:
         return self.changed[MEDIAN_TOLERANCE] / self.edit_pixels
 
     def to_schema(self) -> dict:
-        """The SPEC 5 ``output`` object: sizes, region sizes, per-tolerance and mean figures."""
+        """The SPEC 5 ``output`` object: sizes, region sizes, per-tolerance and mean figures.
+
+        The blocks are named after the formula: ``cie76_threshold`` / ``cie76_mean`` (SPEC 5)
+        for CIE76, ``cie94_*`` or ``ciede2000_*`` otherwise (``cie76_*`` always means CIE76).
+        """
         per_t = {}
         for t in TOLERANCES:
             per_t[str(t)] = {
@@ -65,12 +71,13 @@ class ProblemScore:
             "output_size": list(self.output_size) if self.output_size is not None else None,
             "edit_pixels": int(self.edit_pixels),
             "preservation_pixels": int(self.preservation_pixels),
-            "cie76_threshold": per_t,
-            "cie76_mean": mean,
+            f"{self.delta_e}_threshold": per_t,
+            f"{self.delta_e}_mean": mean,
         }
 
 
-def problem_scores(stats, output_sizes, answer_sizes, errors) -> list[ProblemScore]:
+def problem_scores(stats, output_sizes, answer_sizes, errors,
+                   delta_e: str = "cie76") -> list[ProblemScore]:
     """Per-problem :class:`ProblemScore` from batched ``ToleranceStatistics``."""
     cpu = stats.to("cpu")
     edit_acc = cpu.edit_accuracy().tolist()
@@ -88,7 +95,7 @@ def problem_scores(stats, output_sizes, answer_sizes, errors) -> list[ProblemSco
             edit_pixels=e[k], preservation_pixels=p[k],
             edit_correct=tuple(ce[k]), preservation_correct=tuple(cp[k]), changed=tuple(ch[k]),
             edit_accuracy=tuple(edit_acc[k]), preservation_accuracy=tuple(pres_acc[k]),
-            iou=tuple(iou[k]), error=errors[k],
+            iou=tuple(iou[k]), error=errors[k], delta_e=delta_e,
         )
         for k in range(len(has))
     ]

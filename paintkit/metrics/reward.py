@@ -21,7 +21,7 @@ def check_tolerance(tolerance):
 
 
 def reward(outputs, targets, inputs=None, *, tolerance: int | None = None,
-           backend: str = "auto", samples_per_problem: int = 1):
+           backend: str = "auto", samples_per_problem: int = 1, delta_e: str = "cie76"):
     """Reward of each output: its mIoU over t = 0..10, or its IoU at ``tolerance``.
 
     Args:
@@ -35,6 +35,7 @@ def reward(outputs, targets, inputs=None, *, tolerance: int | None = None,
         backend: as in :func:`paintkit.metrics.score`.
         samples_per_problem: G outputs per problem (GRPO), problem-major: outputs
             ``k * G .. k * G + G - 1`` are scored against target ``k`` (never copied).
+        delta_e: ``"cie76"`` (default, the benchmark's), ``"cie94"`` or ``"ciede2000"``.
 
     Returns:
         float32 tensor ``(B,)`` on the outputs' device (for lists of tensors: theirs; CPU for
@@ -52,6 +53,7 @@ def reward(outputs, targets, inputs=None, *, tolerance: int | None = None,
 
     tolerance = check_tolerance(tolerance)
     stats = tolerance_statistics(outputs, targets, inputs, backend=backend,
-                                 samples_per_problem=samples_per_problem).stats
+                                 samples_per_problem=samples_per_problem,
+                                 delta_e=delta_e).stats
     iou = stats.iou(torch.float32)
     return iou.mean(dim=1) if tolerance is None else iou[:, tolerance].contiguous()

@@ -25,6 +25,7 @@ class BatchStatistics:
         errors: why an output is missing, else None.
         bins: with ``return_bins``, per problem ``ceil(ΔE(O, A))`` clipped to 11 as uint8
             ``(H, W)`` (NumPy or tensor), None for missing outputs.
+        delta_e: the ΔE formula the counts use.
     """
 
     stats: ToleranceStatistics
@@ -32,9 +33,11 @@ class BatchStatistics:
     answer_sizes: list
     errors: list
     bins: list | None = None
+    delta_e: str = "cie76"
 
     def scores(self) -> list[ProblemScore]:
-        return problem_scores(self.stats, self.output_sizes, self.answer_sizes, self.errors)
+        return problem_scores(self.stats, self.output_sizes, self.answer_sizes, self.errors,
+                              self.delta_e)
 
 
 def _device_of(outputs, reference: Reference):
@@ -82,7 +85,7 @@ def _output_on(out, device, name):
 
 def tolerance_statistics(
     outputs, answers, inputs=None, *, backend: str = "auto", return_bins: bool = False,
-    samples_per_problem: int = 1,
+    samples_per_problem: int = 1, delta_e: str = "cie76",
 ) -> BatchStatistics:
     """The update step: a batch of outputs -> per-problem counts for t = 0..10.
 
@@ -99,10 +102,16 @@ def tolerance_statistics(
         samples_per_problem: ``G`` outputs per problem (GRPO), problem-major: outputs
             ``k * G .. k * G + G - 1`` belong to problem ``k``. The prepared target is read
             G times, never copied.
+        delta_e: the colour difference: ``"cie76"`` (the benchmark's, SPEC 1.4, exact
+            counts), ``"cie94"`` or ``"ciede2000"`` (opt-in; the formula in float64, see
+            ``docs/neighbour-metrics.md`` for what "right" means for them).
 
     The torch path keeps everything on the outputs' device: problems are grouped by canvas
     size and each group runs as one sub-batch; the result rows are in input order.
     """
+    from paintkit.kernels.delta_e import check_formula
+
+    check_formula(delta_e)
     reference = prepare_reference(answers, inputs)
     if not (isinstance(samples_per_problem, int) and samples_per_problem >= 1):
         raise ValueError(f"samples_per_problem: expected an int >= 1, got {samples_per_problem!r}")
@@ -117,19 +126,33 @@ def tolerance_statistics(
         from paintkit.metrics.score_torch import torch_statistics
 
         hist, has_output, output_sizes, answer_sizes, errors, bins = torch_statistics(
-            outs, reference, device, samples_per_problem, return_bins)
+            outs, reference, device, samples_per_problem, return_bins, delta_e)
     else:
         hist, has_output, output_sizes, answer_sizes, errors, bins = _numba_statistics(
-            outs, reference, samples_per_problem, return_bins)
+            outs, reference, samples_per_problem, return_bins, delta_e)
     stats = ToleranceStatistics.from_histograms(hist, has_output)
-    return BatchStatistics(stats, output_sizes, answer_sizes, errors, bins)
+    return BatchStatistics(stats, output_sizes, answer_sizes, errors, bins, delta_e)
 
 
-def _numba_statistics(outs, reference, samples, return_bins):
+def _numba_histograms(delta_e: str):
+    """The CPU histogram kernel of a formula: the fused exact CIE76 kernel, or the
+    formula-generic one (:mod:`paintkit.kernels.delta_e_counts`)."""
+    if delta_e == "cie76":
+        from paintkit.kernels.tolerance_counts import tolerance_histograms_numba
+
+        return tolerance_histograms_numba
+    from paintkit.kernels.delta_e_counts import tolerance_histograms_delta_e
+
+    return lambda o, a, i, return_bins=False: tolerance_histograms_delta_e(
+        o, a, i, delta_e, return_bins=return_bins)
+
+
+def _numba_statistics(outs, reference, samples, return_bins, delta_e="cie76"):
     import torch
 
     from paintkit.kernels.normalize import normalize_output_numba
-    from paintkit.kernels.tolerance_counts import tolerance_histograms_numba
+
+    tolerance_histograms_numba = _numba_histograms(delta_e)
 
     n = len(outs)
     answer_sizes = [reference.answer_size(k // samples) for k in range(n)]
@@ -168,7 +191,7 @@ def _numba_statistics(outs, reference, samples, return_bins):
 
 
 def score(outputs, answers, inputs=None, *, backend: str = "auto",
-          samples_per_problem: int = 1) -> list[ProblemScore]:
+          samples_per_problem: int = 1, delta_e: str = "cie76") -> list[ProblemScore]:
     """Score model outputs against answers (SPEC 1): one :class:`ProblemScore` per problem.
 
     Args:
@@ -180,6 +203,9 @@ def score(outputs, answers, inputs=None, *, backend: str = "auto",
         backend: ``"auto"`` (Numba on CPU, torch elsewhere), ``"numba"`` or ``"torch"``.
         samples_per_problem: G outputs per problem, problem-major (see
             :func:`tolerance_statistics`).
+        delta_e: ``"cie76"`` (default, the benchmark's metric), ``"cie94"`` or
+            ``"ciede2000"``; the results then carry that name (``to_schema()`` writes
+            ``<formula>_threshold`` / ``<formula>_mean`` blocks).
 
     Returns:
         Per problem: counts, edit/preservation accuracy and IoU per tolerance t = 0..10,
@@ -196,4 +222,5 @@ def score(outputs, answers, inputs=None, *, backend: str = "auto",
         1.0
     """
     return tolerance_statistics(outputs, answers, inputs, backend=backend,
-                                samples_per_problem=samples_per_problem).scores()
+                                samples_per_problem=samples_per_problem,
+                                delta_e=delta_e).scores()

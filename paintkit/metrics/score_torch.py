@@ -40,11 +40,14 @@ def _outputs_of(outs, positions, samples, g, size, group, device):
     return torch.stack(images), present
 
 
-def torch_statistics(outs, reference, device, samples: int, return_bins: bool):
+def torch_statistics(outs, reference, device, samples: int, return_bins: bool,
+                     delta_e: str = "cie76"):
     """``(hist, has_output, output_sizes, answer_sizes, errors, bins)`` of a batch.
 
     ``hist``: int64 ``(N, 3, 12)`` on ``device``; ``has_output``: bool ``(N,)`` on ``device``;
     ``bins``: with ``return_bins`` a list of uint8 ``(H, W)`` tensors (None when missing).
+    ``delta_e``: CIE76 runs the exact fused kernel on the prepared Lab; CIE94 / CIEDE2000
+    run :func:`~paintkit.kernels.delta_e_counts.tolerance_histograms_delta_e` (float64).
     """
     import torch
 
@@ -65,9 +68,15 @@ def torch_statistics(outs, reference, device, samples: int, return_bins: bool):
     for group in reference.torch_groups(device):
         for g in range(samples):
             o, _ = _outputs_of(outs, group.positions, samples, g, group.size, group, device)
-            res = tolerance_histograms_torch(
-                o, group.answers, group.inputs, lab_answers=group.lab_answers,
-                lab_inputs=group.lab_inputs, edit_mask=group.edit, return_bins=return_bins)
+            if delta_e == "cie76":
+                res = tolerance_histograms_torch(
+                    o, group.answers, group.inputs, lab_answers=group.lab_answers,
+                    lab_inputs=group.lab_inputs, edit_mask=group.edit, return_bins=return_bins)
+            else:
+                from paintkit.kernels.delta_e_counts import tolerance_histograms_delta_e
+
+                res = tolerance_histograms_delta_e(o, group.answers, group.inputs, delta_e,
+                                                   return_bins=return_bins)
             h, b = res if return_bins else (res, None)
             rows = group.index * samples + g if samples > 1 else group.index
             hist.index_copy_(0, rows, h)

@@ -46,6 +46,10 @@ def load_report_data(input_path, n_boot: int = 10_000, seed: int = 0) -> ReportD
 
     input_path = Path(input_path)
     tables = load_tables(input_path)
+    if tables and tables[0].delta_e != "cie76":  # the page's blocks and labels are CIE76
+        raise ValueError(f"{input_path}: rows scored with delta_e {tables[0].delta_e}; the "
+                         "report shows CIE76 results (score with 'paintkit eval' without "
+                         "--delta-e)")
     agg_path = _results_file(input_path).parent / AGGREGATE_NAME
     aggregate = None
     if agg_path.is_file():

@@ -49,8 +49,9 @@ def _controls() -> str:
 
 
 def gallery_html(data: ReportData, benchmarks_root, outputs_root, per_model: int,
-                 thumb: int) -> str:
+                 thumb: int, explanations: dict | None = None) -> str:
     from paintkit.evaluate.discovery import discover_problems
+    from paintkit.report.explanations import explanation_html
     from paintkit.report.gallery import gallery_card, pick_examples
 
     problems = {(p.benchmark, p.task, p.idx): p for p in discover_problems(benchmarks_root)}
@@ -73,6 +74,9 @@ def gallery_html(data: ReportData, benchmarks_root, outputs_root, per_model: int
                     out = problem.output_path(Path(outputs_root), tab.model) if outputs_root else None
                     card = gallery_card(problem, tab.model, out if out and out.exists() else None,
                                         tab.values[pos], FAILURE_MODES[codes[k]], thumb)
+                    why = (explanations or {}).get((tab.model, bench, task, int(tab.idx[pos])))
+                    if why is not None:  # object tags of 'paintkit explain'
+                        card.extras.append(explanation_html(why))
                     cards.append(card.html())
             if cards:
                 sections.append(f"<details><summary>{html.escape(bench)} / {html.escape(task)} "
@@ -114,15 +118,22 @@ def render_page(data: ReportData, gallery: str = "") -> str:
 
 def build_report(input_path, output_path, *, benchmarks_root=None, outputs_root=None,
                  n_boot: int = 10_000, seed: int = 0, gallery_per_model: int = 2,
-                 thumb: int = 160) -> int:
+                 thumb: int = 160, explanations=None) -> int:
     """Write the report of ``input_path`` to ``output_path``; returns its size in bytes.
 
     The gallery needs ``benchmarks_root`` (and ``outputs_root`` for output/diff images).
+    ``explanations``: an ``explanations.jsonl`` of ``paintkit explain`` whose object tags go
+    on the gallery cards (default: the one in the results folder, if any).
     """
+    from paintkit.report.explanations import find_explanations, load_explanations
+
     data = load_report_data(input_path, n_boot=n_boot, seed=seed)
     gallery = ""
     if benchmarks_root is not None and gallery_per_model > 0:
-        gallery = gallery_html(data, benchmarks_root, outputs_root, gallery_per_model, thumb)
+        found = explanations if explanations is not None else find_explanations(input_path)
+        why = load_explanations(found) if found is not None else None
+        gallery = gallery_html(data, benchmarks_root, outputs_root, gallery_per_model, thumb,
+                               why)
     text = render_page(data, gallery)
     write_text_atomic(output_path, text)
     return len(text.encode("utf-8"))

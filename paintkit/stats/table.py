@@ -4,6 +4,11 @@ Rows may come from paintkit or any tool using the same schema. Missing outputs c
 zeros (SPEC 1.8), never dropped. The figures of a problem are kept as a float64 array
 ``(n, 12, 4)``: blocks ``cie76_0`` .. ``cie76_10`` then ``cie76_mean``, figures in
 :data:`FIGURES` order.
+
+Rows scored with another colour difference (``paintkit eval --delta-e``: a ``"delta_e"``
+field and ``<formula>_threshold`` blocks) are read from their own blocks; one table set
+holds one formula (:func:`build_tables` refuses a mix unless one is chosen), and
+:func:`name_blocks` renames the aggregate blocks after it (``ciede2000_0`` ...).
 """
 
 from __future__ import annotations
@@ -54,6 +59,7 @@ class ProblemTable:
     has_output: np.ndarray
     correct_size: np.ndarray
     edit_pixels: np.ndarray
+    delta_e: str = "cie76"
 
     def __len__(self) -> int:
         return len(self.idx)
@@ -85,26 +91,64 @@ def task_category(benchmark: str, task: str, row_category: str | None = None) ->
     return task_spec(task).category if task in TASKS else "other"
 
 
-def _figures(row: dict, where: str) -> np.ndarray:
+def _figures(row: dict, where: str, delta_e: str = "cie76") -> np.ndarray:
     out = np.zeros((len(BLOCKS), len(FIGURES)))
     if not row.get("has_output", False):
         return out
     output = row.get("output")
-    if not isinstance(output, dict) or "cie76_threshold" not in output:
-        raise StatsInputError(f"{where}: has_output is true but 'output.cie76_threshold' is "
+    name = f"{delta_e}_threshold"
+    if not isinstance(output, dict) or name not in output:
+        raise StatsInputError(f"{where}: has_output is true but 'output.{name}' is "
                               "missing (SPEC 5)")
-    per_t = output["cie76_threshold"]
+    per_t = output[name]
     try:
         for t in TOLERANCES:
             block = per_t[str(t)]
             out[t] = [float(block[f]) for f in FIGURES]
-        mean = output.get("cie76_mean")
+        mean = output.get(f"{delta_e}_mean")
         out[-1] = ([float(mean[f]) for f in FIGURES] if isinstance(mean, dict)
                    else out[:-1].mean(axis=0))
     except (KeyError, TypeError, ValueError) as exc:
-        raise StatsInputError(f"{where}: bad 'output.cie76_threshold' block ({exc!r}); "
+        raise StatsInputError(f"{where}: bad 'output.{name}' block ({exc!r}); "
                               "expected keys '0'..'10' each with " + ", ".join(FIGURES)) from exc
     return out
+
+
+def row_formula(row: dict) -> str:
+    """The ΔE formula a row was scored with (rows without the field: CIE76, SPEC 5)."""
+    return str(row.get("delta_e") or "cie76")
+
+
+def choose_formula(rows: list[dict], delta_e: str | None = None) -> tuple[str, list[dict]]:
+    """``(formula, its rows)``: the rows' one formula, or ``delta_e``'s rows when given.
+
+    Raises:
+        StatsInputError: rows of several formulas and no choice, or none of the chosen one.
+    """
+    found = sorted({row_formula(r) for r in rows})
+    if delta_e is None:
+        if len(found) > 1:
+            raise StatsInputError(f"rows scored with several delta_e formulas ({', '.join(found)})"
+                                  "; choose one with --delta-e")
+        return (found[0] if found else "cie76"), rows
+    chosen = [r for r in rows if row_formula(r) == delta_e]
+    if not chosen:
+        raise StatsInputError(f"no rows scored with delta_e {delta_e} (the rows use "
+                              f"{', '.join(found)})")
+    return delta_e, chosen
+
+
+def name_blocks(value, delta_e: str):
+    """``value`` (aggregate or diagnostics rows) with ``cie76_*`` keys renamed after
+    ``delta_e`` (unchanged for CIE76: ``cie76_*`` only ever means CIE76)."""
+    if delta_e == "cie76":
+        return value
+    if isinstance(value, list):
+        return [name_blocks(v, delta_e) for v in value]
+    if isinstance(value, dict):
+        return {(f"{delta_e}_" + k[6:] if isinstance(k, str) and k.startswith("cie76_") else k):
+                name_blocks(v, delta_e) for k, v in value.items()}
+    return value
 
 
 def _edit_pixels(row: dict) -> int:
@@ -148,11 +192,14 @@ def read_problem_rows(path) -> list[dict]:
     return rows
 
 
-def build_tables(rows: list[dict]) -> list[ProblemTable]:
+def build_tables(rows: list[dict], delta_e: str | None = None) -> list[ProblemTable]:
     """Group rows into one :class:`ProblemTable` per (model, benchmark), sorted by name.
 
     A repeated (model, benchmark, task, idx) keeps the last row (a rescored problem).
+    ``delta_e``: read the rows of this formula only (default: the rows' one formula; a mix
+    is refused, see :func:`choose_formula`).
     """
+    delta_e, rows = choose_formula(rows, delta_e)
     latest: dict[tuple, dict] = {}
     for row in rows:
         latest[(str(row["model"]), str(row["benchmark"]), str(row["task"]), int(row["idx"]))] = row
@@ -171,7 +218,7 @@ def build_tables(rows: list[dict]) -> list[ProblemTable]:
             cats.append(categories[ck])
         tables.append(ProblemTable(
             model=model, benchmark=benchmark,
-            values=np.stack([_figures(r, r.get("_where", "row")) for r in sel]),
+            values=np.stack([_figures(r, r.get("_where", "row"), delta_e) for r in sel]),
             task=np.array([k[2] for k in keys]),
             mode=np.array([str(r.get("mode") or "default") for r in sel]),
             condition=np.array([str(r.get("visual_condition") or "baseline") for r in sel]),
@@ -180,10 +227,11 @@ def build_tables(rows: list[dict]) -> list[ProblemTable]:
             has_output=np.array([bool(r.get("has_output", False)) for r in sel]),
             correct_size=np.array([bool(r.get("correct_output_size", False)) for r in sel]),
             edit_pixels=np.array([_edit_pixels(r) for r in sel], dtype=np.int64),
+            delta_e=delta_e,
         ))
     return tables
 
 
-def load_tables(path) -> list[ProblemTable]:
+def load_tables(path, delta_e: str | None = None) -> list[ProblemTable]:
     """:func:`read_problem_rows` then :func:`build_tables`."""
-    return build_tables(read_problem_rows(path))
+    return build_tables(read_problem_rows(path), delta_e)

@@ -1,0 +1,140 @@
+"""``score`` / ``reward`` / ``ScoreAccumulator`` with ``delta_e=``: counts against a float64
+scikit-image oracle on both backends; CIE76 unchanged."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+from skimage.color import deltaE_cie76, deltaE_ciede94, deltaE_ciede2000
+
+from paintkit.metrics import ScoreAccumulator, prepare_reference, reward, score
+
+SKIMAGE = {"cie76": deltaE_cie76, "cie94": deltaE_ciede94, "ciede2000": deltaE_ciede2000}
+
+
+def _spec_lab(rgb):
+    """SPEC 1.3 sRGB -> Lab in float64, straight from the formulas."""
+    c = rgb.astype(np.float64) / 255
+    lin = np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
+    m = np.array([[0.4124564, 0.3575761, 0.1804375], [0.2126729, 0.7151522, 0.0721750],
+                  [0.0193339, 0.1191920, 0.9503041]])
+    xyz = lin @ m.T / np.array([0.95047, 1.0, 1.08883])
+    f = np.where(xyz > (6 / 29) ** 3, np.cbrt(xyz), (29 / 6) ** 2 / 3 * xyz + 4 / 29)
+    return np.stack([116 * f[:, 1] - 16, 500 * (f[:, 0] - f[:, 1]), 200 * (f[:, 1] - f[:, 2])], 1)
+
+
+def _oracle_counts(formula, o, a, i):
+    """Per problem ``(edit_correct, preservation_correct, changed)`` for t = 0..10 from the
+    float64 formula (reference colour first), and the pixels within 1e-3 of an integer."""
+    rows, ambiguous = [], 0
+    for p in range(o.shape[0]):
+        fo, fa, fi = (x[p].reshape(-1, 3) for x in (o, a, i))
+        lab_o = _spec_lab(fo)
+        d_oa = SKIMAGE[formula](_spec_lab(fa), lab_o)
+        d_oi = SKIMAGE[formula](_spec_lab(fi), lab_o)
+        d_oa[(fo == fa).all(axis=1)] = 0
+        d_oi[(fo == fi).all(axis=1)] = 0
+        for d in (d_oa, d_oi):
+            ambiguous += int(np.sum((np.abs(d - np.round(d)) < 1e-3) & (d > 1e-3)))
+        edit = (fa != fi).any(axis=1)
+        rows.append(([int(np.sum(edit & (d_oa <= t + 1e-9))) for t in range(11)],
+                     [int(np.sum(~edit & (d_oa <= t + 1e-9))) for t in range(11)],
+                     [int(np.sum(d_oi > t + 1e-9)) for t in range(11)]))
+    return rows, ambiguous
+
+
+def _batch(seed, n=3, h=15, w=19):
+    rng = np.random.default_rng(seed)
+    palette = rng.integers(0, 256, (4, 3), dtype=np.uint8)
+    inputs = palette[rng.integers(0, 4, (n, h, w))]
+    answers = inputs.copy()
+    answers[:, 3:10, 4:14] = palette[0]
+    noise = rng.integers(-7, 8, (n, h, w, 3))
+    outputs = np.clip(answers.astype(int) + noise, 0, 255).astype(np.uint8)
+    keep = rng.random((n, h, w)) < 0.3
+    outputs[keep] = answers[keep]
+    return outputs, answers, inputs
+
+
+def _counts(results):
+    return [(list(r.edit_correct), list(r.preservation_correct), list(r.changed))
+            for r in results]
+
+
+@pytest.mark.parametrize("formula", ["cie76", "cie94", "ciede2000"])
+@pytest.mark.parametrize("backend", ["numba", "torch"])
+def test_score_counts_match_the_skimage_oracle(formula, backend):
+    o, a, i = _batch(3)
+    expected, ambiguous = _oracle_counts(formula, o, a, i)
+    args = (o, a, i) if backend == "numba" else tuple(torch.from_numpy(x) for x in (o, a, i))
+    got = score(*args, backend=backend, delta_e=formula)
+    # Exact except where the float64 ΔE lies within 1e-3 of an integer (float32 Lab may
+    # move such a pixel across the tolerance, one count each): the stated contract.
+    off = np.abs(np.array(_counts(got)) - np.array(expected)).sum()
+    assert off <= ambiguous and (formula != "cie76" or off == 0)
+    assert all(r.delta_e == formula for r in got)
+
+
+def test_formulas_differ_and_cie76_is_the_default():
+    o, a, i = _batch(5)
+    default = score(o, a, i)
+    assert _counts(default) == _counts(score(o, a, i, delta_e="cie76"))
+    assert _counts(score(o, a, i, delta_e="ciede2000")) != _counts(default)
+
+
+def test_schema_blocks_are_named_after_the_formula():
+    o, a, i = _batch(7, n=1)
+    assert {"cie76_threshold", "cie76_mean"} <= set(score(o, a, i)[0].to_schema())
+    schema = score(o, a, i, delta_e="ciede2000")[0].to_schema()
+    assert {"ciede2000_threshold", "ciede2000_mean"} <= set(schema)
+    assert "cie76_threshold" not in schema  # cie76_* only ever means CIE76
+
+
+def test_mixed_sizes_and_missing_outputs_with_another_formula():
+    o, a, i = _batch(9, n=2)
+    small = [x[:, :10, :12].copy() for x in (o, a, i)]
+    outputs = [o[0], None]
+    answers, inputs = [a[0], small[1][1]], [i[0], small[2][1]]
+    for backend in ("numba", "torch"):
+        outs = outputs if backend == "numba" else [torch.from_numpy(o[0]), None]
+        got = score(outs, answers, inputs, backend=backend, delta_e="cie94")
+        expected, ambiguous = _oracle_counts("cie94", o[:1], a[:1], i[:1])
+        off = np.abs(np.array(_counts(got[:1])) - np.array(expected)).sum()
+        assert off <= ambiguous
+        assert not got[1].has_output and got[1].miou == pytest.approx(
+            float(np.mean([1.0 if got[1].edit_pixels == 0 else 0.0] * 11)))
+
+
+def test_reward_and_accumulator_take_the_formula():
+    o, a, i = _batch(13)
+    targets = prepare_reference(a, i)
+    for formula in ("cie94", "ciede2000"):
+        expected = torch.tensor([r.miou for r in score(o, a, i, delta_e=formula)])
+        got = reward(torch.from_numpy(o), targets, delta_e=formula, backend="torch")
+        torch.testing.assert_close(got, expected.float())
+        acc = ScoreAccumulator(delta_e=formula)
+        acc.update(o, targets)
+        assert acc.compute()["miou"] == pytest.approx(float(expected.mean()))
+    with pytest.raises(ValueError, match="do not mix"):
+        ScoreAccumulator(delta_e="cie94").merge(ScoreAccumulator())
+
+
+def test_unknown_formula_is_refused():
+    o, a, i = _batch(1, n=1)
+    with pytest.raises(ValueError, match="one of cie76, cie94, ciede2000"):
+        score(o, a, i, delta_e="cie2000")
+    with pytest.raises(ValueError, match="one of cie76, cie94, ciede2000"):
+        ScoreAccumulator(delta_e="de2000")
+
+
+@pytest.mark.parametrize("backend", ["numba", "torch"])
+def test_samples_per_problem_with_another_formula(backend):
+    o, a, i = _batch(17, n=2)
+    o2, _, _ = _batch(19, n=2)
+    grouped = np.stack([o[0], o2[0], o[1], o2[1]])  # problem-major: 2 samples per problem
+    got = reward(torch.from_numpy(grouped), prepare_reference(a, i), samples_per_problem=2,
+                 delta_e="ciede2000", backend=backend)
+    one = [r.miou for r in score(np.stack([o[0], o[1]]), a, i, delta_e="ciede2000")]
+    two = [r.miou for r in score(np.stack([o2[0], o2[1]]), a, i, delta_e="ciede2000")]
+    torch.testing.assert_close(got, torch.tensor([one[0], two[0], one[1], two[1]]).float())
