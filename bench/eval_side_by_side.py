@@ -6,7 +6,7 @@ cores would run it: one process per model, side by side.
 
 ``--keep DIR`` keeps the synthesised tree there and reuses it on the next run.
 
-Synthesises a SPEC 5 tree (palette inputs/answers; two models whose outputs are mostly
+Synthesises a standard tree (docs/file-layout.md; palette inputs/answers; two models whose outputs are mostly
 flat palette images, every 4th a noisy one, plus missing, corrupt and resized files),
 times ``evaluate`` over both models (``--jobs`` processes, start-up included; a problem
 is one (model, problem) row), then the NumPy oracle (Pillow decode + float32 NumPy) as two

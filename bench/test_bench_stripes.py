@@ -16,7 +16,7 @@ from paintkit.kernels.stripes import WAVEFORMS, paint_background
 
 SIZE = 1024
 COLOR, HOLDOUT = (255, 165, 0), (128, 0, 128)
-# SPEC 3 ranges at W = 1024: band width 0.06 W, amplitude 0.025 W, 7 cycles per width.
+# docs/generator-rules.md ranges at W = 1024: band width 0.06 W, amplitude 0.025 W, 7 cycles per width.
 GEOMETRY = dict(band_width=61.44, amplitude=25.6, frequency=7.0, phase=0.3)
 
 pytestmark = pytest.mark.benchmark(max_time=0.5, warmup=True, warmup_iterations=3)

@@ -1,4 +1,4 @@
-"""TinyGrafixBench generation throughput: the 600 problems into the SPEC 5 layout.
+"""TinyGrafixBench generation throughput: the 600 problems into the standard layout (docs/file-layout.md).
 
     python bench/tinygrafix_generate.py [--jobs 2] [--per-cell 30] [--tasks A,B] [--keep DIR]
 

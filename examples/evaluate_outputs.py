@@ -1,4 +1,4 @@
-"""Score a directory of model outputs (SPEC 5 layout) and read the results back.
+"""Score a directory of model outputs (standard layout, docs/file-layout.md) and read the results back.
 
 Builds a small synthetic benchmark + outputs tree in a temporary folder, runs the same
 code as ``paintkit eval`` and prints each model's mIoU. Runs in seconds on CPU. With real

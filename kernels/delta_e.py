@@ -1,6 +1,6 @@
 """Colour differences between CIE L*a*b* colours: CIE76, CIE94 and CIEDE2000 (torch).
 
-The benchmark's metric is CIE76 (SPEC 1.4); CIE94 and CIEDE2000 are opt-in alternatives
+The benchmark's metric is CIE76 (docs/metric-definition.md §4); CIE94 and CIEDE2000 are opt-in alternatives
 that weigh chroma and hue differences the way observers see them.
 
 - **CIE76**: ``sqrt(ΔL² + Δa² + Δb²)``.
@@ -181,7 +181,7 @@ def delta_e_torch(lab1, lab2, formula: str = "cie76", *, channel_dim: int = -1):
 def delta_e_rgb_torch(rgb1, rgb2, formula: str = "cie76", *, dtype=None):
     """ΔE between 8-bit sRGB tensors, channels last: uint8 ``(*, 3)`` x ``(*, 3)`` -> ``(*)``.
 
-    Lab follows SPEC 1.3 in float32 (:func:`paintkit.kernels.lab.srgb_to_lab`); the
+    Lab follows docs/metric-definition.md §3 in float32 (:func:`paintkit.kernels.lab.srgb_to_lab`); the
     formula then runs in ``dtype`` (default float32 for CIE76, float64 for CIE94 and
     CIEDE2000, so their hue arithmetic is not the limit on precision).
     """

@@ -7,8 +7,8 @@ The same ``(B, 3, 12)`` histograms as :mod:`paintkit.kernels.tolerance_counts` (
 step apply unchanged. The reference colour of each difference is the answer (``ΔE(O, A)``)
 or the input (``ΔE(O, I)``); it matters for CIE94 only.
 
-Lab per SPEC 1.3 in float32; the formula in float64 (on both backends), so the choice of
-backend moves a count only for pixels whose ΔE lies within ~1e-3 of an integer (the SPEC 1.9
+Lab per docs/metric-definition.md §3 in float32; the formula in float64 (on both backends), so the choice of
+backend moves a count only for pixels whose ΔE lies within ~1e-3 of an integer (the §9
 contract). A pixel equal to its reference gets ΔE = 0 exactly. The fused CIE76 kernels
 stay the benchmark's path; these are for the opt-in formulas.
 """

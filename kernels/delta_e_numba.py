@@ -5,7 +5,7 @@ Same formulas and conventions (see that module): CIE76, CIE94 with graphic-arts 
 result is float32 when both inputs are float32, else float64. Arrays are channels last
 ``(..., 3)`` and must have one shape (no broadcasting).
 
-:func:`delta_e_rgb_numba` fuses the SPEC 1.3 Lab conversion of two uint8 images with the
+:func:`delta_e_rgb_numba` fuses the docs/metric-definition.md §3 Lab conversion of two uint8 images with the
 formula, so no Lab image is stored.
 """
 
@@ -169,7 +169,8 @@ def delta_e_numba(lab1: np.ndarray, lab2: np.ndarray, formula: str = "cie76") ->
 def delta_e_rgb_numba(rgb1: np.ndarray, rgb2: np.ndarray, formula: str = "cie76") -> np.ndarray:
     """ΔE between uint8 sRGB arrays ``(..., 3)`` -> float64 ``(...)``; ``rgb1`` is the reference.
 
-    Lab per SPEC 1.3 in float32 (:func:`paintkit.kernels.lab.lab_of_rgb`), formula in float64.
+    Lab per docs/metric-definition.md §3 in float32 (:func:`paintkit.kernels.lab.lab_of_rgb`), formula in
+    float64.
     """
     code = FORMULA_CODES[check_formula(formula)]
     rgb1, rgb2 = np.asarray(rgb1), np.asarray(rgb2)

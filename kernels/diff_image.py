@@ -1,4 +1,4 @@
-"""Diff images (SPEC 1.11): where an output is right or wrong, at one tolerance.
+"""Diff images (docs/metric-definition.md §11): where an output is right or wrong, at one tolerance.
 
 Colours: green (0, 128, 0) changed-and-correct, blue (0, 0, 255) unchanged-and-correct,
 red (255, 0, 0) changed-and-incorrect, orange (255, 165, 0) unchanged-and-incorrect, where

@@ -1,4 +1,4 @@
-"""The edit region of a problem: pixels where input and answer differ (SPEC 1.5).
+"""The edit region of a problem: pixels where input and answer differ (docs/metric-definition.md §5).
 
 ``changed_mask(a, b)`` is ``np.any(a != b, axis=-1)`` in Numba: a vectorised pass finds the
 rows where any byte differs, and only those rows are compared pixel by pixel (most rows of a

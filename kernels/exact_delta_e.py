@@ -1,6 +1,6 @@
 """The reference arithmetic of the metric, and the guard band that makes fast kernels exact.
 
-The metric is defined as float32 NumPy arithmetic written straight from SPEC 1.3-1.4
+The metric is defined as float32 NumPy arithmetic written straight from docs/metric-definition.md §3-4
 (:func:`reference_lab`, :func:`reference_delta_e`): ``c = v / 255``, the sRGB curve with
 ``** 2.4``, ``XYZ = M · linear`` then ``/ white``, ``f(t) = cbrt(t)`` or the linear
 segment, ``L = 116 f(Y) - 16``, ``a = 500 (f(X) - f(Y))``, ``b = 200 (f(Y) - f(Z))``,
@@ -46,7 +46,7 @@ _OFFSET = _F(4 / 29)
 
 
 def reference_lab(rgb: np.ndarray) -> np.ndarray:
-    """Reference L*a*b* of uint8 ``(..., 3)`` sRGB: float32 ``(..., 3)`` (SPEC 1.3)."""
+    """Reference L*a*b* of uint8 ``(..., 3)`` sRGB: float32 ``(..., 3)`` (docs/metric-definition.md §3)."""
     c = np.asarray(rgb).astype(_F) / _F(255)
     linear = np.where(c <= _F(0.04045), c / _F(12.92), ((c + _F(0.055)) / _F(1.055)) ** _F(2.4))
     r, g, b = linear[..., 0], linear[..., 1], linear[..., 2]

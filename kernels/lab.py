@@ -1,15 +1,15 @@
-"""sRGB (8-bit) -> CIE L*a*b* (D65), exactly as SPEC 1.3, in float32.
+"""sRGB (8-bit) -> CIE L*a*b* (D65), exactly as docs/metric-definition.md §3, in float32.
 
 Three implementations of one definition:
 
 - :func:`srgb_linear_lut` — the 256-entry per-channel linearisation table, computed with
-  the SPEC formula in float32 NumPy (bit-identical to evaluating the formula per pixel);
+  the formula of docs/metric-definition.md in float32 NumPy (bit-identical to evaluating it per pixel);
 - :func:`srgb_to_lab` — torch, batched, runs wherever its tensor lives (CPU or CUDA);
 - :func:`srgb_to_lab_numba` and the inlinable :func:`lab_of_rgb` — Numba CPU, used by the
   fused counting kernels in :mod:`paintkit.kernels.tolerance_counts`.
 
 kornia's ``rgb_to_lab`` rounds the CIE constants (0.008856, 7.787) and is *not* this
-function; the precision contract (SPEC 1.9) is checked against a plain NumPy oracle.
+function; the precision contract (docs/metric-definition.md §9) is checked against a plain NumPy oracle.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from llvmlite import ir
 from numba import njit, prange, types
 from numba.extending import intrinsic
 
-#: sRGB -> XYZ matrix (IEC 61966-2-1, D65), SPEC 1.3.
+#: sRGB -> XYZ matrix (IEC 61966-2-1, D65), docs/metric-definition.md §3.
 SRGB_TO_XYZ = np.array(
     [
         [0.4124564, 0.3575761, 0.1804375],
@@ -41,7 +41,7 @@ LAB_OFFSET = np.float32(4.0 / 29.0)
 def srgb_linear_lut() -> np.ndarray:
     """Linearised sRGB value of every 8-bit code, float32 of shape ``(256,)``.
 
-    Computed with the SPEC 1.3 formula in float32 (``c = v / 255``; ``c / 12.92`` if
+    Computed with the docs/metric-definition.md §3 formula in float32 (``c = v / 255``; ``c / 12.92`` if
     ``c <= 0.04045`` else ``((c + 0.055) / 1.055) ** 2.4``), so looking a code up is
     bit-identical to evaluating the formula on that pixel in float32.
     """
@@ -54,7 +54,7 @@ def srgb_linear_lut() -> np.ndarray:
 LINEAR_LUT = srgb_linear_lut()
 
 # Matrix rows pre-divided by the white point (one multiply fewer per channel; moves Lab by
-# about one float32 ulp, far inside the 1e-3 contract of SPEC 1.9).
+# about one float32 ulp, far inside the 1e-3 contract of docs/metric-definition.md §9).
 _M_WHITE = (SRGB_TO_XYZ / WHITE_D65[:, None]).astype(np.float32)
 _M00, _M01, _M02 = (np.float32(v) for v in _M_WHITE[0])
 _M10, _M11, _M12 = (np.float32(v) for v in _M_WHITE[1])
@@ -87,7 +87,7 @@ def cbrt_fast(t):
     Branch-free (vectorises); the guess is within ~6 %, the first step brings it to ~1e-4,
     the second (written as a correction, so it rounds like one operation) to about one
     float32 ulp. The Lab values stay within 1.5e-4 of the oracle's on every 8-bit colour
-    (test), far inside SPEC 1.9's 1e-3 on ΔE. Numba's ``np.cbrt`` calls libm (~13 ns) and
+    (test), far inside docs/metric-definition.md §9's 1e-3 on ΔE. Numba's ``np.cbrt`` calls libm (~13 ns) and
     ``powf`` ~4 ns, neither vectorises.
     """
     y = _bits_f32(_f32_bits(t) // np.uint32(3) + _CBRT_BIAS)
@@ -193,7 +193,7 @@ def srgb_to_lab(rgb):
     """L*a*b* of an sRGB tensor, channels last: uint8 ``(..., 3)`` -> float32 ``(..., 3)``.
 
     Runs on the tensor's device. The linearisation is a lookup in :data:`LINEAR_LUT`
-    (bit-identical to the float32 formula); the rest follows SPEC 1.3 in float32. The
+    (bit-identical to the float32 formula); the rest follows docs/metric-definition.md §3 in float32. The
     result is a channels-last view of planar storage (``movedim(-1, 0)`` is contiguous).
 
     Example:
@@ -335,7 +335,7 @@ def _reference_constants(device) -> dict:
 def srgb_planes_to_lab_reference(planes):
     """L*a*b* of uint8 ``(3, n)`` planar pixels in the reference float32 arithmetic.
 
-    Operation for operation the plain NumPy definition of SPEC 1.3 (matrix row, then the
+    Operation for operation the plain NumPy definition of docs/metric-definition.md §3 (matrix row, then the
     division by the white point; ``cbrt`` as NumPy's float32 one), so its Lab, and every ΔE
     computed from it with :func:`delta_e_reference`, are bit-identical to the NumPy oracle's.
     Runs on the tensor's device; separate multiply and add ops (no fused multiply-add).

@@ -1,4 +1,4 @@
-"""Output normalisation (SPEC 1.2): nearest-neighbour resize to cover, then centre crop.
+"""Output normalisation (docs/metric-definition.md §2): nearest-neighbour resize to cover, then centre crop.
 
 When an output's size differs from the answer's, ``scale = max(W_a / W_o, H_a / H_o)``,
 ``nW = ceil(W_o * scale)``, ``nH = ceil(H_o * scale)``; the output is resized to (nW, nH)

@@ -103,7 +103,7 @@ def _float_kernel() -> Any:
 
 
 def float_to_uint8(src: np.ndarray) -> tuple[np.ndarray, int]:
-    """SPEC 1.1's ``round(x * 255)`` (half to even) of a C-contiguous float32 array, in one
+    """The metric's ``round(x * 255)`` (half to even) of a C-contiguous float32 array, in one
     parallel pass that also counts values outside [0, 1] or NaN.
 
     Returns ``(uint8 array of the same shape, number of bad values)``; bad values become 0.

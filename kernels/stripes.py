@@ -1,4 +1,4 @@
-"""Backgrounds: a solid color, or two colors alternating in bands (SPEC 3, "Striped background").
+"""Backgrounds: a solid color, or two colors alternating in bands (docs/generator-rules.md).
 
 Contract (the NumPy oracle in ``tests/kernels/test_stripes.py`` is written from this text):
 

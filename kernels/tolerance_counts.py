@@ -1,4 +1,4 @@
-"""Fused per-problem tolerance statistics (SPEC 1.4-1.6): one pass over the pixels.
+"""Fused per-problem tolerance statistics (docs/metric-definition.md §4-6): one pass over the pixels.
 
 For every pixel the kernels compute ``ΔE(O, A)`` and ``ΔE(O, I)`` (CIE76, float32), bucket
 ``ceil(ΔE)`` into 12 bins (0..10 and "more than 10") and count, split by region. A problem's

@@ -10,7 +10,7 @@ cache on CPU and bounded on GPU. Per chunk:
   the arithmetic (vectorised and scalar tails of one torch op may differ by an ulp);
 - ``ΔE`` values within :data:`GUARD_BAND` of an integer tolerance are recomputed with the
   reference float32 arithmetic (:func:`~paintkit.kernels.lab.srgb_planes_to_lab_reference`),
-  so every count equals the plain NumPy definition's exactly (SPEC 1.3-1.6), on any device;
+  so every count equals the plain NumPy definition's exactly (docs/metric-definition.md §3-6), on any device;
 - one ``bincount`` on a combined index ``288 * problem + 144 * region + 12 * bin_oi +
   bin_oa`` gives both histograms.
 """
@@ -27,7 +27,7 @@ DEFAULT_PIXELS_PER_STEP = {"cpu": 1 << 18, "cuda": 1 << 24}
 
 
 def edit_mask_torch(answers, inputs):
-    """Edit region ``E`` (SPEC 1.5): bool ``(B, H, W)`` from uint8 ``(B, H, W, 3)`` tensors."""
+    """Edit region ``E`` (metric §5): bool ``(B, H, W)`` from uint8 ``(B, H, W, 3)`` tensors."""
     return (answers != inputs).any(dim=-1)
 
 

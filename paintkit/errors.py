@@ -9,7 +9,7 @@ class PaintkitError(Exception):
 
 class RejectedSeed(PaintkitError):
     """This seed cannot produce a valid problem (scene does not fit, target ambiguous,
-    degenerate edit, ...). Suites catch it and try the next attempt (SPEC 3, seeds)."""
+    degenerate edit, ...). Suites catch it and try the next attempt (docs/generator-rules.md, seeds)."""
 
 
 class SceneSamplingError(RejectedSeed, ValueError):

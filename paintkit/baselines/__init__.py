@@ -1,4 +1,5 @@
-"""Reference "models" that need no model: write outputs in the SPEC 5 layout so the whole
+"""Reference "models" that need no model: write outputs in the standard layout (docs/file-layout.md)
+so the whole
 pipeline (generate -> baseline -> eval -> stats -> report) runs end to end.
 
 - ``oracle``: the answer (scores 1.0 everywhere);

@@ -21,7 +21,7 @@ NAMESPACE = "tinygrafixbench"
 MAX_ATTEMPTS = 100
 MIN_EDIT_PIXELS = 20  # an answer must differ from its input in at least this many pixels
 MODE = "default"
-VISUAL_CONDITION = "default"  # charts have no visual conditions (SPEC 5 field kept)
+VISUAL_CONDITION = "default"  # charts have no visual conditions (standard field (docs/file-layout.md) kept)
 
 
 def chart_seed(chart: str, task: str, slot: int, attempt: int = 0, namespace: str = NAMESPACE) -> int:
@@ -33,7 +33,7 @@ def generate_chart_problem(name: str, slot: int, namespace: str = NAMESPACE) -> 
     """Problem ``slot`` of chart task ``name`` (``"<chart>_<task>"``, e.g. ``"heatmap_add_cell"``).
 
     Returns a :class:`~paintkit.tasks.Problem` with uint8 ``(768, 1024, 3)`` input and answer
-    and the SPEC 5 metadata (``category`` = chart type) plus both chart states.
+    and the standard metadata (docs/file-layout.md) (``category`` = chart type) plus both chart states.
     """
     from paintkit.renderers.charts import HEIGHT, WIDTH, render_pair
 

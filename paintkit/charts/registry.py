@@ -1,6 +1,6 @@
 """The 20 TinyGrafixBench tasks: 5 chart types x 4 edits (table 7 of the PaintBench paper).
 
-A chart task is named ``"<chart>_<task>"`` (its folder in the SPEC 5 layout); its category
+A chart task is named ``"<chart>_<task>"`` (its folder in the standard layout); its category
 is the chart type. Each chart module exposes ``base_state(rng)`` and ``TASKS``:
 ``{task: edit(base_state, rng) -> (input_state, answer_state, instruction, params)}``.
 """

@@ -1,4 +1,4 @@
-"""``paintkit baseline``: reference outputs (identity, oracle, blank, noise) in the SPEC 5 layout."""
+"""``paintkit baseline``: reference outputs (identity, oracle, blank, noise) in the standard layout."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""``paintkit eval``: score model outputs in the SPEC 5 layout into problem_stats.jsonl."""
+"""``paintkit eval``: score model outputs in the standard layout into problem_stats.jsonl."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ def register(subparsers) -> None:
         description="Score every (model, benchmark, task, problem): reads "
         "<benchmarks>/<Benchmark>/<task>/NNN_{input,answer}.png + NNN.json and "
         "<outputs>/<model>/<Benchmark>/<task>/NNNN_output.png, writes "
-        "<out>/problem_stats.jsonl (SPEC 5). Resumable: scored problems are skipped.",
+        "<out>/problem_stats.jsonl (docs/file-layout.md). Resumable: scored problems are skipped.",
     )
     parser.add_argument("--benchmarks", required=True, metavar="DIR", dest="benchmarks_root",
                         help="folder holding <Benchmark>/ folders (or one benchmark folder)")

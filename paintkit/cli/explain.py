@@ -10,7 +10,7 @@ def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "explain",
         help="tag each object of each output (correct, misplaced, missing, ...) as JSONL",
-        description="For every (model, problem) in the SPEC 5 layout, rebuild each element's "
+        description="For every (model, problem) in the standard layout, rebuild each element's "
         "pixels from the scenes in the problem metadata and tag it: correct, misplaced "
         "(offset), missing, wrong_colour (ΔE), damaged (share), not_removed; list the "
         "connected error segments (area, box, objects overlapped, spurious changes). "

@@ -22,7 +22,7 @@ def register(subparsers) -> None:
         "generate",
         help="generate PaintBench (or a custom suite) into a folder",
         description="Generate a suite: 'paintbench' alone is the full benchmark (20 tasks x 8 "
-        "conditions x 12 problems + 96 preservation problems) in the SPEC 5 layout "
+        "conditions x 12 problems + 96 preservation problems) in the standard layout (docs/file-layout.md) "
         "<out>/PaintBench/<task>/NNN_{input,answer}.png + NNN.json. Options below change it "
         "into a custom suite. Interrupted runs resume; see docs/generate.md.",
     )
@@ -57,7 +57,7 @@ def register(subparsers) -> None:
                    help="benchmark folder name (directory format; default PaintBench / TinyGrafixBench)")
     o = p.add_argument_group("output and engines")
     o.add_argument("--format", choices=FORMATS, default="directory",
-                   help="directory (SPEC 5 layout, default), webdataset (tar shards) or parquet shards")
+                   help="directory (the standard layout, default), webdataset (tar shards) or parquet shards")
     o.add_argument("--svg", action="store_true",
                    help="also write NNN_input.svg and NNN_answer.svg beside the PNGs (directory "
                    "format; one SVG element per scene element, see docs/svg.md)")

@@ -10,7 +10,7 @@ def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "stats",
         help="aggregate problem_stats.jsonl into the benchmark hierarchy with bootstrap CIs",
-        description="Reads a problem_stats.jsonl (SPEC 5; from 'paintkit eval' or any tool "
+        description="Reads a problem_stats.jsonl (docs/file-layout.md; from 'paintkit eval' or any tool "
         "with the same schema) and writes the aggregation hierarchy (mode, task, category, "
         "visual_condition, benchmark) with 95%% percentile bootstrap CIs, one JSON row each.",
     )

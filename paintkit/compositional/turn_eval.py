@@ -11,7 +11,7 @@ image (``NNNN_output.png``) against the last turn's answer, from the problem's i
   against ``answer_sha256``) and its input the exact answer of turn ``k - 1`` (the problem's
   input for turn 1): a turn is judged on the edit it asks for, whatever the model did before.
 
-Rows carry the usual SPEC 5 ``output`` object plus ``turn`` and ``turns``. The file is
+Rows carry the usual docs/file-layout.md ``output`` object plus ``turn`` and ``turns``. The file is
 rewritten whole (atomically) on each run.
 """
 

@@ -69,7 +69,7 @@ def generate(suite: Suite, out: Path | str, *, format: str = "directory",
     Args:
         suite: what to generate (:class:`~paintkit.suites.Suite`).
         out: output folder; an interrupted run into it is resumed.
-        format: ``directory`` (SPEC 5 layout), ``webdataset`` or ``parquet``.
+        format: ``directory`` (standard layout, docs/file-layout.md), ``webdataset`` or ``parquet``.
         shard_size: problems per shard (shard formats).
         engine: ``process`` (default), ``inprocess``, ``ray``, or an :class:`Engine`.
         jobs: worker processes (default: one per core); Ray: CPUs of a local instance.

@@ -1,6 +1,6 @@
 """Scoring directories of model outputs (``paintkit eval``): discovery, jobs, results.
 
-Start at :func:`evaluate`; :mod:`paintkit.evaluate.discovery` reads the SPEC 5 trees,
+Start at :func:`evaluate`; :mod:`paintkit.evaluate.discovery` reads the standard tree (docs/file-layout.md)s,
 :mod:`paintkit.evaluate.problem` scores one problem, :mod:`paintkit.evaluate.results`
 writes ``problem_stats.jsonl``.
 """

@@ -1,4 +1,4 @@
-"""Benchmark and model-output trees in the SPEC 5 layout.
+"""Benchmark and model-output trees in the standard layout (docs/file-layout.md).
 
 Benchmarks: ``<root>/<Benchmark>/<task>/<NNN>_input.png``, ``<NNN>_answer.png``,
 ``<NNN>.json``. Outputs: ``<outputs>/<model>/<Benchmark>/<task>/<NNNN>_output.png``.
@@ -25,7 +25,7 @@ _SUFFIXES = ("_input.png", "_answer.png", ".json")
 
 
 class LayoutError(PaintkitError, ValueError):
-    """A benchmark or outputs tree does not follow the SPEC 5 layout."""
+    """A benchmark or outputs tree does not follow the standard layout (docs/file-layout.md)."""
 
 
 @dataclass(frozen=True)
@@ -79,7 +79,7 @@ def _task_problems(benchmark: str, task_dir: Path) -> list[BenchmarkProblem]:
         if match is None or not path.is_file():
             raise LayoutError(
                 f"{path}: not a benchmark file; expected NNN_input.png, NNN_answer.png or "
-                "NNN.json (SPEC 5)"
+                "NNN.json (docs/file-layout.md)"
             )
         found.setdefault(match.group(1), set()).add(match.group(2))
     if not found:
@@ -128,7 +128,7 @@ def discover_problems(root, benchmarks=None, tasks=None) -> list[BenchmarkProble
         raise LayoutError(f"{root}: benchmark folder does not exist")
     bench_dirs = [root] if _is_benchmark_dir(root) else _visible_dirs(root)
     if not bench_dirs:
-        raise LayoutError(f"{root}: holds no <Benchmark>/<task>/ folders (SPEC 5)")
+        raise LayoutError(f"{root}: holds no <Benchmark>/<task>/ folders (docs/file-layout.md)")
     if benchmarks:
         wanted = set(benchmarks)
         bench_dirs = [b for b in bench_dirs if b.name in wanted]

@@ -65,7 +65,7 @@ def score_problem(
     delta_e: str = "cie76",
     extra_metrics: tuple[str, ...] = (),
 ) -> list[dict]:
-    """SPEC 5 rows of ``problem`` for each model; diff PNGs and their error segments
+    """standard rows (docs/file-layout.md) of ``problem`` for each model; diff PNGs and their error segments
     (``<NNNN>_segments.json``) if ``images_root`` is given.
 
     The input and answer are decoded once for all ``models``. ``meta``: the problem's JSON
@@ -164,7 +164,7 @@ def score_output(output, answer: np.ndarray, inp: np.ndarray, return_bins: bool 
                  delta_e: str = "cie76"):
     """``(ProblemScore, bins or None)`` of one output (uint8 ``(H, W, 3)`` of any size, or a
     :class:`~paintkit.metrics.coerce.MissingImage`) against uint8 ``(H, W, 3)`` answer and
-    input. Same counts and figures as :func:`paintkit.metrics.score` (SPEC 1.6-1.8), with
+    input. Same counts and figures as :func:`paintkit.metrics.score` (docs/metric-definition.md §6-8), with
     the ``delta_e`` formula."""
     from paintkit.kernels.normalize import normalize_output_numba
     from paintkit.kernels.tolerance_counts import counts_from_histograms

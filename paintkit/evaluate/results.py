@@ -8,7 +8,7 @@ that is not a row is dropped and reported, and the file is rewritten atomically 
 them before anything is appended. The file is valid JSON Lines with unique keys after
 every run, whatever happened to the one before.
 
-Besides the SPEC 5 fields each row written here holds ``output_file``: the ``bytes`` and
+Besides the standard fields each row written here holds ``output_file``: the ``bytes`` and
 ``mtime_ns`` of the output file that was scored (``null`` when there was none), so a later
 run rescores an output that appeared or changed since.
 """

@@ -125,7 +125,7 @@ def evaluate(
     delta_e: str = "cie76",
     extra_metrics=(),
 ) -> EvalSummary:
-    """Score model outputs in the SPEC 5 layout into ``out_dir/problem_stats.jsonl``.
+    """Score model outputs in the standard layout (docs/file-layout.md) into ``out_dir/problem_stats.jsonl``.
 
     A (model, benchmark) pair is scored when ``<outputs>/<model>/<benchmark>/`` exists;
     then every problem of that benchmark gets a row (absent or broken outputs are scored

@@ -1,4 +1,4 @@
-"""Synthetic benchmark + model-output trees in the SPEC 5 layout, for tests, benches, demos.
+"""Synthetic benchmark + model-output trees in the standard layout, for tests, benches, demos.
 
 Palette images with flat rectangles and discs (like PaintBench scenes), an answer that
 recolours or moves one shape, and per model outputs that are exact, slightly perturbed,

@@ -1,4 +1,4 @@
-"""Explain every output of a benchmark tree (SPEC 5 layout) into one JSONL file.
+"""Explain every output of a benchmark tree (standard layout, docs/file-layout.md) into one JSONL file.
 
 For each (model, problem) the benchmark's input, answer and metadata are read once, the
 output is explained with :func:`~paintkit.explain.explain_problem`, and one row is written:

@@ -118,7 +118,7 @@ def explain_problem(metadata: dict, inputs, answer, output, *, tolerance: int = 
     Args:
         metadata: the problem's JSON metadata (holds ``scene`` and maybe ``answer_scene``).
         inputs, answer: uint8 ``(H, W, 3)``.
-        output: uint8 ``(H', W', 3)`` (normalised to the answer's size, SPEC 1.2), or None
+        output: uint8 ``(H', W', 3)`` (normalised to the answer's size, docs/metric-definition.md §2), or None
             for a missing output.
         tolerance: ``t`` in 0..10: a pixel is right when ``ΔE(O, A) <= t``.
         delta_e: ``"cie76"`` (the benchmark's), ``"cie94"`` or ``"ciede2000"``.

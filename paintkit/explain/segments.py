@@ -1,4 +1,4 @@
-"""Segment-level error maps: the SPEC 1.11 diff image split into connected error segments.
+"""Segment-level error maps: the docs/metric-definition.md §11 diff image split into connected error segments.
 
 At tolerance ``t`` a pixel is wrong when ``ΔE(O, A) > t`` (red or orange in the diff
 image). Wrong pixels that touch (8-connectivity) form one segment. Each segment reports its

@@ -1,4 +1,4 @@
-"""Decode any image to 8-bit RGB (SPEC 1.1) and write PNGs atomically.
+"""Decode any image to 8-bit RGB (docs/metric-definition.md §1) and write PNGs atomically.
 
 ``load_rgb`` accepts a path, raw bytes, a PIL image or a NumPy array and returns a
 C-contiguous uint8 ``(H, W, 3)`` array, exactly what Pillow's ``Image.convert("RGB")``
@@ -85,7 +85,7 @@ def rgb_from_array(array: np.ndarray, name: str = "image") -> np.ndarray:
     """uint8 ``(H, W, 3)`` from an array ``(H, W)``, ``(H, W, 1|3|4)``.
 
     uint8 is taken as is (gray expanded, alpha dropped); floats must lie in [0, 1] and
-    become ``round(x * 255)`` (SPEC 1.1).
+    become ``round(x * 255)`` (docs/metric-definition.md §1).
     """
     if array.ndim == 2:
         array = array[..., None]

@@ -1,4 +1,5 @@
-"""The PaintBench metric (SPEC 1): CIE76 colour tolerances, edit/preservation accuracy, IoU.
+"""The PaintBench metric: CIE76 colour tolerances, edit/preservation accuracy, IoU
+(defined in docs/metric-definition.md).
 
 Functional API: :func:`score` (per-problem results), :func:`tolerance_statistics` (the
 update step: sufficient statistics), :func:`reward` (mIoU tensor for training loops),

@@ -3,7 +3,7 @@
 Accepted for ``outputs``, ``answers`` and ``inputs``:
 
 - a torch tensor, batch ``(B, 3, H, W)`` / ``(B, H, W, 3)`` or one image ``(3, H, W)`` /
-  ``(H, W, 3)``; uint8, or float in [0, 1] (SPEC 1.1: ``round(x * 255)``). When both
+  ``(H, W, 3)``; uint8, or float in [0, 1] (docs/metric-definition.md §1: ``round(x * 255)``). When both
   dimension 1 and the last are 3, torch tensors are read channels-first;
 - a NumPy array, same shapes (ambiguous shapes are read channels-last);
 - a list/tuple of per-problem images: tensors, arrays, PIL images, paths or bytes
@@ -12,7 +12,7 @@ Accepted for ``outputs``, ``answers`` and ``inputs``:
 A batch tensor stays a tensor (on its device, channels last, uint8); a list becomes a list
 of uint8 ``(H, W, 3)`` images: tensors stay tensors on their device (never copied to the
 host), everything else becomes a NumPy array; :class:`MissingImage` stands for outputs that
-cannot be decoded (SPEC 1.8: scored as missing, the error kept).
+cannot be decoded (docs/metric-definition.md §8: scored as missing, the error kept).
 """
 
 from __future__ import annotations
@@ -84,7 +84,7 @@ def tensor_to_uint8_nhwc(tensor, name: str, numba: bool = True):
 
 
 def _float_to_uint8(tensor, name: str, numba: bool = True):
-    """SPEC 1.1 ``round(x * 255)`` of a float image tensor, checked to lie in [0, 1]."""
+    """docs/metric-definition.md §1 ``round(x * 255)`` of a float image tensor, checked to lie in [0, 1]."""
     import torch
 
     def bad_values(count):

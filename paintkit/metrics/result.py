@@ -1,4 +1,4 @@
-"""One problem's score, and its SPEC 5 ``problem_stats.jsonl`` form."""
+"""One problem's score, and its docs/file-layout.md ``problem_stats.jsonl`` form."""
 
 from __future__ import annotations
 
@@ -39,20 +39,20 @@ class ProblemScore:
 
     @property
     def miou(self) -> float:
-        """Mean IoU over the 11 tolerances (SPEC 1.7)."""
+        """Mean IoU over the 11 tolerances (docs/metric-definition.md §7)."""
         return sum(self.iou) / len(self.iou)
 
     @property
     def over_edit_ratio(self) -> float:
-        """Changed pixels at t = 5 over |E| (SPEC 1.10); NaN when |E| = 0."""
+        """Changed pixels at t = 5 over |E| (docs/metric-definition.md §10); NaN when |E| = 0."""
         if self.edit_pixels == 0:
             return float("nan")
         return self.changed[MEDIAN_TOLERANCE] / self.edit_pixels
 
     def to_schema(self) -> dict:
-        """The SPEC 5 ``output`` object: sizes, region sizes, per-tolerance and mean figures.
+        """The docs/file-layout.md ``output`` object: sizes, region sizes, per-tolerance and mean figures.
 
-        The blocks are named after the formula: ``cie76_threshold`` / ``cie76_mean`` (SPEC 5)
+        The blocks are named after the formula: ``cie76_threshold`` / ``cie76_mean`` (docs/file-layout.md)
         for CIE76, ``cie94_*`` or ``ciede2000_*`` otherwise (``cie76_*`` always means CIE76).
         """
         per_t = {}

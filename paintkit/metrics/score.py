@@ -91,8 +91,8 @@ def tolerance_statistics(
 
     Args:
         outputs: model outputs (tensor/array batch, or a list of tensors, arrays, PIL
-            images, paths or None); each is normalised to its answer's size (SPEC 1.2).
-            Undecodable or absent outputs are scored as missing (SPEC 1.8).
+            images, paths or None); each is normalised to its answer's size (docs/metric-definition.md §2).
+            Undecodable or absent outputs are scored as missing (docs/metric-definition.md §8).
         answers: answer images in the same forms, or a :class:`Reference` (then
             ``inputs`` is omitted).
         inputs: input images.
@@ -102,7 +102,7 @@ def tolerance_statistics(
         samples_per_problem: ``G`` outputs per problem (GRPO), problem-major: outputs
             ``k * G .. k * G + G - 1`` belong to problem ``k``. The prepared target is read
             G times, never copied.
-        delta_e: the colour difference: ``"cie76"`` (the benchmark's, SPEC 1.4, exact
+        delta_e: the colour difference: ``"cie76"`` (the benchmark's, docs/metric-definition.md §4, exact
             counts), ``"cie94"`` or ``"ciede2000"`` (opt-in; the formula in float64, see
             ``docs/neighbour-metrics.md`` for what "right" means for them).
 
@@ -192,12 +192,12 @@ def _numba_statistics(outs, reference, samples, return_bins, delta_e="cie76"):
 
 def score(outputs, answers, inputs=None, *, backend: str = "auto",
           samples_per_problem: int = 1, delta_e: str = "cie76") -> list[ProblemScore]:
-    """Score model outputs against answers (SPEC 1): one :class:`ProblemScore` per problem.
+    """Score model outputs against answers (docs/metric-definition.md): one :class:`ProblemScore` per problem.
 
     Args:
         outputs: ``(B, 3, H, W)`` / ``(B, H, W, 3)`` uint8 or float-in-[0, 1] tensor or
             array, or a list of per-problem images (tensors, arrays, PIL images, paths,
-            None for missing). Outputs of another size or mode are normalised (SPEC 1.2).
+            None for missing). Outputs of another size or mode are normalised (docs/metric-definition.md §2).
         answers: the answer images, same forms; or a prepared :class:`Reference`.
         inputs: the input images (omit when ``answers`` is a Reference).
         backend: ``"auto"`` (Numba on CPU, torch elsewhere), ``"numba"`` or ``"torch"``.
@@ -209,7 +209,7 @@ def score(outputs, answers, inputs=None, *, backend: str = "auto",
 
     Returns:
         Per problem: counts, edit/preservation accuracy and IoU per tolerance t = 0..10,
-        ``miou``, ``over_edit_ratio``; ``to_schema()`` gives the SPEC 5 ``output`` dict.
+        ``miou``, ``over_edit_ratio``; ``to_schema()`` gives the docs/file-layout.md ``output`` dict.
 
     Raises:
         ValueError: batches of different lengths, an answer and input of different sizes,

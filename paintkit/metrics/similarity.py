@@ -16,7 +16,7 @@ benchmark's metric (they are not part of it; see ``docs/neighbour-metrics.md``).
 
 Both take batches in the forms :func:`paintkit.metrics.score` accepts (uint8 or float in
 [0, 1], ``(B, 3, H, W)`` or ``(B, H, W, 3)``, or lists of per-problem images); an output of
-another size is first normalised to its answer's size (SPEC 1.2). Work runs on the device
+another size is first normalised to its answer's size (docs/metric-definition.md §2). Work runs on the device
 of the tensors given (CPU for arrays and lists) and returns float64 ``(B,)`` there.
 """
 

@@ -1,7 +1,7 @@
 """Sufficient statistics of a batch of problems and the figures computed from them.
 
 The update/compute split of torchmetrics: :class:`ToleranceStatistics` holds, per problem,
-``|E|``, ``|P|`` and for t = 0..10 the counts CE_t, CP_t and changed_t (SPEC 1.6); all other
+``|E|``, ``|P|`` and for t = 0..10 the counts CE_t, CP_t and changed_t (metric §6); all other
 figures (accuracies, IoU, mIoU, over-edit ratio) are computed from them.
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 
 TOLERANCES: tuple[int, ...] = tuple(range(11))
-MEDIAN_TOLERANCE = 5  # median of 0..10: where the over-edit ratio is read (SPEC 1.10)
+MEDIAN_TOLERANCE = 5  # median of 0..10: where the over-edit ratio is read (docs/metric-definition.md §10)
 
 
 @dataclass
@@ -23,7 +23,7 @@ class ToleranceStatistics:
         edit_correct: int64 ``(B, 11)``, CE_t for t = 0..10.
         preservation_correct: int64 ``(B, 11)``, CP_t.
         changed: int64 ``(B, 11)``, pixels with ``ΔE(O, I) > t``.
-        has_output: bool ``(B,)``; a missing output has all counts 0 (SPEC 1.8) while
+        has_output: bool ``(B,)``; a missing output has all counts 0 (docs/metric-definition.md §8) while
             ``edit_pixels`` / ``preservation_pixels`` keep the problem's region sizes.
     """
 
@@ -111,7 +111,7 @@ class ToleranceStatistics:
         return self.iou(dtype).mean(dim=1)
 
     def over_edit_ratio(self, dtype=None):
-        """changed_5 / |E| (SPEC 1.10), ``(B,)``; NaN when |E| = 0."""
+        """changed_5 / |E| (docs/metric-definition.md §10), ``(B,)``; NaN when |E| = 0."""
         import torch
 
         dtype = dtype or torch.float64

@@ -21,7 +21,7 @@ _SCALARS = ("problems", "missing", "edit_pixels", "preservation_pixels")
 
 
 class PixelEditIoU(Metric):
-    """Mean over problems of the mIoU (or of IoU_t with ``tolerance=t``), SPEC 1.
+    """Mean over problems of the mIoU (or of IoU_t with ``tolerance=t``), docs/metric-definition.md.
 
     ``update(outputs, targets, inputs=None, samples_per_problem=1)`` takes what
     :func:`paintkit.metrics.reward` takes; ``compute()`` returns a 0-d float tensor.

@@ -1,4 +1,4 @@
-"""Gallery cards: input, answer, output and diff images (SPEC 1.11) of one problem and model.
+"""Gallery cards: input, answer, output and diff images (metric §11) of one problem and model.
 
 :func:`gallery_card` is the hook other views build on: given a problem on disk, a model's
 output path and its scores row, it returns a :class:`GalleryCard` whose ``extras`` list

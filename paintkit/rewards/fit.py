@@ -1,6 +1,6 @@
 """Outputs whose size differs from the answer's: what the trainer's pipeline did to them.
 
-``fit="cover"`` (default): the SPEC's normalisation, applied by the metric itself: scale
+``fit="cover"`` (default): the metric's normalisation (metric §2), applied by the metric itself: scale
 to cover the answer (nearest neighbour), centre crop. It is right when the policy renders
 at its own resolution with the answer's aspect ratio (e.g. 512x384 for 1024x768), and also
 when the pipeline **letterboxed** the canvas (scaled to fit inside a square, centred,

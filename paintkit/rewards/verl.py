@@ -45,7 +45,7 @@ def compute_score(data_source, solution_image, ground_truth, extra_info=None, *,
                 and solution_image.shape[0] in (1, 3, 4) and solution_image.shape[-1] not in (3, 4):
             solution_image = solution_image.transpose(1, 2, 0)  # CHW -> HWC
         if isinstance(solution_image, np.ndarray) and solution_image.shape[-1] == 4:
-            solution_image = solution_image[..., :3]  # RGBA: alpha dropped (SPEC 1.1)
+            solution_image = solution_image[..., :3]  # RGBA: alpha dropped (docs/metric-definition.md §1)
         out = as_images([solution_image], "solution_image")[0]
         a = as_images([answer], "ground_truth")[0]
         out = fit_output(out, (int(a.shape[1]), int(a.shape[0])), fit)

@@ -1,4 +1,4 @@
-"""The aggregation hierarchy of SPEC 2 as ``aggregate_stats.jsonl`` rows.
+"""The aggregation hierarchy of docs/metric-definition.md §13 as ``aggregate_stats.jsonl`` rows.
 
 - task = mean of its problems; mode = mean of that mode's problems (multi-mode tasks only);
 - category = mean of its tasks; visual condition = mean over the tasks of that condition

@@ -1,4 +1,4 @@
-"""Vectorised percentile bootstrap over problems (SPEC 2): one ``(B, n)`` draw per task.
+"""Vectorised percentile bootstrap over problems (metric §13): one ``(B, n)`` draw per task.
 
 Resampling problems with replacement within a task is the same as drawing a count matrix
 ``W`` ``(B, n)`` (how often each problem is picked in each resample); every resampled mean
@@ -16,7 +16,7 @@ from functools import lru_cache
 
 import numpy as np
 
-#: The resample count and seed the paper uses (SPEC 2).
+#: The resample count and seed the paper uses (docs/metric-definition.md §13).
 DEFAULT_N_BOOT = 10_000
 DEFAULT_SEED = 0
 #: Two-sided 95% percentile interval.

@@ -9,7 +9,7 @@
   difference of two independent CIs (both are written);
 - ``edit_size_bucket``: per (model, benchmark), problems bucketed by edit-region size
   (quantiles of ``edit_pixels`` over the benchmark's problems) with mIoU and the median
-  over-edit ratio (changed pixels at t = 5 over |E|, SPEC 1.10; outputs only);
+  over-edit ratio (changed pixels at t = 5 over |E|, docs/metric-definition.md §10; outputs only);
 - ``failure_modes``: per (model, benchmark, task), counts of each failure-mode tag (see
   :mod:`paintkit.stats.failure_modes`); ``problem_failure_mode``: the tag of each problem.
 """
@@ -29,7 +29,7 @@ from paintkit.stats.failure_modes import FAILURE_MODES, failure_mode_codes
 from paintkit.stats.table import BLOCKS, PRESERVATION_TASK, TINYGRAFIX, ProblemTable
 
 PASS_THRESHOLDS = (0.5, 0.9, 0.95, 0.99)
-#: Tolerance at which the over-edit ratio is read: the median of 0..10 (SPEC 1.10).
+#: Tolerance at which the over-edit ratio is read: the median of 0..10 (docs/metric-definition.md §10).
 OVER_EDIT_TOLERANCE = 5
 DELTA_FIGURES = ("iou", "edit_accuracy", "preservation_accuracy")  # read on cie76_mean
 _FIG_INDEX = {"edit_accuracy": 0, "preservation_accuracy": 1, "iou": 2}

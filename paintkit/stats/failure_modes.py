@@ -1,4 +1,4 @@
-"""Failure-mode tags (SPEC 1.12) from a problem's edit- and preservation-accuracy curves.
+"""Failure-mode tags (docs/metric-definition.md §12) from a problem's edit- and preservation-accuracy curves.
 
 Read on the curves over the 11 tolerances t = 0..10, with ``E_t`` the edit accuracy and
 ``P_t`` the preservation accuracy. The first rule that matches wins:

@@ -1,6 +1,6 @@
 """Read paintkit scores and external ratings from JSONL and match them by problem.
 
-Scores: ``problem_stats.jsonl`` rows (SPEC 5); the value is read at a dotted path, by default
+Scores: ``problem_stats.jsonl`` rows (docs/file-layout.md); the value is read at a dotted path, by default
 ``output.cie76_mean.iou`` (the problem's mIoU). Judgments: one JSON object per line holding
 the problem key, a rating and optionally a rater, e.g.
 ``{"model": "m", "benchmark": "PaintBench", "task": "recolor", "idx": 3, "rater": "h1",

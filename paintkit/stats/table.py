@@ -1,7 +1,7 @@
-"""``problem_stats.jsonl`` rows (SPEC 5) -> one columnar :class:`ProblemTable` per (model, benchmark).
+"""``problem_stats.jsonl`` rows -> one columnar :class:`ProblemTable` per (model, benchmark).
 
 Rows may come from paintkit or any tool using the same schema. Missing outputs count as
-zeros (SPEC 1.8), never dropped. The figures of a problem are kept as a float64 array
+zeros (docs/metric-definition.md §8), never dropped. The figures of a problem are kept as a float64 array
 ``(n, 12, 4)``: blocks ``cie76_0`` .. ``cie76_10`` then ``cie76_mean``, figures in
 :data:`FIGURES` order.
 
@@ -34,7 +34,7 @@ RESULTS_NAME = "problem_stats.jsonl"
 
 
 class StatsInputError(PaintkitError, ValueError):
-    """A ``problem_stats.jsonl`` is missing or a row breaks the SPEC 5 schema."""
+    """A ``problem_stats.jsonl`` is missing or a row breaks the results schema (docs/file-layout.md)."""
 
 
 @dataclass
@@ -99,7 +99,7 @@ def _figures(row: dict, where: str, delta_e: str = "cie76") -> np.ndarray:
     name = f"{delta_e}_threshold"
     if not isinstance(output, dict) or name not in output:
         raise StatsInputError(f"{where}: has_output is true but 'output.{name}' is "
-                              "missing (SPEC 5)")
+                              "missing (docs/file-layout.md)")
     per_t = output[name]
     try:
         for t in TOLERANCES:
@@ -115,7 +115,7 @@ def _figures(row: dict, where: str, delta_e: str = "cie76") -> np.ndarray:
 
 
 def row_formula(row: dict) -> str:
-    """The ΔE formula a row was scored with (rows without the field: CIE76, SPEC 5)."""
+    """The ΔE formula a row was scored with (rows without the field: CIE76, docs/file-layout.md)."""
     return str(row.get("delta_e") or "cie76")
 
 
@@ -184,7 +184,7 @@ def read_problem_rows(path) -> list[dict]:
                 raise StatsInputError(f"{path}:{n}: expected a JSON object")
             missing = [k for k in ("model", "benchmark", "task", "idx") if k not in row]
             if missing:
-                raise StatsInputError(f"{path}:{n}: missing {', '.join(missing)} (SPEC 5)")
+                raise StatsInputError(f"{path}:{n}: missing {', '.join(missing)} (docs/file-layout.md)")
             row["_where"] = f"{path}:{n}"
             rows.append(row)
     if not rows:

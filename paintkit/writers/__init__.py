@@ -1,4 +1,4 @@
-"""Writers: the SPEC 5 directory layout, WebDataset tar shards and Parquet shards.
+"""Writers: the standard layout (docs/file-layout.md), WebDataset tar shards and Parquet shards.
 
 All of them write atomically and resume (see ``base.py``); ``manifest.py`` records what a
 folder holds. Use them through :func:`paintkit.engines.generate` or ``paintkit generate``.

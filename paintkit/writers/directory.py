@@ -1,4 +1,4 @@
-"""The SPEC 5 directory layout: ``<root>/<benchmark>/<task>/<NNN>_input.png``,
+"""The standard layout (docs/file-layout.md): ``<root>/<benchmark>/<task>/<NNN>_input.png``,
 ``<NNN>_answer.png``, ``<NNN>.json`` (the preservation split in ``<benchmark>/preservation/``).
 
 Each file is written atomically, the JSON last: a problem whose three files exist is done.
