@@ -181,15 +181,15 @@ def delta_e_torch(lab1, lab2, formula: str = "cie76", *, channel_dim: int = -1):
 def delta_e_rgb_torch(rgb1, rgb2, formula: str = "cie76", *, dtype=None):
     """ΔE between 8-bit sRGB tensors, channels last: uint8 ``(*, 3)`` x ``(*, 3)`` -> ``(*)``.
 
-    Lab follows docs/metric-definition.md §3 in float32 (:func:`paintkit.kernels.lab.srgb_to_lab`); the
+    Lab follows docs/metric-definition.md §3 in float32 (:func:`paintkit.kernels.lab.srgb_to_lab_torch`); the
     formula then runs in ``dtype`` (default float32 for CIE76, float64 for CIE94 and
     CIEDE2000, so their hue arithmetic is not the limit on precision).
     """
     import torch
 
-    from paintkit.kernels.lab import srgb_to_lab
+    from paintkit.kernels.lab import srgb_to_lab_torch
 
     check_formula(formula)
     if dtype is None:
         dtype = torch.float32 if formula == "cie76" else torch.float64
-    return delta_e_torch(srgb_to_lab(rgb1).to(dtype), srgb_to_lab(rgb2).to(dtype), formula)
+    return delta_e_torch(srgb_to_lab_torch(rgb1).to(dtype), srgb_to_lab_torch(rgb2).to(dtype), formula)

@@ -20,7 +20,7 @@ from numba import njit, prange
 
 from paintkit.kernels.delta_e import check_formula, delta_e_torch
 from paintkit.kernels.delta_e_numba import FORMULA_CODES, delta_e_pixel
-from paintkit.kernels.lab import LINEAR_LUT, lab_of_rgb, srgb_to_lab
+from paintkit.kernels.lab import LINEAR_LUT, lab_of_rgb, srgb_to_lab_torch
 
 __all__ = ["tolerance_histograms_delta_e"]
 
@@ -115,9 +115,9 @@ def _histograms_torch(formula, outputs, answers, inputs, return_bins):
         edit = (a != i).any(dim=-1)
         for u in range(0, o.shape[0], _PIXELS_PER_STEP):
             v = u + _PIXELS_PER_STEP
-            lab_o = srgb_to_lab(o[u:v]).double()
-            d_oa = delta_e_torch(srgb_to_lab(a[u:v]).double(), lab_o, formula)
-            d_oi = delta_e_torch(srgb_to_lab(i[u:v]).double(), lab_o, formula)
+            lab_o = srgb_to_lab_torch(o[u:v]).double()
+            d_oa = delta_e_torch(srgb_to_lab_torch(a[u:v]).double(), lab_o, formula)
+            d_oi = delta_e_torch(srgb_to_lab_torch(i[u:v]).double(), lab_o, formula)
             # Equal 8-bit colours are exactly 0 whatever the float path did.
             b_oa = d_oa.ceil().clamp_(max=NUM_BINS - 1).long().masked_fill_(
                 (o[u:v] == a[u:v]).all(dim=-1), 0)

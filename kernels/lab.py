@@ -4,7 +4,7 @@ Three implementations of one definition:
 
 - :func:`srgb_linear_lut` — the 256-entry per-channel linearisation table, computed with
   the formula of docs/metric-definition.md in float32 NumPy (bit-identical to evaluating it per pixel);
-- :func:`srgb_to_lab` — torch, batched, runs wherever its tensor lives (CPU or CUDA);
+- :func:`srgb_to_lab_torch` — torch, batched, runs wherever its tensor lives (CPU or CUDA);
 - :func:`srgb_to_lab_numba` and the inlinable :func:`lab_of_rgb` — Numba CPU, used by the
   fused counting kernels in :mod:`paintkit.kernels.tolerance_counts`.
 
@@ -189,7 +189,7 @@ def srgb_to_lab_numba(rgb: np.ndarray) -> np.ndarray:
 # --------------------------------------------------------------------------------- torch
 
 
-def srgb_to_lab(rgb):
+def srgb_to_lab_torch(rgb):
     """L*a*b* of an sRGB tensor, channels last: uint8 ``(..., 3)`` -> float32 ``(..., 3)``.
 
     Runs on the tensor's device. The linearisation is a lookup in :data:`LINEAR_LUT`
@@ -198,7 +198,7 @@ def srgb_to_lab(rgb):
 
     Example:
         >>> import torch
-        >>> srgb_to_lab(torch.tensor([[255, 0, 0]], dtype=torch.uint8)).round(decimals=2)
+        >>> srgb_to_lab_torch(torch.tensor([[255, 0, 0]], dtype=torch.uint8)).round(decimals=2)
         tensor([[53.2400, 80.0900, 67.2000]])
     """
     import torch
@@ -238,7 +238,7 @@ _LAB_PIXELS_PER_STEP = {"cpu": 1 << 18}
 
 
 def srgb_planes_to_lab(planes, work: Workspace | None = None):
-    """Planar variant of :func:`srgb_to_lab`: uint8 ``(3, ...)`` -> float32 ``(3, ...)``.
+    """Planar variant of :func:`srgb_to_lab_torch`: uint8 ``(3, ...)`` -> float32 ``(3, ...)``.
 
     With ``work`` the result and every temporary live in its buffers (the result is valid
     until the next call with the same workspace).

@@ -2,14 +2,14 @@
 :mod:`paintkit.metrics.similarity` (whose docstring states the conventions; the torch path
 there runs through kornia on any device).
 
-- :func:`luma_numba`: ``(19595 R + 38470 G + 7471 B + 32768) >> 16`` per pixel (Pillow's
+- :func:`luma`: ``(19595 R + 38470 G + 7471 B + 32768) >> 16`` per pixel (Pillow's
   ``convert("L")``), uint8 ``(H, W)``.
-- :func:`ssim_sum_numba`: sum of the SSIM map over the valid window positions of a box of
+- :func:`ssim_sum`: sum of the SSIM map over the valid window positions of a box of
   two luma images, float64, with an 11-tap Gaussian (sigma 1.5) applied separably. Work is
   split in bands of output rows; each band filters its rows horizontally into its own
   buffer, then vertically, taps outermost so the pixel loops vectorise (float64
   throughout, so no cancellation in ``E[x²] - μ²``).
-- :func:`squared_error_sum_numba`: exact int64 sum of squared channel differences.
+- :func:`squared_error_sum`: exact int64 sum of squared channel differences.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import math
 import numpy as np
 from numba import njit, prange
 
-__all__ = ["gaussian_window", "luma_numba", "squared_error_sum_numba", "ssim_sum_numba"]
+__all__ = ["gaussian_window", "luma", "squared_error_sum", "ssim_sum"]
 
 _BAND = 64  # output rows per work item
 
@@ -39,7 +39,7 @@ def _luma(rgb, out):
                          + np.int32(rgb[i, j, 2]) * 7471 + 32768) >> 16
 
 
-def luma_numba(rgb: np.ndarray) -> np.ndarray:
+def luma(rgb: np.ndarray) -> np.ndarray:
     """Pillow's 8-bit luma of a uint8 ``(H, W, 3)`` image: uint8 ``(H, W)``."""
     if rgb.dtype != np.uint8 or rgb.ndim != 3 or rgb.shape[2] != 3:
         raise ValueError(f"rgb: expected a uint8 (H, W, 3) image, got {rgb.dtype} {rgb.shape}")
@@ -96,7 +96,7 @@ def _ssim_bands(x, y, win, c1, c2, sums):
         sums[band] = total
 
 
-def ssim_sum_numba(x: np.ndarray, y: np.ndarray, c1: float, c2: float,
+def ssim_sum(x: np.ndarray, y: np.ndarray, c1: float, c2: float,
                    window: np.ndarray | None = None) -> tuple[float, int]:
     """Sum of the SSIM map of two luma images ``(h, w)`` (any real dtype) over the window
     positions inside them, and the number of positions. ``window`` defaults to
@@ -124,7 +124,7 @@ def _sse_rows(a, b, rows):
         rows[i] = acc
 
 
-def squared_error_sum_numba(a: np.ndarray, b: np.ndarray) -> int:
+def squared_error_sum(a: np.ndarray, b: np.ndarray) -> int:
     """Exact sum of squared differences of two uint8 arrays of one shape (int)."""
     if a.shape != b.shape or a.dtype != np.uint8 or b.dtype != np.uint8:
         raise ValueError(f"a, b: expected uint8 arrays of one shape, got {a.dtype} {a.shape} "

@@ -17,7 +17,7 @@ cache on CPU and bounded on GPU. Per chunk:
 
 from __future__ import annotations
 
-from paintkit.kernels.lab import Workspace, srgb_planes_to_lab, srgb_to_lab
+from paintkit.kernels.lab import Workspace, srgb_planes_to_lab, srgb_to_lab_torch
 
 NUM_BINS = 12
 HIST_EDIT, HIST_PRESERVATION, HIST_CHANGED = 0, 1, 2
@@ -62,7 +62,7 @@ def bins_from_delta_e_(dist, scratch=None):
     return dist.ceil_().clamp_(min=1.0, max=float(NUM_BINS - 1)).sub_(1.0).add_(above)
 
 
-def delta_e_bins_torch(lab_a, lab_b, work=None, name="bins"):
+def delta_e_bins(lab_a, lab_b, work=None, name="bins"):
     """``min(ceil(ΔE), 11)`` per pixel as float32 ``(...)`` from planar Lab ``(3, ...)``."""
     return bins_from_delta_e_(delta_e_torch(lab_a, lab_b, work, name))
 
@@ -233,9 +233,9 @@ def tolerance_histograms_torch(
         raise ValueError("answers, inputs: the uint8 answers and inputs are required (the exact "
                          "recompute next to integer tolerances reads them), got None")
     if lab_answers is None:
-        lab_answers = srgb_to_lab(answers)
+        lab_answers = srgb_to_lab_torch(answers)
     if lab_inputs is None:
-        lab_inputs = srgb_to_lab(inputs)
+        lab_inputs = srgb_to_lab_torch(inputs)
     if edit_mask is None:
         edit_mask = edit_mask_torch(answers, inputs)
     n, height, width = outputs.shape[:3]

@@ -118,17 +118,17 @@ def _ssim_batch(out, ans, use_numba: bool):
     # Where a whole window has x == y the map is exactly 1 (numerator and denominator are
     # the same float expression), so only the box around differing pixels is computed.
     if use_numba:  # luma, box and separable filter per image
-        from paintkit.kernels.ssim import luma_numba, ssim_sum_numba
+        from paintkit.kernels.ssim import luma, ssim_sum
 
         values = []
         for o, a in zip(out.numpy(), ans.numpy(), strict=True):
-            x, y = luma_numba(o), luma_numba(a)
+            x, y = luma(o), luma(a)
             box = _changed_box(x != y, h, w)
             if box is None:
                 values.append(1.0)
                 continue
             top, bottom, left, right = box
-            total, computed = ssim_sum_numba(x[top:bottom, left:right],
+            total, computed = ssim_sum(x[top:bottom, left:right],
                                              y[top:bottom, left:right], _C1, _C2)
             values.append((total + (valid - computed)) / valid)
         return torch.tensor(values, dtype=torch.float64)
@@ -145,9 +145,9 @@ def _psnr_batch(out, ans, use_numba: bool):
     import torch
 
     if use_numba:
-        from paintkit.kernels.ssim import squared_error_sum_numba
+        from paintkit.kernels.ssim import squared_error_sum
 
-        sse = torch.tensor([squared_error_sum_numba(o, a) for o, a in
+        sse = torch.tensor([squared_error_sum(o, a) for o, a in
                             zip(out.numpy(), ans.numpy(), strict=True)], dtype=torch.float64)
         return 10 * (_DATA_RANGE ** 2 / (sse / out[0].numel())).log10()
     # Exact integer sum of squared differences (int16 differences, int32 squares, int64 sum).

@@ -89,12 +89,12 @@ def test_reference_cbrt_is_numpys_float32_cbrt(rng):
 
 def test_fast_arithmetic_alone_would_miss_these_pairs():
     """Guards the test itself: without the recompute the pairs do flip (so it can fail)."""
-    from paintkit.kernels.lab import srgb_to_lab
+    from paintkit.kernels.lab import srgb_to_lab_torch
 
     x = np.array([p[0] for p in ADVERSARIAL], np.uint8)
     y = np.array([p[1] for p in ADVERSARIAL], np.uint8)
     de = oracle.delta_e(oracle.lab(x), oracle.lab(y))
-    d = (srgb_to_lab(torch.from_numpy(x)) - srgb_to_lab(torch.from_numpy(y))).numpy()
+    d = (srgb_to_lab_torch(torch.from_numpy(x)) - srgb_to_lab_torch(torch.from_numpy(y))).numpy()
     fast = np.sqrt((d[:, 0] * d[:, 0] + d[:, 1] * d[:, 1]) + d[:, 2] * d[:, 2])
     flips = sum(int(((de <= t) != (fast <= t)).sum()) for t in range(1, 11))
     assert flips >= 15

@@ -35,11 +35,11 @@ def run(variant, out, ans, inp, return_bins=False):
         return tolerance_histograms_numba(out, ans, inp, return_bins=return_bins)
     o, a, i = (torch.from_numpy(x) for x in (out, ans, inp))
     if backend == "torch-lab":
-        from paintkit.kernels.lab import srgb_to_lab
+        from paintkit.kernels.lab import srgb_to_lab_torch
         from paintkit.kernels.tolerance_counts import edit_mask_torch
 
-        res = tolerance_histograms_torch(o, a, i, lab_answers=srgb_to_lab(a),
-                                         lab_inputs=srgb_to_lab(i),
+        res = tolerance_histograms_torch(o, a, i, lab_answers=srgb_to_lab_torch(a),
+                                         lab_inputs=srgb_to_lab_torch(i),
                                          edit_mask=edit_mask_torch(a, i),
                                          return_bins=return_bins, max_pixels_per_step=step)
     else:
