@@ -13,7 +13,7 @@ suffix, so a call site says which one it runs:
 - ``<name>_torch``: torch tensors in and out, on the tensors' device, e.g. ``flood_fill_torch``.
 
 A kernel with a single implementation keeps the plain name (``color_mask``,
-``changed_mask``, ``within_distance``). Private helpers (leading ``_``) are not twins.
+``within_distance``). Private helpers (leading ``_``) are not twins.
 """
 
 import os as _os

@@ -1,6 +1,6 @@
 """The edit region of a problem: pixels where input and answer differ (docs/metric-definition.md §5).
 
-``changed_mask(a, b)`` is ``np.any(a != b, axis=-1)`` in Numba: a vectorised pass finds the
+``changed_mask_numba(a, b)`` is ``np.any(a != b, axis=-1)`` in Numba: a vectorised pass finds the
 rows where any byte differs, and only those rows are compared pixel by pixel (most rows of a
 problem are unchanged). Far faster than the NumPy expression, which builds an (H, W, 3)
 temporary and reduces its last axis.
@@ -75,7 +75,7 @@ def _check_pair(a: np.ndarray, b: np.ndarray) -> None:
         raise ValueError(f"b must have the shape of a {a.shape}, got {b.shape}")
 
 
-def changed_mask(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+def changed_mask_numba(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """bool ``(H, W)``: True where any channel of uint8 ``(H, W, 3)`` images differs."""
     _check_pair(a, b)
     out = np.empty(a.shape[:2], dtype=np.bool_)

@@ -35,15 +35,15 @@ from numba import njit, prange
 from paintkit.kernels.exact_delta_e import GUARD_BAND, reference_bins
 from paintkit.kernels.lab import LINEAR_LUT, lab_planes, linear_row, srgb_to_lab_torch
 from paintkit.kernels.tolerance_counts_torch import (
+    changed_mask_torch,
     delta_e_bins,
-    edit_mask_torch,
     tolerance_histograms_torch,
 )
 
 __all__ = [
     "NUM_BINS", "NUM_TOLERANCES", "HIST_EDIT", "HIST_PRESERVATION", "HIST_CHANGED",
     "tolerance_histograms_numba", "tolerance_histograms_torch", "counts_from_histograms",
-    "delta_e_bins", "edit_mask_torch", "srgb_to_lab_torch",
+    "delta_e_bins", "changed_mask_torch", "srgb_to_lab_torch",
 ]
 
 NUM_TOLERANCES = 11  # t = 0, 1, ..., 10

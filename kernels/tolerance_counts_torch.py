@@ -26,7 +26,7 @@ _PAIRS = NUM_BINS * NUM_BINS  # (bin_oa, bin_oi) combinations per region
 DEFAULT_PIXELS_PER_STEP = {"cpu": 1 << 18, "cuda": 1 << 24}
 
 
-def edit_mask_torch(answers, inputs):
+def changed_mask_torch(answers, inputs):
     """Edit region ``E`` (metric §5): bool ``(B, H, W)`` from uint8 ``(B, H, W, 3)`` tensors."""
     return (answers != inputs).any(dim=-1)
 
@@ -237,7 +237,7 @@ def tolerance_histograms_torch(
     if lab_inputs is None:
         lab_inputs = srgb_to_lab_torch(inputs)
     if edit_mask is None:
-        edit_mask = edit_mask_torch(answers, inputs)
+        edit_mask = changed_mask_torch(answers, inputs)
     n, height, width = outputs.shape[:3]
     hw = height * width
     device = outputs.device

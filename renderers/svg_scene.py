@@ -31,7 +31,7 @@ import numpy as np
 
 from paintkit.colors import rgb_to_hex
 from paintkit.kernels.color_mask import color_mask
-from paintkit.kernels.edit_region import changed_mask
+from paintkit.kernels.edit_region import changed_mask_numba
 from paintkit.kernels.stripes import paint_background
 from paintkit.scene import RGB, Element, Line, Polygon, Scene, Shape
 from paintkit.shapes.outlines import shape_outline
@@ -137,7 +137,7 @@ def _edits_svg(scene: Scene, pixels: np.ndarray) -> str:
     if pixels.shape != expected or pixels.dtype != np.uint8:
         raise ValueError(f"pixels must be uint8 {expected} (the scene's canvas), got "
                          f"{pixels.dtype} {pixels.shape}")
-    diff = changed_mask(render(scene), pixels)
+    diff = changed_mask_numba(render(scene), pixels)
     if not diff.any():
         return ""
     # Also pin the ring of pixels around the changes: there an SVG renderer's edge rounding

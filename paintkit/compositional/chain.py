@@ -30,7 +30,7 @@ from paintkit.colors import rgb_to_hex
 from paintkit.compositional.operations import GEOMETRIC, OPERATIONS, NoStep, Step, apply_operation
 from paintkit.conditions import Condition, get_condition
 from paintkit.errors import RejectedSeed
-from paintkit.kernels.edit_region import changed_mask, count_changed
+from paintkit.kernels.edit_region import changed_mask_numba, count_changed
 from paintkit.language.phrases import CLIP_NOTE
 from paintkit.renderers import render
 from paintkit.sampling.condition import condition_scene
@@ -102,8 +102,8 @@ def sample_chain(seed: int, condition: Condition, steps: int):
 
 def _still_visible(before, after, final) -> int:
     """Pixels step ``before -> after`` changed that still show its result in ``final``."""
-    changed = changed_mask(before, after)
-    return int((changed & ~changed_mask(after, final)).sum())
+    changed = changed_mask_numba(before, after)
+    return int((changed & ~changed_mask_numba(after, final)).sum())
 
 
 def _sentence(step: Step) -> str:

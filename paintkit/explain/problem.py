@@ -89,11 +89,11 @@ class ProblemScenes:
 
 def prepare_scenes(metadata: dict, inputs, answer) -> ProblemScenes:
     """Rebuild and check the problem's scenes and render their footprints, once."""
-    from paintkit.kernels.edit_region import changed_mask
+    from paintkit.kernels.edit_region import changed_mask_numba
 
     inputs = _check("inputs", inputs)
     answer = _check("answer", answer, inputs.shape)
-    edit = changed_mask(inputs, answer)
+    edit = changed_mask_numba(inputs, answer)
     notes = []
     input_scene, why = _usable(metadata, "scene", inputs)
     if why:
@@ -233,9 +233,9 @@ def segment_maps(metadata: dict, inputs, answer, bins, tolerances, *,
     if bins.shape != inputs.shape[:2]:
         raise ValueError(f"bins: expected the image's (H, W) = {inputs.shape[:2]}, got "
                          f"{bins.shape}")
-    from paintkit.kernels.edit_region import changed_mask
+    from paintkit.kernels.edit_region import changed_mask_numba
 
-    edit = changed_mask(inputs, answer)
+    edit = changed_mask_numba(inputs, answer)
     input_scene, _ = _usable(metadata, "scene", inputs)
     answer_scene, _ = _usable(metadata, "answer_scene", answer)
     input_fp = footprints(input_scene) if input_scene is not None else None

@@ -120,13 +120,13 @@ class TargetGroup:
     def build(cls, positions, size, answers, inputs) -> TargetGroup:
         import torch
 
-        from paintkit.kernels.tolerance_counts_torch import edit_mask_torch, srgb_to_lab_torch
+        from paintkit.kernels.tolerance_counts_torch import changed_mask_torch, srgb_to_lab_torch
 
         index = torch.arange(len(positions), device=answers.device) if \
             positions == list(range(len(positions))) else \
             torch.tensor(positions, dtype=torch.int64, device=answers.device)
         return cls(positions, index, size, answers, inputs, srgb_to_lab_torch(answers),
-                   srgb_to_lab_torch(inputs), edit_mask_torch(answers, inputs))
+                   srgb_to_lab_torch(inputs), changed_mask_torch(answers, inputs))
 
 
 def prepare_reference(answers, inputs=None, *, device=None) -> Reference:

@@ -20,7 +20,7 @@ import numpy as np
 from paintkit.colors import rgb_to_hex
 from paintkit.conditions import CONDITIONS, Condition, get_condition
 from paintkit.errors import RejectedSeed
-from paintkit.kernels.edit_region import changed_mask, count_changed
+from paintkit.kernels.edit_region import changed_mask_numba, count_changed
 from paintkit.scene import Scene
 from paintkit.seeds import python_rng
 
@@ -87,7 +87,7 @@ class Problem:
     @property
     def edit_mask(self) -> np.ndarray:
         """bool ``(H, W)``: pixels where input and answer differ in any channel."""
-        return changed_mask(self.input, self.answer)
+        return changed_mask_numba(self.input, self.answer)
 
 
 @dataclass

@@ -27,7 +27,7 @@ from paintkit.colors import describe_color
 from paintkit.composition.marks import OUTLINE_WIDTH, outline_mark, reserve_outline_color, square_corners
 from paintkit.edits.geometric import transformed, translation
 from paintkit.kernels.color_mask import color_mask
-from paintkit.kernels.edit_region import changed_mask
+from paintkit.kernels.edit_region import changed_mask_numba
 from paintkit.language.phrases import join_words
 from paintkit.renderers import render
 from paintkit.sampling.condition import condition_background
@@ -91,7 +91,7 @@ def _interior(image: np.ndarray, corner, side: int) -> np.ndarray:
 def same_content(a: np.ndarray, b: np.ndarray, bg_colors) -> bool:
     """True when two equal-size windows show the same shapes (same pixels wherever either
     shows a non-background color; the background itself, e.g. stripes, may differ)."""
-    diff = changed_mask(np.ascontiguousarray(a), np.ascontiguousarray(b))
+    diff = changed_mask_numba(np.ascontiguousarray(a), np.ascontiguousarray(b))
     if not diff.any():
         return True
     return bool(color_mask(a[diff], bg_colors).all() and

@@ -36,11 +36,11 @@ def run(variant, out, ans, inp, return_bins=False):
     o, a, i = (torch.from_numpy(x) for x in (out, ans, inp))
     if backend == "torch-lab":
         from paintkit.kernels.lab import srgb_to_lab_torch
-        from paintkit.kernels.tolerance_counts import edit_mask_torch
+        from paintkit.kernels.tolerance_counts import changed_mask_torch
 
         res = tolerance_histograms_torch(o, a, i, lab_answers=srgb_to_lab_torch(a),
                                          lab_inputs=srgb_to_lab_torch(i),
-                                         edit_mask=edit_mask_torch(a, i),
+                                         edit_mask=changed_mask_torch(a, i),
                                          return_bins=return_bins, max_pixels_per_step=step)
     else:
         res = tolerance_histograms_torch(o, a, i, return_bins=return_bins,
