@@ -15,20 +15,17 @@ engine and writer uses (``len``, ``spec``, ``specs``, ``problems``, ``to_dict``/
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
 from paintkit.compositional.chain import KINDS, check_steps
 from paintkit.conditions import CONDITIONS
-from paintkit.suites.spec import PROBLEM, ProblemSpec
+from paintkit.suites.spec import PROBLEM, ProblemSpec, check_slots_and_names
 
 COMPOSITIONAL_BENCHMARK = "Compositional"
 COMPOSITIONAL_NAMESPACE = "compositional"
 COMPOSITIONAL_PER_CELL = 12
-_NAME = re.compile(r"^[A-Za-z0-9_]+$")
-_BENCHMARK = re.compile(r"^[A-Za-z0-9_.-]+$")
 
 
 def _names(value, allowed: tuple[str, ...], what: str) -> tuple[str, ...]:
@@ -67,15 +64,7 @@ class CompositionalSuite:
         check_steps(self.steps)
         object.__setattr__(self, "kinds", _names(self.kinds, KINDS, "compositional kind"))
         object.__setattr__(self, "conditions", _names(self.conditions, CONDITIONS, "condition"))
-        for name in ("per_cell", "start_slot"):
-            value = getattr(self, name)
-            if not isinstance(value, int) or isinstance(value, bool) or value < (name == "per_cell"):
-                raise ValueError(f"{name} must be an int >= {int(name == 'per_cell')}, got {value!r}")
-        if not isinstance(self.namespace, str) or not _NAME.match(self.namespace):
-            raise ValueError(f"namespace must be letters, digits and '_', got {self.namespace!r}")
-        if not isinstance(self.benchmark, str) or not _BENCHMARK.match(self.benchmark):
-            raise ValueError(f"benchmark must be a folder name (letters, digits, '_.-'), got "
-                             f"{self.benchmark!r}")
+        check_slots_and_names(self)
 
     @property
     def block(self) -> int:

@@ -12,20 +12,17 @@ as PaintBench's task folders (problem ``NNN`` is condition ``NNN // per_cell``, 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
 from paintkit.conditions import CONDITIONS
 from paintkit.guidance.generate import GUIDED_TASKS
-from paintkit.suites.spec import PROBLEM, ProblemSpec
+from paintkit.suites.spec import PROBLEM, ProblemSpec, check_slots_and_names
 
 GUIDANCE_BENCHMARK = "Guidance"
 GUIDANCE_NAMESPACE = "guidance"
 GUIDANCE_PER_CELL = 12
-_NAME = re.compile(r"^[A-Za-z0-9_]+$")
-_BENCHMARK = re.compile(r"^[A-Za-z0-9_.-]+$")
 
 
 def _names(value, allowed: tuple[str, ...], what: str) -> tuple[str, ...]:
@@ -53,15 +50,7 @@ class GuidanceSuite:
     def __post_init__(self) -> None:
         object.__setattr__(self, "tasks", _names(self.tasks, GUIDED_TASKS, "guided task"))
         object.__setattr__(self, "conditions", _names(self.conditions, CONDITIONS, "condition"))
-        for name in ("per_cell", "start_slot"):
-            value = getattr(self, name)
-            if not isinstance(value, int) or isinstance(value, bool) or value < (name == "per_cell"):
-                raise ValueError(f"{name} must be an int >= {int(name == 'per_cell')}, got {value!r}")
-        if not isinstance(self.namespace, str) or not _NAME.match(self.namespace):
-            raise ValueError(f"namespace must be letters, digits and '_', got {self.namespace!r}")
-        if not isinstance(self.benchmark, str) or not _BENCHMARK.match(self.benchmark):
-            raise ValueError(f"benchmark must be a folder name (letters, digits, '_.-'), got "
-                             f"{self.benchmark!r}")
+        check_slots_and_names(self)
 
     @property
     def block(self) -> int:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 PROBLEM = "problem"
@@ -43,3 +44,25 @@ class ProblemSpec:
         """Unique, readable id, also the WebDataset / Parquet key (no dots, no slashes):
         ``<namespace>-<folder>-<condition key>-<mode>-<slot:06d>``."""
         return f"{self.namespace}-{self.folder}-{self.seed_condition}-{self.mode}-{self.slot:06d}"
+
+
+_NAME = re.compile(r"^[A-Za-z0-9_]+$")
+_BENCHMARK = re.compile(r"^[A-Za-z0-9_.-]+$")
+
+
+def check_slots_and_names(suite) -> None:
+    """The checks every suite shares: ``per_cell`` an int >= 1, ``start_slot`` an int >= 0,
+    ``namespace`` letters, digits and ``_``, ``benchmark`` one folder name.
+
+    Raises:
+        ValueError: naming the field, what came and what is allowed.
+    """
+    for name in ("per_cell", "start_slot"):
+        value = getattr(suite, name)
+        if not isinstance(value, int) or isinstance(value, bool) or value < (name == "per_cell"):
+            raise ValueError(f"{name} must be an int >= {int(name == 'per_cell')}, got {value!r}")
+    if not isinstance(suite.namespace, str) or not _NAME.match(suite.namespace):
+        raise ValueError(f"namespace must be letters, digits and '_', got {suite.namespace!r}")
+    if not isinstance(suite.benchmark, str) or not _BENCHMARK.match(suite.benchmark):
+        raise ValueError(f"benchmark must be a folder name (letters, digits, '_.-'), got "
+                         f"{suite.benchmark!r}")

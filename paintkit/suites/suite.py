@@ -20,7 +20,6 @@ the same memory.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import Any
@@ -33,6 +32,7 @@ from paintkit.suites.spec import (
     PRESERVATION_TASK,
     PROBLEM,
     ProblemSpec,
+    check_slots_and_names,
 )
 from paintkit.suites.variants import check_counts, check_size, condition_key, variant_condition
 from paintkit.tasks import TASKS, task_spec
@@ -42,8 +42,6 @@ PAINTBENCH_NAMESPACE = "paintbench"
 TRAINING_NAMESPACE = "train"
 #: Problems per (task, condition) of PaintBench; more in its namespace reaches past the benchmark.
 PAINTBENCH_PER_CELL = 12
-_NAME = re.compile(r"^[A-Za-z0-9_]+$")
-_BENCHMARK = re.compile(r"^[A-Za-z0-9_.-]+$")
 
 
 def _as_tuple(value, what: str) -> tuple:
@@ -122,15 +120,7 @@ class Suite:
                     raise ValueError(f"unknown {name} {value!r}; allowed: {', '.join(allowed)}")
             if len(set(values)) != len(values):
                 raise ValueError(f"{name}s listed twice: {', '.join(values)}")
-        for name in ("per_cell", "start_slot"):
-            value = getattr(self, name)
-            if not isinstance(value, int) or isinstance(value, bool) or value < (name == "per_cell"):
-                raise ValueError(f"{name} must be an int >= {int(name == 'per_cell')}, got {value!r}")
-        if not isinstance(self.namespace, str) or not _NAME.match(self.namespace):
-            raise ValueError(f"namespace must be letters, digits and '_', got {self.namespace!r}")
-        if not isinstance(self.benchmark, str) or not _BENCHMARK.match(self.benchmark):
-            raise ValueError(f"benchmark must be a folder name (letters, digits, '_.-'), got "
-                             f"{self.benchmark!r}")
+        check_slots_and_names(self)
         size = None if self.size is None else tuple(int(v) for v in self.size)
         if size is not None:
             check_size(size)

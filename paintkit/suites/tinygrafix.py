@@ -17,18 +17,15 @@ conditions or modes: both are ``"default"`` in specs and metadata.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
-from paintkit.suites.spec import PROBLEM, ProblemSpec
+from paintkit.suites.spec import PROBLEM, ProblemSpec, check_slots_and_names
 
 TINYGRAFIX_BENCHMARK = "TinyGrafixBench"
 TINYGRAFIX_NAMESPACE = "tinygrafixbench"
 TINYGRAFIX_PER_TASK = 30
-_NAME = re.compile(r"^[A-Za-z0-9_]+$")
-_BENCHMARK = re.compile(r"^[A-Za-z0-9_.-]+$")
 _DEFAULT = "default"
 
 
@@ -67,15 +64,7 @@ class TinyGrafixSuite:
                 raise ValueError(f"unknown chart task {task!r}; allowed: {', '.join(allowed)}")
         if len(set(tasks)) != len(tasks):
             raise ValueError(f"chart tasks listed twice: {', '.join(tasks)}")
-        for name in ("per_cell", "start_slot"):
-            value = getattr(self, name)
-            if not isinstance(value, int) or isinstance(value, bool) or value < (name == "per_cell"):
-                raise ValueError(f"{name} must be an int >= {int(name == 'per_cell')}, got {value!r}")
-        if not isinstance(self.namespace, str) or not _NAME.match(self.namespace):
-            raise ValueError(f"namespace must be letters, digits and '_', got {self.namespace!r}")
-        if not isinstance(self.benchmark, str) or not _BENCHMARK.match(self.benchmark):
-            raise ValueError(f"benchmark must be a folder name (letters, digits, '_.-'), got "
-                             f"{self.benchmark!r}")
+        check_slots_and_names(self)
         object.__setattr__(self, "tasks", tasks)
 
     @property
