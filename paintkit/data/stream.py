@@ -8,7 +8,8 @@ finite stream is the suite and an infinite one continues it forever, determinist
 items ``start + c, start + c + n, ...`` (``n = world_size * num_workers``; with ``batch_size``,
 batches ``c, c + n, ...`` of consecutive items): no duplicates, no gaps, and a DataLoader,
 which asks its workers in turn, delivers them in stream order.
-Nothing is encoded: pixels go straight from the renderer into tensors.
+Nothing is encoded: pixels go straight from the renderer into tensors, and from a DataLoader
+worker to the training process through a reused shared-memory ring (``transfer.py``).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from typing import Any
 import torch
 from torch.utils.data import IterableDataset, get_worker_info
 
+from paintkit.data.transfer import StreamItem
 from paintkit.suites import TRAINING_NAMESPACE, Suite, build_problem
 
 LAYOUTS = ("hwc", "chw")
@@ -47,7 +49,8 @@ class ProblemStream(IterableDataset):
             (:func:`collate_problems`); use with ``DataLoader(..., batch_size=None)``. Workers
             take whole batches in turn, so batches arrive in stream order and ``len(loader)``
             is the number of batches; collating in the worker also ships one message per
-            batch instead of one per problem (faster).
+            batch instead of one per problem (faster). Either way the images travel through
+            the worker's reused shared-memory ring (:mod:`paintkit.data.transfer`).
 
     Yields:
         ``{"input": uint8 tensor, "answer": uint8 tensor, "instruction": str,
@@ -139,8 +142,8 @@ class ProblemStream(IterableDataset):
         images = [torch.from_numpy(problem.input), torch.from_numpy(answer)]
         if self.layout == "chw":
             images = [image.permute(2, 0, 1) for image in images]
-        return {"input": images[0], "answer": images[1], "instruction": problem.instruction,
-                "metadata": problem.metadata, "index": position}
+        return StreamItem(input=images[0], answer=images[1], instruction=problem.instruction,
+                          metadata=problem.metadata, index=position)
 
     def __iter__(self) -> Iterator[dict[str, Any]]:
         for unit in self.unit_indices():
@@ -151,27 +154,19 @@ class ProblemStream(IterableDataset):
                 yield items[0]
 
 
-def collate_problems(items: list[dict[str, Any]]) -> dict[str, Any]:
+def collate_problems(items: list[dict[str, Any]]) -> StreamItem:
     """Batch stream items: images stacked when they share a size, else lists; instructions,
     metadata and indices as lists.
 
-    Inside a DataLoader worker the stacked images are written straight into shared memory
-    (as torch's ``default_collate`` does), so shipping the batch to the training process
-    copies no pixels again.
+    The batch is a :class:`~paintkit.data.transfer.StreamItem`: inside a DataLoader worker
+    its images reach the training process through the worker's reused shared-memory ring
+    (one copy in, one copy out) instead of a fresh shared-memory segment per tensor.
     """
-    batch: dict[str, Any] = {}
-    in_worker = get_worker_info() is not None
+    batch = StreamItem()
     for key in ("input", "answer"):
         images = [item[key] for item in items]
         same = all(image.shape == images[0].shape for image in images)
-        if same and in_worker:
-            first = images[0]
-            storage = first._typed_storage()._new_shared(len(images) * first.numel(),
-                                                         device=first.device)
-            out = first.new(storage).resize_(len(images), *first.shape)
-            batch[key] = torch.stack(images, out=out)
-        else:
-            batch[key] = torch.stack(images) if same else images
+        batch[key] = torch.stack(images) if same else images
     for key in ("instruction", "metadata", "index"):
         batch[key] = [item[key] for item in items]
     return batch

@@ -1,0 +1,230 @@
+"""Shipping a DataLoader worker's pixels to the training process through reused shared memory.
+
+A torch ``DataLoader`` moves every tensor a worker yields into a *fresh* shared-memory
+segment and sends its file descriptor: per 1024x1024 problem that is two new 3 MB segments,
+about 1,500 page faults on each side and a socket round trip per segment. On a small
+machine that costs as much CPU as generating the problem.
+
+Here each worker instead owns a :class:`PixelRing`: a few slots of shared memory, mapped
+once by both processes. When a :class:`StreamItem` (what :class:`ProblemStream` yields) is
+pickled inside a worker, its uint8 images are copied into a free slot and only
+``(slot, offsets, shapes)`` travel through the queue; unpickling in the training process
+gives tensors that view the slot (no copy, no new mapping). The slot goes back to the worker
+only when the last of those tensors (and of their views) has been freed, so a batch's pixels
+never change under the training loop, however long it keeps them; a loop that keeps many
+batches simply makes its workers fall back to the usual path.
+
+Anything that does not fit (no free slot, not a uint8 CPU tensor, too little room in
+``/dev/shm``) falls back to torch's usual path, so the ring is an optimisation, never a
+requirement. Outside a DataLoader worker a :class:`StreamItem` pickles as a plain dict.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import os
+import threading
+import weakref
+from typing import Any
+
+import numpy as np
+import torch
+from torch.utils.data import get_worker_info
+
+IMAGE_KEYS = ("input", "answer")
+RING_SLOTS = 4          # in flight per worker before falling back to fresh segments
+_HEADER = 2 * 8 * 64    # two int64 arrays of up to 64 slots: sequence sent, sequence taken
+_SHM_DIR = "/dev/shm"
+
+
+class PixelRing:
+    """``slots`` shared-memory slots of ``slot_bytes`` each, plus their hand-over counters.
+
+    Slot ``s`` is free when ``taken[s] == sent[s]``: the worker bumps ``sent[s]`` when it
+    fills the slot, the training process writes the same number into ``taken[s]`` once the
+    last tensor viewing the slot has been freed.
+    """
+
+    _serial = itertools.count()
+
+    def __init__(self, slot_bytes: int, slots: int | None = None):
+        slots = RING_SLOTS if slots is None else slots
+        if not 1 <= slots <= 64:
+            raise ValueError(f"slots must be 1..64, got {slots}")
+        self.slots, self.slot_bytes = slots, slot_bytes
+        self.buffer = torch.zeros(_HEADER + slots * slot_bytes, dtype=torch.uint8).share_memory_()
+        counters = self.buffer[:_HEADER].view(torch.int64)
+        self.sent, self.taken = counters[:64], counters[64:]
+        self.key = (os.getpid(), next(self._serial))
+        self.announced = False
+        self._sequence = 0
+        self._next = 0
+
+    def acquire(self) -> tuple[int, int] | None:
+        """A free slot and the sequence number to stamp on it, or None when all are in flight."""
+        for step in range(self.slots):
+            slot = (self._next + step) % self.slots
+            if int(self.taken[slot]) == int(self.sent[slot]):
+                self._next = slot + 1
+                self._sequence += 1
+                return slot, self._sequence
+        return None
+
+    def slot_view(self, slot: int) -> torch.Tensor:
+        """uint8 ``(slot_bytes,)`` view of ``slot``."""
+        start = _HEADER + slot * self.slot_bytes
+        return self.buffer[start:start + self.slot_bytes]
+
+
+def _room_for(nbytes: int) -> bool:
+    """Whether ``/dev/shm`` has room for a ring of ``nbytes`` with as much again to spare
+    (a full tmpfs kills the process that touches an unbacked page)."""
+    try:
+        stat = os.statvfs(_SHM_DIR)
+    except OSError:
+        return False
+    return stat.f_bavail * stat.f_frsize >= 2 * nbytes
+
+
+class _WorkerSide:
+    """This worker process's ring (made on first use, remade larger when a unit outgrows it)."""
+
+    def __init__(self):
+        self.ring: PixelRing | None = None
+        self.lock = threading.Lock()   # pickling may run in a queue's feeder thread
+        self.disabled = False
+
+    def ring_for(self, nbytes: int) -> PixelRing | None:
+        if self.disabled:
+            return None
+        if self.ring is None or self.ring.slot_bytes < nbytes:
+            slot_bytes = max(nbytes, self.ring.slot_bytes if self.ring else 0)
+            if not _room_for(RING_SLOTS * slot_bytes):
+                self.disabled = self.ring is None
+                return None
+            self.ring = PixelRing(slot_bytes)
+        return self.ring
+
+
+_WORKER = _WorkerSide()
+_RECEIVED: dict[tuple[int, int], torch.Tensor] = {}   # training process: ring key -> buffer
+_RECEIVED_LOCK = threading.Lock()
+
+
+def _images(item: dict[str, Any]) -> list[tuple[str, int | None, torch.Tensor]]:
+    """``(key, list position or None, image)`` of every image in ``item``, or [] when some
+    image is not a uint8 CPU tensor (then the item goes the usual way)."""
+    found = []
+    for key in IMAGE_KEYS:
+        value = item.get(key)
+        tensors = [(None, value)] if isinstance(value, torch.Tensor) else \
+            list(enumerate(value)) if isinstance(value, list) else []
+        for position, tensor in tensors:
+            if not (isinstance(tensor, torch.Tensor) and tensor.dtype == torch.uint8
+                    and tensor.device.type == "cpu"):
+                return []
+            found.append((key, position, tensor))
+    return found
+
+
+class StreamItem(dict):
+    """A stream item or batch: a plain ``dict`` to everything but pickling.
+
+    Pickled inside a DataLoader worker, its images travel through the worker's
+    :class:`PixelRing` and arrive in the training process as a plain ``dict`` of contiguous
+    tensors viewing the ring (same shapes and values; the slot is reused only after they are
+    all freed). Anywhere else it pickles as a plain dict.
+    """
+
+    def __copy__(self) -> StreamItem:
+        # DataLoader workers shallow-copy every item (``default_convert``); without this,
+        # ``copy.copy`` would go through ``__reduce__`` and round-trip the pixels in the worker
+        return StreamItem(self)
+
+    def __deepcopy__(self, memo) -> StreamItem:
+        import copy
+
+        return StreamItem({key: copy.deepcopy(value, memo) for key, value in self.items()})
+
+    def __reduce__(self):
+        plain = (dict, (dict(self),))
+        if get_worker_info() is None:
+            return plain
+        images = _images(self)
+        if not images:
+            return plain
+        nbytes = sum(tensor.numel() for _, _, tensor in images)
+        with _WORKER.lock:
+            ring = _WORKER.ring_for(nbytes)
+            taken = ring.acquire() if ring is not None else None
+            if taken is None:
+                return plain
+            slot, sequence = taken
+            view, offset, placed = ring.slot_view(slot), 0, []
+            for key, position, tensor in images:
+                n = tensor.numel()
+                view[offset:offset + n].view(tensor.shape).copy_(tensor)
+                placed.append((key, position, offset, tuple(tensor.shape)))
+                offset += n
+            ring.sent[slot] = sequence
+            buffer = None if ring.announced else ring.buffer
+            ring.announced = True
+        rest = {key: value for key, value in self.items() if key not in IMAGE_KEYS}
+        return _receive, (ring.key, ring.slot_bytes, buffer, slot, sequence, placed, rest,
+                          tuple(self))
+
+
+def _register(key: tuple[int, int], buffer: torch.Tensor) -> None:
+    """Keep ``buffer`` mapped; forget older rings of the same worker and rings of workers
+    that have exited."""
+    pid = key[0]
+    for old in list(_RECEIVED):
+        if old[0] == pid or not _alive(old[0]):
+            del _RECEIVED[old]
+    _RECEIVED[key] = buffer
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _hand_back(counters: np.ndarray, slot: int, sequence: int) -> None:
+    """The training process no longer references the slot's pixels: the worker may reuse it."""
+    counters[64 + slot] = sequence
+
+
+def _receive(key, slot_bytes, buffer, slot, sequence, placed, rest, order) -> dict[str, Any]:
+    """Training process: the slot's images as tensors viewing the ring (no copy); the slot
+    is handed back when the last of them is freed."""
+    with _RECEIVED_LOCK:
+        if buffer is not None:
+            _register(key, buffer)
+        ring = _RECEIVED.get(key)
+    if ring is None:
+        raise RuntimeError(f"pixel ring {key} of a DataLoader worker was never announced to this "
+                           f"process (items of one worker must be unpickled in one process)")
+    pixels = ring.numpy()
+    start = _HEADER + slot * slot_bytes
+    used = max(offset + math.prod(shape) for _, _, offset, shape in placed)
+    # `block` is referenced only by the tensor made from it (and so by every view of that
+    # tensor): when the last one is freed, so is `block`, and the finaliser frees the slot
+    block = pixels[start:start + used]
+    weakref.finalize(block, _hand_back, pixels[:_HEADER].view(np.int64), slot, sequence)
+    whole = torch.from_numpy(block)
+    del block
+    item: dict[str, Any] = {}
+    for key_name, position, offset, shape in placed:
+        image = whole[offset:offset + math.prod(shape)].view(shape)
+        if position is None:
+            item[key_name] = image
+        else:
+            item.setdefault(key_name, []).append(image)
+    item.update(rest)
+    return {key: item[key] for key in order}

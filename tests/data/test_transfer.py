@@ -1,0 +1,179 @@
+"""The worker -> training process pixel ring: same values as torch's path, no aliasing of
+reused slots, clean fallbacks."""
+
+import pickle
+
+import numpy as np
+import pytest
+import torch
+from torch.utils.data import DataLoader, IterableDataset, get_worker_info
+
+import paintkit.data.transfer as transfer
+from paintkit.data import collate_problems
+from paintkit.data.transfer import PixelRing, StreamItem
+
+SHAPES = [(20, 30, 3), (20, 30, 3), (16, 24, 3), (3, 20, 30)]
+
+
+def fake_item(index: int) -> StreamItem:
+    """Deterministic images of varying sizes (some batches stack, some stay lists)."""
+    rng = np.random.default_rng(index)
+    shape = SHAPES[index % len(SHAPES)]
+    images = [torch.from_numpy(rng.integers(0, 256, shape, dtype=np.uint8)) for _ in range(2)]
+    return StreamItem(input=images[0], answer=images[1], instruction=f"edit {index}",
+                      metadata={"n": index}, index=index)
+
+
+class FakeStream(IterableDataset):
+    def __init__(self, units: int, batch: int | None):
+        self.units, self.batch = units, batch
+
+    def __iter__(self):
+        info = get_worker_info()
+        for unit in range(info.id, self.units, info.num_workers):
+            if self.batch is None:
+                yield fake_item(unit)
+            else:
+                yield collate_problems([fake_item(unit * self.batch + k) for k in range(self.batch)])
+
+
+def expected(unit: int, batch: int | None) -> dict:
+    if batch is None:
+        return dict(fake_item(unit))
+    return dict(collate_problems([fake_item(unit * batch + k) for k in range(batch)]))
+
+
+def assert_same(got: dict, want: dict) -> None:
+    assert list(got) == list(want)
+    for key in want:
+        if key in ("input", "answer"):
+            gots = got[key] if isinstance(got[key], list) else [got[key]]
+            wants = want[key] if isinstance(want[key], list) else [want[key]]
+            assert isinstance(got[key], list) == isinstance(want[key], list)
+            for g, w in zip(gots, wants, strict=True):
+                assert g.dtype == torch.uint8 and g.shape == w.shape and g.is_contiguous()
+                assert torch.equal(g, w)
+        else:
+            assert got[key] == want[key]
+
+
+@pytest.mark.parametrize("batch", [None, 2, 3])
+def test_held_batches_keep_their_values(batch, monkeypatch):
+    monkeypatch.setattr(transfer, "RING_SLOTS", 2)
+    units = 24
+    loader = DataLoader(FakeStream(units, batch), batch_size=None, num_workers=2, prefetch_factor=4)
+    received = list(loader)  # all held: no slot may be reused under them
+    assert len(received) == units
+    through_ring = 0
+    for unit, got in enumerate(received):
+        assert type(got) is dict
+        assert_same(got, expected(unit, batch))
+        images = got["input"] if isinstance(got["input"], list) else [got["input"]]
+        through_ring += not any(image.is_shared() for image in images)  # views of the ring
+    assert 1 <= through_ring <= 4  # 2 workers x 2 slots, the rest fell back to torch's path
+
+
+@pytest.mark.parametrize("batch", [None, 3])
+def test_slots_are_reused_once_the_loop_lets_go(batch, monkeypatch):
+    monkeypatch.setattr(transfer, "RING_SLOTS", 2)
+    units = 24
+    loader = DataLoader(FakeStream(units, batch), batch_size=None, num_workers=2, prefetch_factor=4)
+    through_ring = 0
+    for unit, got in enumerate(loader):
+        assert_same(got, expected(unit, batch))
+        images = got["input"] if isinstance(got["input"], list) else [got["input"]]
+        through_ring += not any(image.is_shared() for image in images)
+        del got, images  # the training step is done with the batch
+    assert through_ring > 4  # more ring deliveries than slots: slots came back and were reused
+
+
+def test_chw_views_arrive_contiguous_with_the_same_values():
+    item = fake_item(0)
+    item["input"] = item["input"].permute(2, 0, 1)
+    assert not item["input"].is_contiguous()
+    ring = PixelRing(slot_bytes=4096)
+    transfer._WORKER.ring = ring
+    try:
+        reduced = _reduce_as_worker(item)
+        got = reduced[0](*reduced[1])
+    finally:
+        transfer._WORKER.ring = None
+    assert got["input"].is_contiguous() and torch.equal(got["input"], item["input"])
+    assert int(ring.sent[0]) == 1 and int(ring.taken[0]) == 0  # in use while viewed
+    kept = got["answer"][1:, 2:]  # a view keeps the slot too
+    del got
+    assert int(ring.taken[0]) == 0
+    del kept
+    assert int(ring.taken[0]) == 1  # the slot was handed back
+
+
+def _reduce_as_worker(item: StreamItem):
+    info = type("Info", (), {"id": 0, "num_workers": 1})()
+    original = transfer.get_worker_info
+    transfer.get_worker_info = lambda: info
+    try:
+        return item.__reduce__()
+    finally:
+        transfer.get_worker_info = original
+
+
+def test_ring_refuses_a_slot_until_it_is_taken():
+    ring = PixelRing(slot_bytes=16, slots=2)
+    first, second = ring.acquire(), ring.acquire()
+    assert first is not None and second is not None and first[0] != second[0]
+    for slot, sequence in (first, second):
+        ring.sent[slot] = sequence
+    assert ring.acquire() is None  # both in flight
+    ring.taken[first[0]] = first[1]
+    assert ring.acquire()[0] == first[0]
+    with pytest.raises(ValueError, match="slots"):
+        PixelRing(slot_bytes=16, slots=0)
+
+
+def test_full_ring_falls_back_to_the_usual_path():
+    ring = PixelRing(slot_bytes=4096, slots=1)
+    transfer._WORKER.ring = ring
+    try:
+        assert _reduce_as_worker(fake_item(0))[0] is transfer._receive
+        rebuild, args = _reduce_as_worker(fake_item(1))  # slot 0 not taken back yet
+    finally:
+        transfer._WORKER.ring = None
+    assert rebuild is dict
+    assert_same(rebuild(*args), dict(fake_item(1)))
+
+
+def test_other_tensors_and_no_room_go_the_usual_way(monkeypatch):
+    item = fake_item(0)
+    item["input"] = item["input"].float()
+    assert _reduce_as_worker(item)[0] is dict
+    monkeypatch.setattr(transfer, "_room_for", lambda nbytes: False)
+    monkeypatch.setattr(transfer, "_WORKER", transfer._WorkerSide())
+    assert _reduce_as_worker(fake_item(0))[0] is dict
+    assert transfer._WORKER.disabled
+
+
+def test_outside_a_worker_it_pickles_as_a_plain_dict():
+    item = fake_item(2)
+    got = pickle.loads(pickle.dumps(item))
+    assert type(got) is dict
+    assert_same(got, dict(item))
+
+
+def test_a_worker_that_outgrows_its_slots_gets_a_larger_ring():
+    side = transfer._WorkerSide()
+    small = side.ring_for(100)
+    assert side.ring_for(50) is small
+    larger = side.ring_for(1000)
+    assert larger is not small and larger.slot_bytes == 1000
+
+
+def test_copies_in_a_worker_do_not_touch_the_ring(monkeypatch):
+    import copy
+
+    monkeypatch.setattr(transfer, "get_worker_info", lambda: object())
+    monkeypatch.setattr(transfer, "_WORKER", transfer._WorkerSide())
+    item = fake_item(0)
+    for twin in (copy.copy(item), copy.deepcopy(item)):  # DataLoader workers copy every item
+        assert type(twin) is StreamItem
+        assert_same(dict(twin), dict(item))
+    assert transfer._WORKER.ring is None
