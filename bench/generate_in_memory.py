@@ -26,7 +26,7 @@ import time
 os.environ.setdefault("NUMBA_NUM_THREADS", "1")
 sys.path.insert(0, os.path.dirname(__file__))
 
-from generate_common import bench_suite, spread  # noqa: E402
+from generate_common import bench_suite, spread, tree_cpu_seconds  # noqa: E402
 
 from paintkit.engines import ProcessPoolEngine, WorkOptions  # noqa: E402
 from paintkit.suites import build_problem  # noqa: E402
@@ -40,13 +40,14 @@ def one_process(suite, indices) -> float:
     return len(indices) / (time.perf_counter() - start)
 
 
-def process_pool(suite, indices, jobs: int) -> float:
+def process_pool(suite, indices, jobs: int, cpu: list | None = None) -> float:
+    """Problems/s; appends the timed window's CPU seconds (all processes) to ``cpu``."""
     options = WorkOptions(encode=False)
     with ProcessPoolEngine(jobs) as engine:
         pending = {engine.submit(suite, i, i + 1, options) for i in indices[:jobs]}
         while pending:  # warm every worker up
             _, pending = engine.wait(pending)
-        start = time.perf_counter()
+        start, cpu_start = time.perf_counter(), tree_cpu_seconds()
         pending, done, queue = set(), 0, list(indices)
         while queue or pending:
             while queue and len(pending) < 2 * jobs:
@@ -54,7 +55,10 @@ def process_pool(suite, indices, jobs: int) -> float:
                 pending.add(engine.submit(suite, i, i + 1, options))
             finished, pending = engine.wait(pending)
             done += len(finished)
-        return done / (time.perf_counter() - start)
+        elapsed = time.perf_counter() - start
+        if cpu is not None:
+            cpu.append(tree_cpu_seconds() - cpu_start)
+        return done / elapsed
 
 
 def data_loader(suite, indices, jobs: int) -> float:

@@ -9,10 +9,12 @@ number of worker processes, worker start-up excluded:
 - ``stream, per item``: ``DataLoader(stream, batch_size=None)``, one message per problem;
 - ``stream, batched``: ``ProblemStream(batch_size=B)`` collated in the workers, one message
   per batch (images of one canvas size stacked; mixed sizes as lists);
-- ``... + pin_memory``: the same with ``pin_memory=True`` (only meaningful with CUDA).
+- ``... + pin_memory``: the same with ``pin_memory=True`` (only with CUDA).
 
-Prints problems/s and each stream's ratio to the process pool (the target is >= 0.8). The
-machine may be shared: run it a few times, the ratio is what to read.
+Prints problems/s and each stream's ratio to the process pool (the target is >= 0.8), and
+the CPU milliseconds per problem of all processes (training process, workers) over the timed
+window: on an idle machine the rates are the figure; on a busy one the CPU ratio is the
+steadier estimate of the same thing (with every core busy, rate ~ cores / CPU per problem).
 """
 
 from __future__ import annotations
@@ -25,11 +27,12 @@ import time
 os.environ.setdefault("NUMBA_NUM_THREADS", "1")
 sys.path.insert(0, os.path.dirname(__file__))
 
-from generate_common import bench_suite, spread  # noqa: E402
+from generate_common import bench_suite, spread, tree_cpu_seconds  # noqa: E402
 from generate_in_memory import process_pool  # noqa: E402
 
 
-def stream_rate(suite, indices, jobs: int, batch: int | None, pin: bool) -> float:
+def stream_rate(suite, indices, jobs: int, batch: int | None, pin: bool,
+                cpu: list | None = None) -> float:
     import torch
     from torch.utils.data import DataLoader, IterableDataset, get_worker_info
 
@@ -51,11 +54,13 @@ def stream_rate(suite, indices, jobs: int, batch: int | None, pin: bool) -> floa
                         pin_memory=pin and torch.cuda.is_available())
     it = iter(loader)
     first = [next(it) for _ in range(jobs)]  # workers started and warm
-    start = time.perf_counter()
+    start, cpu_start = time.perf_counter(), tree_cpu_seconds()
     count = 0
     for unit in it:
         count += len(unit["index"]) if batch else 1
     elapsed = time.perf_counter() - start
+    if cpu is not None:
+        cpu.append((tree_cpu_seconds() - cpu_start) / count)
     del first
     return count / elapsed
 
@@ -71,13 +76,24 @@ def main() -> None:
     indices = spread(len(suite), args.limit)
     print(f"{len(indices)} problems of {len(suite)}, {args.jobs} workers, cores {os.cpu_count()}, "
           f"load avg {os.getloadavg()[0]:.1f}")
-    pool = process_pool(suite, indices, args.jobs)
-    print(f"{'process pool (ceiling)':32s} {pool:8.1f} problems/s", flush=True)
-    for name, batch, pin in (("stream, per item", None, False),
-                             (f"stream, batched ({args.batch})", args.batch, False),
-                             (f"stream, batched ({args.batch}) + pin", args.batch, True)):
-        rate = stream_rate(suite, indices, args.jobs, batch, pin)
-        print(f"{name:32s} {rate:8.1f} problems/s  {rate / pool:5.2f}x of the pool", flush=True)
+    cpu: list[float] = []
+    pool = process_pool(suite, indices, args.jobs, cpu)
+    pool_cpu = cpu[-1] / len(indices) * 1000
+    print(f"{'process pool (ceiling)':32s} {pool:8.1f} problems/s          "
+          f"{pool_cpu:6.1f} CPU ms/problem", flush=True)
+    paths = [("stream, per item", None, False), (f"stream, batched ({args.batch})", args.batch, False)]
+    if torch_cuda():
+        paths.append((f"stream, batched ({args.batch}) + pin", args.batch, True))
+    for name, batch, pin in paths:
+        rate = stream_rate(suite, indices, args.jobs, batch, pin, cpu)
+        print(f"{name:32s} {rate:8.1f} problems/s  {rate / pool:5.2f}x  {cpu[-1] * 1000:6.1f} CPU "
+              f"ms/problem ({pool_cpu / (cpu[-1] * 1000):.2f}x of the pool's CPU rate)", flush=True)
+
+
+def torch_cuda() -> bool:
+    import torch
+
+    return torch.cuda.is_available()
 
 
 if __name__ == "__main__":

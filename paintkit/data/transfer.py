@@ -5,8 +5,8 @@ segment and sends its file descriptor: per 1024x1024 problem that is two new 3 M
 about 1,500 page faults on each side and a socket round trip per segment. On a small
 machine that costs as much CPU as generating the problem.
 
-Here each worker instead owns a :class:`PixelRing`: a few slots of shared memory, mapped
-once by both processes. When a :class:`StreamItem` (what :class:`ProblemStream` yields) is
+Here each worker instead owns a :class:`PixelRing`: a few slots of shared memory, made once
+(the training process maps it while any tensor from it is alive there). When a :class:`StreamItem` (what :class:`ProblemStream` yields) is
 pickled inside a worker, its uint8 images are copied into a free slot and only
 ``(slot, offsets, shapes)`` travel through the queue; unpickling in the training process
 gives tensors that view the slot (no copy, no new mapping). The slot goes back to the worker
@@ -21,7 +21,6 @@ requirement. Outside a DataLoader worker a :class:`StreamItem` pickles as a plai
 
 from __future__ import annotations
 
-import itertools
 import math
 import os
 import threading
@@ -46,8 +45,6 @@ class PixelRing:
     last tensor viewing the slot has been freed.
     """
 
-    _serial = itertools.count()
-
     def __init__(self, slot_bytes: int, slots: int | None = None):
         slots = RING_SLOTS if slots is None else slots
         if not 1 <= slots <= 64:
@@ -56,8 +53,6 @@ class PixelRing:
         self.buffer = torch.zeros(_HEADER + slots * slot_bytes, dtype=torch.uint8).share_memory_()
         counters = self.buffer[:_HEADER].view(torch.int64)
         self.sent, self.taken = counters[:64], counters[64:]
-        self.key = (os.getpid(), next(self._serial))
-        self.announced = False
         self._sequence = 0
         self._next = 0
 
@@ -108,8 +103,6 @@ class _WorkerSide:
 
 
 _WORKER = _WorkerSide()
-_RECEIVED: dict[tuple[int, int], torch.Tensor] = {}   # training process: ring key -> buffer
-_RECEIVED_LOCK = threading.Lock()
 
 
 def _images(item: dict[str, Any]) -> list[tuple[str, int | None, torch.Tensor]]:
@@ -168,31 +161,10 @@ class StreamItem(dict):
                 placed.append((key, position, offset, tuple(tensor.shape)))
                 offset += n
             ring.sent[slot] = sequence
-            buffer = None if ring.announced else ring.buffer
-            ring.announced = True
         rest = {key: value for key, value in self.items() if key not in IMAGE_KEYS}
-        return _receive, (ring.key, ring.slot_bytes, buffer, slot, sequence, placed, rest,
-                          tuple(self))
-
-
-def _register(key: tuple[int, int], buffer: torch.Tensor) -> None:
-    """Keep ``buffer`` mapped; forget older rings of the same worker and rings of workers
-    that have exited."""
-    pid = key[0]
-    for old in list(_RECEIVED):
-        if old[0] == pid or not _alive(old[0]):
-            del _RECEIVED[old]
-    _RECEIVED[key] = buffer
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
+        # the ring itself travels too: torch passes its descriptor, and the training process
+        # maps it once and reuses the mapping while any tensor of this ring is alive there
+        return _receive, (ring.buffer, ring.slot_bytes, slot, sequence, placed, rest, tuple(self))
 
 
 def _hand_back(counters: np.ndarray, slot: int, sequence: int) -> None:
@@ -200,16 +172,10 @@ def _hand_back(counters: np.ndarray, slot: int, sequence: int) -> None:
     counters[64 + slot] = sequence
 
 
-def _receive(key, slot_bytes, buffer, slot, sequence, placed, rest, order) -> dict[str, Any]:
+def _receive(ring, slot_bytes, slot, sequence, placed, rest, order) -> dict[str, Any]:
     """Training process: the slot's images as tensors viewing the ring (no copy); the slot
-    is handed back when the last of them is freed."""
-    with _RECEIVED_LOCK:
-        if buffer is not None:
-            _register(key, buffer)
-        ring = _RECEIVED.get(key)
-    if ring is None:
-        raise RuntimeError(f"pixel ring {key} of a DataLoader worker was never announced to this "
-                           f"process (items of one worker must be unpickled in one process)")
+    is handed back when the last of them is freed (and the ring unmapped with the last
+    tensor of any of its slots)."""
     pixels = ring.numpy()
     start = _HEADER + slot * slot_bytes
     used = max(offset + math.prod(shape) for _, _, offset, shape in placed)
