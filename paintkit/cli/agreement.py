@@ -21,9 +21,10 @@ def register(subparsers) -> None:
     parser.add_argument("--scores", required=True, metavar="JSONL",
                         help="paintkit results (problem_stats.jsonl)")
     parser.add_argument("--judgments", required=True, metavar="JSONL", help="ratings to compare")
-    parser.add_argument("--score-field", default="output.cie76_mean.iou", metavar="PATH",
-                        help="dotted path of the score in each results row (default: mIoU, "
-                        "%(default)s)")
+    parser.add_argument("--score-field", default=None, metavar="PATH",
+                        help="dotted path of the score in each results row (default: the mIoU "
+                        "under the rows' colour difference, output.cie76_mean.iou or e.g. "
+                        "output.ciede2000_mean.iou for rows of eval --delta-e ciede2000)")
     parser.add_argument("--rating-field", default="rating", metavar="NAME")
     parser.add_argument("--rater-field", default="rater", metavar="NAME")
     parser.add_argument("--epsilon-scores", type=float, default=0.0, metavar="E",
@@ -68,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
                               epsilon_scores=args.epsilon_scores,
                               epsilon_ratings=args.epsilon_ratings,
                               resamples=args.resamples, seed=args.seed)
-    report.update({"score_field": args.score_field, "key_fields": list(matched.key_fields),
+    report.update({"score_field": matched.score_field, "key_fields": list(matched.key_fields),
                    "raters": matched.raters, "unmatched": matched.unmatched,
                    "skipped_rows": matched.skipped, "resamples": args.resamples,
                    "seed": args.seed})

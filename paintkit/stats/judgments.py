@@ -1,7 +1,9 @@
 """Read paintkit scores and external ratings from JSONL and match them by problem.
 
 Scores: ``problem_stats.jsonl`` rows (docs/file-layout.md); the value is read at a dotted path, by default
-``output.cie76_mean.iou`` (the problem's mIoU). Judgments: one JSON object per line holding
+the problem's mIoU under the colour difference the rows were scored with
+(``output.cie76_mean.iou``, or ``output.ciede2000_mean.iou`` for rows of
+``paintkit eval --delta-e ciede2000``). Judgments: one JSON object per line holding
 the problem key, a rating and optionally a rater, e.g.
 ``{"model": "m", "benchmark": "PaintBench", "task": "recolor", "idx": 3, "rater": "h1",
 "rating": 4}``. Rows without a rater belong to one rater named ``"judge"``.
@@ -22,7 +24,7 @@ from pathlib import Path
 import numpy as np
 
 KEY_FIELDS: tuple[str, ...] = ("model", "benchmark", "task", "idx")
-DEFAULT_SCORE_FIELD = "output.cie76_mean.iou"
+DEFAULT_SCORE_FIELD = None  # the mIoU under the rows' own colour difference
 DEFAULT_RATER = "judge"
 
 
@@ -43,6 +45,18 @@ class MatchedRatings:
     raters: list
     skipped: list = field(default_factory=list)
     unmatched: dict = field(default_factory=dict)
+    score_field: str = "output.cie76_mean.iou"
+
+
+def miou_field(rows: list[dict], source) -> str:
+    """The dotted path of the mIoU in ``rows``: ``output.<formula>_mean.iou`` for the one
+    colour difference they were scored with (a row without ``delta_e`` is CIE76)."""
+    formulas = sorted({str(row.get("delta_e") or "cie76") for row in rows})
+    if len(formulas) > 1:
+        raise ValueError(f"{source} mixes rows scored with several colour differences "
+                         f"({', '.join(formulas)}); pick one with --score-field, e.g. "
+                         f"output.{formulas[0]}_mean.iou")
+    return f"output.{formulas[0] if formulas else 'cie76'}_mean.iou"
 
 
 def _rows(path: Path, skipped: list) -> list[tuple[int, dict]]:
@@ -81,15 +95,20 @@ def _number(value) -> float:
     return float(value)
 
 
-def load_matched(scores_path, judgments_path, *, score_field: str = DEFAULT_SCORE_FIELD,
+def load_matched(scores_path, judgments_path, *, score_field: str | None = DEFAULT_SCORE_FIELD,
                  rating_field: str = "rating", rater_field: str = "rater") -> MatchedRatings:
     """Read both files and keep the problems rated at least once that have a score.
 
+    ``score_field``: dotted path of the score in each results row; None for the mIoU under
+    the rows' colour difference (:func:`miou_field`).
+
     Raises ``ValueError`` when a file cannot be read, no key field is shared by every row,
-    or no problem is in both files.
+    no problem is in both files, or (default ``score_field``) the rows mix colour differences.
     """
     skipped: list[str] = []
     score_rows = _rows(Path(scores_path), skipped)
+    if score_field is None:
+        score_field = miou_field([row for _, row in score_rows], scores_path)
     judgment_rows = _rows(Path(judgments_path), skipped)
     key_fields = tuple(f for f in KEY_FIELDS
                        if all(f in row for _, row in score_rows + judgment_rows))
@@ -153,4 +172,5 @@ def load_matched(scores_path, judgments_path, *, score_field: str = DEFAULT_SCOR
         key_fields=key_fields, keys=keys, scores=np.array([scores[k] for k in keys]),
         ratings=matrix, raters=rater_list, skipped=skipped,
         unmatched={"scores_only": len(scores.keys() - judged),
-                   "judgments_only": len(judged - scores.keys())})
+                   "judgments_only": len(judged - scores.keys())},
+        score_field=score_field)

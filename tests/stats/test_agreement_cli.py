@@ -55,3 +55,29 @@ def test_agreement_cli_without_shared_problems_fails_clearly(tmp_path, capsys):
                  "--judgments", str(tmp_path / "j.jsonl")])
     assert code == 2
     assert "no problem is both in" in capsys.readouterr().err
+
+
+def test_agreement_reads_the_miou_of_the_rows_own_colour_difference(tmp_path):
+    rows = [{"model": "m", "benchmark": "PaintBench", "task": "recolor", "idx": k,
+             "delta_e": "ciede2000", "output": {"ciede2000_mean": {"iou": k / 10}}}
+            for k in range(8)]
+    _write_jsonl(tmp_path / "s.jsonl", rows)
+    _write_jsonl(tmp_path / "j.jsonl", [{"task": "recolor", "idx": k, "rating": k} for k in range(8)])
+    out = tmp_path / "a.json"
+    assert main(["agreement", "--scores", str(tmp_path / "s.jsonl"), "--judgments",
+                 str(tmp_path / "j.jsonl"), "--resamples", "0", "--out", str(out)]) == 0
+    report = json.loads(out.read_text())
+    assert report["score_field"] == "output.ciede2000_mean.iou"
+    assert report["n_items"] == 8 and report["skipped_rows"] == []
+    assert report["metric_vs_raters"]["spearman"]["value"] == pytest.approx(1.0)
+
+
+def test_agreement_refuses_rows_of_mixed_colour_differences(tmp_path, capsys):
+    rows = [_score_row("recolor", 0, 0.1),
+            {**_score_row("recolor", 1, 0.2), "delta_e": "cie94"}]
+    _write_jsonl(tmp_path / "s.jsonl", rows)
+    _write_jsonl(tmp_path / "j.jsonl", [{"task": "recolor", "idx": k, "rating": k} for k in range(2)])
+    code = main(["agreement", "--scores", str(tmp_path / "s.jsonl"),
+                 "--judgments", str(tmp_path / "j.jsonl")])
+    assert code == 2
+    assert "several colour differences (cie76, cie94)" in capsys.readouterr().err
