@@ -17,7 +17,8 @@ cache on CPU and bounded on GPU. Per chunk:
 from __future__ import annotations
 
 from paintkit.kernels.lab import Workspace
-from paintkit.kernels.lab_table import colour_codes, lab_of_codes, srgb_to_lab_exact
+from paintkit.kernels.lab_table import colour_codes, lab_of_codes, lab_table, srgb_to_lab_exact
+from paintkit.kernels.tolerance_counts_compiled import compiled_pair_index, run_compiled
 
 NUM_BINS = 12
 HIST_EDIT, HIST_PRESERVATION, HIST_CHANGED = 0, 1, 2
@@ -115,6 +116,14 @@ def _chunk_counts(o, a, i, lab_a, lab_i, edit, want_bins, work):
     offsets = None if k == 1 else torch.arange(
         k, device=device, dtype=torch.float32).mul_(2 * _PAIRS).view(k, 1)
     minlength = k * 2 * _PAIRS
+    fused = compiled_pair_index(device)
+    index = None if fused is None else run_compiled(
+        fused, o, lab_table(device), lab_a, lab_i, edit)
+    if index is not None:  # PAINTKIT_TORCH_COMPILE=1: one compiled loop per chunk
+        if offsets is not None:
+            index += offsets.to(torch.int32)
+        counts = torch.bincount(index.view(-1), minlength=minlength)
+        return counts, ((index % NUM_BINS).to(torch.float32) if want_bins else None)
     pix = None
     if m % 8 == 0 and all(x.storage_offset() % 8 == 0 for x in (o, a, i)):
         need = _group_need(o, a, i)
