@@ -80,6 +80,15 @@ def _group_need(o, a, i):
     return ~(same[..., 0] & same[..., 1] & same[..., 2])
 
 
+def _mostly_changed(o, a, i):
+    """True when a sample of the pixels (every 31st) says most differ from ``A`` or ``I``:
+    then the group-by-group check of :func:`_group_need` cannot pay for itself (it costs
+    ~10 % of a chunk of new colours)."""
+    o_s, a_s, i_s = (x[:, ::31] for x in (o, a, i))
+    same = ((o_s == a_s) & (o_s == i_s)).all(dim=-1)
+    return 4 * int(same.sum()) < same.numel()
+
+
 def _exact_bins_(dist):
     """``min(ceil(ΔE), 11)`` in place, float32, of exact ΔE (identical colours give 0)."""
     return dist.ceil_().clamp_max_(float(NUM_BINS - 1))
@@ -125,7 +134,8 @@ def _chunk_counts(o, a, i, lab_a, lab_i, edit, want_bins, work):
         counts = torch.bincount(index.view(-1), minlength=minlength)
         return counts, ((index % NUM_BINS).to(torch.float32) if want_bins else None)
     pix = None
-    if m % 8 == 0 and all(x.storage_offset() % 8 == 0 for x in (o, a, i)):
+    if m % 8 == 0 and all(x.storage_offset() % 8 == 0 for x in (o, a, i)) \
+            and not _mostly_changed(o, a, i):
         need = _group_need(o, a, i)
         if 2 * int(need.sum()) < need.numel():  # mostly O == A == I: only the other groups
             groups = need.view(-1).nonzero().view(-1, 1)
