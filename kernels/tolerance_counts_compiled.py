@@ -1,9 +1,11 @@
-"""Optional ``torch.compile`` of the torch counting kernel's per-pixel work, CPU only.
+"""Optional ``torch.compile`` of the torch path's per-pixel work, CPU only.
 
 Set ``PAINTKIT_TORCH_COMPILE=1`` to turn it on. The eager kernel makes ~25 passes over
 each chunk of pixels (a gather, two ΔE, bins, the combined index), each a separate torch
 operation that reads and writes memory; compiled, :func:`pair_index` becomes one C++
-loop (Inductor) that keeps every intermediate in registers, about 3x faster on CPU.
+loop (Inductor) that keeps every intermediate in registers, about 3x faster on CPU. The
+float -> uint8 step of float outputs (:mod:`paintkit.metrics.coerce`) is compiled the same
+way (one pass instead of four).
 Counts are unchanged: the compiled loop performs the same IEEE float32 operations in the
 same order (Inductor compiles with ``-ffp-contract=off`` and without unsafe math), which
 the tests check against the eager kernel and the NumPy oracle.
@@ -23,7 +25,7 @@ import warnings
 COMPILE_ENV = "PAINTKIT_TORCH_COMPILE"
 _NUM_BINS = 12
 
-_state: dict = {"fn": None, "failed": False}
+_state: dict = {"compiled": {}, "failed": False}
 
 
 def pair_index(o, table, lab_a, lab_i, edit):
@@ -51,16 +53,22 @@ def _bins(lab_o, lab_x):
         float(_NUM_BINS - 1))
 
 
-def compiled_pair_index(device):
-    """The compiled :func:`pair_index` when ``PAINTKIT_TORCH_COMPILE=1`` and ``device`` is
-    a CPU, else None (the kernel runs eager)."""
+def compiled(fn, device):
+    """``torch.compile(fn)`` (built once) when ``PAINTKIT_TORCH_COMPILE=1``, ``device`` is a
+    CPU and no compile has failed in this process; else None (run eagerly)."""
     if os.environ.get(COMPILE_ENV) != "1" or device.type != "cpu" or _state["failed"]:
         return None
-    if _state["fn"] is None:
+    fast = _state["compiled"].get(fn)
+    if fast is None:
         import torch
 
-        _state["fn"] = torch.compile(pair_index, dynamic=None)
-    return _state["fn"]
+        fast = _state["compiled"][fn] = torch.compile(fn, dynamic=None)
+    return fast
+
+
+def compiled_pair_index(device):
+    """The compiled :func:`pair_index`, or None (see :func:`compiled`)."""
+    return compiled(pair_index, device)
 
 
 def run_compiled(fn, *args):
@@ -70,7 +78,7 @@ def run_compiled(fn, *args):
         return fn(*args)
     except Exception as error:  # no C++ compiler, an Inductor bug: eager is always right
         _state["failed"] = True
-        warnings.warn(f"{COMPILE_ENV}=1: torch.compile of the counting loop failed "
-                      f"({type(error).__name__}: {error}); counting eagerly instead",
+        warnings.warn(f"{COMPILE_ENV}=1: torch.compile of a per-pixel loop failed "
+                      f"({type(error).__name__}: {error}); running eagerly instead",
                       RuntimeWarning, stacklevel=3)
         return None

@@ -105,10 +105,16 @@ def _float_to_uint8(tensor, name: str, numba: bool = True):
                 raise bad_values(bad)
             inverse = sorted(range(tensor.ndim), key=order.__getitem__)
             return torch.from_numpy(out).permute(*inverse)
+    from paintkit.kernels.tolerance_counts_compiled import compiled, run_compiled
+
+    fast = compiled(scale_to_uint8, tensor.device) if tensor.numel() else None
+    done = None if fast is None else run_compiled(fast, tensor)  # PAINTKIT_TORCH_COMPILE=1
     order = sorted(range(tensor.ndim), key=lambda d: -tensor.stride(d))
     dense = tensor.permute(*order)
     step = _TORCH_STEP.get(tensor.device.type)
-    if step is not None and tensor.numel() > step and dense.is_contiguous():
+    if done is not None:
+        out, low, high = done
+    elif step is not None and tensor.numel() > step and dense.is_contiguous():
         out, low, high = _float_to_uint8_in_steps(dense.view(-1), step)
         out = out.view(dense.shape).permute(*sorted(range(tensor.ndim), key=order.__getitem__))
     else:  # round(x * 255), half to even; in place on one temporary
@@ -118,6 +124,15 @@ def _float_to_uint8(tensor, name: str, numba: bool = True):
     if not (bool(low >= 0) and bool(high <= 1)):
         raise bad_values(int((~((tensor >= 0) & (tensor <= 1))).sum()))
     return out
+
+
+def scale_to_uint8(tensor):
+    """``round(x * 255)`` (half to even) as uint8, and the minimum and maximum of ``x``:
+    the float -> uint8 pass as one function, for ``torch.compile``."""
+    import torch
+
+    low, high = torch.aminmax(tensor)
+    return torch.round(tensor * 255).to(torch.uint8), low, high
 
 
 #: Elements per step of the torch float -> uint8 pass by device type: on CPU the temporary

@@ -63,19 +63,20 @@ def test_a_failing_compile_warns_once_and_counts_eagerly(monkeypatch, rng):
         raise RuntimeError("no C++ compiler")
 
     monkeypatch.setenv(tcc.COMPILE_ENV, "1")
-    monkeypatch.setattr(tcc, "_state", {"fn": broken, "failed": False})
+    monkeypatch.setattr(tcc, "_state", {"compiled": {tcc.pair_index: broken}, "failed": False})
     out, ans, inp = noisy_problems(rng)
     with monkeypatch.context() as eager:
         eager.setattr(tct, "compiled_pair_index", lambda device: None)
         expected = histograms(out, ans, inp)
-    with pytest.warns(RuntimeWarning, match="PAINTKIT_TORCH_COMPILE=1: torch.compile of the "
-                                            "counting loop failed.*no C\\+\\+ compiler"):
+    with pytest.warns(RuntimeWarning, match="PAINTKIT_TORCH_COMPILE=1: torch.compile of a "
+                                            "per-pixel loop failed.*no C\\+\\+ compiler"):
         assert torch.equal(histograms(out, ans, inp), expected)
     assert tcc._state["failed"] and tcc.compiled_pair_index(torch.device("cpu")) is None
 
 
 def test_compile_is_off_unless_asked_and_on_cpu_only(monkeypatch):
-    monkeypatch.setattr(tcc, "_state", {"fn": tcc.pair_index, "failed": False})
+    monkeypatch.setattr(tcc, "_state", {"compiled": {tcc.pair_index: tcc.pair_index},
+                                        "failed": False})
     monkeypatch.delenv(tcc.COMPILE_ENV, raising=False)
     assert tcc.compiled_pair_index(torch.device("cpu")) is None
     monkeypatch.setenv(tcc.COMPILE_ENV, "1")
@@ -86,6 +87,25 @@ def test_compile_is_off_unless_asked_and_on_cpu_only(monkeypatch):
 @pytest.mark.slow
 def test_the_compiled_loop_counts_exactly(monkeypatch, rng):
     monkeypatch.setenv(tcc.COMPILE_ENV, "1")
-    monkeypatch.setattr(tcc, "_state", {"fn": None, "failed": False})
+    monkeypatch.setattr(tcc, "_state", {"compiled": {}, "failed": False})
     assert_counts_like_the_oracle_and_eager(monkeypatch, rng)
-    assert tcc._state["fn"] is not None and not tcc._state["failed"]
+    assert tcc.pair_index in tcc._state["compiled"] and not tcc._state["failed"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("bad", [None, float("nan"), 1.0001, -0.0001])
+def test_the_compiled_float_pass_rounds_like_torch_and_checks_the_range(bad, monkeypatch, rng):
+    from paintkit.metrics.coerce import scale_to_uint8, tensor_to_uint8_nhwc
+
+    monkeypatch.setenv(tcc.COMPILE_ENV, "1")
+    monkeypatch.setattr(tcc, "_state", {"compiled": {}, "failed": False})
+    x = torch.from_numpy(rng.random((2, 3, 30, 31), dtype=np.float32))
+    x.view(-1)[:256] = ((torch.arange(256, dtype=torch.float32) + 0.5) / 255).clamp(max=1.0)
+    if bad is None:
+        ours = tensor_to_uint8_nhwc(x, "outputs", numba=False)
+        assert torch.equal(ours, torch.round(x * 255).to(torch.uint8).permute(0, 2, 3, 1))
+    else:
+        x.view(-1)[-1] = bad
+        with pytest.raises(ValueError, match="got 1 values outside"):
+            tensor_to_uint8_nhwc(x, "outputs", numba=False)
+    assert scale_to_uint8 in tcc._state["compiled"] and not tcc._state["failed"]
