@@ -1,7 +1,8 @@
 """Rewards/s with prepared targets: ``reward(outputs, targets)`` at 512² and 1024², B = 16..256.
 
     python bench/reward_throughput.py [--sizes 512,1024] [--batches 16,64,256]
-        [--backends numba,torch] [--kinds noisy,flat] [--repeats 3] [--torch-threads N]
+        [--backends numba,torch,torch-compiled] [--kinds noisy,flat] [--repeats 3]
+        [--torch-threads N]
 
 Targets are prepared once (``prepare_reference(..., device=...)``) and outside the timing,
 as in a training loop; outputs are float ``(B, 3, H, W)`` tensors in [0, 1] on the device
@@ -9,7 +10,9 @@ as in a training loop; outputs are float ``(B, 3, H, W)`` tensors in [0, 1] on t
 the answer with +-3 per channel (every pixel a new colour: no shortcut applies), ``flat``
 outputs are palette images (most pixels equal the answer or input). On CPU both the Numba
 and the torch backends run; on CUDA (when present) the torch backend on the GPU as well,
-in the same run (one backend after the other, OpenMP threads waiting passively). Rates
+in the same run (one backend after the other, OpenMP threads waiting passively).
+``torch-compiled`` is the torch backend with ``PAINTKIT_TORCH_COMPILE=1`` (the per-pixel
+loop compiled by ``torch.compile``, CPU only; the compile happens in the untimed warm-up). Rates
 are problems/s, best of ``--repeats``; the machine may be shared, so
 read the ratios, not only the figures. Batches above 64 at 1024² are synthesised by
 repeating 16 distinct problems (a reward does not care).
@@ -29,6 +32,7 @@ import numpy as np
 import torch
 
 from paintkit.evaluate.synthetic import model_output, synthetic_problem
+from paintkit.kernels.tolerance_counts_compiled import COMPILE_ENV
 from paintkit.metrics import prepare_reference, reward
 
 DISTINCT = 16
@@ -66,7 +70,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--sizes", default="512,1024")
     parser.add_argument("--batches", default="16,64,256")
-    parser.add_argument("--backends", default="numba,torch")
+    parser.add_argument("--backends", default="numba,torch,torch-compiled")
     parser.add_argument("--kinds", default="noisy,flat")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--torch-threads", type=int, default=None)
@@ -86,15 +90,16 @@ def main() -> None:
         for kind, size, batch in cases:
             out, ans, inp = make_batch(kind, batch, size)
             a, i = (torch.from_numpy(x).to(device) for x in (ans, inp))
-            targets = prepare_reference(a, i, device=device if backend == "torch" else None)
+            targets = prepare_reference(a, i, device=device if backend != "numba" else None)
             outputs = torch.from_numpy(out).to(device).permute(0, 3, 1, 2).float() / 255
+            os.environ[COMPILE_ENV] = "1" if backend == "torch-compiled" else "0"
             rates[device_name, backend, kind, size, batch] = rate(
-                lambda o=outputs, t=targets, b=backend: reward(o, t, backend=b),
+                lambda o=outputs, t=targets, b=backend: reward(o, t, backend=b[:5]),
                 batch, args.repeats, device)
-    print(f"{'outputs':>8}{'size':>6}{'batch':>6}" + "".join(f"{d + '/' + b:>14}" for d, b in runs))
+    print(f"{'outputs':>8}{'size':>6}{'batch':>6}" + "".join(f"{d + '/' + b:>20}" for d, b in runs))
     for kind, size, batch in cases:
         print(f"{kind:>8}{size:>6}{batch:>6}" + "".join(
-            f"{rates[d, b, kind, size, batch]:>14.1f}" for d, b in runs))
+            f"{rates[d, b, kind, size, batch]:>20.1f}" for d, b in runs))
 
 
 if __name__ == "__main__":

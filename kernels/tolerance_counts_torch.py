@@ -4,20 +4,21 @@ Runs wherever its tensors are (CPU or CUDA), in chunks of pixels so temporaries 
 cache on CPU and bounded on GPU. Per chunk:
 
 - pixels where ``O == A == I`` (uint8 comparison) need no Lab at all: ``ΔE = 0`` twice.
-  When they are the majority (palette outputs) only the other pixels are gathered and
-  converted;
-- ``O == A`` forces ``ΔE(O, A) = 0`` and ``O == I`` forces ``ΔE(O, I) = 0`` exactly, whatever
-  the arithmetic (vectorised and scalar tails of one torch op may differ by an ulp);
-- ``ΔE`` values within :data:`GUARD_BAND` of an integer tolerance are recomputed with the
-  reference float32 arithmetic (:func:`~paintkit.kernels.lab.srgb_planes_to_lab_reference`),
-  so every count equals the plain NumPy definition's exactly (docs/metric-definition.md §3-6), on any device;
-- one ``bincount`` on a combined index ``288 * problem + 144 * region + 12 * bin_oi +
+  When they are the majority (palette outputs) only the other pixels are gathered;
+- the outputs' L*a*b* is looked up in :func:`~paintkit.kernels.lab_table.lab_table`, the
+  reference Lab of every 8-bit colour (the answers' and inputs' Lab come from the same
+  table, see :class:`paintkit.metrics.Reference`); ΔE is then computed with separate
+  float32 operations in the definition's order, so it is bit-identical to the plain NumPy
+  definition's (docs/metric-definition.md §3-6) and every count is exact, on any device;
+- one ``bincount`` on a combined index ``288 * problem + 144 * in_edit + 12 * bin_oi +
   bin_oa`` gives both histograms.
 """
 
 from __future__ import annotations
 
-from paintkit.kernels.lab import Workspace, srgb_planes_to_lab, srgb_to_lab_torch
+from paintkit.kernels.lab import Workspace
+from paintkit.kernels.lab_table import colour_codes, lab_of_codes, lab_table, srgb_to_lab_exact
+from paintkit.kernels.tolerance_counts_compiled import compiled_pair_index, run_compiled
 
 NUM_BINS = 12
 HIST_EDIT, HIST_PRESERVATION, HIST_CHANGED = 0, 1, 2
@@ -32,9 +33,11 @@ def changed_mask_torch(answers, inputs):
 
 
 def delta_e_torch(lab_a, lab_b, work=None, name="bins"):
-    """CIE76 ``ΔE`` per pixel, float32 ``(...)``, from planar Lab ``(3, ...)`` (fast arithmetic).
+    """CIE76 ``ΔE`` per pixel, float32 ``(...)``, from planar Lab ``(3, ...)``.
 
-    The colour-difference step of the kernel: one call, so another formula can replace it.
+    Separate float32 operations in the definition's order, ``sqrt((dL^2 + da^2) + db^2)``:
+    on reference Lab the result is bit-identical to the NumPy definition's. The
+    colour-difference step of the kernel: one call, so another formula can replace it.
     With a :class:`~paintkit.kernels.lab.Workspace` the result lives in its buffer ``name``.
     """
     import torch
@@ -67,62 +70,6 @@ def delta_e_bins(lab_a, lab_b, work=None, name="bins"):
     return bins_from_delta_e_(delta_e_torch(lab_a, lab_b, work, name))
 
 
-#: Half-width of the band around each integer tolerance where the fast ΔE is not trusted.
-#: The fast Lab is within 9.2e-5 of the reference on every 8-bit colour (so ΔE within
-#: ~3.2e-4); pixels inside the band get the reference arithmetic.
-GUARD_BAND = 2e-3
-
-
-_FLAG_GROUP = 64  # pixels per group when looking for flagged pixels (nonzero is slow on CPU)
-
-
-def _near_integer_flags(dist, out, scratch):
-    """1.0 where ``dist`` lies within :data:`GUARD_BAND` of an integer >= 1, else 0.0, into
-    ``out``: ``ceil(d + g) - ceil(max(d - g, g))``. Arithmetic only (bool ops cost several
-    times more on CPU); ``ΔE`` near 0 is not flagged (identical colours give exactly 0)."""
-    import torch
-
-    upper = torch.add(dist, GUARD_BAND, out=out).ceil_()
-    lower = torch.sub(dist, GUARD_BAND, out=scratch).clamp_(min=GUARD_BAND).ceil_()
-    return upper.sub_(lower)
-
-
-def exact_near_integers_(dist_oa, dist_oi, pixels, work=None):
-    """Replace, in place, ΔE values within :data:`GUARD_BAND` of a tolerance by the
-    reference float32 ΔE (bit-identical to the NumPy oracle's), on the tensors' device.
-
-    ``dist_oa``, ``dist_oi``: float32 ``(n,)``; ``pixels(idx)`` gives the uint8 ``O``, ``A``,
-    ``I`` of the pixels ``idx`` (int64 ``(k,)``) as planar ``(3, k)`` tensors. Flagged
-    pixels are found group by group: one ``amax`` over groups of 64, ``nonzero`` on the
-    groups, then on the pixels of the flagged groups only.
-    """
-    import torch
-
-    from paintkit.kernels.lab import delta_e_reference, srgb_planes_to_lab_reference
-
-    n = dist_oa.numel()
-    work = work or Workspace(dist_oa.device)
-    flags = _near_integer_flags(dist_oa, work.get("near_oa", (n,), torch.float32),
-                                work.get("near_tmp", (n,), torch.float32))
-    flags.add_(_near_integer_flags(dist_oi, work.get("near_oi", (n,), torch.float32),
-                                   work.get("near_tmp", (n,), torch.float32)))
-    whole = n - n % _FLAG_GROUP
-    groups = flags[:whole].view(-1, _FLAG_GROUP).amax(dim=1).nonzero().view(-1, 1)
-    candidates = (groups * _FLAG_GROUP + torch.arange(_FLAG_GROUP, device=flags.device)).view(-1)
-    if whole < n:
-        candidates = torch.cat((candidates, torch.arange(whole, n, device=flags.device)))
-    if candidates.numel() == 0:
-        return
-    idx = candidates[flags.index_select(0, candidates).nonzero().view(-1)]
-    if idx.numel() == 0:
-        return
-    k = idx.numel()
-    lab = srgb_planes_to_lab_reference(torch.cat(pixels(idx), dim=1))  # O, A, I in one go
-    lab_o, lab_a, lab_i = lab[:, :k], lab[:, k:2 * k], lab[:, 2 * k:]
-    dist_oa.index_copy_(0, idx, delta_e_reference(lab_o, lab_a))
-    dist_oi.index_copy_(0, idx, delta_e_reference(lab_o, lab_i))
-
-
 def _group_need(o, a, i):
     """Which 8-pixel groups differ from A or I: bool ``(k, m // 8)`` (24 bytes = 3 int64)."""
     import torch
@@ -133,53 +80,83 @@ def _group_need(o, a, i):
     return ~(same[..., 0] & same[..., 1] & same[..., 2])
 
 
+def _mostly_changed(o, a, i):
+    """True when a sample of the pixels (every 31st) says most differ from ``A`` or ``I``:
+    then the group-by-group check of :func:`_group_need` cannot pay for itself (it costs
+    ~10 % of a chunk of new colours)."""
+    o_s, a_s, i_s = (x[:, ::31] for x in (o, a, i))
+    same = ((o_s == a_s) & (o_s == i_s)).all(dim=-1)
+    return 4 * int(same.sum()) < same.numel()
+
+
+def _exact_bins_(dist):
+    """``min(ceil(ΔE), 11)`` in place, float32, of exact ΔE (identical colours give 0)."""
+    return dist.ceil_().clamp_max_(float(NUM_BINS - 1))
+
+
+def _pair_counts(lab_o, lab_a, lab_i, edit, offsets, minlength, work):
+    """Pair counts ``(minlength,)`` and ``bin_oa`` float32 ``(...)`` of Lab ``(3, ...)``.
+
+    ``edit``: bool ``(...)``; ``offsets``: float32 ``288 * problem`` broadcastable to
+    ``(...)``, or None for one problem.
+    """
+    import torch
+
+    bin_oa = _exact_bins_(delta_e_torch(lab_o, lab_a, work, "bin_oa"))
+    bin_oi = _exact_bins_(delta_e_torch(lab_o, lab_i, work, "bin_oi"))
+    index = torch.add(bin_oa, bin_oi, alpha=NUM_BINS, out=bin_oi).add_(edit, alpha=_PAIRS)
+    if offsets is not None:
+        index.add_(offsets)
+    codes = work.get("index", index.shape, torch.int32).copy_(index)
+    return torch.bincount(codes.view(-1), minlength=minlength), bin_oa
+
+
 def _chunk_counts(o, a, i, lab_a, lab_i, edit, want_bins, work):
     """Pair counts ``(k * 288,)`` and (``want_bins``) ``bin_oa`` float ``(k, m)`` of a chunk.
 
-    ``o``, ``a``, ``i``: uint8 ``(k, m, 3)`` (``a``/``i`` may be None: no shortcut);
-    ``lab_a``, ``lab_i``: float32 ``(3, k, m)``; ``edit``: bool ``(k, m)``.
+    ``o``, ``a``, ``i``: uint8 ``(k, m, 3)``; ``lab_a``, ``lab_i``: float32 ``(3, k, m)``
+    exact Lab; ``edit``: bool ``(k, m)``. Index layout ``288 * problem + 144 * in_edit +
+    12 * bin_oi + bin_oa``.
     """
     import torch
 
     k, m = edit.shape
     device = edit.device
-    base = (~edit).to(torch.float32).mul_(_PAIRS)
-    base.add_(torch.arange(k, device=device, dtype=torch.float32).mul_(2 * _PAIRS).view(k, 1))
+    offsets = None if k == 1 else torch.arange(
+        k, device=device, dtype=torch.float32).mul_(2 * _PAIRS).view(k, 1)
     minlength = k * 2 * _PAIRS
+    fused = compiled_pair_index(device)
+    index = None if fused is None else run_compiled(
+        fused, o, lab_table(device), lab_a, lab_i, edit)
+    if index is not None:  # PAINTKIT_TORCH_COMPILE=1: one compiled loop per chunk
+        if offsets is not None:
+            index += offsets.to(torch.int32)
+        counts = torch.bincount(index.view(-1), minlength=minlength)
+        return counts, ((index % NUM_BINS).to(torch.float32) if want_bins else None)
     pix = None
-    if m % 8 == 0 and all(x.storage_offset() % 8 == 0 for x in (o, a, i)):
+    if m % 8 == 0 and all(x.storage_offset() % 8 == 0 for x in (o, a, i)) \
+            and not _mostly_changed(o, a, i):
         need = _group_need(o, a, i)
         if 2 * int(need.sum()) < need.numel():  # mostly O == A == I: only the other groups
             groups = need.view(-1).nonzero().view(-1, 1)
             pix = (groups * 8 + torch.arange(8, device=device)).view(-1)
     if pix is None:
-        lab_o = srgb_planes_to_lab(o.permute(2, 0, 1), work)
-        dist_oa = delta_e_torch(lab_o, lab_a, work, "bin_oa")
-        dist_oi = delta_e_torch(lab_o, lab_i, work, "bin_oi")
-        exact_near_integers_(dist_oa.view(-1), dist_oi.view(-1), lambda idx: tuple(
-            x[idx // m, idx % m].t() for x in (o, a, i)), work)
-        scratch = work.get("bins_above", dist_oa.shape, torch.float32)
-        bin_oa = bins_from_delta_e_(dist_oa, scratch)
-        bin_oi = bins_from_delta_e_(dist_oi, scratch)
-        index = bin_oi.mul_(NUM_BINS).add_(bin_oa).add_(base)
-        index = work.get("index", index.shape, torch.int32).copy_(index)
-        counts = torch.bincount(index.view(-1), minlength=minlength)
+        codes = colour_codes(o[..., 0], o[..., 1], o[..., 2],
+                             work.get("codes", (k, m), torch.int32))
+        lab_o = lab_of_codes(codes, work.get("lab_o", (3, k, m), torch.float32))
+        counts, bin_oa = _pair_counts(lab_o, lab_a, lab_i, edit, offsets, minlength, work)
         return counts, (bin_oa if want_bins else None)
-    o_sel, a_sel, i_sel = (x.reshape(-1, 3).index_select(0, pix).t() for x in (o, a, i))
-    lab_o = srgb_planes_to_lab(o_sel, work)
-    dist_oa = delta_e_torch(lab_o, lab_a.reshape(3, -1).index_select(1, pix), work, "bin_oa")
-    dist_oi = delta_e_torch(lab_o, lab_i.reshape(3, -1).index_select(1, pix), work, "bin_oi")
-    exact_near_integers_(dist_oa, dist_oi, lambda idx: tuple(
-        x.index_select(1, idx) for x in (o_sel, a_sel, i_sel)), work)
-    scratch = work.get("bins_above", dist_oa.shape, torch.float32)
-    bin_oa = bins_from_delta_e_(dist_oa, scratch)
-    bin_oi = bins_from_delta_e_(dist_oi, scratch)
-    index = bin_oi.mul_(NUM_BINS).add_(bin_oa).add_(base.view(-1).index_select(0, pix))
-    counts = torch.bincount(index.to(torch.int32), minlength=minlength)
+    o_sel = o.reshape(-1, 3).index_select(0, pix).t()
+    codes = colour_codes(o_sel[0], o_sel[1], o_sel[2], work.get("codes", pix.shape, torch.int32))
+    lab_o = lab_of_codes(codes, work.get("lab_o", (3, *pix.shape), torch.float32))
+    counts, bin_oa = _pair_counts(
+        lab_o, lab_a.reshape(3, -1).index_select(1, pix), lab_i.reshape(3, -1).index_select(1, pix),
+        edit.view(-1).index_select(0, pix), None if offsets is None else
+        (pix // m).to(torch.float32).mul_(2 * _PAIRS), minlength, work)
     # The pixels left out have both bins 0: add them to pair (0, 0) of their region.
     pairs = counts.view(k, 2, _PAIRS)
     n_edit = edit.sum(dim=1)
-    pairs[:, :, 0] += torch.stack((n_edit, m - n_edit), dim=1) - pairs.sum(dim=2)
+    pairs[:, :, 0] += torch.stack((m - n_edit, n_edit), dim=1) - pairs.sum(dim=2)
     full = None
     if want_bins:
         full = torch.zeros(k * m, dtype=torch.float32, device=device)
@@ -192,10 +169,10 @@ def _fold(counts, k):
     """``(k * 288,)`` pair counts -> ``(k, 3, 12)`` histograms."""
     import torch
 
-    pairs = counts.view(k, 2, NUM_BINS, NUM_BINS)  # problem, region, bin_oi, bin_oa
+    pairs = counts.view(k, 2, NUM_BINS, NUM_BINS)  # problem, in_edit, bin_oi, bin_oa
     hist = torch.empty((k, 3, NUM_BINS), dtype=counts.dtype, device=counts.device)
-    hist[:, HIST_EDIT] = pairs[:, 0].sum(dim=1)
-    hist[:, HIST_PRESERVATION] = pairs[:, 1].sum(dim=1)
+    hist[:, HIST_EDIT] = pairs[:, 1].sum(dim=1)
+    hist[:, HIST_PRESERVATION] = pairs[:, 0].sum(dim=1)
     hist[:, HIST_CHANGED] = pairs.sum(dim=(1, 3))
     return hist
 
@@ -215,11 +192,12 @@ def tolerance_histograms_torch(
 
     Args:
         outputs: uint8 ``(B, H, W, 3)`` (normalised to the answer size).
-        answers, inputs: uint8 ``(B, H, W, 3)`` (the ``O == A == I`` shortcut and the exact
-            recompute next to integer tolerances read them).
-        lab_answers, lab_inputs, edit_mask: float32 ``(B, H, W, 3)`` Lab and bool
-            ``(B, H, W)`` edit region of the answers/inputs, precomputed once and reused
-            for many outputs (see :class:`paintkit.metrics.Reference`); computed if omitted.
+        answers, inputs: uint8 ``(B, H, W, 3)`` (the ``O == A == I`` shortcut reads them).
+        lab_answers, lab_inputs, edit_mask: float32 ``(B, H, W, 3)`` reference Lab (from
+            :func:`~paintkit.kernels.lab_table.srgb_to_lab_exact`; approximate Lab would
+            make the counts approximate) and bool ``(B, H, W)`` edit region of the
+            answers/inputs, precomputed once and reused for many outputs (see
+            :class:`paintkit.metrics.Reference`); computed if omitted.
         return_bins: also return ``ceil(ΔE(O, A))`` clipped to 11, uint8 ``(B, H, W)``.
         max_pixels_per_step: pixels per chunk (bounds temporary memory); default
             :data:`DEFAULT_PIXELS_PER_STEP` for the device type.
@@ -230,12 +208,12 @@ def tolerance_histograms_torch(
     import torch
 
     if answers is None or inputs is None:
-        raise ValueError("answers, inputs: the uint8 answers and inputs are required (the exact "
-                         "recompute next to integer tolerances reads them), got None")
+        raise ValueError("answers, inputs: the uint8 answers and inputs are required (the "
+                         "O == A == I shortcut reads them), got None")
     if lab_answers is None:
-        lab_answers = srgb_to_lab_torch(answers)
+        lab_answers = srgb_to_lab_exact(answers)
     if lab_inputs is None:
-        lab_inputs = srgb_to_lab_torch(inputs)
+        lab_inputs = srgb_to_lab_exact(inputs)
     if edit_mask is None:
         edit_mask = changed_mask_torch(answers, inputs)
     n, height, width = outputs.shape[:3]

@@ -103,7 +103,8 @@ class TargetGroup:
         index: the same positions, int64 ``(G,)`` on the device.
         size: ``(W, H)``.
         answers, inputs: uint8 ``(G, H, W, 3)``.
-        lab_answers, lab_inputs: float32 ``(G, H, W, 3)`` L*a*b*.
+        lab_answers, lab_inputs: float32 ``(G, H, W, 3)`` reference L*a*b* (exact: looked
+            up in :func:`~paintkit.kernels.lab_table.lab_table`).
         edit: bool ``(G, H, W)``, the edit region.
     """
 
@@ -120,13 +121,13 @@ class TargetGroup:
     def build(cls, positions, size, answers, inputs) -> TargetGroup:
         import torch
 
-        from paintkit.kernels.tolerance_counts_torch import changed_mask_torch, srgb_to_lab_torch
+        from paintkit.kernels.tolerance_counts_torch import changed_mask_torch, srgb_to_lab_exact
 
         index = torch.arange(len(positions), device=answers.device) if \
             positions == list(range(len(positions))) else \
             torch.tensor(positions, dtype=torch.int64, device=answers.device)
-        return cls(positions, index, size, answers, inputs, srgb_to_lab_torch(answers),
-                   srgb_to_lab_torch(inputs), changed_mask_torch(answers, inputs))
+        return cls(positions, index, size, answers, inputs, srgb_to_lab_exact(answers),
+                   srgb_to_lab_exact(inputs), changed_mask_torch(answers, inputs))
 
 
 def prepare_reference(answers, inputs=None, *, device=None) -> Reference:

@@ -43,3 +43,29 @@ def test_float_to_uint8_needs_contiguous_float32():
     assert out.tolist() == [0, 128, 255, 0] and bad == 1
     with pytest.raises(ValueError, match="C-contiguous float32"):
         float_to_uint8(np.zeros(4, np.float64))
+
+
+def _ties(n):
+    return ((torch.arange(n, dtype=torch.float32) % 256 + 0.5) / 255).clamp(max=1.0)
+
+
+@pytest.mark.parametrize("layout", ["nchw", "nhwc", "strided"])
+def test_torch_pass_in_steps_equals_torch_round(layout, rng):
+    # More than one step of the CPU torch pass (2^18 values), ties in the last step.
+    x = torch.from_numpy(rng.random((2, 3, 300, 301), dtype=np.float32))
+    x.view(-1)[-300:] = _ties(300)
+    x.view(-1)[:2] = torch.tensor([0.0, 1.0])
+    if layout == "nhwc":
+        x = x.permute(0, 2, 3, 1).contiguous().permute(0, 3, 1, 2)
+    elif layout == "strided":
+        x = x[:, :, ::2]
+    ours = tensor_to_uint8_nhwc(x, "outputs", numba=False)
+    assert torch.equal(ours, reference(x).permute(0, 2, 3, 1))
+
+
+@pytest.mark.parametrize("where", [0, -1])
+def test_torch_pass_in_steps_refuses_values_outside_0_1(where):
+    x = torch.full((1, 3, 400, 400), 0.5)
+    x.view(-1)[where] = float("nan")
+    with pytest.raises(ValueError, match=r"got 1 values outside"):
+        tensor_to_uint8_nhwc(x, "outputs", numba=False)

@@ -2,7 +2,7 @@
 
 The Numba kernel skips work row by row (O == A == I rows, O == I rows, answer/input rows
 that repeat) and converts colours with a bit-trick cube root; the torch kernel works in
-pixel chunks, skips 8-pixel groups where O == A == I and maps ΔE < 1e-3 to bin 0. Each
+pixel chunks and skips 8-pixel groups where O == A == I. Each
 shortcut is exercised here against the float32 oracle.
 """
 
@@ -35,11 +35,11 @@ def run(variant, out, ans, inp, return_bins=False):
         return tolerance_histograms_numba(out, ans, inp, return_bins=return_bins)
     o, a, i = (torch.from_numpy(x) for x in (out, ans, inp))
     if backend == "torch-lab":
-        from paintkit.kernels.lab import srgb_to_lab_torch
+        from paintkit.kernels.lab_table import srgb_to_lab_exact
         from paintkit.kernels.tolerance_counts import changed_mask_torch
 
-        res = tolerance_histograms_torch(o, a, i, lab_answers=srgb_to_lab_torch(a),
-                                         lab_inputs=srgb_to_lab_torch(i),
+        res = tolerance_histograms_torch(o, a, i, lab_answers=srgb_to_lab_exact(a),
+                                         lab_inputs=srgb_to_lab_exact(i),
                                          edit_mask=changed_mask_torch(a, i),
                                          return_bins=return_bins, max_pixels_per_step=step)
     else:
@@ -142,9 +142,9 @@ def test_torch_group_shortcut(step, monkeypatch, rng):
     import paintkit.kernels.tolerance_counts_torch as tct
 
     converted = []
-    original = tct.srgb_planes_to_lab
-    monkeypatch.setattr(tct, "srgb_planes_to_lab",
-                        lambda planes, *a: converted.append(planes[0].numel()) or original(planes, *a))
+    original = tct.lab_of_codes
+    monkeypatch.setattr(tct, "lab_of_codes",
+                        lambda codes, *a: converted.append(codes.numel()) or original(codes, *a))
     batch = []
     for _ in range(3):  # mostly O == A == I; scattered changed pixels, an O == I block
         inp, ans = palette_pair(rng, 32, 24)

@@ -190,8 +190,8 @@ def test_prepared_targets_are_built_once_and_reused(rng, monkeypatch):
                                 [torch.from_numpy(i) for i in inputs], device="cpu")
     assert len(targets.torch_groups("cpu")) == 3
     calls = []
-    original = tct.srgb_to_lab_torch
-    monkeypatch.setattr(tct, "srgb_to_lab_torch", lambda x: calls.append(x.shape) or original(x))
+    original = tct.srgb_to_lab_exact
+    monkeypatch.setattr(tct, "srgb_to_lab_exact", lambda x: calls.append(x.shape) or original(x))
     for _ in range(3):
         reward([torch.from_numpy(o) for o in outputs], targets, backend="torch")
     assert calls == []  # the answers' and inputs' Lab were not converted again
