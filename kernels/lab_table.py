@@ -45,14 +45,17 @@ def lab_table(device):
     with _LOCK:  # two threads scoring at once build it once
         table = _TABLES.get(device)
         if table is None:
-            table = torch.empty((3, NUM_COLOURS), dtype=torch.float32, device=device)
+            # the reference arithmetic needs float64: devices without it (Apple's MPS) get
+            # the table built on the CPU and copied over once
+            build = device if device.type in ("cpu", "cuda") else torch.device("cpu")
+            table = torch.empty((3, NUM_COLOURS), dtype=torch.float32, device=build)
             for start in range(0, NUM_COLOURS, _BUILD_STEP):
                 code = torch.arange(start, start + _BUILD_STEP, dtype=torch.int32,
-                                    device=device)
+                                    device=build)
                 planes = torch.stack((code >> 16, (code >> 8) & 255, code & 255))
                 table[:, start:start + _BUILD_STEP] = srgb_planes_to_lab_reference(
                     planes.to(torch.uint8))
-            _TABLES[device] = table
+            _TABLES[device] = table = table.to(device)
     return table
 
 
