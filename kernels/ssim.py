@@ -6,8 +6,10 @@ there runs through kornia on any device).
   ``convert("L")``), uint8 ``(H, W)``.
 - :func:`ssim_sum`: sum of the SSIM map over the valid window positions of a box of
   two luma images, float64, with an 11-tap Gaussian (sigma 1.5) applied separably. Work is
-  split in bands of output rows; each band filters its rows horizontally into its own
-  buffer, then vertically, taps outermost so the pixel loops vectorise (float64
+  split in bands of output rows. Each band filters each input row horizontally into a
+  ring of the last 11 filtered rows, and as soon as a window's rows are in, filters
+  vertically and evaluates the SSIM of that output row: the working set stays in cache and
+  each tap sum is written out (:func:`_taps`) so the pixel loops vectorise (float64
   throughout, so no cancellation in ``E[x²] - μ²``).
 - :func:`squared_error_sum`: exact int64 sum of squared channel differences.
 """
@@ -21,7 +23,10 @@ from numba import njit, prange
 
 __all__ = ["gaussian_window", "luma", "squared_error_sum", "ssim_sum"]
 
-_BAND = 64  # output rows per work item
+_WINDOW = 11  # the kernel is written out for 11 taps
+# Output rows per work item, fixed (the sum order, hence the last bit, never depends on the
+# thread count); each band re-filters the 10 rows above it, so bands are not small.
+_BAND = 128
 
 
 def gaussian_window(size: int = 11, sigma: float = 1.5) -> np.ndarray:
@@ -48,66 +53,81 @@ def luma(rgb: np.ndarray) -> np.ndarray:
     return out
 
 
+@njit(inline="always", cache=True)
+def _taps(w, p0, p1, p2, p3, p4, p5, p6, p7, p8, p9, p10):
+    """One 11-tap weighted sum, written out so the pixel loop around it vectorises."""
+    return (w[0] * p0 + w[1] * p1 + w[2] * p2 + w[3] * p3 + w[4] * p4 + w[5] * p5
+            + w[6] * p6 + w[7] * p7 + w[8] * p8 + w[9] * p9 + w[10] * p10)
+
+
 @njit(parallel=True, cache=True)
 def _ssim_bands(x, y, win, c1, c2, sums):
-    size = win.shape[0]
     width = x.shape[1]
-    out_h = x.shape[0] - size + 1
-    out_w = width - size + 1
+    out_h = x.shape[0] - _WINDOW + 1
+    out_w = width - _WINDOW + 1
     for band in prange(sums.shape[0]):
         r0 = band * _BAND
         r1 = min(out_h, r0 + _BAND)
-        rows = r1 - r0 + size - 1
-        # Horizontal pass: taps outermost, pixels innermost (contiguous, so it vectorises).
-        hx = np.zeros((5, rows, out_w))
         planes = np.empty((5, width))
-        for r in range(rows):
+        ring = np.empty((_WINDOW, 5, out_w))  # horizontally filtered rows, by row % 11
+        moments = np.empty((5, out_w))
+        values = np.empty(out_w)
+        total = 0.0
+        for r in range(r0, r1 + _WINDOW - 1):
             for j in range(width):
-                a = np.float64(x[r0 + r, j])
-                b = np.float64(y[r0 + r, j])
+                a = np.float64(x[r, j])
+                b = np.float64(y[r, j])
                 planes[0, j] = a
                 planes[1, j] = b
                 planes[2, j] = a * a
                 planes[3, j] = b * b
                 planes[4, j] = a * b
+            filtered = ring[r % _WINDOW]
             for c in range(5):
-                for k in range(size):
-                    wk = win[k]
-                    for j in range(out_w):
-                        hx[c, r, j] += wk * planes[c, j + k]
-        # Vertical pass into five row accumulators, then the SSIM of each position.
-        acc = np.empty((5, out_w))
-        total = 0.0
-        for r in range(r1 - r0):
-            acc[:] = 0.0
+                p = planes[c]
+                q = filtered[c]
+                for j in range(out_w):
+                    q[j] = _taps(win, p[j], p[j + 1], p[j + 2], p[j + 3], p[j + 4], p[j + 5],
+                                 p[j + 6], p[j + 7], p[j + 8], p[j + 9], p[j + 10])
+            top = r - _WINDOW + 1  # the output row whose window ends at row r
+            if top < r0:
+                continue
+            s0, s1, s2 = ring[top % _WINDOW], ring[(top + 1) % _WINDOW], ring[(top + 2) % _WINDOW]
+            s3, s4, s5 = ring[(top + 3) % _WINDOW], ring[(top + 4) % _WINDOW], ring[(top + 5) % _WINDOW]
+            s6, s7, s8 = ring[(top + 6) % _WINDOW], ring[(top + 7) % _WINDOW], ring[(top + 8) % _WINDOW]
+            s9, s10 = ring[(top + 9) % _WINDOW], ring[(top + 10) % _WINDOW]
             for c in range(5):
-                for k in range(size):
-                    wk = win[k]
-                    for j in range(out_w):
-                        acc[c, j] += wk * hx[c, r + k, j]
+                q = moments[c]
+                for j in range(out_w):
+                    q[j] = _taps(win, s0[c, j], s1[c, j], s2[c, j], s3[c, j], s4[c, j],
+                                 s5[c, j], s6[c, j], s7[c, j], s8[c, j], s9[c, j], s10[c, j])
             for j in range(out_w):
-                mx = acc[0, j]
-                my = acc[1, j]
-                vx = acc[2, j] - mx * mx
-                vy = acc[3, j] - my * my
-                cov = acc[4, j] - mx * my
-                total += ((2 * mx * my + c1) * (2 * cov + c2)) / (
+                mx = moments[0, j]
+                my = moments[1, j]
+                vx = moments[2, j] - mx * mx
+                vy = moments[3, j] - my * my
+                cov = moments[4, j] - mx * my
+                values[j] = ((2 * mx * my + c1) * (2 * cov + c2)) / (
                     (mx * mx + my * my + c1) * (vx + vy + c2))
+            for j in range(out_w):  # kept apart: the loop above vectorises, this sum cannot
+                total += values[j]
         sums[band] = total
 
 
 def ssim_sum(x: np.ndarray, y: np.ndarray, c1: float, c2: float,
-                   window: np.ndarray | None = None) -> tuple[float, int]:
+             window: np.ndarray | None = None) -> tuple[float, int]:
     """Sum of the SSIM map of two luma images ``(h, w)`` (any real dtype) over the window
-    positions inside them, and the number of positions. ``window`` defaults to
+    positions inside them, and the number of positions. ``window`` (11 weights) defaults to
     :func:`gaussian_window`; ``c1``, ``c2`` are the stabilising constants."""
     win = gaussian_window() if window is None else np.asarray(window, np.float64)
+    if win.shape != (_WINDOW,):
+        raise ValueError(f"window: expected {_WINDOW} weights, got shape {win.shape}")
     if x.shape != y.shape or x.ndim != 2:
         raise ValueError(f"x, y: expected two (h, w) images of one shape, got {x.shape} and "
                          f"{y.shape}")
-    out_h, out_w = x.shape[0] - win.size + 1, x.shape[1] - win.size + 1
+    out_h, out_w = x.shape[0] - _WINDOW + 1, x.shape[1] - _WINDOW + 1
     if out_h < 1 or out_w < 1:
-        raise ValueError(f"x: expected at least {win.size}x{win.size} px, got {x.shape}")
+        raise ValueError(f"x: expected at least {_WINDOW}x{_WINDOW} px, got {x.shape}")
     sums = np.zeros(math.ceil(out_h / _BAND))
     _ssim_bands(np.ascontiguousarray(x), np.ascontiguousarray(y), win, float(c1), float(c2),
                 sums)

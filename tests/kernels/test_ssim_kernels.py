@@ -39,3 +39,32 @@ def test_ssim_sum_of_equal_images_counts_every_position_as_one():
         ssim_sum(x[:5], x[:5], 1.0, 1.0)
     with pytest.raises(ValueError, match="uint8 arrays of one shape"):
         squared_error_sum(x, x[:5])
+
+
+def _ssim_sum_oracle(x, y, c1, c2):
+    """The SSIM map summed, from NumPy float64 window sums (no separable trick, no bands)."""
+    win = gaussian_window()
+    kernel = np.outer(win, win)
+    windows = [np.lib.stride_tricks.sliding_window_view(p, kernel.shape)
+               for p in (x, y, x * x, y * y, x * y)]
+    mx, my, xx, yy, xy = (np.einsum("ijkl,kl->ij", w, kernel) for w in windows)
+    vx, vy, cov = xx - mx * mx, yy - my * my, xy - mx * my
+    ssim_map = ((2 * mx * my + c1) * (2 * cov + c2)) / ((mx * mx + my * my + c1) * (vx + vy + c2))
+    return float(ssim_map.sum()), ssim_map.size
+
+
+@pytest.mark.parametrize("shape", [(11, 11), (40, 30), (300, 157)])  # 300 rows: 3 bands
+def test_ssim_sum_matches_a_plain_numpy_oracle(shape):
+    rng = np.random.default_rng(shape[0])
+    flat = np.full(shape, 90, np.uint8)
+    flat[shape[0] // 3:, : shape[1] // 2] = 200
+    noisy = np.clip(flat + rng.integers(-3, 4, shape), 0, 255).astype(np.uint8)
+    random = rng.integers(0, 256, shape).astype(np.uint8)
+    for x, y in ((noisy, flat), (random, flat), (random, noisy)):
+        total, positions = ssim_sum(x, y, 6.5025, 58.5225)
+        want, want_positions = _ssim_sum_oracle(x.astype(np.float64), y.astype(np.float64),
+                                                6.5025, 58.5225)
+        assert positions == want_positions
+        assert total == pytest.approx(want, rel=1e-12)
+    with pytest.raises(ValueError, match="11 weights"):
+        ssim_sum(noisy, flat, 1.0, 1.0, window=np.ones(7) / 7)
