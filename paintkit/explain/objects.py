@@ -69,21 +69,47 @@ class ObjectTagger:
         self.correct, self.edit = correct, edit_mask
         self.t, self.formula = tolerance, formula
         self._colour_masks: dict = {}
+        self._wrong_at = None
+        self._wrong_distinct = None
+        self._wrong_counts: dict = {}
+
+    def _wrong(self) -> tuple[np.ndarray, np.ndarray]:
+        """Flat (raster-order) indices of the wrong pixels and their output colours, uint8
+        ``(N, 3)``; gathered once, as most pixels of a fair output are right."""
+        if self._wrong_at is None:
+            at = np.flatnonzero(~self.correct)
+            self._wrong_at = at, self.o.reshape(-1, 3)[at]
+        return self._wrong_at
+
+    def _wrong_colours(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The wrong pixels' flat indices, their distinct colours uint8 ``(U, 3)`` and each
+        pixel's index into those: every colour searched is compared once per distinct
+        colour, not once per pixel."""
+        if self._wrong_distinct is None:
+            at, rgb = self._wrong()
+            codes, inverse = np.unique(_pack(rgb), return_inverse=True)
+            colours = np.stack([(codes >> 16) & 255, (codes >> 8) & 255, codes & 255],
+                               axis=-1).astype(np.uint8)
+            self._wrong_distinct = at, colours, inverse.reshape(-1)
+        return self._wrong_distinct
+
+    def wrong_pixels(self, fp) -> np.ndarray:
+        """Wrong pixels per element of footprints ``fp``: int64 ``(len(fp.ids) + 1,)``,
+        indexed like ``fp.area`` (one count over the wrong pixels for every element)."""
+        counts = self._wrong_counts.get(id(fp))
+        if counts is None:
+            at, _ = self._wrong()
+            counts = np.bincount(fp.index.reshape(-1)[at], minlength=len(fp.ids) + 1)
+            self._wrong_counts[id(fp)] = counts
+        return counts
 
     def _matches(self, reference: np.ndarray, sample: np.ndarray) -> np.ndarray:
-        """``ΔE(reference, sample) <= t`` for two ``(N, 3)`` uint8 arrays (or a colour)."""
-        from paintkit.kernels.delta_e_numba import delta_e_rgb_numba
+        """``ΔE(reference, sample) <= t`` for two ``(N, 3)`` uint8 arrays (or a colour
+        ``(3,)`` and ``(N, 3)``). Equal colours (most pixels of a shifted copy on
+        flat-colour scenes) cost no arithmetic."""
+        from paintkit.kernels.delta_e_numba import within_delta_e_rgb_numba
 
-        reference = np.broadcast_to(reference, sample.shape)
-        # Equal colours are within any t (ΔE = 0): only the others need the formula; on
-        # flat-colour scenes that is most pixels of a shifted copy.
-        differ = (reference != sample).any(axis=-1)
-        out = np.ones(differ.shape, bool)
-        if differ.any():
-            out[differ] = delta_e_rgb_numba(np.ascontiguousarray(reference[differ]),
-                                            np.ascontiguousarray(sample[differ]),
-                                            self.formula) <= self.t
-        return out
+        return within_delta_e_rgb_numba(reference, sample, self.t, self.formula)
 
     def _distance(self, c1: np.ndarray, c2: np.ndarray) -> float:
         from paintkit.kernels.delta_e_numba import delta_e_rgb_numba
@@ -96,18 +122,25 @@ class ObjectTagger:
         callable returning the answer scene rendered without the element (None: skip the
         missing test); ``input_fp`` the input footprints (for ``left_in_place``)."""
         element_id = fp.ids[k]
-        win = fp.window(k)
-        m = fp.index[win] == k + 1
-        ys, xs = np.nonzero(m)
-        ys, xs = ys + win[0].start, xs + win[1].start
-        share = float(self.correct[ys, xs].mean())
+        area = int(fp.area[k + 1])
         top, left, bottom, right = (int(v) for v in fp.boxes[k + 1])
-        entry = {"id": element_id, "expected": "present", "area": int(ys.size),
+        # the share right is (area - wrong) / area, the mean of the footprint's "right" flags
+        share = float((area - int(self.wrong_pixels(fp)[k + 1])) / area)
+        entry = {"id": element_id, "expected": "present", "area": area,
                  "bbox": [left, top, right - left + 1, bottom - top + 1],
                  "share": round(share, 4)}
         if share >= CORRECT_SHARE:
             return {**entry, "tag": "correct"}
-        found = self._find_offset(ys, xs)
+        # The footprint's pixels, in raster order: coordinates, answer and output colours,
+        # and the answer's colours packed and counted (shared by the tests below).
+        win = fp.window(k)
+        m = fp.index[win] == k + 1
+        ys, xs = np.nonzero(m)
+        ys, xs = ys + win[0].start, xs + win[1].start
+        expected, out = self.a[win][m], self.o[win][m]
+        packed = _pack(expected)
+        codes, counts = np.unique(packed, return_counts=True)
+        found = self._find_offset(ys, xs, packed, int(codes[np.argmax(counts)]))
         if found is not None:
             (dx, dy), moved_share = found
             entry.update(tag="misplaced", offset=[dx, dy], offset_share=round(moved_share, 4))
@@ -115,13 +148,13 @@ class ObjectTagger:
                 entry["left_in_place"] = self._left_in_place(input_fp, element_id)
             return entry
         if underlay is not None:
-            under = underlay(element_id)[ys, xs]
-            visible = (under != self.a[ys, xs]).any(axis=-1)
+            under = underlay(element_id)[win][m]
+            visible = _pack(under) != packed
             if visible.any():
-                gone = float(self._matches(under[visible], self.o[ys, xs][visible]).mean())
+                gone = float(self._matches(under[visible], out[visible]).mean())
                 if gone >= MISSING_SHARE:
                     return {**entry, "tag": "missing", "missing_share": round(gone, 4)}
-        recolour = self._recolour(ys, xs)
+        recolour = self._recolour(out, packed, codes)
         if recolour is not None:
             return {**entry, "tag": "wrong_colour", **recolour}
         return {**entry, "tag": "damaged"}
@@ -137,24 +170,35 @@ class ObjectTagger:
         return bool(self._matches(self.i[iy, ix], self.o[iy, ix]).mean() >= MISSING_SHARE)
 
     def _colour_mask(self, code: int):
-        """Wrong output pixels within ``t`` of colour ``code``, and their components
-        (cached per colour). Only wrong pixels are converted: a shifted copy is wrong
-        wherever it does not overlap its right place, and the offset is refined after."""
+        """Wrong output pixels within ``t`` of colour ``code`` and their components, in
+        the box ``(y0, x0)`` holding them: ``(near, labels, (y0, x0))``, Nones when there
+        are none (cached per colour). Only wrong pixels are converted: a shifted copy is
+        wrong wherever it does not overlap its right place, and the offset is refined
+        after."""
         from paintkit.kernels.components import connected_components
 
         hit = self._colour_masks.get(code)
         if hit is None:
-            wrong = ~self.correct
-            near = np.zeros(wrong.shape, bool)
-            near[wrong] = self._matches(_unpack(code), self.o[wrong])
-            labels, _ = connected_components(near)
-            hit = self._colour_masks[code] = (near, labels)
+            at, colours, inverse = self._wrong_colours()
+            near_at = at[self._matches(_unpack(code), colours)[inverse]]
+            if near_at.size == 0:
+                hit = None, None, None
+            else:  # labelled in their box: raster order, so the image's own numbering
+                ys, xs = np.divmod(near_at, self.o.shape[1])
+                y0, x0 = int(ys[0]), int(xs.min())
+                near = np.zeros((int(ys[-1]) - y0 + 1, int(xs.max()) - x0 + 1), bool)
+                near[ys - y0, xs - x0] = True
+                labels, _ = connected_components(near)
+                hit = near, labels, (y0, x0)
+            self._colour_masks[code] = hit
         return hit
 
     def _shift_share(self, element, dx, dy) -> float:
         """Share of the element's pixels (those whose shifted place is inside the image; 0
         when under half are) matched by the output shifted by ``(dx, dy)``. Window slices,
         not gathers: the climb evaluates many shifts of one element."""
+        from paintkit.kernels.delta_e_numba import count_within_delta_e_rgb_numba
+
         y0, x0, mask, a_win, n = element
         h, w = self.o.shape[:2]
         wh, ww = mask.shape
@@ -169,11 +213,7 @@ class ObjectTagger:
             return 0.0
         a = a_win[top:bottom, left:right]
         o = self.o[y0 + dy + top:y0 + dy + bottom, x0 + dx + left:x0 + dx + right]
-        differ = m & (a != o).any(axis=-1)
-        matched = inside - int(differ.sum())
-        if matched < inside:
-            matched += int(self._matches(a[differ], o[differ]).sum())
-        return matched / inside
+        return count_within_delta_e_rgb_numba(a, o, m, self.t, self.formula) / inside
 
     def _climb(self, element, dx, dy):
         """Hill-climb the shift share from ``(dx, dy)`` over 1 px steps (the centroid guess
@@ -192,17 +232,15 @@ class ObjectTagger:
             best = step
         return best
 
-    def _find_offset(self, ys, xs):
-        """``((dx, dy), share)`` of the best shifted copy of the element, or None."""
-        packed = _pack(self.a[ys, xs])
-        codes, counts = np.unique(packed, return_counts=True)
-        main = int(codes[np.argmax(counts)])
+    def _find_offset(self, ys, xs, packed, main):
+        """``((dx, dy), share)`` of the best shifted copy of the element (pixels ``ys``,
+        ``xs``, answer colours ``packed``, the most frequent ``main``), or None."""
         in_main = packed == main
         my, mx = ys[in_main], xs[in_main]
-        near, labels = self._colour_mask(main)
-        stray = labels[near]
-        if stray.size == 0:
+        near, labels, origin = self._colour_mask(main)
+        if near is None:
             return None
+        stray = labels[near]
         candidates, sizes = np.unique(stray, return_counts=True)
         candidates = candidates[np.argsort(-sizes)][:_CANDIDATES]
         y0, x0 = int(ys.min()), int(xs.min())
@@ -212,6 +250,7 @@ class ObjectTagger:
         best = None
         for label in candidates.tolist():
             cy, cx = np.nonzero(labels == label)
+            cy, cx = cy + origin[0], cx + origin[1]
             if not 0.3 * my.size <= cy.size <= 3 * my.size:
                 continue
             found = self._climb(element, int(round(cx.mean() - mx.mean())),
@@ -220,18 +259,18 @@ class ObjectTagger:
                 best = found
         return best if best is not None and best[1] >= MISPLACED_SHARE else None
 
-    def _recolour(self, ys, xs):
+    def _recolour(self, out, packed, codes):
         """``{"delta_e", "expected_colors", "output_colors"}`` when the element is there in
-        other colours (module docstring, rule 4), else None."""
-        expected, out = self.a[ys, xs], self.o[ys, xs]
-        packed = _pack(expected)
+        other colours (module docstring, rule 4), else None. ``out``: the output's colours
+        on the element, ``packed`` the answer's, ``codes`` the distinct ones, sorted."""
+        packed_out = _pack(out)
         worst = 0.0
         expected_hex, output_hex = [], []
-        for code in np.unique(packed).tolist():
-            group = out[packed == code]
-            g_codes, g_counts = np.unique(_pack(group), return_counts=True)
+        for code in codes.tolist():
+            same = packed == code
+            g_codes, g_counts = np.unique(packed_out[same], return_counts=True)
             mode = _unpack(int(g_codes[np.argmax(g_counts)]))
-            if self._matches(mode, group).mean() < UNIFORM_SHARE:
+            if self._matches(mode, out[same]).mean() < UNIFORM_SHARE:
                 return None
             worst = max(worst, self._distance(_unpack(code), mode))
             expected_hex.append(_hex(_unpack(code)))

@@ -25,11 +25,17 @@ def _overlaps(labels_on, index_on, ids, keep) -> dict:
     inside = (index_on > 0) & keep[labels_on]
     if not inside.any():
         return {}
-    pairs = labels_on[inside].astype(np.int64) * (len(ids) + 1) + index_on[inside]
-    codes, counts = np.unique(pairs, return_counts=True)
+    stride = len(ids) + 1
+    pairs = labels_on[inside].astype(np.int64) * stride + index_on[inside]
+    if keep.size * stride <= 4 * pairs.size + (1 << 16):  # few codes: count them directly
+        counts = np.bincount(pairs, minlength=0)
+        codes = np.flatnonzero(counts)
+        counts = counts[codes]
+    else:
+        codes, counts = np.unique(pairs, return_counts=True)
     out: dict = {}
     for code, count in zip(codes.tolist(), counts.tolist(), strict=True):
-        label, k = divmod(code, len(ids) + 1)
+        label, k = divmod(code, stride)
         out.setdefault(label, {})[ids[k - 1]] = int(count)
     return out
 
@@ -52,41 +58,62 @@ def error_segments(edit_mask: np.ndarray, correct: np.ndarray, *, answer_footpri
         "edit_pixels", "preservation_pixels", "answer_objects", "input_objects",
         "spurious"}``, largest first.
     """
-    from paintkit.kernels.components import connected_components, label_boxes
-
     if edit_mask.shape != correct.shape:
         raise ValueError(f"edit_mask, correct: expected one (H, W) shape, got {edit_mask.shape} "
                          f"and {correct.shape}")
-    wrong = ~correct
+    known = answer_footprints is not None
+    # Everything happens inside the box of the wrong pixels: labels numbered in raster
+    # order there are the whole image's labels, and a good output has a small box or none.
+    rows = np.flatnonzero(~correct.all(axis=1))
+    if rows.size == 0:
+        return {"error_pixels": 0, "segments": [], "other_segments": {"count": 0, "pixels": 0},
+                "spurious": {"segments": 0, "pixels": 0}}
+    cols = np.flatnonzero(~correct[rows[0]:rows[-1] + 1].all(axis=0))
+    y0, x0 = int(rows[0]), int(cols[0])
+    box_of = (slice(y0, int(rows[-1]) + 1), slice(x0, int(cols[-1]) + 1))
+    fps = [fp.index[box_of] if fp is not None else None
+           for fp in (answer_footprints, input_footprints)]
+    return _segments_in_box(edit_mask[box_of], ~correct[box_of], (y0, x0), fps,
+                            [fp.ids if fp is not None else None
+                             for fp in (answer_footprints, input_footprints)],
+                            known, max_segments)
+
+
+def _segments_in_box(edit, wrong, origin, indices, ids, known, max_segments) -> dict:
+    """:func:`error_segments` on a box of the image holding every wrong pixel; ``origin``
+    ``(y0, x0)`` places it, ``indices`` are the footprint maps cut to it (or None)."""
+    from paintkit.kernels.components import connected_components, label_boxes
+
     labels, count = connected_components(wrong)
     area, box = label_boxes(labels, count)
-    edit_counts = np.bincount(labels[edit_mask & wrong], minlength=count + 1)
+    # Everything below works on the wrong pixels only, gathered once in raster order.
+    rows, cols = np.divmod(np.flatnonzero(wrong), wrong.shape[1])
+    on = labels[rows, cols]
+    edit_counts = np.bincount(on[edit[rows, cols]], minlength=count + 1)
     order = np.argsort(-area[1:], kind="stable")[:max_segments] + 1
     keep = np.zeros(count + 1, bool)
     keep[order] = True
-    known = answer_footprints is not None
-    on = labels[wrong]
-    answer_hits = _overlaps(on, answer_footprints.index[wrong], answer_footprints.ids, keep) \
-        if known else {}
-    input_hits = _overlaps(on, input_footprints.index[wrong], input_footprints.ids, keep) \
-        if input_footprints is not None else {}
+    index_on = [index[rows, cols] if index is not None else None for index in indices]
+    answer_hits = _overlaps(on, index_on[0], ids[0], keep) if known else {}
+    input_hits = _overlaps(on, index_on[1], ids[1], keep) if index_on[1] is not None else {}
     # Spurious is decided for every segment (not only the listed ones).
     touched = np.zeros(count + 1, bool)
-    for fp in (answer_footprints, input_footprints):
-        if fp is not None:
-            touched[np.unique(labels[wrong & (fp.index > 0)])] = True
+    for index in index_on:
+        if index is not None:
+            touched[on[index > 0]] = True
     spurious = known & (edit_counts == 0) & ~touched
     spurious[0] = False
+    y0, x0 = origin
     segments = []
     for label in order.tolist():
         top, left, bottom, right = box[label].tolist()
         segments.append({
             "area": int(area[label]),
-            "bbox": [left, top, right - left + 1, bottom - top + 1],
+            "bbox": [left + x0, top + y0, right - left + 1, bottom - top + 1],
             "edit_pixels": int(edit_counts[label]),
             "preservation_pixels": int(area[label] - edit_counts[label]),
             "answer_objects": answer_hits.get(label, {}) if known else None,
-            "input_objects": input_hits.get(label, {}) if input_footprints is not None
+            "input_objects": input_hits.get(label, {}) if indices[1] is not None
             else None,
             "spurious": bool(spurious[label]),
         })
