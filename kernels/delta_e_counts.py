@@ -26,8 +26,8 @@ __all__ = ["tolerance_histograms_delta_e"]
 
 NUM_BINS = 12  # ceil(ΔE) = 0..10, and 11 for ΔE > 10
 _PIXELS_PER_STEP = 1 << 20
-_CACHE = 1 << 12  # direct-mapped (colour pair -> bin) cache entries per work item
-_ROWS_PER_ITEM = 16
+_CACHE = 1 << 14  # direct-mapped (colour pair -> bin) cache entries per work item
+_ROWS_PER_ITEM = 64  # rows per work item: fewer cold caches (misses cost ~0.3 µs each)
 
 
 @njit(inline="always", cache=True)
