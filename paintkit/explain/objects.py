@@ -45,6 +45,14 @@ def _pack(rgb: np.ndarray) -> np.ndarray:
     return (rgb[..., 0] << 16) | (rgb[..., 1] << 8) | rgb[..., 2]
 
 
+def _take(image: np.ndarray, flat: np.ndarray) -> np.ndarray:
+    """Pixels of ``image`` (``(H, W)`` or ``(H, W, C)``) at raster indices ``flat``: one
+    ``take`` (several times faster than boolean or paired-index gathers on a window)."""
+    rows = image.reshape(image.shape[0] * image.shape[1], -1)
+    picked = rows.take(flat, axis=0)
+    return picked if image.ndim == 3 else picked[:, 0]
+
+
 def _unpack(code: int) -> np.ndarray:
     return np.array([(code >> 16) & 255, (code >> 8) & 255, code & 255], np.uint8)
 
@@ -78,7 +86,7 @@ class ObjectTagger:
         ``(N, 3)``; gathered once, as most pixels of a fair output are right."""
         if self._wrong_at is None:
             at = np.flatnonzero(~self.correct)
-            self._wrong_at = at, self.o.reshape(-1, 3)[at]
+            self._wrong_at = at, _take(self.o, at)
         return self._wrong_at
 
     def _wrong_colours(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -137,7 +145,8 @@ class ObjectTagger:
         m = fp.index[win] == k + 1
         ys, xs = np.nonzero(m)
         ys, xs = ys + win[0].start, xs + win[1].start
-        expected, out = self.a[win][m], self.o[win][m]
+        flat = ys * self.a.shape[1] + xs
+        expected, out = _take(self.a, flat), _take(self.o, flat)
         packed = _pack(expected)
         codes, counts = np.unique(packed, return_counts=True)
         found = self._find_offset(ys, xs, packed, int(codes[np.argmax(counts)]))
@@ -148,7 +157,7 @@ class ObjectTagger:
                 entry["left_in_place"] = self._left_in_place(input_fp, element_id)
             return entry
         if underlay is not None:
-            under = underlay(element_id)[win][m]
+            under = _take(np.ascontiguousarray(underlay(element_id)), flat)
             visible = _pack(under) != packed
             if visible.any():
                 gone = float(self._matches(under[visible], out[visible]).mean())
@@ -167,7 +176,9 @@ class ObjectTagger:
         if iy.size == 0:
             return False
         iy, ix = iy + win[0].start, ix + win[1].start
-        return bool(self._matches(self.i[iy, ix], self.o[iy, ix]).mean() >= MISSING_SHARE)
+        flat = iy * self.i.shape[1] + ix
+        return bool(self._matches(_take(self.i, flat), _take(self.o, flat)).mean()
+                    >= MISSING_SHARE)
 
     def _colour_mask(self, code: int):
         """Wrong output pixels within ``t`` of colour ``code`` and their components, in
@@ -290,12 +301,13 @@ class ObjectTagger:
         if ys.size == 0:
             return None
         ys, xs = ys + win[0].start, xs + win[1].start
-        share = float(self.correct[ys, xs].mean())
+        flat = ys * self.i.shape[1] + xs
+        share = float(_take(self.correct, flat).mean())
         entry = {"id": input_fp.ids[k], "expected": "removed", "area": int(ys.size),
                  "share": round(share, 4)}
         if share >= CORRECT_SHARE:
             return {**entry, "tag": "correct"}
-        kept = float(self._matches(self.i[ys, xs], self.o[ys, xs]).mean())
+        kept = float(self._matches(_take(self.i, flat), _take(self.o, flat)).mean())
         if kept >= MISSING_SHARE:
             return {**entry, "tag": "not_removed", "kept_share": round(kept, 4)}
         return {**entry, "tag": "damaged"}
