@@ -21,7 +21,8 @@ import math
 import numpy as np
 from numba import njit, prange
 
-__all__ = ["gaussian_window", "luma", "squared_error_sum", "ssim_sum"]
+__all__ = ["changed_columns", "gaussian_window", "luma", "luma_pair", "squared_error_sum",
+           "ssim_sum"]
 
 _WINDOW = 11  # the kernel is written out for 11 taps
 # Output rows per work item, fixed (the sum order, hence the last bit, never depends on the
@@ -61,22 +62,35 @@ def _taps(w, p0, p1, p2, p3, p4, p5, p6, p7, p8, p9, p10):
 
 
 @njit(parallel=True, cache=True)
-def _ssim_bands(x, y, win, c1, c2, sums):
+def _ssim_bands(x, y, first, last, win, c1, c2, sums):
     width = x.shape[1]
     out_h = x.shape[0] - _WINDOW + 1
     out_w = width - _WINDOW + 1
     for band in prange(sums.shape[0]):
         r0 = band * _BAND
         r1 = min(out_h, r0 + _BAND)
-        planes = np.empty((5, width))
-        ring = np.empty((_WINDOW, 5, out_w))  # horizontally filtered rows, by row % 11
-        moments = np.empty((5, out_w))
-        values = np.empty(out_w)
+        # Output columns whose windows (rows r0 .. r1 + 9) see a changed pixel; the SSIM of
+        # every other position is exactly 1 (x == y on the whole window).
+        lo = width
+        hi = -1
+        for r in range(r0, r1 + _WINDOW - 1):
+            lo = min(lo, first[r])
+            hi = max(hi, last[r])
+        if hi < 0:
+            sums[band] = np.float64((r1 - r0) * out_w)
+            continue
+        j0 = max(0, lo - _WINDOW + 1)
+        j1 = min(out_w, hi + 1)  # output columns j0 .. j1 - 1
+        n = j1 - j0
+        planes = np.empty((5, n + _WINDOW - 1))
+        ring = np.empty((_WINDOW, 5, n))  # horizontally filtered rows, by row % 11
+        moments = np.empty((5, n))
+        values = np.empty(n)
         total = 0.0
         for r in range(r0, r1 + _WINDOW - 1):
-            for j in range(width):
-                a = np.float64(x[r, j])
-                b = np.float64(y[r, j])
+            for j in range(n + _WINDOW - 1):
+                a = np.float64(x[r, j0 + j])
+                b = np.float64(y[r, j0 + j])
                 planes[0, j] = a
                 planes[1, j] = b
                 planes[2, j] = a * a
@@ -86,22 +100,23 @@ def _ssim_bands(x, y, win, c1, c2, sums):
             for c in range(5):
                 p = planes[c]
                 q = filtered[c]
-                for j in range(out_w):
+                for j in range(n):
                     q[j] = _taps(win, p[j], p[j + 1], p[j + 2], p[j + 3], p[j + 4], p[j + 5],
                                  p[j + 6], p[j + 7], p[j + 8], p[j + 9], p[j + 10])
             top = r - _WINDOW + 1  # the output row whose window ends at row r
             if top < r0:
                 continue
             s0, s1, s2 = ring[top % _WINDOW], ring[(top + 1) % _WINDOW], ring[(top + 2) % _WINDOW]
-            s3, s4, s5 = ring[(top + 3) % _WINDOW], ring[(top + 4) % _WINDOW], ring[(top + 5) % _WINDOW]
-            s6, s7, s8 = ring[(top + 6) % _WINDOW], ring[(top + 7) % _WINDOW], ring[(top + 8) % _WINDOW]
+            s3, s4 = ring[(top + 3) % _WINDOW], ring[(top + 4) % _WINDOW]
+            s5, s6 = ring[(top + 5) % _WINDOW], ring[(top + 6) % _WINDOW]
+            s7, s8 = ring[(top + 7) % _WINDOW], ring[(top + 8) % _WINDOW]
             s9, s10 = ring[(top + 9) % _WINDOW], ring[(top + 10) % _WINDOW]
             for c in range(5):
                 q = moments[c]
-                for j in range(out_w):
+                for j in range(n):
                     q[j] = _taps(win, s0[c, j], s1[c, j], s2[c, j], s3[c, j], s4[c, j],
                                  s5[c, j], s6[c, j], s7[c, j], s8[c, j], s9[c, j], s10[c, j])
-            for j in range(out_w):
+            for j in range(n):
                 mx = moments[0, j]
                 my = moments[1, j]
                 vx = moments[2, j] - mx * mx
@@ -109,16 +124,85 @@ def _ssim_bands(x, y, win, c1, c2, sums):
                 cov = moments[4, j] - mx * my
                 values[j] = ((2 * mx * my + c1) * (2 * cov + c2)) / (
                     (mx * mx + my * my + c1) * (vx + vy + c2))
-            for j in range(out_w):  # kept apart: the loop above vectorises, this sum cannot
+            for j in range(n):  # kept apart: the loop above vectorises, this sum cannot
                 total += values[j]
-        sums[band] = total
+        sums[band] = total + np.float64((r1 - r0) * (out_w - n))
+
+
+@njit(parallel=True, cache=True)
+def _changed_columns(x, y, first, last):
+    w = x.shape[1]
+    for i in prange(x.shape[0]):
+        lo = w
+        hi = -1
+        for j in range(w):
+            if x[i, j] != y[i, j]:
+                lo = min(lo, j)
+                hi = j
+        first[i] = lo
+        last[i] = hi
+
+
+def changed_columns(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """First and last column where two ``(h, w)`` images differ, per row: int64 ``(h,)``
+    each, ``(w, -1)`` for rows where they are equal."""
+    if x.shape != y.shape or x.ndim != 2:
+        raise ValueError(f"x, y: expected two (h, w) images of one shape, got {x.shape} and "
+                         f"{y.shape}")
+    first = np.empty(x.shape[0], np.int64)
+    last = np.empty(x.shape[0], np.int64)
+    _changed_columns(np.ascontiguousarray(x), np.ascontiguousarray(y), first, last)
+    return first, last
+
+
+@njit(parallel=True, cache=True)
+def _luma_pair(rgb_x, rgb_y, x, y, first, last):
+    w = x.shape[1]
+    for i in prange(x.shape[0]):
+        lo = w
+        hi = -1
+        for j in range(w):
+            lx = (np.int32(rgb_x[i, j, 0]) * 19595 + np.int32(rgb_x[i, j, 1]) * 38470
+                  + np.int32(rgb_x[i, j, 2]) * 7471 + 32768) >> 16
+            ly = (np.int32(rgb_y[i, j, 0]) * 19595 + np.int32(rgb_y[i, j, 1]) * 38470
+                  + np.int32(rgb_y[i, j, 2]) * 7471 + 32768) >> 16
+            x[i, j] = lx
+            y[i, j] = ly
+            if lx != ly:
+                lo = min(lo, j)
+                hi = j
+        first[i] = lo
+        last[i] = hi
+
+
+def luma_pair(rgb_x: np.ndarray, rgb_y: np.ndarray):
+    """:func:`luma` of two uint8 ``(H, W, 3)`` images and their :func:`changed_columns`, in
+    one pass: ``(x, y, (first, last))``."""
+    for name, rgb in (("rgb_x", rgb_x), ("rgb_y", rgb_y)):
+        if rgb.dtype != np.uint8 or rgb.ndim != 3 or rgb.shape[2] != 3:
+            raise ValueError(f"{name}: expected a uint8 (H, W, 3) image, got {rgb.dtype} "
+                             f"{rgb.shape}")
+    if rgb_x.shape != rgb_y.shape:
+        raise ValueError(f"rgb_x, rgb_y: expected one shape, got {rgb_x.shape} and "
+                         f"{rgb_y.shape}")
+    x = np.empty(rgb_x.shape[:2], np.uint8)
+    y = np.empty(rgb_x.shape[:2], np.uint8)
+    first = np.empty(rgb_x.shape[0], np.int64)
+    last = np.empty(rgb_x.shape[0], np.int64)
+    _luma_pair(np.ascontiguousarray(rgb_x), np.ascontiguousarray(rgb_y), x, y, first, last)
+    return x, y, (first, last)
 
 
 def ssim_sum(x: np.ndarray, y: np.ndarray, c1: float, c2: float,
-             window: np.ndarray | None = None) -> tuple[float, int]:
+             window: np.ndarray | None = None, changed=None) -> tuple[float, int]:
     """Sum of the SSIM map of two luma images ``(h, w)`` (any real dtype) over the window
     positions inside them, and the number of positions. ``window`` (11 weights) defaults to
-    :func:`gaussian_window`; ``c1``, ``c2`` are the stabilising constants."""
+    :func:`gaussian_window`; ``c1``, ``c2`` are the stabilising constants. ``changed``:
+    :func:`changed_columns` of ``x, y`` if the caller has it.
+
+    Positions whose window holds no differing pixel have SSIM exactly 1 (numerator and
+    denominator are the same float expression) and are counted, not computed: per band of
+    rows, only the columns near a difference are filtered."""
     win = gaussian_window() if window is None else np.asarray(window, np.float64)
     if win.shape != (_WINDOW,):
         raise ValueError(f"window: expected {_WINDOW} weights, got shape {win.shape}")
@@ -128,9 +212,11 @@ def ssim_sum(x: np.ndarray, y: np.ndarray, c1: float, c2: float,
     out_h, out_w = x.shape[0] - _WINDOW + 1, x.shape[1] - _WINDOW + 1
     if out_h < 1 or out_w < 1:
         raise ValueError(f"x: expected at least {_WINDOW}x{_WINDOW} px, got {x.shape}")
+    x, y = np.ascontiguousarray(x), np.ascontiguousarray(y)
+    first, last = changed_columns(x, y) if changed is None else changed
     sums = np.zeros(math.ceil(out_h / _BAND))
-    _ssim_bands(np.ascontiguousarray(x), np.ascontiguousarray(y), win, float(c1), float(c2),
-                sums)
+    _ssim_bands(x, y, np.asarray(first, np.int64), np.asarray(last, np.int64), win, float(c1),
+                float(c2), sums)
     return float(sums.sum()), out_h * out_w
 
 

@@ -8,8 +8,10 @@ from PIL import Image
 from scipy.ndimage import gaussian_filter
 
 from paintkit.kernels.ssim import (
+    changed_columns,
     gaussian_window,
     luma,
+    luma_pair,
     squared_error_sum,
     ssim_sum,
 )
@@ -60,7 +62,12 @@ def test_ssim_sum_matches_a_plain_numpy_oracle(shape):
     flat[shape[0] // 3:, : shape[1] // 2] = 200
     noisy = np.clip(flat + rng.integers(-3, 4, shape), 0, 255).astype(np.uint8)
     random = rng.integers(0, 256, shape).astype(np.uint8)
-    for x, y in ((noisy, flat), (random, flat), (random, noisy)):
+    local = flat.copy()  # one small change: most bands and columns are skipped (SSIM 1)
+    local[shape[0] // 2, shape[1] // 2] = 7
+    edge = flat.copy()  # changes on the first and last columns
+    edge[:, 0] = edge[-1, -1] = 3
+    for x, y in ((noisy, flat), (random, flat), (random, noisy), (local, flat), (edge, flat),
+                 (flat, flat)):
         total, positions = ssim_sum(x, y, 6.5025, 58.5225)
         want, want_positions = _ssim_sum_oracle(x.astype(np.float64), y.astype(np.float64),
                                                 6.5025, 58.5225)
@@ -68,3 +75,24 @@ def test_ssim_sum_matches_a_plain_numpy_oracle(shape):
         assert total == pytest.approx(want, rel=1e-12)
     with pytest.raises(ValueError, match="11 weights"):
         ssim_sum(noisy, flat, 1.0, 1.0, window=np.ones(7) / 7)
+
+
+def test_luma_pair_is_luma_twice_and_the_changed_columns():
+    rng = np.random.default_rng(5)
+    a = rng.integers(0, 256, (30, 41, 3), dtype=np.uint8)
+    b = a.copy()
+    b[3, 7] = 255 - b[3, 7]
+    b[9, 2:40:5, 0] ^= 1  # a red step of 1 can leave the luma unchanged
+    b[20:22, 40] = 0
+    x, y, (first, last) = luma_pair(a, b)
+    np.testing.assert_array_equal(x, luma(a))
+    np.testing.assert_array_equal(y, luma(b))
+    differs = x != y
+    want_first = np.where(differs.any(axis=1), differs.argmax(axis=1), 41)
+    want_last = np.where(differs.any(axis=1), 40 - differs[:, ::-1].argmax(axis=1), -1)
+    np.testing.assert_array_equal(first, want_first)
+    np.testing.assert_array_equal(last, want_last)
+    np.testing.assert_array_equal(changed_columns(x, y)[0], want_first)
+    assert first[0] == 41 and last[0] == -1 and (first[20], last[20]) == (40, 40)
+    with pytest.raises(ValueError, match="one shape"):
+        luma_pair(a, b[:5])
