@@ -78,7 +78,6 @@ class ObjectTagger:
         self.t, self.formula = tolerance, formula
         self._colour_masks: dict = {}
         self._wrong_at = None
-        self._wrong_distinct = None
         self._wrong_counts: dict = {}
 
     def _wrong(self) -> tuple[np.ndarray, np.ndarray]:
@@ -88,18 +87,6 @@ class ObjectTagger:
             at = np.flatnonzero(~self.correct)
             self._wrong_at = at, _take(self.o, at)
         return self._wrong_at
-
-    def _wrong_colours(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """The wrong pixels' flat indices, their distinct colours uint8 ``(U, 3)`` and each
-        pixel's index into those: every colour searched is compared once per distinct
-        colour, not once per pixel."""
-        if self._wrong_distinct is None:
-            at, rgb = self._wrong()
-            codes, inverse = np.unique(_pack(rgb), return_inverse=True)
-            colours = np.stack([(codes >> 16) & 255, (codes >> 8) & 255, codes & 255],
-                               axis=-1).astype(np.uint8)
-            self._wrong_distinct = at, colours, inverse.reshape(-1)
-        return self._wrong_distinct
 
     def wrong_pixels(self, fp) -> np.ndarray:
         """Wrong pixels per element of footprints ``fp``: int64 ``(len(fp.ids) + 1,)``,
@@ -118,6 +105,15 @@ class ObjectTagger:
         from paintkit.kernels.delta_e_numba import within_delta_e_rgb_numba
 
         return within_delta_e_rgb_numba(reference, sample, self.t, self.formula)
+
+    def _count_matches(self, reference: np.ndarray, sample: np.ndarray,
+                       mask: np.ndarray) -> int:
+        """How many of the ``mask`` pixels (bool ``(N,)``) of two ``(N, 3)`` uint8 arrays
+        have ``ΔE(reference, sample) <= t``, without gathering them."""
+        from paintkit.kernels.delta_e_numba import count_within_delta_e_rgb_numba
+
+        return count_within_delta_e_rgb_numba(reference[None], sample[None], mask[None],
+                                              self.t, self.formula)
 
     def _distance(self, c1: np.ndarray, c2: np.ndarray) -> float:
         from paintkit.kernels.delta_e_numba import delta_e_rgb_numba
@@ -159,8 +155,9 @@ class ObjectTagger:
         if underlay is not None:
             under = _take(np.ascontiguousarray(underlay(element_id)), flat)
             visible = _pack(under) != packed
-            if visible.any():
-                gone = float(self._matches(under[visible], out[visible]).mean())
+            shown = int(visible.sum())
+            if shown:
+                gone = self._count_matches(under, out, visible) / shown
                 if gone >= MISSING_SHARE:
                     return {**entry, "tag": "missing", "missing_share": round(gone, 4)}
         recolour = self._recolour(out, packed, codes)
@@ -190,8 +187,8 @@ class ObjectTagger:
 
         hit = self._colour_masks.get(code)
         if hit is None:
-            at, colours, inverse = self._wrong_colours()
-            near_at = at[self._matches(_unpack(code), colours)[inverse]]
+            at, colours = self._wrong()
+            near_at = at[self._matches(_unpack(code), colours)]
             if near_at.size == 0:
                 hit = None, None, None
             else:  # labelled in their box: raster order, so the image's own numbering
@@ -278,7 +275,7 @@ class ObjectTagger:
         worst = 0.0
         expected_hex, output_hex = [], []
         for code in codes.tolist():
-            same = packed == code
+            same = packed == code if codes.size > 1 else slice(None)
             g_codes, g_counts = np.unique(packed_out[same], return_counts=True)
             mode = _unpack(int(g_codes[np.argmax(g_counts)]))
             if self._matches(mode, out[same]).mean() < UNIFORM_SHARE:

@@ -71,29 +71,33 @@ def error_segments(edit_mask: np.ndarray, correct: np.ndarray, *, answer_footpri
     cols = np.flatnonzero(~correct[rows[0]:rows[-1] + 1].all(axis=0))
     y0, x0 = int(rows[0]), int(cols[0])
     box_of = (slice(y0, int(rows[-1]) + 1), slice(x0, int(cols[-1]) + 1))
-    fps = [fp.index[box_of] if fp is not None else None
-           for fp in (answer_footprints, input_footprints)]
-    return _segments_in_box(edit_mask[box_of], ~correct[box_of], (y0, x0), fps,
+    fps = [fp.index if fp is not None else None for fp in (answer_footprints, input_footprints)]
+    return _segments_in_box(edit_mask, ~correct[box_of], (y0, x0), fps,
                             [fp.ids if fp is not None else None
                              for fp in (answer_footprints, input_footprints)],
                             known, max_segments)
 
 
 def _segments_in_box(edit, wrong, origin, indices, ids, known, max_segments) -> dict:
-    """:func:`error_segments` on a box of the image holding every wrong pixel; ``origin``
-    ``(y0, x0)`` places it, ``indices`` are the footprint maps cut to it (or None)."""
+    """:func:`error_segments` on the box of the image holding every wrong pixel: ``wrong``
+    is cut to the box, ``origin`` ``(y0, x0)`` places it; ``edit`` and the footprint maps
+    ``indices`` (or None) are the whole image's."""
     from paintkit.kernels.components import connected_components, label_boxes
 
     labels, count = connected_components(wrong)
     area, box = label_boxes(labels, count)
-    # Everything below works on the wrong pixels only, gathered once in raster order.
-    rows, cols = np.divmod(np.flatnonzero(wrong), wrong.shape[1])
-    on = labels[rows, cols]
-    edit_counts = np.bincount(on[edit[rows, cols]], minlength=count + 1)
+    # Everything below works on the wrong pixels only, gathered once in raster order (one
+    # take over flat indices: several times faster than paired-index gathers).
+    at = np.flatnonzero(wrong)
+    on = labels.reshape(-1).take(at)
+    rows, cols = np.divmod(at, wrong.shape[1])
+    at_image = (rows + origin[0]) * edit.shape[1] + (cols + origin[1])
+    edit_counts = np.bincount(on[edit.reshape(-1).take(at_image)], minlength=count + 1)
     order = np.argsort(-area[1:], kind="stable")[:max_segments] + 1
     keep = np.zeros(count + 1, bool)
     keep[order] = True
-    index_on = [index[rows, cols] if index is not None else None for index in indices]
+    index_on = [index.reshape(-1).take(at_image) if index is not None else None
+                for index in indices]
     answer_hits = _overlaps(on, index_on[0], ids[0], keep) if known else {}
     input_hits = _overlaps(on, index_on[1], ids[1], keep) if index_on[1] is not None else {}
     # Spurious is decided for every segment (not only the listed ones).
