@@ -6,7 +6,9 @@ there runs through kornia on any device).
   ``convert("L")``), uint8 ``(H, W)``.
 - :func:`ssim_sum`: sum of the SSIM map over the valid window positions of a box of
   two luma images, float64, with an 11-tap Gaussian (sigma 1.5) applied separably. Work is
-  split in bands of output rows. Each band filters each input row horizontally into a
+  split in bands of output rows. The moments are filtered as four planes, ``s = x + y``,
+  ``d = x - y``, ``s²`` and ``d²`` (the SSIM terms are sums and differences of their
+  means and variances), not five. Each band filters each input row horizontally into a
   ring of the last 11 filtered rows, and as soon as a window's rows are in, filters
   vertically and evaluates the SSIM of that output row: the working set stays in cache and
   each tap sum is written out (:func:`_taps`) so the pixel loops vectorise (float64
@@ -82,22 +84,23 @@ def _ssim_bands(x, y, first, last, win, c1, c2, sums):
         j0 = max(0, lo - _WINDOW + 1)
         j1 = min(out_w, hi + 1)  # output columns j0 .. j1 - 1
         n = j1 - j0
-        planes = np.empty((5, n + _WINDOW - 1))
-        ring = np.empty((_WINDOW, 5, n))  # horizontally filtered rows, by row % 11
-        moments = np.empty((5, n))
+        planes = np.empty((4, n + _WINDOW - 1))
+        ring = np.empty((_WINDOW, 4, n))  # horizontally filtered rows, by row % 11
+        moments = np.empty((4, n))
         values = np.empty(n)
         total = 0.0
         for r in range(r0, r1 + _WINDOW - 1):
             for j in range(n + _WINDOW - 1):
                 a = np.float64(x[r, j0 + j])
                 b = np.float64(y[r, j0 + j])
-                planes[0, j] = a
-                planes[1, j] = b
-                planes[2, j] = a * a
-                planes[3, j] = b * b
-                planes[4, j] = a * b
+                total_ab = a + b
+                diff_ab = a - b
+                planes[0, j] = total_ab
+                planes[1, j] = diff_ab
+                planes[2, j] = total_ab * total_ab
+                planes[3, j] = diff_ab * diff_ab
             filtered = ring[r % _WINDOW]
-            for c in range(5):
+            for c in range(4):
                 p = planes[c]
                 q = filtered[c]
                 for j in range(n):
@@ -111,19 +114,20 @@ def _ssim_bands(x, y, first, last, win, c1, c2, sums):
             s5, s6 = ring[(top + 5) % _WINDOW], ring[(top + 6) % _WINDOW]
             s7, s8 = ring[(top + 7) % _WINDOW], ring[(top + 8) % _WINDOW]
             s9, s10 = ring[(top + 9) % _WINDOW], ring[(top + 10) % _WINDOW]
-            for c in range(5):
+            for c in range(4):
                 q = moments[c]
                 for j in range(n):
                     q[j] = _taps(win, s0[c, j], s1[c, j], s2[c, j], s3[c, j], s4[c, j],
                                  s5[c, j], s6[c, j], s7[c, j], s8[c, j], s9[c, j], s10[c, j])
             for j in range(n):
-                mx = moments[0, j]
-                my = moments[1, j]
-                vx = moments[2, j] - mx * mx
-                vy = moments[3, j] - my * my
-                cov = moments[4, j] - mx * my
-                values[j] = ((2 * mx * my + c1) * (2 * cov + c2)) / (
-                    (mx * mx + my * my + c1) * (vx + vy + c2))
+                # With s = x + y and d = x - y: 2 mx my = (ms² - md²) / 2,
+                # mx² + my² = (ms² + md²) / 2, 2 cov = (vs - vd) / 2, vx + vy = (vs + vd) / 2.
+                ms2 = moments[0, j] * moments[0, j]
+                md2 = moments[1, j] * moments[1, j]
+                vs = moments[2, j] - ms2
+                vd = moments[3, j] - md2
+                values[j] = ((0.5 * (ms2 - md2) + c1) * (0.5 * (vs - vd) + c2)) / (
+                    (0.5 * (ms2 + md2) + c1) * (0.5 * (vs + vd) + c2))
             for j in range(n):  # kept apart: the loop above vectorises, this sum cannot
                 total += values[j]
         sums[band] = total + np.float64((r1 - r0) * (out_w - n))
