@@ -226,12 +226,19 @@ class ObjectTagger:
     def _climb(self, element, dx, dy):
         """Hill-climb the shift share from ``(dx, dy)`` over 1 px steps (the centroid guess
         is off by a few px when occlusion or a sub-pixel move reshapes the copy)."""
-        best = ((dx, dy), self._shift_share(element, dx, dy) if (dx, dy) != (0, 0) else 0.0)
+        seen: dict = {}  # neighbourhoods of successive steps overlap: each shift once
+
+        def share_at(sx, sy):
+            if (sx, sy) not in seen:
+                seen[sx, sy] = self._shift_share(element, sx, sy)
+            return seen[sx, sy]
+
+        best = ((dx, dy), share_at(dx, dy) if (dx, dy) != (0, 0) else 0.0)
         for _ in range(_CLIMB_STEPS):
             (bx, by), share = best
             if share >= 1.0:  # no neighbour can beat a perfect copy
                 break
-            step = max((((bx + sx, by + sy), self._shift_share(element, bx + sx, by + sy))
+            step = max((((bx + sx, by + sy), share_at(bx + sx, by + sy))
                         for sx in (-1, 0, 1) for sy in (-1, 0, 1)
                         if (sx, sy) != (0, 0) and (bx + sx, by + sy) != (0, 0)),
                        key=lambda item: item[1])
