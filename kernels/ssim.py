@@ -23,13 +23,14 @@ import math
 import numpy as np
 from numba import njit, prange
 
-__all__ = ["changed_columns", "gaussian_window", "luma", "luma_pair", "squared_error_sum",
+__all__ = ["changed_blocks", "gaussian_window", "luma", "luma_pair", "squared_error_sum",
            "ssim_sum"]
 
 _WINDOW = 11  # the kernel is written out for 11 taps
 # Output rows per work item, fixed (the sum order, hence the last bit, never depends on the
 # thread count); each band re-filters the 10 rows above it, so bands are not small.
 _BAND = 128
+_BLOCK = 64  # columns per block of the change map
 
 
 def gaussian_window(size: int = 11, sigma: float = 1.5) -> np.ndarray:
@@ -63,109 +64,127 @@ def _taps(w, p0, p1, p2, p3, p4, p5, p6, p7, p8, p9, p10):
             + w[6] * p6 + w[7] * p7 + w[8] * p8 + w[9] * p9 + w[10] * p10)
 
 
+@njit(cache=True)
+def _ssim_box(x, y, win, c1, c2, ra, rb, j0, j1):
+    """Sum of the SSIM map over output rows ``ra .. rb - 1`` and columns ``j0 .. j1 - 1``
+    (input rows ``ra .. rb + 9``, columns ``j0 .. j1 + 9``)."""
+    n = j1 - j0
+    planes = np.empty((4, n + _WINDOW - 1))
+    ring = np.empty((_WINDOW, 4, n))  # horizontally filtered rows, by row % 11
+    moments = np.empty((4, n))
+    values = np.empty(n)
+    total = 0.0
+    for r in range(ra, rb + _WINDOW - 1):
+        for j in range(n + _WINDOW - 1):
+            a = np.float64(x[r, j0 + j])
+            b = np.float64(y[r, j0 + j])
+            total_ab = a + b
+            diff_ab = a - b
+            planes[0, j] = total_ab
+            planes[1, j] = diff_ab
+            planes[2, j] = total_ab * total_ab
+            planes[3, j] = diff_ab * diff_ab
+        filtered = ring[r % _WINDOW]
+        for c in range(4):
+            p = planes[c]
+            q = filtered[c]
+            for j in range(n):
+                q[j] = _taps(win, p[j], p[j + 1], p[j + 2], p[j + 3], p[j + 4], p[j + 5],
+                             p[j + 6], p[j + 7], p[j + 8], p[j + 9], p[j + 10])
+        top = r - _WINDOW + 1  # the output row whose window ends at row r
+        if top < ra:
+            continue
+        s0, s1, s2 = ring[top % _WINDOW], ring[(top + 1) % _WINDOW], ring[(top + 2) % _WINDOW]
+        s3, s4 = ring[(top + 3) % _WINDOW], ring[(top + 4) % _WINDOW]
+        s5, s6 = ring[(top + 5) % _WINDOW], ring[(top + 6) % _WINDOW]
+        s7, s8 = ring[(top + 7) % _WINDOW], ring[(top + 8) % _WINDOW]
+        s9, s10 = ring[(top + 9) % _WINDOW], ring[(top + 10) % _WINDOW]
+        for c in range(4):
+            q = moments[c]
+            for j in range(n):
+                q[j] = _taps(win, s0[c, j], s1[c, j], s2[c, j], s3[c, j], s4[c, j],
+                             s5[c, j], s6[c, j], s7[c, j], s8[c, j], s9[c, j], s10[c, j])
+        for j in range(n):
+            # With s = x + y and d = x - y: 2 mx my = (ms² - md²) / 2,
+            # mx² + my² = (ms² + md²) / 2, 2 cov = (vs - vd) / 2, vx + vy = (vs + vd) / 2.
+            ms2 = moments[0, j] * moments[0, j]
+            md2 = moments[1, j] * moments[1, j]
+            vs = moments[2, j] - ms2
+            vd = moments[3, j] - md2
+            values[j] = ((0.5 * (ms2 - md2) + c1) * (0.5 * (vs - vd) + c2)) / (
+                (0.5 * (ms2 + md2) + c1) * (0.5 * (vs + vd) + c2))
+        for j in range(n):  # kept apart: the loop above vectorises, this sum cannot
+            total += values[j]
+    return total
+
+
 @njit(parallel=True, cache=True)
-def _ssim_bands(x, y, first, last, win, c1, c2, sums):
-    width = x.shape[1]
+def _ssim_bands(x, y, blocks, win, c1, c2, sums):
     out_h = x.shape[0] - _WINDOW + 1
-    out_w = width - _WINDOW + 1
+    out_w = x.shape[1] - _WINDOW + 1
+    n_blocks = blocks.shape[1]
     for band in prange(sums.shape[0]):
         r0 = band * _BAND
         r1 = min(out_h, r0 + _BAND)
-        # Output columns whose windows (rows r0 .. r1 + 9) see a changed pixel; the SSIM of
-        # every other position is exactly 1 (x == y on the whole window).
-        lo = width
-        hi = -1
+        # Column blocks with a changed pixel in the band's input rows (r0 .. r1 + 9). Each
+        # run of such blocks is computed over the rows and columns whose windows can see
+        # one of its changes; every other position has SSIM exactly 1 (x == y on the
+        # whole window) and is counted.
+        active = np.zeros(n_blocks, np.bool_)
         for r in range(r0, r1 + _WINDOW - 1):
-            lo = min(lo, first[r])
-            hi = max(hi, last[r])
-        if hi < 0:
-            sums[band] = np.float64((r1 - r0) * out_w)
-            continue
-        j0 = max(0, lo - _WINDOW + 1)
-        j1 = min(out_w, hi + 1)  # output columns j0 .. j1 - 1
-        n = j1 - j0
-        planes = np.empty((4, n + _WINDOW - 1))
-        ring = np.empty((_WINDOW, 4, n))  # horizontally filtered rows, by row % 11
-        moments = np.empty((4, n))
-        values = np.empty(n)
+            for b in range(n_blocks):
+                active[b] = active[b] or blocks[r, b]
         total = 0.0
-        for r in range(r0, r1 + _WINDOW - 1):
-            for j in range(n + _WINDOW - 1):
-                a = np.float64(x[r, j0 + j])
-                b = np.float64(y[r, j0 + j])
-                total_ab = a + b
-                diff_ab = a - b
-                planes[0, j] = total_ab
-                planes[1, j] = diff_ab
-                planes[2, j] = total_ab * total_ab
-                planes[3, j] = diff_ab * diff_ab
-            filtered = ring[r % _WINDOW]
-            for c in range(4):
-                p = planes[c]
-                q = filtered[c]
-                for j in range(n):
-                    q[j] = _taps(win, p[j], p[j + 1], p[j + 2], p[j + 3], p[j + 4], p[j + 5],
-                                 p[j + 6], p[j + 7], p[j + 8], p[j + 9], p[j + 10])
-            top = r - _WINDOW + 1  # the output row whose window ends at row r
-            if top < r0:
+        computed = 0
+        b = 0
+        while b < n_blocks:
+            if not active[b]:
+                b += 1
                 continue
-            s0, s1, s2 = ring[top % _WINDOW], ring[(top + 1) % _WINDOW], ring[(top + 2) % _WINDOW]
-            s3, s4 = ring[(top + 3) % _WINDOW], ring[(top + 4) % _WINDOW]
-            s5, s6 = ring[(top + 5) % _WINDOW], ring[(top + 6) % _WINDOW]
-            s7, s8 = ring[(top + 7) % _WINDOW], ring[(top + 8) % _WINDOW]
-            s9, s10 = ring[(top + 9) % _WINDOW], ring[(top + 10) % _WINDOW]
-            for c in range(4):
-                q = moments[c]
-                for j in range(n):
-                    q[j] = _taps(win, s0[c, j], s1[c, j], s2[c, j], s3[c, j], s4[c, j],
-                                 s5[c, j], s6[c, j], s7[c, j], s8[c, j], s9[c, j], s10[c, j])
-            for j in range(n):
-                # With s = x + y and d = x - y: 2 mx my = (ms² - md²) / 2,
-                # mx² + my² = (ms² + md²) / 2, 2 cov = (vs - vd) / 2, vx + vy = (vs + vd) / 2.
-                ms2 = moments[0, j] * moments[0, j]
-                md2 = moments[1, j] * moments[1, j]
-                vs = moments[2, j] - ms2
-                vd = moments[3, j] - md2
-                values[j] = ((0.5 * (ms2 - md2) + c1) * (0.5 * (vs - vd) + c2)) / (
-                    (0.5 * (ms2 + md2) + c1) * (0.5 * (vs + vd) + c2))
-            for j in range(n):  # kept apart: the loop above vectorises, this sum cannot
-                total += values[j]
-        sums[band] = total + np.float64((r1 - r0) * (out_w - n))
+            e = b
+            while e + 1 < n_blocks and active[e + 1]:
+                e += 1
+            first_row = r1 + _WINDOW
+            last_row = -1
+            for r in range(r0, r1 + _WINDOW - 1):
+                for k in range(b, e + 1):
+                    if blocks[r, k]:
+                        first_row = min(first_row, r)
+                        last_row = r
+                        break
+            ra = max(r0, first_row - _WINDOW + 1)
+            rb = min(r1, last_row + 1)
+            j0 = max(0, b * _BLOCK - _WINDOW + 1)
+            j1 = min(out_w, (e + 1) * _BLOCK)
+            total += _ssim_box(x, y, win, c1, c2, ra, rb, j0, j1)
+            computed += (rb - ra) * (j1 - j0)
+            b = e + 1
+        sums[band] = total + np.float64((r1 - r0) * out_w - computed)
 
 
 @njit(parallel=True, cache=True)
-def _changed_columns(x, y, first, last):
-    w = x.shape[1]
+def _changed_blocks(x, y, blocks):
     for i in prange(x.shape[0]):
-        lo = w
-        hi = -1
-        for j in range(w):
+        for j in range(x.shape[1]):
             if x[i, j] != y[i, j]:
-                lo = min(lo, j)
-                hi = j
-        first[i] = lo
-        last[i] = hi
+                blocks[i, j // _BLOCK] = True
 
 
-def changed_columns(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """First and last column where two ``(h, w)`` images differ, per row: int64 ``(h,)``
-    each, ``(w, -1)`` for rows where they are equal."""
+def changed_blocks(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Where two ``(h, w)`` images differ, per row and block of 64 columns: bool
+    ``(h, ceil(w / 64))``."""
     if x.shape != y.shape or x.ndim != 2:
         raise ValueError(f"x, y: expected two (h, w) images of one shape, got {x.shape} and "
                          f"{y.shape}")
-    first = np.empty(x.shape[0], np.int64)
-    last = np.empty(x.shape[0], np.int64)
-    _changed_columns(np.ascontiguousarray(x), np.ascontiguousarray(y), first, last)
-    return first, last
+    blocks = np.zeros((x.shape[0], -(-x.shape[1] // _BLOCK)), np.bool_)
+    _changed_blocks(np.ascontiguousarray(x), np.ascontiguousarray(y), blocks)
+    return blocks
 
 
 @njit(parallel=True, cache=True)
-def _luma_pair(rgb_x, rgb_y, x, y, first, last):
-    w = x.shape[1]
+def _luma_pair(rgb_x, rgb_y, x, y, blocks):
     for i in prange(x.shape[0]):
-        lo = w
-        hi = -1
-        for j in range(w):
+        for j in range(x.shape[1]):
             lx = (np.int32(rgb_x[i, j, 0]) * 19595 + np.int32(rgb_x[i, j, 1]) * 38470
                   + np.int32(rgb_x[i, j, 2]) * 7471 + 32768) >> 16
             ly = (np.int32(rgb_y[i, j, 0]) * 19595 + np.int32(rgb_y[i, j, 1]) * 38470
@@ -173,15 +192,12 @@ def _luma_pair(rgb_x, rgb_y, x, y, first, last):
             x[i, j] = lx
             y[i, j] = ly
             if lx != ly:
-                lo = min(lo, j)
-                hi = j
-        first[i] = lo
-        last[i] = hi
+                blocks[i, j // _BLOCK] = True
 
 
 def luma_pair(rgb_x: np.ndarray, rgb_y: np.ndarray):
-    """:func:`luma` of two uint8 ``(H, W, 3)`` images and their :func:`changed_columns`, in
-    one pass: ``(x, y, (first, last))``."""
+    """:func:`luma` of two uint8 ``(H, W, 3)`` images and their :func:`changed_blocks`, in
+    one pass: ``(x, y, blocks)``."""
     for name, rgb in (("rgb_x", rgb_x), ("rgb_y", rgb_y)):
         if rgb.dtype != np.uint8 or rgb.ndim != 3 or rgb.shape[2] != 3:
             raise ValueError(f"{name}: expected a uint8 (H, W, 3) image, got {rgb.dtype} "
@@ -191,10 +207,9 @@ def luma_pair(rgb_x: np.ndarray, rgb_y: np.ndarray):
                          f"{rgb_y.shape}")
     x = np.empty(rgb_x.shape[:2], np.uint8)
     y = np.empty(rgb_x.shape[:2], np.uint8)
-    first = np.empty(rgb_x.shape[0], np.int64)
-    last = np.empty(rgb_x.shape[0], np.int64)
-    _luma_pair(np.ascontiguousarray(rgb_x), np.ascontiguousarray(rgb_y), x, y, first, last)
-    return x, y, (first, last)
+    blocks = np.zeros((rgb_x.shape[0], -(-rgb_x.shape[1] // _BLOCK)), np.bool_)
+    _luma_pair(np.ascontiguousarray(rgb_x), np.ascontiguousarray(rgb_y), x, y, blocks)
+    return x, y, blocks
 
 
 def ssim_sum(x: np.ndarray, y: np.ndarray, c1: float, c2: float,
@@ -202,11 +217,12 @@ def ssim_sum(x: np.ndarray, y: np.ndarray, c1: float, c2: float,
     """Sum of the SSIM map of two luma images ``(h, w)`` (any real dtype) over the window
     positions inside them, and the number of positions. ``window`` (11 weights) defaults to
     :func:`gaussian_window`; ``c1``, ``c2`` are the stabilising constants. ``changed``:
-    :func:`changed_columns` of ``x, y`` if the caller has it.
+    :func:`changed_blocks` of ``x, y`` if the caller has it.
 
     Positions whose window holds no differing pixel have SSIM exactly 1 (numerator and
     denominator are the same float expression) and are counted, not computed: per band of
-    rows, only the columns near a difference are filtered."""
+    rows, only the rows and columns near each run of changed 64-column blocks are
+    filtered."""
     win = gaussian_window() if window is None else np.asarray(window, np.float64)
     if win.shape != (_WINDOW,):
         raise ValueError(f"window: expected {_WINDOW} weights, got shape {win.shape}")
@@ -217,10 +233,12 @@ def ssim_sum(x: np.ndarray, y: np.ndarray, c1: float, c2: float,
     if out_h < 1 or out_w < 1:
         raise ValueError(f"x: expected at least {_WINDOW}x{_WINDOW} px, got {x.shape}")
     x, y = np.ascontiguousarray(x), np.ascontiguousarray(y)
-    first, last = changed_columns(x, y) if changed is None else changed
+    blocks = changed_blocks(x, y) if changed is None else np.asarray(changed, np.bool_)
+    if blocks.shape != (x.shape[0], -(-x.shape[1] // _BLOCK)):
+        raise ValueError(f"changed: expected changed_blocks(x, y), shape "
+                         f"{(x.shape[0], -(-x.shape[1] // _BLOCK))}, got {blocks.shape}")
     sums = np.zeros(math.ceil(out_h / _BAND))
-    _ssim_bands(x, y, np.asarray(first, np.int64), np.asarray(last, np.int64), win, float(c1),
-                float(c2), sums)
+    _ssim_bands(x, y, blocks, win, float(c1), float(c2), sums)
     return float(sums.sum()), out_h * out_w
 
 

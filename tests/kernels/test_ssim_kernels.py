@@ -8,7 +8,7 @@ from PIL import Image
 from scipy.ndimage import gaussian_filter
 
 from paintkit.kernels.ssim import (
-    changed_columns,
+    changed_blocks,
     gaussian_window,
     luma,
     luma_pair,
@@ -77,22 +77,36 @@ def test_ssim_sum_matches_a_plain_numpy_oracle(shape):
         ssim_sum(noisy, flat, 1.0, 1.0, window=np.ones(7) / 7)
 
 
-def test_luma_pair_is_luma_twice_and_the_changed_columns():
+def test_luma_pair_is_luma_twice_and_the_changed_blocks():
     rng = np.random.default_rng(5)
-    a = rng.integers(0, 256, (30, 41, 3), dtype=np.uint8)
+    a = rng.integers(0, 256, (30, 141, 3), dtype=np.uint8)
     b = a.copy()
     b[3, 7] = 255 - b[3, 7]
-    b[9, 2:40:5, 0] ^= 1  # a red step of 1 can leave the luma unchanged
-    b[20:22, 40] = 0
-    x, y, (first, last) = luma_pair(a, b)
+    b[9, 2:140:5, 0] ^= 1  # a red step of 1 can leave the luma unchanged
+    b[20:22, 140] = 0
+    x, y, blocks = luma_pair(a, b)
     np.testing.assert_array_equal(x, luma(a))
     np.testing.assert_array_equal(y, luma(b))
-    differs = x != y
-    want_first = np.where(differs.any(axis=1), differs.argmax(axis=1), 41)
-    want_last = np.where(differs.any(axis=1), 40 - differs[:, ::-1].argmax(axis=1), -1)
-    np.testing.assert_array_equal(first, want_first)
-    np.testing.assert_array_equal(last, want_last)
-    np.testing.assert_array_equal(changed_columns(x, y)[0], want_first)
-    assert first[0] == 41 and last[0] == -1 and (first[20], last[20]) == (40, 40)
+    differs = np.zeros((30, 192), bool)
+    differs[:, :141] = x != y
+    np.testing.assert_array_equal(blocks, differs.reshape(30, 3, 64).any(axis=2))
+    np.testing.assert_array_equal(changed_blocks(x, y), blocks)
+    assert blocks[3].tolist() == [True, False, False] and blocks[20].tolist() == [False] * 2 + [True]
     with pytest.raises(ValueError, match="one shape"):
         luma_pair(a, b[:5])
+
+
+def test_ssim_sum_skips_only_windows_without_changes():
+    """Changes in separate blocks and rows of one band, and on block edges: the boxes
+    computed must cover every window that sees one (against the oracle)."""
+    rng = np.random.default_rng(9)
+    y = rng.integers(0, 256, (150, 330)).astype(np.uint8)
+    for spots in ([(5, 63), (120, 64)], [(60, 0), (61, 329), (140, 200)], [(0, 127), (149, 128)]):
+        x = y.copy()
+        for r, c in spots:
+            x[r, c] = 255 - x[r, c]
+        total, positions = ssim_sum(x, y, 6.5025, 58.5225)
+        want, _ = _ssim_sum_oracle(x.astype(np.float64), y.astype(np.float64), 6.5025, 58.5225)
+        assert total == pytest.approx(want, rel=1e-13) and total < positions
+    with pytest.raises(ValueError, match="changed_blocks"):
+        ssim_sum(x, y, 1.0, 1.0, changed=np.zeros((150, 2), bool))
