@@ -3,10 +3,13 @@
 there runs through kornia on any device).
 
 - :func:`luma`: ``(19595 R + 38470 G + 7471 B + 32768) >> 16`` per pixel (Pillow's
-  ``convert("L")``), uint8 ``(H, W)``.
-- :func:`ssim_sum`: sum of the SSIM map over the valid window positions of a box of
-  two luma images, float64, with an 11-tap Gaussian (sigma 1.5) applied separably. Work is
-  split in bands of output rows. The moments are filtered as four planes, ``s = x + y``,
+  ``convert("L")``), uint8 ``(H, W)``; :func:`luma_pair` does two images at once and
+  marks where they differ (:func:`changed_blocks`: per row, per block of 64 columns).
+- :func:`ssim_sum`: sum of the SSIM map over the valid window positions of two luma
+  images, float64, with an 11-tap Gaussian (sigma 1.5) applied separably. Windows without
+  a difference are exactly 1 and only counted: per band of output rows, each run of
+  changed column blocks is computed over the rows and columns its changes can reach.
+  The moments are filtered as four planes, ``s = x + y``,
   ``d = x - y``, ``s²`` and ``d²`` (the SSIM terms are sums and differences of their
   means and variances), not five. Each band filters each input row horizontally into a
   ring of the last 11 filtered rows, and as soon as a window's rows are in, filters
