@@ -62,16 +62,19 @@ def luma(rgb: np.ndarray) -> np.ndarray:
 
 @njit(inline="always", cache=True)
 def _taps(w, p0, p1, p2, p3, p4, p5, p6, p7, p8, p9, p10):
-    """One 11-tap weighted sum, written out so the pixel loop around it vectorises."""
+    """One 11-tap weighted sum, written out so the pixel loop around it vectorises; ``w``
+    is a tuple of 11 floats (scalars: stores to the row buffers cannot alias them)."""
     return (w[0] * p0 + w[1] * p1 + w[2] * p2 + w[3] * p3 + w[4] * p4 + w[5] * p5
             + w[6] * p6 + w[7] * p7 + w[8] * p8 + w[9] * p9 + w[10] * p10)
 
 
-@njit(cache=True)
+@njit(inline="always", cache=True)
 def _ssim_box(x, y, win, c1, c2, ra, rb, j0, j1):
     """Sum of the SSIM map over output rows ``ra .. rb - 1`` and columns ``j0 .. j1 - 1``
     (input rows ``ra .. rb + 9``, columns ``j0 .. j1 + 9``)."""
     n = j1 - j0
+    w = (win[0], win[1], win[2], win[3], win[4], win[5], win[6], win[7], win[8], win[9],
+         win[10])
     planes = np.empty((4, n + _WINDOW - 1))
     ring = np.empty((_WINDOW, 4, n))  # horizontally filtered rows, by row % 11
     moments = np.empty((4, n))
@@ -92,7 +95,7 @@ def _ssim_box(x, y, win, c1, c2, ra, rb, j0, j1):
             p = planes[c]
             q = filtered[c]
             for j in range(n):
-                q[j] = _taps(win, p[j], p[j + 1], p[j + 2], p[j + 3], p[j + 4], p[j + 5],
+                q[j] = _taps(w, p[j], p[j + 1], p[j + 2], p[j + 3], p[j + 4], p[j + 5],
                              p[j + 6], p[j + 7], p[j + 8], p[j + 9], p[j + 10])
         top = r - _WINDOW + 1  # the output row whose window ends at row r
         if top < ra:
@@ -105,7 +108,7 @@ def _ssim_box(x, y, win, c1, c2, ra, rb, j0, j1):
         for c in range(4):
             q = moments[c]
             for j in range(n):
-                q[j] = _taps(win, s0[c, j], s1[c, j], s2[c, j], s3[c, j], s4[c, j],
+                q[j] = _taps(w, s0[c, j], s1[c, j], s2[c, j], s3[c, j], s4[c, j],
                              s5[c, j], s6[c, j], s7[c, j], s8[c, j], s9[c, j], s10[c, j])
         for j in range(n):
             # With s = x + y and d = x - y: 2 mx my = (ms² - md²) / 2,
@@ -167,10 +170,13 @@ def _ssim_bands(x, y, blocks, win, c1, c2, sums):
 
 @njit(parallel=True, cache=True)
 def _changed_blocks(x, y, blocks):
+    w = x.shape[1]
     for i in prange(x.shape[0]):
-        for j in range(x.shape[1]):
-            if x[i, j] != y[i, j]:
-                blocks[i, j // _BLOCK] = True
+        for b in range(blocks.shape[1]):
+            diff = 0
+            for j in range(b * _BLOCK, min(w, (b + 1) * _BLOCK)):  # an OR, so it vectorises
+                diff |= np.int32(x[i, j]) ^ np.int32(y[i, j])
+            blocks[i, b] = diff != 0
 
 
 def changed_blocks(x: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -179,23 +185,26 @@ def changed_blocks(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     if x.shape != y.shape or x.ndim != 2:
         raise ValueError(f"x, y: expected two (h, w) images of one shape, got {x.shape} and "
                          f"{y.shape}")
-    blocks = np.zeros((x.shape[0], -(-x.shape[1] // _BLOCK)), np.bool_)
+    blocks = np.empty((x.shape[0], -(-x.shape[1] // _BLOCK)), np.bool_)
     _changed_blocks(np.ascontiguousarray(x), np.ascontiguousarray(y), blocks)
     return blocks
 
 
 @njit(parallel=True, cache=True)
 def _luma_pair(rgb_x, rgb_y, x, y, blocks):
+    w = x.shape[1]
     for i in prange(x.shape[0]):
-        for j in range(x.shape[1]):
-            lx = (np.int32(rgb_x[i, j, 0]) * 19595 + np.int32(rgb_x[i, j, 1]) * 38470
-                  + np.int32(rgb_x[i, j, 2]) * 7471 + 32768) >> 16
-            ly = (np.int32(rgb_y[i, j, 0]) * 19595 + np.int32(rgb_y[i, j, 1]) * 38470
-                  + np.int32(rgb_y[i, j, 2]) * 7471 + 32768) >> 16
-            x[i, j] = lx
-            y[i, j] = ly
-            if lx != ly:
-                blocks[i, j // _BLOCK] = True
+        for b in range(blocks.shape[1]):
+            diff = np.int32(0)
+            for j in range(b * _BLOCK, min(w, (b + 1) * _BLOCK)):
+                lx = (np.int32(rgb_x[i, j, 0]) * 19595 + np.int32(rgb_x[i, j, 1]) * 38470
+                      + np.int32(rgb_x[i, j, 2]) * 7471 + 32768) >> 16
+                ly = (np.int32(rgb_y[i, j, 0]) * 19595 + np.int32(rgb_y[i, j, 1]) * 38470
+                      + np.int32(rgb_y[i, j, 2]) * 7471 + 32768) >> 16
+                x[i, j] = lx
+                y[i, j] = ly
+                diff |= lx ^ ly  # an OR, not a branch, so the loop vectorises
+            blocks[i, b] = diff != 0
 
 
 def luma_pair(rgb_x: np.ndarray, rgb_y: np.ndarray):
@@ -210,7 +219,7 @@ def luma_pair(rgb_x: np.ndarray, rgb_y: np.ndarray):
                          f"{rgb_y.shape}")
     x = np.empty(rgb_x.shape[:2], np.uint8)
     y = np.empty(rgb_x.shape[:2], np.uint8)
-    blocks = np.zeros((rgb_x.shape[0], -(-rgb_x.shape[1] // _BLOCK)), np.bool_)
+    blocks = np.empty((rgb_x.shape[0], -(-rgb_x.shape[1] // _BLOCK)), np.bool_)
     _luma_pair(np.ascontiguousarray(rgb_x), np.ascontiguousarray(rgb_y), x, y, blocks)
     return x, y, blocks
 
