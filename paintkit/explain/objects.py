@@ -78,23 +78,30 @@ class ObjectTagger:
         self.t, self.formula = tolerance, formula
         self._colour_masks: dict = {}
         self._wrong_at = None
+        self._wrong_colours = None
         self._wrong_counts: dict = {}
 
-    def _wrong(self) -> tuple[np.ndarray, np.ndarray]:
-        """Flat (raster-order) indices of the wrong pixels and their output colours, uint8
-        ``(N, 3)``; gathered once, as most pixels of a fair output are right."""
+    @property
+    def wrong_at(self) -> np.ndarray:
+        """Flat (raster-order) indices of the wrong pixels, int64 ``(N,)``: listed once (the
+        error segments use them too), as most pixels of a fair output are right."""
         if self._wrong_at is None:
-            at = np.flatnonzero(~self.correct)
-            self._wrong_at = at, _take(self.o, at)
+            self._wrong_at = np.flatnonzero(~self.correct)
         return self._wrong_at
+
+    def _wrong(self) -> tuple[np.ndarray, np.ndarray]:
+        """:attr:`wrong_at` and the output's colours there, uint8 ``(N, 3)``."""
+        if self._wrong_colours is None:
+            self._wrong_colours = _take(self.o, self.wrong_at)
+        return self.wrong_at, self._wrong_colours
 
     def wrong_pixels(self, fp) -> np.ndarray:
         """Wrong pixels per element of footprints ``fp``: int64 ``(len(fp.ids) + 1,)``,
         indexed like ``fp.area`` (one count over the wrong pixels for every element)."""
         counts = self._wrong_counts.get(id(fp))
         if counts is None:
-            at, _ = self._wrong()
-            counts = np.bincount(fp.index.reshape(-1)[at], minlength=len(fp.ids) + 1)
+            counts = np.bincount(np.ravel(fp.index).take(self.wrong_at),
+                                 minlength=len(fp.ids) + 1)
             self._wrong_counts[id(fp)] = counts
         return counts
 

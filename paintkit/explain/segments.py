@@ -41,7 +41,8 @@ def _overlaps(labels_on, index_on, ids, keep) -> dict:
 
 
 def error_segments(edit_mask: np.ndarray, correct: np.ndarray, *, answer_footprints=None,
-                   input_footprints=None, max_segments: int = MAX_SEGMENTS) -> dict:
+                   input_footprints=None, max_segments: int = MAX_SEGMENTS,
+                   wrong_at: np.ndarray | None = None) -> dict:
     """Connected error segments of one problem at one tolerance (module docstring).
 
     Args:
@@ -51,6 +52,7 @@ def error_segments(edit_mask: np.ndarray, correct: np.ndarray, *, answer_footpri
             of the answer and input scenes, or None when the problem has none (then
             segments carry no element overlaps and none is called spurious).
         max_segments: how many of the largest segments to list.
+        wrong_at: ``np.flatnonzero(~correct)`` if the caller has it.
 
     Returns:
         ``{"segments": [...], "other_segments": {"count", "pixels"}, "spurious":
@@ -58,48 +60,28 @@ def error_segments(edit_mask: np.ndarray, correct: np.ndarray, *, answer_footpri
         "edit_pixels", "preservation_pixels", "answer_objects", "input_objects",
         "spurious"}``, largest first.
     """
+    from paintkit.kernels.run_labels import label_boxes_of_pixels, label_runs
+
     if edit_mask.shape != correct.shape:
         raise ValueError(f"edit_mask, correct: expected one (H, W) shape, got {edit_mask.shape} "
                          f"and {correct.shape}")
     known = answer_footprints is not None
-    # Everything happens inside the box of the wrong pixels: labels numbered in raster
-    # order there are the whole image's labels, and a good output has a small box or none.
-    rows = np.flatnonzero(~correct.all(axis=1))
-    if rows.size == 0:
-        return {"error_pixels": 0, "segments": [], "other_segments": {"count": 0, "pixels": 0},
-                "spurious": {"segments": 0, "pixels": 0}}
-    cols = np.flatnonzero(~correct[rows[0]:rows[-1] + 1].all(axis=0))
-    y0, x0 = int(rows[0]), int(cols[0])
-    box_of = (slice(y0, int(rows[-1]) + 1), slice(x0, int(cols[-1]) + 1))
-    fps = [fp.index if fp is not None else None for fp in (answer_footprints, input_footprints)]
-    return _segments_in_box(edit_mask, ~correct[box_of], (y0, x0), fps,
-                            [fp.ids if fp is not None else None
-                             for fp in (answer_footprints, input_footprints)],
-                            known, max_segments)
-
-
-def _segments_in_box(edit, wrong, origin, indices, ids, known, max_segments) -> dict:
-    """:func:`error_segments` on the box of the image holding every wrong pixel: ``wrong``
-    is cut to the box, ``origin`` ``(y0, x0)`` places it; ``edit`` and the footprint maps
-    ``indices`` (or None) are the whole image's."""
-    from paintkit.kernels.components import connected_components, label_boxes
-
-    labels, count = connected_components(wrong)
-    area, box = label_boxes(labels, count)
-    # Everything below works on the wrong pixels only, gathered once in raster order (one
-    # take over flat indices: several times faster than paired-index gathers).
-    at = np.flatnonzero(wrong)
-    on = labels.reshape(-1).take(at)
-    rows, cols = np.divmod(at, wrong.shape[1])
-    at_image = (rows + origin[0]) * edit.shape[1] + (cols + origin[1])
-    edit_counts = np.bincount(on[edit.reshape(-1).take(at_image)], minlength=count + 1)
+    # Everything works on the wrong pixels only, listed once in raster order: they are
+    # labelled as runs (no label image), and every per-pixel figure is one take over them.
+    at = np.flatnonzero(~correct) if wrong_at is None else wrong_at
+    width = correct.shape[1]
+    on, count = label_runs(at, width)
+    rows, cols = np.divmod(at, width)
+    area, box = label_boxes_of_pixels(on, rows, cols, count)
+    edit_counts = np.bincount(on[np.ravel(edit_mask).take(at)], minlength=count + 1)
     order = np.argsort(-area[1:], kind="stable")[:max_segments] + 1
     keep = np.zeros(count + 1, bool)
     keep[order] = True
-    index_on = [index.reshape(-1).take(at_image) if index is not None else None
-                for index in indices]
-    answer_hits = _overlaps(on, index_on[0], ids[0], keep) if known else {}
-    input_hits = _overlaps(on, index_on[1], ids[1], keep) if index_on[1] is not None else {}
+    fps = (answer_footprints, input_footprints)
+    index_on = [np.ravel(fp.index).take(at) if fp is not None else None for fp in fps]
+    answer_hits = _overlaps(on, index_on[0], answer_footprints.ids, keep) if known else {}
+    input_hits = _overlaps(on, index_on[1], input_footprints.ids, keep) \
+        if input_footprints is not None else {}
     # Spurious is decided for every segment (not only the listed ones).
     touched = np.zeros(count + 1, bool)
     for index in index_on:
@@ -107,17 +89,16 @@ def _segments_in_box(edit, wrong, origin, indices, ids, known, max_segments) -> 
             touched[on[index > 0]] = True
     spurious = known & (edit_counts == 0) & ~touched
     spurious[0] = False
-    y0, x0 = origin
     segments = []
     for label in order.tolist():
         top, left, bottom, right = box[label].tolist()
         segments.append({
             "area": int(area[label]),
-            "bbox": [left + x0, top + y0, right - left + 1, bottom - top + 1],
+            "bbox": [left, top, right - left + 1, bottom - top + 1],
             "edit_pixels": int(edit_counts[label]),
             "preservation_pixels": int(area[label] - edit_counts[label]),
             "answer_objects": answer_hits.get(label, {}) if known else None,
-            "input_objects": input_hits.get(label, {}) if indices[1] is not None
+            "input_objects": input_hits.get(label, {}) if input_footprints is not None
             else None,
             "spurious": bool(spurious[label]),
         })
