@@ -53,6 +53,14 @@ def _take(image: np.ndarray, flat: np.ndarray) -> np.ndarray:
     return picked if image.ndim == 3 else picked[:, 0]
 
 
+def _distinct(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(codes, return_counts=True)`` of a non-empty array, without the sort when
+    it holds one value (most elements and their outputs are one flat colour)."""
+    if (codes == codes[0]).all():
+        return codes[:1].copy(), np.array([codes.size], np.int64)
+    return np.unique(codes, return_counts=True)
+
+
 def _unpack(code: int) -> np.ndarray:
     return np.array([(code >> 16) & 255, (code >> 8) & 255, code & 255], np.uint8)
 
@@ -151,7 +159,7 @@ class ObjectTagger:
         flat = ys * self.a.shape[1] + xs
         expected, out = _take(self.a, flat), _take(self.o, flat)
         packed = _pack(expected)
-        codes, counts = np.unique(packed, return_counts=True)
+        codes, counts = _distinct(packed)
         found = self._find_offset(ys, xs, packed, int(codes[np.argmax(counts)]))
         if found is not None:
             (dx, dy), moved_share = found
@@ -290,7 +298,7 @@ class ObjectTagger:
         expected_hex, output_hex = [], []
         for code in codes.tolist():
             same = packed == code if codes.size > 1 else slice(None)
-            g_codes, g_counts = np.unique(packed_out[same], return_counts=True)
+            g_codes, g_counts = _distinct(packed_out[same])
             mode = _unpack(int(g_codes[np.argmax(g_counts)]))
             if self._matches(mode, out[same]).mean() < UNIFORM_SHARE:
                 return None
