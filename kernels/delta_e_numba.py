@@ -6,7 +6,7 @@ result is float32 when both inputs are float32, else float64. Arrays are channel
 ``(..., 3)`` and must have one shape (no broadcasting).
 
 :func:`delta_e_rgb_numba` fuses the docs/metric-definition.md §3 Lab conversion of two uint8 images with the
-formula, so no Lab image is stored; :func:`within_delta_e_rgb_numba` goes on to the
+formula, so no Lab image is stored; :func:`within_delta_e_rgb` goes on to the
 comparison with a tolerance, so not even ΔE is stored (and equal colours cost nothing).
 """
 
@@ -20,8 +20,8 @@ from numba import njit, prange
 from paintkit.kernels.delta_e import check_formula
 from paintkit.kernels.lab import LINEAR_LUT, lab_of_rgb
 
-__all__ = ["FORMULA_CODES", "count_within_delta_e_rgb_numba", "delta_e_numba", "delta_e_pixel",
-           "delta_e_rgb_numba", "within_delta_e_rgb_numba"]
+__all__ = ["FORMULA_CODES", "count_within_delta_e_rgb", "delta_e_numba", "delta_e_pixel",
+           "delta_e_rgb_numba", "within_delta_e_rgb"]
 
 #: Formula name -> the integer code the kernels switch on.
 FORMULA_CODES = {"cie76": 0, "cie94": 1, "ciede2000": 2}
@@ -227,7 +227,7 @@ def _within_serial(code, reference, sample, step, limit, lut, out):
     _within_run(code, reference, sample, step, limit, lut, out, 0, sample.shape[0])
 
 
-def within_delta_e_rgb_numba(reference: np.ndarray, sample: np.ndarray, limit: float,
+def within_delta_e_rgb(reference: np.ndarray, sample: np.ndarray, limit: float,
                              formula: str = "cie76") -> np.ndarray:
     """``ΔE(reference, sample) <= limit`` per pixel, without storing ΔE: bool ``(...)``.
 
@@ -237,7 +237,7 @@ def within_delta_e_rgb_numba(reference: np.ndarray, sample: np.ndarray, limit: f
     get exactly :func:`delta_e_rgb_numba`'s value.
 
     Example:
-        >>> within_delta_e_rgb_numba(np.array([0, 0, 255], np.uint8),
+        >>> within_delta_e_rgb(np.array([0, 0, 255], np.uint8),
         ...                          np.array([[0, 0, 255], [0, 0, 250], [255, 0, 0]], np.uint8), 5)
         array([ True,  True, False])
     """
@@ -283,15 +283,15 @@ def _count_within(code, reference, sample, mask, limit, lut):
     return count
 
 
-def count_within_delta_e_rgb_numba(reference: np.ndarray, sample: np.ndarray, mask: np.ndarray,
+def count_within_delta_e_rgb(reference: np.ndarray, sample: np.ndarray, mask: np.ndarray,
                                    limit: float, formula: str = "cie76") -> int:
     """How many pixels of bool ``mask`` ``(H, W)`` have ``ΔE(reference, sample) <= limit``,
     for uint8 ``(H, W, 3)`` images (views of larger images are fine: nothing is copied).
-    The same decision per pixel as :func:`within_delta_e_rgb_numba`.
+    The same decision per pixel as :func:`within_delta_e_rgb`.
 
     Example:
         >>> ref = np.zeros((2, 2, 3), np.uint8); out = ref.copy(); out[0, 0] = 255
-        >>> count_within_delta_e_rgb_numba(ref, out, np.ones((2, 2), bool), 5)
+        >>> count_within_delta_e_rgb(ref, out, np.ones((2, 2), bool), 5)
         3
     """
     code = FORMULA_CODES[check_formula(formula)]

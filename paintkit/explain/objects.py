@@ -117,17 +117,17 @@ class ObjectTagger:
         """``ΔE(reference, sample) <= t`` for two ``(N, 3)`` uint8 arrays (or a colour
         ``(3,)`` and ``(N, 3)``). Equal colours (most pixels of a shifted copy on
         flat-colour scenes) cost no arithmetic."""
-        from paintkit.kernels.delta_e_numba import within_delta_e_rgb_numba
+        from paintkit.kernels.delta_e_numba import within_delta_e_rgb
 
-        return within_delta_e_rgb_numba(reference, sample, self.t, self.formula)
+        return within_delta_e_rgb(reference, sample, self.t, self.formula)
 
     def _count_matches(self, reference: np.ndarray, sample: np.ndarray,
                        mask: np.ndarray) -> int:
         """How many of the ``mask`` pixels (bool ``(N,)``) of two ``(N, 3)`` uint8 arrays
         have ``ΔE(reference, sample) <= t``, without gathering them."""
-        from paintkit.kernels.delta_e_numba import count_within_delta_e_rgb_numba
+        from paintkit.kernels.delta_e_numba import count_within_delta_e_rgb
 
-        return count_within_delta_e_rgb_numba(reference[None], sample[None], mask[None],
+        return count_within_delta_e_rgb(reference[None], sample[None], mask[None],
                                               self.t, self.formula)
 
     def _distance(self, c1: np.ndarray, c2: np.ndarray) -> float:
@@ -220,7 +220,7 @@ class ObjectTagger:
         """Share of the element's pixels (those whose shifted place is inside the image; 0
         when under half are) matched by the output shifted by ``(dx, dy)``. Window slices,
         not gathers: the climb evaluates many shifts of one element."""
-        from paintkit.kernels.delta_e_numba import count_within_delta_e_rgb_numba
+        from paintkit.kernels.delta_e_numba import count_within_delta_e_rgb
 
         y0, x0, mask, a_win, n = element
         h, w = self.o.shape[:2]
@@ -236,7 +236,7 @@ class ObjectTagger:
             return 0.0
         a = a_win[top:bottom, left:right]
         o = self.o[y0 + dy + top:y0 + dy + bottom, x0 + dx + left:x0 + dx + right]
-        return count_within_delta_e_rgb_numba(a, o, m, self.t, self.formula) / inside
+        return count_within_delta_e_rgb(a, o, m, self.t, self.formula) / inside
 
     def _climb(self, element, dx, dy):
         """Hill-climb the shift share from ``(dx, dy)`` over 1 px steps (the centroid guess

@@ -164,8 +164,8 @@ def test_within_and_count_within_decide_like_delta_e(formula):
     pair (the kernels remember the last pair), exact matches and colours near the limit."""
     from paintkit.kernels.delta_e_numba import (
         SERIAL_PIXELS,
-        count_within_delta_e_rgb_numba,
-        within_delta_e_rgb_numba,
+        count_within_delta_e_rgb,
+        within_delta_e_rgb,
     )
 
     rng = np.random.default_rng(31)
@@ -177,18 +177,18 @@ def test_within_and_count_within_decide_like_delta_e(formula):
     sample[300:302] = ref[0] + 1
     for limit in (0, 3, 5, 10):
         expected = delta_e_rgb_numba(ref, sample, formula) <= limit
-        np.testing.assert_array_equal(within_delta_e_rgb_numba(ref, sample, limit, formula),
+        np.testing.assert_array_equal(within_delta_e_rgb(ref, sample, limit, formula),
                                       expected)
-        np.testing.assert_array_equal(within_delta_e_rgb_numba(ref[:300], sample[:300], limit,
+        np.testing.assert_array_equal(within_delta_e_rgb(ref[:300], sample[:300], limit,
                                                                formula), expected[:300])
         one = delta_e_rgb_numba(np.broadcast_to(ref[3], sample.shape), sample, formula) <= limit
-        np.testing.assert_array_equal(within_delta_e_rgb_numba(ref[3], sample, limit, formula),
+        np.testing.assert_array_equal(within_delta_e_rgb(ref[3], sample, limit, formula),
                                       one)
         images = ref[:200 * 300].reshape(200, 300, 3), sample[:200 * 300].reshape(200, 300, 3)
         mask = rng.random((200, 300)) < 0.6
         inside = (slice(7, 180), slice(11, 290))  # views, not copies
         want = int((expected[:200 * 300].reshape(200, 300) & mask)[inside].sum())
-        assert count_within_delta_e_rgb_numba(images[0][inside], images[1][inside],
+        assert count_within_delta_e_rgb(images[0][inside], images[1][inside],
                                               mask[inside], limit, formula) == want
     with pytest.raises(ValueError, match="bool"):
-        count_within_delta_e_rgb_numba(images[0], images[1], mask.astype(np.uint8), 5)
+        count_within_delta_e_rgb(images[0], images[1], mask.astype(np.uint8), 5)
