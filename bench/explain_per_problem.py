@@ -5,7 +5,7 @@
 For each problem and three outputs (``answer``: a perfect output; ``input``: the model did
 nothing, so the explanation has work to do; ``noisy``: the answer with +-3 per channel,
 every pixel a new colour, like a generative model's output) it times, best of
-``--repeats``:
+``--repeats`` rounds (each round runs every measure once in turn):
 
 - base: ``paintkit.metrics.score`` (CIE76, Numba), the reference figure;
 - explain: ``paintkit.explain.explain_problem`` (tags + segments, tolerance 5);
@@ -13,7 +13,7 @@ every pixel a new colour, like a generative model's output) it times, best of
   scored with ``return_bins=True`` can: one full-image ΔE pass fewer);
 - explain_each: given the bins and the problem's ``prepare_scenes`` (built once per problem,
   as ``paintkit explain`` does for all models): the cost of each further model's output;
-- ssim, psnr: ``paintkit.metrics.similarity`` (torch CPU through kornia);
+- ssim, psnr: ``paintkit.metrics.similarity`` (CPU arrays: the Numba kernels);
 - cie94, ciede2000: ``tolerance_histograms_delta_e`` (Numba) vs the fused CIE76 kernel;
 - score_de2000: ``score(..., delta_e="ciede2000")`` end to end.
 
@@ -40,14 +40,19 @@ from paintkit.slots import generate_slot
 from paintkit.tasks import task_spec
 
 
-def best_ms(fn, repeats: int) -> float:
-    fn()  # warm-up (JIT compile, caches)
-    best = float("inf")
+def best_ms(functions: dict, repeats: int) -> dict:
+    """Best time (ms) of each function over ``repeats`` rounds; each round runs every
+    function once in turn, so a burst of load from other processes on a shared machine hits
+    the base metric and the extras alike."""
+    for fn in functions.values():
+        fn()  # warm-up (JIT compile, caches)
+    best = dict.fromkeys(functions, float("inf"))
     for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - start)
-    return best * 1000
+        for name, fn in functions.items():
+            start = time.perf_counter()
+            fn()
+            best[name] = min(best[name], time.perf_counter() - start)
+    return {name: t * 1000 for name, t in best.items()}
 
 
 def main() -> None:
@@ -56,7 +61,7 @@ def main() -> None:
                                                        "pattern", "flood_fill"])
     parser.add_argument("--condition", default="n_med")
     parser.add_argument("--threads", type=int, default=2)
-    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--repeats", type=int, default=5)
     args = parser.parse_args()
     numba.set_num_threads(args.threads)
     torch.set_num_threads(args.threads)
@@ -70,22 +75,20 @@ def main() -> None:
         for name, out in (("answer", a), ("input", i), ("noisy", noisy)):
             bins = tolerance_statistics([out], [a], [i], return_bins=True).bins[0]
             scenes = prepare_scenes(meta, i, a)
-            timings = {
-                "base": best_ms(lambda: score([out], [a], [i]), args.repeats),
-                "explain": best_ms(lambda: explain_problem(meta, i, a, out), args.repeats),
-                "explain_bins": best_ms(lambda: explain_problem(meta, i, a, out, bins=bins),
-                                        args.repeats),
-                "explain_each": best_ms(lambda: explain_problem(meta, i, a, out, bins=bins,
-                                                                scenes=scenes), args.repeats),
-                "ssim": best_ms(lambda: ssim(out[None], a[None]), args.repeats),
-                "psnr": best_ms(lambda: psnr(out[None], a[None]), args.repeats),
-                "cie94": best_ms(lambda: tolerance_histograms_delta_e(
-                    out[None], a[None], i[None], "cie94"), args.repeats),
-                "ciede2000": best_ms(lambda: tolerance_histograms_delta_e(
-                    out[None], a[None], i[None], "ciede2000"), args.repeats),
-                "score_de2000": best_ms(lambda: score([out], [a], [i], delta_e="ciede2000"),
-                                        args.repeats),
-            }
+            timings = best_ms({
+                "base": lambda: score([out], [a], [i]),
+                "explain": lambda: explain_problem(meta, i, a, out),
+                "explain_bins": lambda: explain_problem(meta, i, a, out, bins=bins),
+                "explain_each": lambda: explain_problem(meta, i, a, out, bins=bins,
+                                                        scenes=scenes),
+                "ssim": lambda: ssim(out[None], a[None]),
+                "psnr": lambda: psnr(out[None], a[None]),
+                "cie94": lambda: tolerance_histograms_delta_e(out[None], a[None], i[None],
+                                                              "cie94"),
+                "ciede2000": lambda: tolerance_histograms_delta_e(out[None], a[None], i[None],
+                                                                  "ciede2000"),
+                "score_de2000": lambda: score([out], [a], [i], delta_e="ciede2000"),
+            }, args.repeats)
             base = timings["base"]
             line = "  ".join(f"{k} {v:7.1f} ms ({v / base:4.1f}x)" for k, v in timings.items())
             print(f"{task:14s} {name:6s} {line}", flush=True)
@@ -93,6 +96,8 @@ def main() -> None:
                 figures.setdefault(k, []).append(v / base)
     print("median ratio to base: " + ", ".join(
         f"{k} {statistics.median(v):.2f}x" for k, v in figures.items()))
+    print("worst ratio to base:  " + ", ".join(
+        f"{k} {max(v):.2f}x" for k, v in figures.items()))
     print(f"threads: {args.threads}; canvas {a.shape[1]}x{a.shape[0]}")
 
 

@@ -26,8 +26,8 @@ __all__ = ["tolerance_histograms_delta_e"]
 
 NUM_BINS = 12  # ceil(ΔE) = 0..10, and 11 for ΔE > 10
 _PIXELS_PER_STEP = 1 << 20
-_CACHE = 1 << 12  # direct-mapped (colour pair -> bin) cache entries per work item
-_ROWS_PER_ITEM = 16
+_CACHE = 1 << 14  # direct-mapped (colour pair -> bin) cache entries per work item
+_ROWS_PER_ITEM = 64  # rows per work item: fewer cold caches (misses cost ~0.3 µs each)
 
 
 @njit(inline="always", cache=True)
@@ -74,6 +74,11 @@ def _histograms_kernel(code, out, ans, inp, lut, hist, bins, write_bins):
         for r in range(item * _ROWS_PER_ITEM, min(n_rows, (item + 1) * _ROWS_PER_ITEM)):
             p = r // h
             i = r % h
+            # bin-0 counts (most pixels of a fair output) stay in registers: one memory
+            # add per row, not a dependent add to one histogram cell per pixel
+            zero_edit = 0
+            zero_kept = 0
+            zero_input = 0
             for j in range(w):
                 o_code = _code(out[p], i, j)
                 a_code = _code(ans[p], i, j)
@@ -86,10 +91,21 @@ def _histograms_kernel(code, out, ans, inp, lut, hist, bins, write_bins):
                 if o_code != i_code:  # the key orders (sample, reference): CIE94-safe
                     b_oi = _cached_bin(code, (o_code << 24) | i_code, cache_keys, cache_bins,
                                        out[p], inp[p], i, j, lut)
-                hist[r, 0 if a_code != i_code else 1, b_oa] += 1
-                hist[r, 2, b_oi] += 1
+                if b_oa != 0:
+                    hist[r, 0 if a_code != i_code else 1, b_oa] += 1
+                elif a_code != i_code:
+                    zero_edit += 1
+                else:
+                    zero_kept += 1
+                if b_oi != 0:
+                    hist[r, 2, b_oi] += 1
+                else:
+                    zero_input += 1
                 if write_bins:
                     bins[p, i, j] = b_oa
+            hist[r, 0, 0] += zero_edit
+            hist[r, 1, 0] += zero_kept
+            hist[r, 2, 0] += zero_input
 
 
 def _histograms_numba(code, outputs, answers, inputs, return_bins):

@@ -6,7 +6,8 @@ result is float32 when both inputs are float32, else float64. Arrays are channel
 ``(..., 3)`` and must have one shape (no broadcasting).
 
 :func:`delta_e_rgb_numba` fuses the docs/metric-definition.md §3 Lab conversion of two uint8 images with the
-formula, so no Lab image is stored.
+formula, so no Lab image is stored; :func:`within_delta_e_rgb` goes on to the
+comparison with a tolerance, so not even ΔE is stored (and equal colours cost nothing).
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ from numba import njit, prange
 from paintkit.kernels.delta_e import check_formula
 from paintkit.kernels.lab import LINEAR_LUT, lab_of_rgb
 
-__all__ = ["FORMULA_CODES", "delta_e_numba", "delta_e_rgb_numba", "delta_e_pixel"]
+__all__ = ["FORMULA_CODES", "count_within_delta_e_rgb", "delta_e_numba", "delta_e_pixel",
+           "delta_e_rgb_numba", "within_delta_e_rgb"]
 
 #: Formula name -> the integer code the kernels switch on.
 FORMULA_CODES = {"cie76": 0, "cie94": 1, "ciede2000": 2}
@@ -181,3 +183,121 @@ def delta_e_rgb_numba(rgb1: np.ndarray, rgb2: np.ndarray, formula: str = "cie76"
     kernel = _delta_e_rgb_serial if flat1.shape[0] < SERIAL_PIXELS else _delta_e_rgb_parallel
     kernel(code, flat1, flat2, LINEAR_LUT, out)
     return out.reshape(rgb1.shape[:-1])
+
+
+@njit(cache=True)
+def _within_run(code, reference, sample, step, limit, lut, out, start, stop):
+    """``out[k]`` for ``k`` in ``start..stop``: equal colours without arithmetic (ΔE = 0),
+    the others by the formula, remembering the last pair (flat-colour images repeat it)."""
+    last_pair = np.int64(-1)
+    last = False
+    for k in range(start, stop):
+        r = k * step
+        ref = (np.int64(reference[r, 0]) << 16) | (np.int64(reference[r, 1]) << 8) \
+            | np.int64(reference[r, 2])
+        smp = (np.int64(sample[k, 0]) << 16) | (np.int64(sample[k, 1]) << 8) \
+            | np.int64(sample[k, 2])
+        if ref == smp:
+            out[k] = True
+            continue
+        pair = (ref << 24) | smp
+        if pair != last_pair:
+            l1, a1, b1 = lab_of_rgb(np.int32(reference[r, 0]), np.int32(reference[r, 1]),
+                                    np.int32(reference[r, 2]), lut)
+            l2, a2, b2 = lab_of_rgb(np.int32(sample[k, 0]), np.int32(sample[k, 1]),
+                                    np.int32(sample[k, 2]), lut)
+            last = delta_e_pixel(code, l1, a1, b1, l2, a2, b2) <= limit
+            last_pair = pair
+        out[k] = last
+
+
+_WITHIN_CHUNK = 1 << 14  # pixels per parallel work item
+
+
+@njit(parallel=True, cache=True)
+def _within_parallel(code, reference, sample, step, limit, lut, out):
+    n = sample.shape[0]
+    for item in prange((n + _WITHIN_CHUNK - 1) // _WITHIN_CHUNK):
+        _within_run(code, reference, sample, step, limit, lut, out, item * _WITHIN_CHUNK,
+                    min(n, (item + 1) * _WITHIN_CHUNK))
+
+
+@njit(cache=True)
+def _within_serial(code, reference, sample, step, limit, lut, out):
+    _within_run(code, reference, sample, step, limit, lut, out, 0, sample.shape[0])
+
+
+def within_delta_e_rgb(reference: np.ndarray, sample: np.ndarray, limit: float,
+                             formula: str = "cie76") -> np.ndarray:
+    """``ΔE(reference, sample) <= limit`` per pixel, without storing ΔE: bool ``(...)``.
+
+    ``sample`` is uint8 ``(..., 3)``; ``reference`` uint8 of the same shape or one colour
+    ``(3,)`` for every pixel (the reference of CIE94's weights). Equal colours are within
+    any ``limit >= 0`` without arithmetic, so a mostly-right sample costs little; the others
+    get exactly :func:`delta_e_rgb_numba`'s value.
+
+    Example:
+        >>> within_delta_e_rgb(np.array([0, 0, 255], np.uint8),
+        ...                          np.array([[0, 0, 255], [0, 0, 250], [255, 0, 0]], np.uint8), 5)
+        array([ True,  True, False])
+    """
+    code = FORMULA_CODES[check_formula(formula)]
+    reference, sample = np.asarray(reference), np.asarray(sample)
+    one_colour = reference.shape == (3,)
+    _pair("reference", reference if not one_colour else np.broadcast_to(reference, sample.shape),
+          "sample", sample, "uint8")
+    flat = np.ascontiguousarray(sample).reshape(-1, 3)
+    ref = np.ascontiguousarray(reference).reshape(-1, 3)
+    out = np.empty(flat.shape[0], np.bool_)
+    kernel = _within_serial if flat.shape[0] < SERIAL_PIXELS else _within_parallel
+    kernel(code, ref, flat, 0 if one_colour else 1, float(limit), LINEAR_LUT, out)
+    return out.reshape(sample.shape[:-1])
+
+
+@njit(cache=True)
+def _count_within(code, reference, sample, mask, limit, lut):
+    count = 0
+    last_pair = np.int64(-1)
+    last = False
+    for i in range(mask.shape[0]):
+        for j in range(mask.shape[1]):
+            if not mask[i, j]:
+                continue
+            ref = (np.int64(reference[i, j, 0]) << 16) | (np.int64(reference[i, j, 1]) << 8) \
+                | np.int64(reference[i, j, 2])
+            smp = (np.int64(sample[i, j, 0]) << 16) | (np.int64(sample[i, j, 1]) << 8) \
+                | np.int64(sample[i, j, 2])
+            if ref == smp:
+                count += 1
+                continue
+            pair = (ref << 24) | smp
+            if pair != last_pair:  # flat-colour images repeat pairs along a row
+                l1, a1, b1 = lab_of_rgb(np.int32(reference[i, j, 0]),
+                                        np.int32(reference[i, j, 1]),
+                                        np.int32(reference[i, j, 2]), lut)
+                l2, a2, b2 = lab_of_rgb(np.int32(sample[i, j, 0]), np.int32(sample[i, j, 1]),
+                                        np.int32(sample[i, j, 2]), lut)
+                last = delta_e_pixel(code, l1, a1, b1, l2, a2, b2) <= limit
+                last_pair = pair
+            count += last
+    return count
+
+
+def count_within_delta_e_rgb(reference: np.ndarray, sample: np.ndarray, mask: np.ndarray,
+                                   limit: float, formula: str = "cie76") -> int:
+    """How many pixels of bool ``mask`` ``(H, W)`` have ``ΔE(reference, sample) <= limit``,
+    for uint8 ``(H, W, 3)`` images (views of larger images are fine: nothing is copied).
+    The same decision per pixel as :func:`within_delta_e_rgb`.
+
+    Example:
+        >>> ref = np.zeros((2, 2, 3), np.uint8); out = ref.copy(); out[0, 0] = 255
+        >>> count_within_delta_e_rgb(ref, out, np.ones((2, 2), bool), 5)
+        3
+    """
+    code = FORMULA_CODES[check_formula(formula)]
+    reference, sample, mask = np.asarray(reference), np.asarray(sample), np.asarray(mask)
+    _pair("reference", reference, "sample", sample, "uint8")
+    if reference.ndim != 3 or mask.dtype != np.bool_ or mask.shape != reference.shape[:2]:
+        raise ValueError(f"reference, mask: expected (H, W, 3) images and a bool (H, W) mask, "
+                         f"got {reference.shape} and {mask.dtype} {mask.shape}")
+    return int(_count_within(code, reference, sample, mask, float(limit), LINEAR_LUT))

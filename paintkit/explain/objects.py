@@ -45,6 +45,22 @@ def _pack(rgb: np.ndarray) -> np.ndarray:
     return (rgb[..., 0] << 16) | (rgb[..., 1] << 8) | rgb[..., 2]
 
 
+def _take(image: np.ndarray, flat: np.ndarray) -> np.ndarray:
+    """Pixels of ``image`` (``(H, W)`` or ``(H, W, C)``) at raster indices ``flat``: one
+    ``take`` (several times faster than boolean or paired-index gathers on a window)."""
+    rows = image.reshape(image.shape[0] * image.shape[1], -1)
+    picked = rows.take(flat, axis=0)
+    return picked if image.ndim == 3 else picked[:, 0]
+
+
+def _distinct(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(codes, return_counts=True)`` of a non-empty array, without the sort when
+    it holds one value (most elements and their outputs are one flat colour)."""
+    if (codes == codes[0]).all():
+        return codes[:1].copy(), np.array([codes.size], np.int64)
+    return np.unique(codes, return_counts=True)
+
+
 def _unpack(code: int) -> np.ndarray:
     return np.array([(code >> 16) & 255, (code >> 8) & 255, code & 255], np.uint8)
 
@@ -69,21 +85,50 @@ class ObjectTagger:
         self.correct, self.edit = correct, edit_mask
         self.t, self.formula = tolerance, formula
         self._colour_masks: dict = {}
+        self._wrong_at = None
+        self._wrong_colours = None
+        self._wrong_counts: dict = {}
+
+    @property
+    def wrong_at(self) -> np.ndarray:
+        """Flat (raster-order) indices of the wrong pixels, int64 ``(N,)``: listed once (the
+        error segments use them too), as most pixels of a fair output are right."""
+        if self._wrong_at is None:
+            self._wrong_at = np.flatnonzero(~self.correct)
+        return self._wrong_at
+
+    def _wrong(self) -> tuple[np.ndarray, np.ndarray]:
+        """:attr:`wrong_at` and the output's colours there, uint8 ``(N, 3)``."""
+        if self._wrong_colours is None:
+            self._wrong_colours = _take(self.o, self.wrong_at)
+        return self.wrong_at, self._wrong_colours
+
+    def wrong_pixels(self, fp) -> np.ndarray:
+        """Wrong pixels per element of footprints ``fp``: int64 ``(len(fp.ids) + 1,)``,
+        indexed like ``fp.area`` (one count over the wrong pixels for every element)."""
+        counts = self._wrong_counts.get(id(fp))
+        if counts is None:
+            counts = np.bincount(np.ravel(fp.index).take(self.wrong_at),
+                                 minlength=len(fp.ids) + 1)
+            self._wrong_counts[id(fp)] = counts
+        return counts
 
     def _matches(self, reference: np.ndarray, sample: np.ndarray) -> np.ndarray:
-        """``ΔE(reference, sample) <= t`` for two ``(N, 3)`` uint8 arrays (or a colour)."""
-        from paintkit.kernels.delta_e_numba import delta_e_rgb_numba
+        """``ΔE(reference, sample) <= t`` for two ``(N, 3)`` uint8 arrays (or a colour
+        ``(3,)`` and ``(N, 3)``). Equal colours (most pixels of a shifted copy on
+        flat-colour scenes) cost no arithmetic."""
+        from paintkit.kernels.delta_e_numba import within_delta_e_rgb
 
-        reference = np.broadcast_to(reference, sample.shape)
-        # Equal colours are within any t (ΔE = 0): only the others need the formula; on
-        # flat-colour scenes that is most pixels of a shifted copy.
-        differ = (reference != sample).any(axis=-1)
-        out = np.ones(differ.shape, bool)
-        if differ.any():
-            out[differ] = delta_e_rgb_numba(np.ascontiguousarray(reference[differ]),
-                                            np.ascontiguousarray(sample[differ]),
-                                            self.formula) <= self.t
-        return out
+        return within_delta_e_rgb(reference, sample, self.t, self.formula)
+
+    def _count_matches(self, reference: np.ndarray, sample: np.ndarray,
+                       mask: np.ndarray) -> int:
+        """How many of the ``mask`` pixels (bool ``(N,)``) of two ``(N, 3)`` uint8 arrays
+        have ``ΔE(reference, sample) <= t``, without gathering them."""
+        from paintkit.kernels.delta_e_numba import count_within_delta_e_rgb
+
+        return count_within_delta_e_rgb(reference[None], sample[None], mask[None],
+                                              self.t, self.formula)
 
     def _distance(self, c1: np.ndarray, c2: np.ndarray) -> float:
         from paintkit.kernels.delta_e_numba import delta_e_rgb_numba
@@ -96,18 +141,26 @@ class ObjectTagger:
         callable returning the answer scene rendered without the element (None: skip the
         missing test); ``input_fp`` the input footprints (for ``left_in_place``)."""
         element_id = fp.ids[k]
-        win = fp.window(k)
-        m = fp.index[win] == k + 1
-        ys, xs = np.nonzero(m)
-        ys, xs = ys + win[0].start, xs + win[1].start
-        share = float(self.correct[ys, xs].mean())
+        area = int(fp.area[k + 1])
         top, left, bottom, right = (int(v) for v in fp.boxes[k + 1])
-        entry = {"id": element_id, "expected": "present", "area": int(ys.size),
+        # the share right is (area - wrong) / area, the mean of the footprint's "right" flags
+        share = float((area - int(self.wrong_pixels(fp)[k + 1])) / area)
+        entry = {"id": element_id, "expected": "present", "area": area,
                  "bbox": [left, top, right - left + 1, bottom - top + 1],
                  "share": round(share, 4)}
         if share >= CORRECT_SHARE:
             return {**entry, "tag": "correct"}
-        found = self._find_offset(ys, xs)
+        # The footprint's pixels, in raster order: coordinates, answer and output colours,
+        # and the answer's colours packed and counted (shared by the tests below).
+        win = fp.window(k)
+        m = fp.index[win] == k + 1
+        ys, xs = np.nonzero(m)
+        ys, xs = ys + win[0].start, xs + win[1].start
+        flat = ys * self.a.shape[1] + xs
+        expected, out = _take(self.a, flat), _take(self.o, flat)
+        packed = _pack(expected)
+        codes, counts = _distinct(packed)
+        found = self._find_offset(ys, xs, packed, int(codes[np.argmax(counts)]))
         if found is not None:
             (dx, dy), moved_share = found
             entry.update(tag="misplaced", offset=[dx, dy], offset_share=round(moved_share, 4))
@@ -115,13 +168,14 @@ class ObjectTagger:
                 entry["left_in_place"] = self._left_in_place(input_fp, element_id)
             return entry
         if underlay is not None:
-            under = underlay(element_id)[ys, xs]
-            visible = (under != self.a[ys, xs]).any(axis=-1)
-            if visible.any():
-                gone = float(self._matches(under[visible], self.o[ys, xs][visible]).mean())
+            under = _take(np.ascontiguousarray(underlay(element_id)), flat)
+            visible = _pack(under) != packed
+            shown = int(visible.sum())
+            if shown:
+                gone = self._count_matches(under, out, visible) / shown
                 if gone >= MISSING_SHARE:
                     return {**entry, "tag": "missing", "missing_share": round(gone, 4)}
-        recolour = self._recolour(ys, xs)
+        recolour = self._recolour(out, packed, codes)
         if recolour is not None:
             return {**entry, "tag": "wrong_colour", **recolour}
         return {**entry, "tag": "damaged"}
@@ -134,27 +188,40 @@ class ObjectTagger:
         if iy.size == 0:
             return False
         iy, ix = iy + win[0].start, ix + win[1].start
-        return bool(self._matches(self.i[iy, ix], self.o[iy, ix]).mean() >= MISSING_SHARE)
+        flat = iy * self.i.shape[1] + ix
+        return bool(self._matches(_take(self.i, flat), _take(self.o, flat)).mean()
+                    >= MISSING_SHARE)
 
     def _colour_mask(self, code: int):
-        """Wrong output pixels within ``t`` of colour ``code``, and their components
-        (cached per colour). Only wrong pixels are converted: a shifted copy is wrong
-        wherever it does not overlap its right place, and the offset is refined after."""
+        """Wrong output pixels within ``t`` of colour ``code`` and their components, in
+        the box ``(y0, x0)`` holding them: ``(near, labels, (y0, x0))``, Nones when there
+        are none (cached per colour). Only wrong pixels are converted: a shifted copy is
+        wrong wherever it does not overlap its right place, and the offset is refined
+        after."""
         from paintkit.kernels.components import connected_components
 
         hit = self._colour_masks.get(code)
         if hit is None:
-            wrong = ~self.correct
-            near = np.zeros(wrong.shape, bool)
-            near[wrong] = self._matches(_unpack(code), self.o[wrong])
-            labels, _ = connected_components(near)
-            hit = self._colour_masks[code] = (near, labels)
+            at, colours = self._wrong()
+            near_at = at[self._matches(_unpack(code), colours)]
+            if near_at.size == 0:
+                hit = None, None, None
+            else:  # labelled in their box: raster order, so the image's own numbering
+                ys, xs = np.divmod(near_at, self.o.shape[1])
+                y0, x0 = int(ys[0]), int(xs.min())
+                near = np.zeros((int(ys[-1]) - y0 + 1, int(xs.max()) - x0 + 1), bool)
+                near[ys - y0, xs - x0] = True
+                labels, _ = connected_components(near)
+                hit = near, labels, (y0, x0)
+            self._colour_masks[code] = hit
         return hit
 
     def _shift_share(self, element, dx, dy) -> float:
         """Share of the element's pixels (those whose shifted place is inside the image; 0
         when under half are) matched by the output shifted by ``(dx, dy)``. Window slices,
         not gathers: the climb evaluates many shifts of one element."""
+        from paintkit.kernels.delta_e_numba import count_within_delta_e_rgb
+
         y0, x0, mask, a_win, n = element
         h, w = self.o.shape[:2]
         wh, ww = mask.shape
@@ -169,21 +236,24 @@ class ObjectTagger:
             return 0.0
         a = a_win[top:bottom, left:right]
         o = self.o[y0 + dy + top:y0 + dy + bottom, x0 + dx + left:x0 + dx + right]
-        differ = m & (a != o).any(axis=-1)
-        matched = inside - int(differ.sum())
-        if matched < inside:
-            matched += int(self._matches(a[differ], o[differ]).sum())
-        return matched / inside
+        return count_within_delta_e_rgb(a, o, m, self.t, self.formula) / inside
 
     def _climb(self, element, dx, dy):
         """Hill-climb the shift share from ``(dx, dy)`` over 1 px steps (the centroid guess
         is off by a few px when occlusion or a sub-pixel move reshapes the copy)."""
-        best = ((dx, dy), self._shift_share(element, dx, dy) if (dx, dy) != (0, 0) else 0.0)
+        seen: dict = {}  # neighbourhoods of successive steps overlap: each shift once
+
+        def share_at(sx, sy):
+            if (sx, sy) not in seen:
+                seen[sx, sy] = self._shift_share(element, sx, sy)
+            return seen[sx, sy]
+
+        best = ((dx, dy), share_at(dx, dy) if (dx, dy) != (0, 0) else 0.0)
         for _ in range(_CLIMB_STEPS):
             (bx, by), share = best
             if share >= 1.0:  # no neighbour can beat a perfect copy
                 break
-            step = max((((bx + sx, by + sy), self._shift_share(element, bx + sx, by + sy))
+            step = max((((bx + sx, by + sy), share_at(bx + sx, by + sy))
                         for sx in (-1, 0, 1) for sy in (-1, 0, 1)
                         if (sx, sy) != (0, 0) and (bx + sx, by + sy) != (0, 0)),
                        key=lambda item: item[1])
@@ -192,17 +262,15 @@ class ObjectTagger:
             best = step
         return best
 
-    def _find_offset(self, ys, xs):
-        """``((dx, dy), share)`` of the best shifted copy of the element, or None."""
-        packed = _pack(self.a[ys, xs])
-        codes, counts = np.unique(packed, return_counts=True)
-        main = int(codes[np.argmax(counts)])
+    def _find_offset(self, ys, xs, packed, main):
+        """``((dx, dy), share)`` of the best shifted copy of the element (pixels ``ys``,
+        ``xs``, answer colours ``packed``, the most frequent ``main``), or None."""
         in_main = packed == main
         my, mx = ys[in_main], xs[in_main]
-        near, labels = self._colour_mask(main)
-        stray = labels[near]
-        if stray.size == 0:
+        near, labels, origin = self._colour_mask(main)
+        if near is None:
             return None
+        stray = labels[near]
         candidates, sizes = np.unique(stray, return_counts=True)
         candidates = candidates[np.argsort(-sizes)][:_CANDIDATES]
         y0, x0 = int(ys.min()), int(xs.min())
@@ -212,6 +280,7 @@ class ObjectTagger:
         best = None
         for label in candidates.tolist():
             cy, cx = np.nonzero(labels == label)
+            cy, cx = cy + origin[0], cx + origin[1]
             if not 0.3 * my.size <= cy.size <= 3 * my.size:
                 continue
             found = self._climb(element, int(round(cx.mean() - mx.mean())),
@@ -220,18 +289,18 @@ class ObjectTagger:
                 best = found
         return best if best is not None and best[1] >= MISPLACED_SHARE else None
 
-    def _recolour(self, ys, xs):
+    def _recolour(self, out, packed, codes):
         """``{"delta_e", "expected_colors", "output_colors"}`` when the element is there in
-        other colours (module docstring, rule 4), else None."""
-        expected, out = self.a[ys, xs], self.o[ys, xs]
-        packed = _pack(expected)
+        other colours (module docstring, rule 4), else None. ``out``: the output's colours
+        on the element, ``packed`` the answer's, ``codes`` the distinct ones, sorted."""
+        packed_out = _pack(out)
         worst = 0.0
         expected_hex, output_hex = [], []
-        for code in np.unique(packed).tolist():
-            group = out[packed == code]
-            g_codes, g_counts = np.unique(_pack(group), return_counts=True)
+        for code in codes.tolist():
+            same = packed == code if codes.size > 1 else slice(None)
+            g_codes, g_counts = _distinct(packed_out[same])
             mode = _unpack(int(g_codes[np.argmax(g_counts)]))
-            if self._matches(mode, group).mean() < UNIFORM_SHARE:
+            if self._matches(mode, out[same]).mean() < UNIFORM_SHARE:
                 return None
             worst = max(worst, self._distance(_unpack(code), mode))
             expected_hex.append(_hex(_unpack(code)))
@@ -251,12 +320,13 @@ class ObjectTagger:
         if ys.size == 0:
             return None
         ys, xs = ys + win[0].start, xs + win[1].start
-        share = float(self.correct[ys, xs].mean())
+        flat = ys * self.i.shape[1] + xs
+        share = float(_take(self.correct, flat).mean())
         entry = {"id": input_fp.ids[k], "expected": "removed", "area": int(ys.size),
                  "share": round(share, 4)}
         if share >= CORRECT_SHARE:
             return {**entry, "tag": "correct"}
-        kept = float(self._matches(self.i[ys, xs], self.o[ys, xs]).mean())
+        kept = float(self._matches(_take(self.i, flat), _take(self.o, flat)).mean())
         if kept >= MISSING_SHARE:
             return {**entry, "tag": "not_removed", "kept_share": round(kept, 4)}
         return {**entry, "tag": "damaged"}

@@ -213,7 +213,7 @@ def explain_problem(metadata: dict, inputs, answer, output, *, tolerance: int = 
         tags[entry["tag"]] = tags.get(entry["tag"], 0) + 1
     segments = error_segments(edit, correct, answer_footprints=answer_fp,
                               input_footprints=input_fp if input_fp is not answer_fp else None,
-                              max_segments=max_segments)
+                              max_segments=max_segments, wrong_at=tagger.wrong_at)
     return {"has_output": True, **base, "explained": explained, "notes": notes,
             "objects": objects, "tags": tags, **segments}
 

@@ -25,17 +25,24 @@ def _overlaps(labels_on, index_on, ids, keep) -> dict:
     inside = (index_on > 0) & keep[labels_on]
     if not inside.any():
         return {}
-    pairs = labels_on[inside].astype(np.int64) * (len(ids) + 1) + index_on[inside]
-    codes, counts = np.unique(pairs, return_counts=True)
+    stride = len(ids) + 1
+    pairs = labels_on[inside].astype(np.int64) * stride + index_on[inside]
+    if keep.size * stride <= 4 * pairs.size + (1 << 16):  # few codes: count them directly
+        counts = np.bincount(pairs, minlength=0)
+        codes = np.flatnonzero(counts)
+        counts = counts[codes]
+    else:
+        codes, counts = np.unique(pairs, return_counts=True)
     out: dict = {}
     for code, count in zip(codes.tolist(), counts.tolist(), strict=True):
-        label, k = divmod(code, len(ids) + 1)
+        label, k = divmod(code, stride)
         out.setdefault(label, {})[ids[k - 1]] = int(count)
     return out
 
 
 def error_segments(edit_mask: np.ndarray, correct: np.ndarray, *, answer_footprints=None,
-                   input_footprints=None, max_segments: int = MAX_SEGMENTS) -> dict:
+                   input_footprints=None, max_segments: int = MAX_SEGMENTS,
+                   wrong_at: np.ndarray | None = None) -> dict:
     """Connected error segments of one problem at one tolerance (module docstring).
 
     Args:
@@ -45,6 +52,7 @@ def error_segments(edit_mask: np.ndarray, correct: np.ndarray, *, answer_footpri
             of the answer and input scenes, or None when the problem has none (then
             segments carry no element overlaps and none is called spurious).
         max_segments: how many of the largest segments to list.
+        wrong_at: ``np.flatnonzero(~correct)`` if the caller has it.
 
     Returns:
         ``{"segments": [...], "other_segments": {"count", "pixels"}, "spurious":
@@ -52,29 +60,33 @@ def error_segments(edit_mask: np.ndarray, correct: np.ndarray, *, answer_footpri
         "edit_pixels", "preservation_pixels", "answer_objects", "input_objects",
         "spurious"}``, largest first.
     """
-    from paintkit.kernels.components import connected_components, label_boxes
+    from paintkit.kernels.run_labels import label_boxes_of_pixels, label_runs
 
     if edit_mask.shape != correct.shape:
         raise ValueError(f"edit_mask, correct: expected one (H, W) shape, got {edit_mask.shape} "
                          f"and {correct.shape}")
-    wrong = ~correct
-    labels, count = connected_components(wrong)
-    area, box = label_boxes(labels, count)
-    edit_counts = np.bincount(labels[edit_mask & wrong], minlength=count + 1)
+    known = answer_footprints is not None
+    # Everything works on the wrong pixels only, listed once in raster order: they are
+    # labelled as runs (no label image), and every per-pixel figure is one take over them.
+    at = np.flatnonzero(~correct) if wrong_at is None else wrong_at
+    width = correct.shape[1]
+    on, count = label_runs(at, width)
+    rows, cols = np.divmod(at, width)
+    area, box = label_boxes_of_pixels(on, rows, cols, count)
+    edit_counts = np.bincount(on[np.ravel(edit_mask).take(at)], minlength=count + 1)
     order = np.argsort(-area[1:], kind="stable")[:max_segments] + 1
     keep = np.zeros(count + 1, bool)
     keep[order] = True
-    known = answer_footprints is not None
-    on = labels[wrong]
-    answer_hits = _overlaps(on, answer_footprints.index[wrong], answer_footprints.ids, keep) \
-        if known else {}
-    input_hits = _overlaps(on, input_footprints.index[wrong], input_footprints.ids, keep) \
+    fps = (answer_footprints, input_footprints)
+    index_on = [np.ravel(fp.index).take(at) if fp is not None else None for fp in fps]
+    answer_hits = _overlaps(on, index_on[0], answer_footprints.ids, keep) if known else {}
+    input_hits = _overlaps(on, index_on[1], input_footprints.ids, keep) \
         if input_footprints is not None else {}
     # Spurious is decided for every segment (not only the listed ones).
     touched = np.zeros(count + 1, bool)
-    for fp in (answer_footprints, input_footprints):
-        if fp is not None:
-            touched[np.unique(labels[wrong & (fp.index > 0)])] = True
+    for index in index_on:
+        if index is not None:
+            touched[on[index > 0]] = True
     spurious = known & (edit_counts == 0) & ~touched
     spurious[0] = False
     segments = []

@@ -5,7 +5,8 @@ benchmark's metric (they are not part of it; see ``docs/neighbour-metrics.md``).
   Pillow's ``convert("L")`` does it (``(19595 R + 38470 G + 7471 B + 32768) >> 16``); the
   local means, variances and covariance use an 11-tap Gaussian window with sigma 1.5 (the
   same in both directions, applied separably: through kornia on GPU tensors, with the Numba
-  kernels of :mod:`paintkit.kernels.ssim` on CPU); ``C1 = (0.01 * 255)²``,
+  kernels of :mod:`paintkit.kernels.ssim` on CPU, which filter only the rows and columns
+  near a difference); ``C1 = (0.01 * 255)²``,
   ``C2 = (0.03 * 255)²``; population (not sample) moments; the SSIM map is averaged over
   the pixels whose whole window lies inside the image (5 px dropped on every side). This
   equals scikit-image's ``structural_similarity(gaussian_weights=True, sigma=1.5,
@@ -117,20 +118,17 @@ def _ssim_batch(out, ans, use_numba: bool):
     valid = (h - SSIM_WINDOW + 1) * (w - SSIM_WINDOW + 1)
     # Where a whole window has x == y the map is exactly 1 (numerator and denominator are
     # the same float expression), so only the box around differing pixels is computed.
-    if use_numba:  # luma, box and separable filter per image
-        from paintkit.kernels.ssim import luma, ssim_sum
+    if use_numba:  # luma and a map of changes, then only the boxes near the changes
+        from paintkit.kernels.ssim import luma_pair, ssim_sum
 
         values = []
         for o, a in zip(out.numpy(), ans.numpy(), strict=True):
-            x, y = luma(o), luma(a)
-            box = _changed_box(x != y, h, w)
-            if box is None:
+            x, y, changed = luma_pair(o, a)
+            if not changed.any():
                 values.append(1.0)
                 continue
-            top, bottom, left, right = box
-            total, computed = ssim_sum(x[top:bottom, left:right],
-                                             y[top:bottom, left:right], _C1, _C2)
-            values.append((total + (valid - computed)) / valid)
+            total, computed = ssim_sum(x, y, _C1, _C2, changed=changed)
+            values.append(total / computed)
         return torch.tensor(values, dtype=torch.float64)
     x, y = grayscale(out), grayscale(ans)
     box = _changed_box((x != y).any(dim=0)[0].cpu().numpy(), h, w)

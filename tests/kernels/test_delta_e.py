@@ -156,3 +156,39 @@ def test_rgb_parallel_path_equals_the_serial_path():
     b = rng.integers(0, 256, (SERIAL_PIXELS + 5, 3), dtype=np.uint8)
     whole = delta_e_rgb_numba(a, b, "ciede2000")
     np.testing.assert_array_equal(whole[:100], delta_e_rgb_numba(a[:100], b[:100], "ciede2000"))
+
+
+@pytest.mark.parametrize("formula", DELTA_E_FORMULAS)
+def test_within_and_count_within_decide_like_delta_e(formula):
+    """The tolerance tests (explain's hot path) against ΔE itself, on runs of one colour
+    pair (the kernels remember the last pair), exact matches and colours near the limit."""
+    from paintkit.kernels.delta_e_numba import (
+        SERIAL_PIXELS,
+        count_within_delta_e_rgb,
+        within_delta_e_rgb,
+    )
+
+    rng = np.random.default_rng(31)
+    n = SERIAL_PIXELS + 4099  # the parallel path, several work items
+    ref = rng.integers(0, 256, (n, 3), dtype=np.uint8)
+    sample = np.clip(ref.astype(np.int16) + rng.integers(-6, 7, (n, 3)), 0, 255).astype(np.uint8)
+    ref[:500], sample[:500] = ref[0], sample[0]  # a run of one pair...
+    sample[200:260] = ref[0]  # ... broken by equal colours
+    sample[300:302] = ref[0] + 1
+    for limit in (0, 3, 5, 10):
+        expected = delta_e_rgb_numba(ref, sample, formula) <= limit
+        np.testing.assert_array_equal(within_delta_e_rgb(ref, sample, limit, formula),
+                                      expected)
+        np.testing.assert_array_equal(within_delta_e_rgb(ref[:300], sample[:300], limit,
+                                                               formula), expected[:300])
+        one = delta_e_rgb_numba(np.broadcast_to(ref[3], sample.shape), sample, formula) <= limit
+        np.testing.assert_array_equal(within_delta_e_rgb(ref[3], sample, limit, formula),
+                                      one)
+        images = ref[:200 * 300].reshape(200, 300, 3), sample[:200 * 300].reshape(200, 300, 3)
+        mask = rng.random((200, 300)) < 0.6
+        inside = (slice(7, 180), slice(11, 290))  # views, not copies
+        want = int((expected[:200 * 300].reshape(200, 300) & mask)[inside].sum())
+        assert count_within_delta_e_rgb(images[0][inside], images[1][inside],
+                                              mask[inside], limit, formula) == want
+    with pytest.raises(ValueError, match="bool"):
+        count_within_delta_e_rgb(images[0], images[1], mask.astype(np.uint8), 5)
