@@ -6,10 +6,11 @@ about 1,500 page faults on each side and a socket round trip per segment. On a s
 machine that costs as much CPU as generating the problem.
 
 Here each worker instead owns a :class:`PixelRing`: a few slots of shared memory, made once
-(the training process maps it while any tensor from it is alive there). When a :class:`StreamItem` (what :class:`ProblemStream` yields) is
-pickled inside a worker, its uint8 images are copied into a free slot and only
-``(slot, offsets, shapes)`` travel through the queue; unpickling in the training process
-gives tensors that view the slot (no copy, no new mapping). The slot goes back to the worker
+(the training process maps it while any tensor from it is alive there). When a
+:class:`StreamItem` (what :class:`ProblemStream` yields) is pickled inside a worker, its
+uint8 images are copied into a free slot and only ``(slot, offsets, shapes)`` and the ring's
+descriptor travel through the queue; unpickling in the training process gives tensors that
+view the slot (no copy; the mapping is reused while the ring is alive there). The slot goes back to the worker
 only when the last of those tensors (and of their views) has been freed, so a batch's pixels
 never change under the training loop, however long it keeps them; a loop that keeps many
 batches simply makes its workers fall back to the usual path.
