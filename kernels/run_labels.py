@@ -17,15 +17,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from paintkit.kernels.components import _root  # union-find root with path halving
+
 __all__ = ["label_boxes_of_pixels", "label_runs"]
-
-
-@njit(inline="always", cache=True)
-def _root(parent, x):
-    while parent[x] != x:
-        parent[x] = parent[parent[x]]
-        x = parent[x]
-    return x
 
 
 @njit(cache=True)
