@@ -15,31 +15,20 @@ engine and writer uses (``len``, ``spec``, ``specs``, ``problems``, ``to_dict``/
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any
 
 from paintkit.compositional.chain import KINDS, check_steps
 from paintkit.conditions import CONDITIONS
-from paintkit.suites.spec import PROBLEM, ProblemSpec, check_slots_and_names
+from paintkit.suites.spec import PROBLEM, DataclassSuite, ProblemSpec, check_names, check_slots_and_names
 
 COMPOSITIONAL_BENCHMARK = "Compositional"
 COMPOSITIONAL_NAMESPACE = "compositional"
 COMPOSITIONAL_PER_CELL = 12
 
 
-def _names(value, allowed: tuple[str, ...], what: str) -> tuple[str, ...]:
-    items = tuple(str(v).strip() for v in value) or allowed
-    for item in items:
-        if item not in allowed:
-            raise ValueError(f"unknown {what} {item!r}; allowed: {', '.join(allowed)}")
-    if len(set(items)) != len(items):
-        raise ValueError(f"{what}s listed twice: {', '.join(items)}")
-    return items
-
-
 @dataclass(frozen=True)
-class CompositionalSuite:
+class CompositionalSuite(DataclassSuite):
     """An ordered set of compositional problems (see the module docstring).
 
     Args:
@@ -62,8 +51,8 @@ class CompositionalSuite:
 
     def __post_init__(self) -> None:
         check_steps(self.steps)
-        object.__setattr__(self, "kinds", _names(self.kinds, KINDS, "compositional kind"))
-        object.__setattr__(self, "conditions", _names(self.conditions, CONDITIONS, "condition"))
+        object.__setattr__(self, "kinds", check_names(self.kinds, KINDS, "compositional kind"))
+        object.__setattr__(self, "conditions", check_names(self.conditions, CONDITIONS, "condition"))
         check_slots_and_names(self)
 
     @property
@@ -92,9 +81,6 @@ class CompositionalSuite:
             folder=self.folders()[kind_i], idx=idx, idx_digits=max(3, len(str(self.block - 1))),
         )
 
-    def specs(self) -> Iterator[ProblemSpec]:
-        return (self.spec(i) for i in range(len(self)))
-
     def generate_spec(self, spec: ProblemSpec):
         """The problem ``spec`` names (called by :func:`paintkit.suites.build_problem`)."""
         from paintkit.compositional.chain import generate_compositional
@@ -102,21 +88,9 @@ class CompositionalSuite:
         return generate_compositional(spec.task, spec.condition, self.steps, spec.slot,
                                       namespace=spec.namespace)
 
-    def problems(self, start: int = 0, stop: int | None = None):
-        """Generate problems ``start .. stop-1`` in this process (with ``problem_id``/``idx``)."""
-        from paintkit.suites.build import build_problem
-
-        stop = len(self) if stop is None else min(stop, len(self))
-        return (build_problem(self, self.spec(i)) for i in range(start, stop))
-
     def to_dict(self) -> dict[str, Any]:
         """JSON-able description (the manifest's ``suite``); ``from_dict`` inverts it."""
         return {"suite": "compositional", "benchmark": self.benchmark, "namespace": self.namespace,
                 "steps": self.steps, "kinds": list(self.kinds), "conditions": list(self.conditions),
                 "per_cell": self.per_cell, "start_slot": self.start_slot, "problems": len(self)}
 
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> CompositionalSuite:
-        names = {f.name for f in fields(cls)}
-        return cls(**{k: (tuple(v) if isinstance(v, list) else v)
-                      for k, v in data.items() if k in names})

@@ -12,31 +12,20 @@ as PaintBench's task folders (problem ``NNN`` is condition ``NNN // per_cell``, 
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any
 
 from paintkit.conditions import CONDITIONS
 from paintkit.guidance.generate import GUIDED_TASKS
-from paintkit.suites.spec import PROBLEM, ProblemSpec, check_slots_and_names
+from paintkit.suites.spec import PROBLEM, DataclassSuite, ProblemSpec, check_names, check_slots_and_names
 
 GUIDANCE_BENCHMARK = "Guidance"
 GUIDANCE_NAMESPACE = "guidance"
 GUIDANCE_PER_CELL = 12
 
 
-def _names(value, allowed: tuple[str, ...], what: str) -> tuple[str, ...]:
-    items = tuple(str(v).strip() for v in value) or allowed
-    for item in items:
-        if item not in allowed:
-            raise ValueError(f"unknown {what} {item!r}; allowed: {', '.join(allowed)}")
-    if len(set(items)) != len(items):
-        raise ValueError(f"{what}s listed twice: {', '.join(items)}")
-    return items
-
-
 @dataclass(frozen=True)
-class GuidanceSuite:
+class GuidanceSuite(DataclassSuite):
     """Ordered guided problems; the interface of the other suites (``len``, ``spec``,
     ``specs``, ``problems``, ``to_dict``/``from_dict``, ``benchmark``, ``generate_spec``)."""
 
@@ -48,8 +37,8 @@ class GuidanceSuite:
     benchmark: str = GUIDANCE_BENCHMARK
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "tasks", _names(self.tasks, GUIDED_TASKS, "guided task"))
-        object.__setattr__(self, "conditions", _names(self.conditions, CONDITIONS, "condition"))
+        object.__setattr__(self, "tasks", check_names(self.tasks, GUIDED_TASKS, "guided task"))
+        object.__setattr__(self, "conditions", check_names(self.conditions, CONDITIONS, "condition"))
         check_slots_and_names(self)
 
     @property
@@ -74,28 +63,14 @@ class GuidanceSuite:
             idx_digits=max(3, len(str(self.block - 1))),
         )
 
-    def specs(self) -> Iterator[ProblemSpec]:
-        return (self.spec(i) for i in range(len(self)))
-
     def generate_spec(self, spec: ProblemSpec):
         from paintkit.guidance.generate import generate_guided
 
         return generate_guided(spec.task, spec.condition, spec.mode, spec.slot,
                                namespace=spec.namespace)
 
-    def problems(self, start: int = 0, stop: int | None = None):
-        from paintkit.suites.build import build_problem
-
-        stop = len(self) if stop is None else min(stop, len(self))
-        return (build_problem(self, self.spec(i)) for i in range(start, stop))
-
     def to_dict(self) -> dict[str, Any]:
         return {"suite": "guidance", "benchmark": self.benchmark, "namespace": self.namespace,
                 "tasks": list(self.tasks), "conditions": list(self.conditions),
                 "per_cell": self.per_cell, "start_slot": self.start_slot, "problems": len(self)}
 
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> GuidanceSuite:
-        names = {f.name for f in fields(cls)}
-        return cls(**{k: (tuple(v) if isinstance(v, list) else v)
-                      for k, v in data.items() if k in names})

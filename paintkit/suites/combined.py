@@ -7,11 +7,11 @@ output root with one manifest, and shard formats hold the parts one after the ot
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from paintkit.suites.spec import PROBLEM, ProblemSpec
+from paintkit.suites.spec import PROBLEM, ProblemSpec, SuiteMethods
 
 #: The ``benchmark`` of a combined suite: the parts' benchmark folders sit in the output root.
 ROOT_BENCHMARK = "."
@@ -29,7 +29,7 @@ class PartSpec(ProblemSpec):
         return self.part.problem_id
 
 
-class CombinedSuite:
+class CombinedSuite(SuiteMethods):
     """The problems of ``parts`` in order (part 0 first), as one suite."""
 
     benchmark = ROOT_BENCHMARK
@@ -67,21 +67,12 @@ class CombinedSuite:
             namespace=inner.namespace, folder=f"{part.benchmark}/{inner.folder}", idx=inner.idx,
             idx_digits=inner.idx_digits, part=inner)
 
-    def specs(self) -> Iterator[PartSpec]:
-        return (self.spec(i) for i in range(len(self)))
-
     def generate_spec(self, spec: PartSpec):
         """The part's own problem (with its own ``problem_id`` and ``idx``)."""
         from paintkit.suites.build import build_problem
 
         k, _ = self._locate(spec.index)
         return build_problem(self.parts[k], spec.part)
-
-    def problems(self, start: int = 0, stop: int | None = None):
-        from paintkit.suites.build import build_problem
-
-        stop = len(self) if stop is None else min(stop, len(self))
-        return (build_problem(self, self.spec(i)) for i in range(start, stop))
 
     def to_dict(self) -> dict[str, Any]:
         return {"suite": "combined", "benchmark": self.benchmark, "problems": len(self),

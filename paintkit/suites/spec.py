@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, fields
+from typing import Any
 
 PROBLEM = "problem"
 PRESERVATION = "preservation"
@@ -66,3 +68,47 @@ def check_slots_and_names(suite) -> None:
     if not isinstance(suite.benchmark, str) or not _BENCHMARK.match(suite.benchmark):
         raise ValueError(f"benchmark must be a folder name (letters, digits, '_.-'), got "
                          f"{suite.benchmark!r}")
+
+
+def check_names(value, allowed: tuple[str, ...], what: str) -> tuple[str, ...]:
+    """``value`` (names; empty: all of ``allowed``) as a tuple, each in ``allowed``, no repeats.
+
+    Raises:
+        ValueError: naming the unknown or repeated ``what``.
+    """
+    items = tuple(str(v).strip() for v in value) or allowed
+    for item in items:
+        if item not in allowed:
+            raise ValueError(f"unknown {what} {item!r}; allowed: {', '.join(allowed)}")
+    if len(set(items)) != len(items):
+        raise ValueError(f"{what}s listed twice: {', '.join(items)}")
+    return items
+
+
+class SuiteMethods:
+    """What every suite derives from its ``len`` and ``spec(index)``: ``specs`` and
+    ``problems``."""
+
+    def specs(self) -> Iterator[ProblemSpec]:
+        """Every problem spec, in order."""
+        return (self.spec(i) for i in range(len(self)))
+
+    def problems(self, start: int = 0, stop: int | None = None):
+        """Generate problems ``start .. stop-1`` in this process (an iterator of
+        :class:`~paintkit.tasks.Problem` with ``problem_id`` and ``idx`` in their metadata)."""
+        from paintkit.suites.build import build_problem
+
+        stop = len(self) if stop is None else min(stop, len(self))
+        return (build_problem(self, self.spec(i)) for i in range(start, stop))
+
+
+class DataclassSuite(SuiteMethods):
+    """:class:`SuiteMethods` plus ``from_dict`` for a dataclass suite whose ``to_dict``
+    writes its fields (tuples as JSON lists)."""
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]):
+        """The suite ``to_dict`` described (unknown keys such as ``problems`` ignored)."""
+        names = {f.name for f in fields(cls)}
+        return cls(**{k: (tuple(v) if isinstance(v, list) else v)
+                      for k, v in data.items() if k in names})

@@ -20,18 +20,18 @@ the same memory.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import Any
 
 from paintkit.conditions import CONDITIONS, Condition
-from paintkit.suites.build import build_problem
 from paintkit.suites.spec import (
     PRESERVATION,
     PRESERVATION_SOURCE,
     PRESERVATION_TASK,
     PROBLEM,
     ProblemSpec,
+    SuiteMethods,
     check_slots_and_names,
 )
 from paintkit.suites.variants import check_counts, check_size, condition_key, variant_condition
@@ -76,7 +76,7 @@ def resolve_modes(tasks: Sequence[str], selection: Sequence[str]) -> dict[str, t
 
 
 @dataclass(frozen=True)
-class Suite:
+class Suite(SuiteMethods):
     """An ordered set of problems (see the module docstring for the order).
 
     Args:
@@ -195,15 +195,6 @@ class Suite:
             idx_digits=max(3, len(str(self.block - 1))),
         )
 
-    def specs(self) -> Iterator[ProblemSpec]:
-        """Every problem spec, in order."""
-        return (self.spec(i) for i in range(len(self)))
-
-    def problems(self, start: int = 0, stop: int | None = None):
-        """Generate problems ``start .. stop-1`` in this process (an iterator of
-        :class:`~paintkit.tasks.Problem` with ``problem_id`` in their metadata)."""
-        stop = len(self) if stop is None else min(stop, len(self))
-        return (build_problem(self, self.spec(i)) for i in range(start, stop))
 
     # -- serialisation -------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:

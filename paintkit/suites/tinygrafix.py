@@ -17,11 +17,10 @@ conditions or modes: both are ``"default"`` in specs and metadata.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any
 
-from paintkit.suites.spec import PROBLEM, ProblemSpec, check_slots_and_names
+from paintkit.suites.spec import PROBLEM, DataclassSuite, ProblemSpec, check_slots_and_names
 
 TINYGRAFIX_BENCHMARK = "TinyGrafixBench"
 TINYGRAFIX_NAMESPACE = "tinygrafixbench"
@@ -36,7 +35,7 @@ def _all_tasks() -> tuple[str, ...]:
 
 
 @dataclass(frozen=True)
-class TinyGrafixSuite:
+class TinyGrafixSuite(DataclassSuite):
     """An ordered set of chart problems (see the module docstring).
 
     Args:
@@ -91,21 +90,11 @@ class TinyGrafixSuite:
             folder=task, idx=round * self.per_cell + k, idx_digits=max(3, len(str(self.per_cell - 1))),
         )
 
-    def specs(self) -> Iterator[ProblemSpec]:
-        return (self.spec(i) for i in range(len(self)))
-
     def generate_spec(self, spec: ProblemSpec):
         """The chart problem ``spec`` names (called by :func:`paintkit.suites.build_problem`)."""
         from paintkit.charts import generate_chart_problem
 
         return generate_chart_problem(spec.task, spec.slot, namespace=spec.namespace)
-
-    def problems(self, start: int = 0, stop: int | None = None):
-        """Generate problems ``start .. stop-1`` in this process (with ``problem_id``/``idx``)."""
-        from paintkit.suites.build import build_problem
-
-        stop = len(self) if stop is None else min(stop, len(self))
-        return (build_problem(self, self.spec(i)) for i in range(start, stop))
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-able description (the manifest's ``suite``); ``from_dict`` inverts it."""
@@ -113,7 +102,3 @@ class TinyGrafixSuite:
                 "tasks": list(self.tasks), "per_cell": self.per_cell, "start_slot": self.start_slot,
                 "problems": len(self)}
 
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> TinyGrafixSuite:
-        names = {f.name for f in fields(cls)}
-        return cls(**{k: v for k, v in data.items() if k in names})
