@@ -84,21 +84,26 @@ def connected_components(mask: np.ndarray) -> tuple[np.ndarray, int]:
     return labels, int(count)
 
 
+@njit(inline="always", cache=True)
+def _grow_box(area, box, k, i, j):
+    """Count pixel ``(i, j)`` into label ``k``'s area and ``(top, left, bottom, right)`` box."""
+    if area[k] == 0:
+        box[k, 0], box[k, 1], box[k, 2], box[k, 3] = i, j, i, j
+    else:
+        box[k, 0] = min(box[k, 0], i)
+        box[k, 1] = min(box[k, 1], j)
+        box[k, 2] = max(box[k, 2], i)
+        box[k, 3] = max(box[k, 3], j)
+    area[k] += 1
+
+
 @njit(cache=True)
 def _boxes(labels, count, area, box):
     for i in range(labels.shape[0]):
         for j in range(labels.shape[1]):
             k = labels[i, j]
-            if k <= 0 or k > count:
-                continue
-            if area[k] == 0:
-                box[k, 0], box[k, 1], box[k, 2], box[k, 3] = i, j, i, j
-            else:
-                box[k, 0] = min(box[k, 0], i)
-                box[k, 1] = min(box[k, 1], j)
-                box[k, 2] = max(box[k, 2], i)
-                box[k, 3] = max(box[k, 3], j)
-            area[k] += 1
+            if 0 < k <= count:
+                _grow_box(area, box, k, i, j)
 
 
 def label_boxes(labels: np.ndarray, count: int) -> tuple[np.ndarray, np.ndarray]:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from paintkit.kernels.components import _root  # union-find root with path halving
+from paintkit.kernels.components import _grow_box, _root  # shared with the label image
 
 __all__ = ["label_boxes_of_pixels", "label_runs"]
 
@@ -83,16 +83,7 @@ def label_runs(flat: np.ndarray, width: int) -> tuple[np.ndarray, int]:
 @njit(cache=True)
 def _pixel_boxes(labels, rows, cols, area, box):
     for k in range(labels.shape[0]):
-        label = labels[k]
-        i, j = rows[k], cols[k]
-        if area[label] == 0:
-            box[label, 0], box[label, 1], box[label, 2], box[label, 3] = i, j, i, j
-        else:
-            box[label, 0] = min(box[label, 0], i)
-            box[label, 1] = min(box[label, 1], j)
-            box[label, 2] = max(box[label, 2], i)
-            box[label, 3] = max(box[label, 3], j)
-        area[label] += 1
+        _grow_box(area, box, labels[k], rows[k], cols[k])
 
 
 def label_boxes_of_pixels(labels: np.ndarray, rows: np.ndarray, cols: np.ndarray,
