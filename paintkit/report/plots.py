@@ -70,14 +70,13 @@ def condition_bars(aggregate: list[dict], benchmark: str) -> str:
     width = 0.8 / len(models)
     for m, model in enumerate(models):
         by = {r["visual_condition"]: r["cie76_mean"] for r in rows if r["model"] == model}
-        xs = [c + m * width for c in range(len(conds)) if conds[c] in by]
-        ys = [by[c]["mean_iou"] for c in conds if c in by]
+        present = [c for c in conds if c in by]
+        xs = [conds.index(c) + m * width for c in present]
+        ys = [by[c]["mean_iou"] for c in present]
         err = None
-        if all("ci95_iou_low" in by[c] for c in conds if c in by):
-            err = [[y - by[c]["ci95_iou_low"] for y, c in zip(ys, [c for c in conds if c in by],
-                                                               strict=True)],
-                   [by[c]["ci95_iou_high"] - y for y, c in zip(ys, [c for c in conds if c in by],
-                                                               strict=True)]]
+        if all("ci95_iou_low" in by[c] for c in present):
+            err = [[y - by[c]["ci95_iou_low"] for y, c in zip(ys, present, strict=True)],
+                   [by[c]["ci95_iou_high"] - y for y, c in zip(ys, present, strict=True)]]
         ax.bar(xs, ys, width, yerr=err, capsize=2, color=_COLORS[m % len(_COLORS)], label=model)
     ax.set_xticks([c + 0.4 - width / 2 for c in range(len(conds))], conds, rotation=20, fontsize=8)
     ax.set(ylabel="mIoU", title=f"{benchmark}: mIoU per visual condition (95% CI)")
