@@ -41,7 +41,8 @@ def one_process(suite, indices) -> float:
 
 
 def process_pool(suite, indices, jobs: int, cpu: list | None = None) -> float:
-    """Problems/s; appends the timed window's CPU seconds (all processes) to ``cpu``."""
+    """Problems/s; appends the timed window's CPU seconds per problem (all processes) to
+    ``cpu``."""
     options = WorkOptions(encode=False)
     with ProcessPoolEngine(jobs) as engine:
         pending = {engine.submit(suite, i, i + 1, options) for i in indices[:jobs]}
@@ -57,7 +58,7 @@ def process_pool(suite, indices, jobs: int, cpu: list | None = None) -> float:
             done += len(finished)
         elapsed = time.perf_counter() - start
         if cpu is not None:
-            cpu.append(tree_cpu_seconds() - cpu_start)
+            cpu.append((tree_cpu_seconds() - cpu_start) / done)
         return done / elapsed
 
 

@@ -78,7 +78,7 @@ def main() -> None:
           f"load avg {os.getloadavg()[0]:.1f}")
     cpu: list[float] = []
     pool = process_pool(suite, indices, args.jobs, cpu)
-    pool_cpu = cpu[-1] / len(indices) * 1000
+    pool_cpu = cpu[-1] * 1000
     print(f"{'process pool (ceiling)':32s} {pool:8.1f} problems/s          "
           f"{pool_cpu:6.1f} CPU ms/problem", flush=True)
     paths = [("stream, per item", None, False), (f"stream, batched ({args.batch})", args.batch, False)]
