@@ -21,7 +21,7 @@ from paintkit.kernels.delta_e import check_formula
 from paintkit.kernels.lab import LINEAR_LUT, lab_of_rgb
 
 __all__ = ["FORMULA_CODES", "count_within_delta_e_rgb", "delta_e_numba", "delta_e_pixel",
-           "delta_e_rgb_numba", "within_delta_e_rgb"]
+           "delta_e_rgb_numba", "lab_of_colour", "within_colour_lab", "within_delta_e_rgb"]
 
 #: Formula name -> the integer code the kernels switch on.
 FORMULA_CODES = {"cie76": 0, "cie94": 1, "ciede2000": 2}
@@ -301,3 +301,49 @@ def count_within_delta_e_rgb(reference: np.ndarray, sample: np.ndarray, mask: np
         raise ValueError(f"reference, mask: expected (H, W, 3) images and a bool (H, W) mask, "
                          f"got {reference.shape} and {mask.dtype} {mask.shape}")
     return int(_count_within(code, reference, sample, mask, float(limit), LINEAR_LUT))
+
+
+@njit(parallel=True, cache=True)
+def _within_colour_lab(code, colour, l1, a1, b1, sample, lab, limit, out):
+    n = sample.shape[0]
+    for item in prange((n + _WITHIN_CHUNK - 1) // _WITHIN_CHUNK):
+        for k in range(item * _WITHIN_CHUNK, min(n, (item + 1) * _WITHIN_CHUNK)):
+            if sample[k, 0] == colour[0] and sample[k, 1] == colour[1] \
+                    and sample[k, 2] == colour[2]:
+                out[k] = True
+            else:
+                out[k] = delta_e_pixel(code, l1, a1, b1, lab[k, 0], lab[k, 1],
+                                       lab[k, 2]) <= limit
+
+
+def within_colour_lab(colour: np.ndarray, sample: np.ndarray, sample_lab: np.ndarray,
+                      limit: float, formula: str = "cie76") -> np.ndarray:
+    """:func:`within_delta_e_rgb` of one reference ``colour`` (uint8 ``(3,)``) and uint8
+    ``(N, 3)`` ``sample`` whose Lab is already known (``sample_lab``: float32 ``(N, 3)``,
+    :func:`paintkit.kernels.lab.srgb_to_lab_numba` of ``sample``): the same decisions,
+    without converting the sample again. For testing many colours against one set of
+    pixels (a noisy output's wrong pixels)."""
+    code = FORMULA_CODES[check_formula(formula)]
+    colour, sample, sample_lab = np.asarray(colour), np.asarray(sample), np.asarray(sample_lab)
+    if colour.dtype != np.uint8 or colour.shape != (3,):
+        raise ValueError(f"colour: expected uint8 (3,), got {colour.dtype} {colour.shape}")
+    if sample.dtype != np.uint8 or sample.ndim != 2 or sample.shape[1] != 3:
+        raise ValueError(f"sample: expected uint8 (N, 3), got {sample.dtype} {sample.shape}")
+    if sample_lab.dtype != np.float32 or sample_lab.shape != sample.shape:
+        raise ValueError(f"sample_lab: expected float32 {sample.shape}, got {sample_lab.dtype} "
+                         f"{sample_lab.shape}")
+    l1, a1, b1 = (float(v) for v in lab_of_colour(colour))
+    out = np.empty(sample.shape[0], np.bool_)
+    _within_colour_lab(code, colour, l1, a1, b1, np.ascontiguousarray(sample),
+                       np.ascontiguousarray(sample_lab), float(limit), out)
+    return out
+
+
+@njit(cache=True)
+def _lab_of_colour(colour, lut):
+    return lab_of_rgb(np.int32(colour[0]), np.int32(colour[1]), np.int32(colour[2]), lut)
+
+
+def lab_of_colour(colour: np.ndarray) -> tuple:
+    """float32 ``(L, a, b)`` of one uint8 colour, by the kernels' own arithmetic."""
+    return _lab_of_colour(np.asarray(colour, np.uint8), LINEAR_LUT)

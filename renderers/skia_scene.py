@@ -35,7 +35,7 @@ import skia
 from paintkit.kernels.pixels import rgba_to_rgb
 from paintkit.kernels.stripes import paint_background
 from paintkit.renderers.skia_paths import contours_path, scanline_path
-from paintkit.scene import RGB, Element, Line, Polygon, Scene, Shape
+from paintkit.scene import RGB, Background, Element, Line, Polygon, Scene, Shape
 from paintkit.shapes.outlines import shape_outline
 from paintkit.shapes.strokes import capsule_outline, stroke_outline
 
@@ -93,24 +93,27 @@ def _fill(canvas: skia.Canvas, contours: list, color: RGB, clip: Clip | None) ->
     canvas.drawPath(path, _fill_paint(color))
 
 
-def _draw(canvas: skia.Canvas, element: Element, color: RGB | None, clip: Clip | None) -> None:
+def _draw(canvas: skia.Canvas, element: Element, fill: RGB | None, stroke: RGB | None,
+          clip: Clip | None) -> None:
+    """Draw ``element``; ``fill`` / ``stroke`` (None: the element's own) override the colour
+    of its fill (or a line's colour) and of its stroke."""
     if isinstance(element, Shape):
         outline = shape_outline(element)
         if element.fill is not None:
-            _fill(canvas, outline, color or element.fill, clip)
+            _fill(canvas, outline, fill or element.fill, clip)
         if element.stroke is not None:
             pieces = _stroke_pieces(outline, element.stroke.width, closed=True)
-            _fill(canvas, pieces, color or element.stroke.color, clip)
+            _fill(canvas, pieces, stroke or element.stroke.color, clip)
     elif isinstance(element, Polygon):
         points = np.asarray(element.points, np.float64)
         if element.fill is not None:
-            _fill(canvas, [points], color or element.fill, clip)
+            _fill(canvas, [points], fill or element.fill, clip)
         if element.stroke is not None:
             pieces = _stroke_pieces([points], element.stroke.width, element.closed)
-            _fill(canvas, pieces, color or element.stroke.color, clip)
+            _fill(canvas, pieces, stroke or element.stroke.color, clip)
     elif isinstance(element, Line):
         capsule = capsule_outline(element.start, element.end, element.width)
-        _fill(canvas, [capsule], color or element.color, clip)
+        _fill(canvas, [capsule], fill or element.color, clip)
     else:
         raise ValueError(
             f"cannot draw {type(element).__name__}; elements are Shape, Polygon or Line"
@@ -123,13 +126,25 @@ def draw_element(canvas: skia.Canvas, element: Element, color: RGB | None = None
     ``color`` overrides every color the element paints (masks draw with one color). On a
     canvas without a matrix the coverage is pixel-exact (see the module docstring).
     """
-    _draw(canvas, element, color, _exact_clip(canvas))
+    _draw(canvas, element, color, color, _exact_clip(canvas))
 
 
 def _check_scene(scene: Scene) -> Scene:
     if not isinstance(scene, Scene):
         raise ValueError(f"scene must be a paintkit.scene.Scene, got {type(scene).__name__}")
     return scene
+
+
+def _paint_background(rgba: np.ndarray, bg: Background) -> None:
+    stripes = bg.stripes
+    if stripes is None:
+        paint_background(rgba, bg.color)
+    else:
+        paint_background(
+            rgba, bg.color, stripes.color, orientation=stripes.orientation,
+            band_width=stripes.band_width, waveform=stripes.waveform,
+            amplitude=stripes.amplitude, frequency=stripes.frequency, phase=stripes.phase,
+        )
 
 
 def render_rgba(scene: Scene) -> np.ndarray:
@@ -141,20 +156,56 @@ def render_rgba(scene: Scene) -> np.ndarray:
     _check_scene(scene)
     w, h = scene.canvas.width, scene.canvas.height
     rgba, surface = _surface(w, h, mask=False)
-    bg = scene.background
-    stripes = bg.stripes
-    if stripes is None:
-        paint_background(rgba, bg.color)
-    else:
-        paint_background(
-            rgba, bg.color, stripes.color, orientation=stripes.orientation,
-            band_width=stripes.band_width, waveform=stripes.waveform,
-            amplitude=stripes.amplitude, frequency=stripes.frequency, phase=stripes.phase,
-        )
+    _paint_background(rgba, scene.background)
     canvas = surface.getCanvas()
     clip = _exact_clip(canvas)
     for element in scene.elements:
-        _draw(canvas, element, None, clip)
+        _draw(canvas, element, None, None, clip)
+    return rgba
+
+
+def _code_color(code: int) -> RGB:
+    """The colour whose RGBA pixel, read as a little-endian uint32, holds ``code`` in its
+    low 24 bits (R lowest)."""
+    return code & 255, (code >> 8) & 255, (code >> 16) & 255
+
+
+MAX_CODED_ELEMENTS = (1 << 23) - 1  # codes 2k + 1, 2k + 2 must fit in 24 bits
+
+
+def render_codes(scene: Scene) -> np.ndarray:
+    """The scene's *code render*: what each pixel shows, as a number.
+
+    Element ``k`` (0-based, scene order) paints its fill (a line: its colour) as code
+    ``2k + 1`` and its stroke as ``2k + 2`` with exactly the coverage :func:`render` gives
+    it (coverage does not depend on colour); the background is 0. So the rendered image is
+    ``palette[code]`` (the background's pixel where 0) and ``(code + 1) // 2`` is the index
+    + 1 of the topmost element.
+
+    Returns a uint32 ``(H, W)`` view of this thread's RGBA buffer (the code in the low 24
+    bits of each little-endian pixel); the next render of that size on this thread
+    overwrites it.
+    """
+    _check_scene(scene)
+    if len(scene.elements) > MAX_CODED_ELEMENTS:
+        raise ValueError(f"scene: a code render tells at most {MAX_CODED_ELEMENTS} elements "
+                         f"apart, got {len(scene.elements)}")
+    w, h = scene.canvas.width, scene.canvas.height
+    rgba, surface = _surface(w, h, mask=False)
+    paint_background(rgba, (0, 0, 0))
+    canvas = surface.getCanvas()
+    clip = _exact_clip(canvas)
+    for k, element in enumerate(scene.elements):
+        _draw(canvas, element, _code_color(2 * k + 1), _code_color(2 * k + 2), clip)
+    return rgba.view("<u4")[..., 0]
+
+
+def render_background(scene: Scene) -> np.ndarray:
+    """The scene's background alone (solid or striped): a new uint8 ``(H, W, 4)`` RGBA
+    array, alpha 255."""
+    _check_scene(scene)
+    rgba = np.empty((scene.canvas.height, scene.canvas.width, 4), np.uint8)
+    _paint_background(rgba, scene.background)
     return rgba
 
 

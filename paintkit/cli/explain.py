@@ -29,11 +29,14 @@ def register(subparsers) -> None:
                         help="a pixel is right when ΔE(O, A) <= T, 0..10 (default %(default)s)")
     parser.add_argument("--delta-e", default="cie76", choices=("cie76", "cie94", "ciede2000"),
                         help="colour difference (default: the benchmark's %(default)s)")
+    parser.add_argument("--jobs", "-j", type=int, default=None, metavar="N",
+                        help="worker processes (default: one per CPU core)")
     parser.add_argument("--quiet", action="store_true", help="no progress line")
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    from paintkit.evaluate.runner import default_jobs
     from paintkit.explain.directory import explain_directory
     from paintkit.io.progress import Progress
 
@@ -47,7 +50,8 @@ def run(args: argparse.Namespace) -> int:
     summary = explain_directory(
         args.benchmarks_root, args.outputs_root, args.out, models=args.models,
         benchmarks=args.benchmarks, tasks=args.tasks, tolerance=args.tolerance,
-        delta_e=args.delta_e, progress=None if args.quiet else progress)
+        delta_e=args.delta_e, progress=None if args.quiet else progress,
+        jobs=default_jobs() if args.jobs is None else args.jobs)
     for bar in bars:
         bar.close()
     print(f"{summary.rows} rows ({summary.missing_outputs} missing outputs, {summary.failed} "

@@ -57,32 +57,80 @@ def _problem_rows(problem, models, outputs_root, tolerance, formula) -> list[dic
     return rows
 
 
+def _explain_rows(problem, models, outputs_root, tolerance, formula) -> tuple[list[dict], bool]:
+    """One problem's rows and whether the problem itself is broken (its rows then carry
+    the error)."""
+    from paintkit.io.images import ImageDecodeError
+
+    try:
+        return _problem_rows(problem, models, Path(outputs_root), tolerance, formula), False
+    except (ImageDecodeError, ValueError) as exc:  # a broken benchmark problem
+        return [{"model": m, "benchmark": problem.benchmark, "task": problem.task,
+                 "idx": problem.idx, "error": str(exc)} for m in models], True
+
+
+def _explain_chunk(chunk, models, outputs_root, tolerance, formula) -> list:
+    return [_explain_rows(problem, models, outputs_root, tolerance, formula)
+            for problem in chunk]
+
+
 def explain_directory(benchmarks_root, outputs_root, out_dir, *, models=None, benchmarks=None,
                       tasks=None, tolerance: int = DEFAULT_TOLERANCE, delta_e: str = "cie76",
-                      progress=None) -> ExplainSummary:
+                      progress=None, jobs: int = 1, chunk_size: int = 4) -> ExplainSummary:
     """Write ``<out_dir>/explanations.jsonl`` (module docstring); ``progress(done, total)``
-    is called after each problem when given."""
+    is called as problems finish when given. ``jobs`` > 1 explains in that many worker
+    processes (chunks of ``chunk_size`` problems); the file is the same bytes for any
+    ``jobs``."""
     from paintkit.evaluate.discovery import discover_models, discover_problems
     from paintkit.io.atomic import write_text_atomic
-    from paintkit.io.images import ImageDecodeError
     from paintkit.kernels.delta_e import check_formula
 
     check_formula(delta_e)
     check_tolerance(tolerance)
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+        raise ValueError(f"jobs: expected an int >= 1, got {jobs!r}")
     problems = discover_problems(benchmarks_root, benchmarks, tasks)
     model_names = discover_models(outputs_root, models)
-    lines, failed, missing = [], 0, 0
-    for done, problem in enumerate(problems, start=1):
-        try:
-            rows = _problem_rows(problem, model_names, Path(outputs_root), tolerance, delta_e)
-        except (ImageDecodeError, ValueError) as exc:  # a broken benchmark problem
-            failed += 1
-            rows = [{"model": m, "benchmark": problem.benchmark, "task": problem.task,
-                     "idx": problem.idx, "error": str(exc)} for m in model_names]
-        missing += sum(1 for r in rows if r.get("has_output") is False)
-        lines.extend(json.dumps(r) for r in rows)
+    options = (model_names, str(outputs_root), tolerance, delta_e)
+    lines, failed, missing, done = [], 0, 0, 0
+
+    def consume(results) -> None:
+        nonlocal failed, missing, done
+        for rows, broken in results:
+            failed += broken
+            missing += sum(1 for r in rows if r.get("has_output") is False)
+            lines.extend(json.dumps(r) for r in rows)
+            done += 1
         if progress is not None:
             progress(done, len(problems))
+
+    chunks = [problems[k:k + chunk_size] for k in range(0, len(problems), chunk_size)]
+    if jobs == 1 or len(chunks) <= 1:
+        for problem in problems:
+            consume(_explain_chunk([problem], *options))
+    else:
+        _in_pool(chunks, options, jobs, consume)
     path = Path(out_dir) / "explanations.jsonl"
     write_text_atomic(path, "".join(line + "\n" for line in lines))
     return ExplainSummary(rows=len(lines), failed=failed, missing_outputs=missing, path=path)
+
+
+def _in_pool(chunks, options, jobs, consume) -> None:
+    """Explain ``chunks`` in ``jobs`` worker processes (the ones ``paintkit eval`` uses: one
+    Numba thread each, gone with their parent), consumed in submission order."""
+    import os
+    from collections import deque
+    from concurrent.futures import ProcessPoolExecutor
+    from multiprocessing import get_context
+
+    from paintkit.evaluate.runner import _worker_init
+
+    with ProcessPoolExecutor(jobs, mp_context=get_context("spawn"), initializer=_worker_init,
+                             initargs=(os.getpid(),)) as pool:
+        in_flight: deque = deque()
+        for chunk in chunks:
+            in_flight.append(pool.submit(_explain_chunk, chunk, *options))
+            if len(in_flight) >= 2 * jobs:
+                consume(in_flight.popleft().result())
+        while in_flight:
+            consume(in_flight.popleft().result())

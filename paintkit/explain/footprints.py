@@ -2,27 +2,31 @@
 
 A problem's metadata holds its input scene (``scene``) and, for tasks whose answer is a
 re-rendered scene, its answer scene (``answer_scene``). Rendering is exact and coverage does
-not depend on colour, so drawing the scene once with element ``k`` painted in the colour
-that encodes ``k + 1`` (background 0, no stripes) gives the *footprint map*: per pixel, the
-index + 1 of the topmost element covering it, 0 for background. No mask needs storing.
+not depend on colour, so drawing the scene once with element ``k``'s fill and stroke
+painted in colours that encode them (the code render,
+:func:`paintkit.renderers.render_codes`) gives the *footprint map*: per pixel, the
+index + 1 of the topmost element covering it, 0 for background. No mask needs storing. The
+same render checks that the scene is the stored image: the image is the codes' colours.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 
-from paintkit.scene import Background, Line, Scene, Stroke
+from paintkit.scene import Line, Polygon, Scene, Shape
 
-__all__ = ["Footprints", "footprints", "scene_from_metadata", "underlay"]
+__all__ = ["Footprints", "checked_footprints", "footprints", "same_coverage",
+           "scene_from_metadata", "underlay"]
 
 
 @dataclass
 class Footprints:
-    """The footprint map of a scene: ``index`` int32 ``(H, W)`` (0 background, ``k + 1``
-    for element ``ids[k]``), each element's visible ``area`` (px) and box ``(top, left,
-    bottom, right)`` inclusive (``boxes[k + 1]``)."""
+    """The footprint map of a scene: ``index`` ``(H, W)`` (0 background, ``k + 1`` for
+    element ``ids[k]``; uint8, uint16 or int32, the smallest that holds the element count),
+    each element's visible ``area`` (px) and box ``(top, left, bottom, right)`` inclusive
+    (``boxes[k + 1]``)."""
 
     scene: Scene
     ids: list
@@ -39,37 +43,94 @@ class Footprints:
         return slice(top, bottom + 1), slice(left, right + 1)
 
 
-def _id_color(k: int) -> tuple[int, int, int]:
-    """Colour encoding index ``k``: code ``k + 1`` in the low 24 bits of the RGBA pixel read
-    as a little-endian uint32 (R lowest), so decoding is one mask over the render buffer."""
-    code = k + 1
-    return code & 255, (code >> 8) & 255, (code >> 16) & 255
+def _palette(scene: Scene) -> np.ndarray:
+    """uint8 ``(2n + 1, 3)``: the colour each code of the scene's code render stands for
+    (element ``k``'s fill, or a line's colour, at ``2k + 1``, its stroke at ``2k + 2``)."""
+    palette = np.zeros((2 * len(scene.elements) + 1, 3), np.uint8)
+    for k, element in enumerate(scene.elements):
+        if isinstance(element, Line):
+            palette[2 * k + 1] = element.color
+            continue
+        if element.fill is not None:
+            palette[2 * k + 1] = element.fill
+        if element.stroke is not None:
+            palette[2 * k + 2] = element.stroke.color
+    return palette
 
 
-def _painted(element, color):
-    """``element`` with every colour it paints replaced by ``color``."""
-    if isinstance(element, Line):
-        return replace(element, color=color)
-    stroke = element.stroke
-    return replace(element, fill=None if element.fill is None else color,
-                   stroke=None if stroke is None else Stroke(color, stroke.width))
+def _background(scene: Scene) -> np.ndarray:
+    """What code 0 shows: uint8 ``(1, 1, 3)`` for a solid background, ``(H, W, 4)`` striped."""
+    from paintkit.renderers import render_background
+
+    if scene.background.stripes is None:
+        return np.array(scene.background.color, np.uint8).reshape(1, 1, 3)
+    return render_background(scene)
+
+
+def _coverage(element) -> tuple:
+    """What decides the pixels an element covers and which of them are fill or stroke:
+    everything but its id and colours."""
+    if isinstance(element, Shape):
+        return ("shape", element.type, element.bbox, element.rotation, element.transform,
+                element.fill is None, None if element.stroke is None else element.stroke.width)
+    if isinstance(element, Polygon):
+        return ("polygon", element.points, element.closed, element.fill is None,
+                None if element.stroke is None else element.stroke.width)
+    return ("line", element.start, element.end, element.width)
+
+
+def same_coverage(a: Scene, b: Scene) -> bool:
+    """Whether two scenes have the same code render (same canvas, the same elements in the
+    same order up to ids and colours), e.g. an input and an answer that differ by colours
+    only."""
+    return a.canvas == b.canvas and len(a.elements) == len(b.elements) and all(
+        _coverage(x) == _coverage(y) for x, y in zip(a.elements, b.elements, strict=True))
 
 
 def footprints(scene: Scene) -> Footprints:
-    """The footprint map of ``scene`` (one render)."""
-    from paintkit.kernels.components import label_boxes
-    from paintkit.renderers import render_rgba
+    """The footprint map of ``scene`` (one code render)."""
+    return checked_footprints([(scene, None)])[0][0]
 
-    if len(scene.elements) >= (1 << 24) - 1:
-        raise ValueError(f"scene: at most {(1 << 24) - 2} elements can be told apart, got "
-                         f"{len(scene.elements)}")
-    coded = Scene(scene.canvas, Background((0, 0, 0)),
-                  tuple(_painted(e, _id_color(k)) for k, e in enumerate(scene.elements)))
-    rgba = render_rgba(coded)  # this thread's buffer: decoded into a new array at once
-    words = rgba.view("<u4")[..., 0]
-    index = np.bitwise_and(words, np.uint32(0xFFFFFF)).view(np.int32)
-    area, boxes = label_boxes(index, len(scene.elements))
-    return Footprints(scene, [e.id for e in scene.elements], index, area, boxes)
+
+def checked_footprints(pairs) -> list[tuple[Footprints | None, bool]]:
+    """Footprints of scenes, each checked against the image it should render to.
+
+    Args:
+        pairs: ``(scene, image)`` pairs; ``image`` uint8 ``(H, W, 3)`` or None (no check),
+            ``scene`` None for a missing scene.
+
+    Returns:
+        Per pair ``(footprints, renders)``: ``renders`` is whether the scene renders to the
+        image exactly (True without an image); ``(None, False)`` for a missing scene or an
+        image of another size. One code render per scene gives both the footprints and the
+        check (the image is the code render's lookup, :func:`paintkit.renderers.render_codes`);
+        a scene with the coverage of the pair before it (:func:`same_coverage`) shares that
+        render and its footprint map.
+    """
+    from paintkit.kernels.scene_codes import decode_codes, renders_exactly
+    from paintkit.renderers import render_codes
+
+    results: list[tuple[Footprints | None, bool]] = []
+    last = None  # (scene, words, Footprints) of the latest render in this call
+    for scene, image in pairs:
+        if scene is None or (image is not None and image.shape[:2]
+                             != (scene.canvas.height, scene.canvas.width)):
+            results.append((None, False))
+            continue
+        n = len(scene.elements)
+        ids = [e.id for e in scene.elements]
+        check = () if image is None else (_palette(scene), _background(scene), image)
+        if last is not None and same_coverage(last[0], scene):
+            _, words, shared = last
+            fp = Footprints(scene, ids, shared.index, shared.area, shared.boxes)
+            exact = renders_exactly(words, n, *check) if check else True
+        else:
+            words = render_codes(scene)  # this thread's buffer: used before the next render
+            index, area, boxes, exact = decode_codes(words, n, *check)
+            fp = Footprints(scene, ids, index, area, boxes)
+            last = (scene, words, fp)
+        results.append((fp, exact))
+    return results
 
 
 def underlay(scene: Scene, element_id: str) -> np.ndarray:

@@ -87,6 +87,7 @@ class ObjectTagger:
         self._colour_masks: dict = {}
         self._wrong_at = None
         self._wrong_colours = None
+        self._wrong_lab = None
         self._wrong_counts: dict = {}
 
     @property
@@ -192,28 +193,51 @@ class ObjectTagger:
         return bool(self._matches(_take(self.i, flat), _take(self.o, flat)).mean()
                     >= MISSING_SHARE)
 
-    def _colour_mask(self, code: int):
-        """Wrong output pixels within ``t`` of colour ``code`` and their components, in
-        the box ``(y0, x0)`` holding them: ``(near, labels, (y0, x0))``, Nones when there
-        are none (cached per colour). Only wrong pixels are converted: a shifted copy is
-        wrong wherever it does not overlap its right place, and the offset is refined
-        after."""
+    def _near(self, code: int) -> np.ndarray:
+        """Raster indices of the wrong pixels within ``t`` of colour ``code``. Many wrong
+        pixels (an output that differs everywhere) get their Lab converted once, for every
+        colour tested against them."""
+        from paintkit.kernels.delta_e_numba import SERIAL_PIXELS, within_colour_lab
+        from paintkit.kernels.lab import srgb_to_lab_numba
+
+        at, colours = self._wrong()
+        if at.size < SERIAL_PIXELS:
+            return at[self._matches(_unpack(code), colours)]
+        if self._wrong_lab is None:
+            self._wrong_lab = srgb_to_lab_numba(colours)
+        return at[within_colour_lab(_unpack(code), colours, self._wrong_lab, self.t,
+                                    self.formula)]
+
+    def _colour_components(self, code: int):
+        """The components of the wrong output pixels within ``t`` of colour ``code``
+        (cached per colour): ``(labels, sizes, pixels)``, the component numbers and sizes
+        (ascending numbers) and ``pixels(n)``, the ``(ys, xs)`` of component ``labels[n]``
+        in raster order; None when there are none. Only wrong pixels are converted: a
+        shifted copy is wrong wherever it does not overlap its right place, and the offset
+        is refined after."""
         from paintkit.kernels.components import connected_components
 
-        hit = self._colour_masks.get(code)
-        if hit is None:
-            at, colours = self._wrong()
-            near_at = at[self._matches(_unpack(code), colours)]
-            if near_at.size == 0:
-                hit = None, None, None
-            else:  # labelled in their box: raster order, so the image's own numbering
-                ys, xs = np.divmod(near_at, self.o.shape[1])
-                y0, x0 = int(ys[0]), int(xs.min())
-                near = np.zeros((int(ys[-1]) - y0 + 1, int(xs.max()) - x0 + 1), bool)
-                near[ys - y0, xs - x0] = True
-                labels, _ = connected_components(near)
-                hit = near, labels, (y0, x0)
-            self._colour_masks[code] = hit
+        if code in self._colour_masks:
+            return self._colour_masks[code]
+        near_at = self._near(code)
+        hit = None
+        if near_at.size:  # labelled in their box: raster order, so the image's own numbering
+            ys, xs = np.divmod(near_at, self.o.shape[1])
+            y0, x0 = int(ys[0]), int(xs.min())
+            near = np.zeros((int(ys[-1]) - y0 + 1, int(xs.max()) - x0 + 1), bool)
+            near[ys - y0, xs - x0] = True
+            labels, _ = connected_components(near)
+            of_pixel = labels[ys - y0, xs - x0]  # the near pixels' components, raster order
+            order = np.argsort(of_pixel, kind="stable")  # grouped, raster order within
+            numbers, starts, sizes = np.unique(of_pixel[order], return_index=True,
+                                               return_counts=True)
+
+            def pixels(n, ys=ys, xs=xs, order=order, starts=starts, sizes=sizes):
+                picked = order[starts[n]:starts[n] + sizes[n]]
+                return ys[picked], xs[picked]
+
+            hit = numbers, sizes, pixels
+        self._colour_masks[code] = hit
         return hit
 
     def _shift_share(self, element, dx, dy) -> float:
@@ -267,22 +291,20 @@ class ObjectTagger:
         ``xs``, answer colours ``packed``, the most frequent ``main``), or None."""
         in_main = packed == main
         my, mx = ys[in_main], xs[in_main]
-        near, labels, origin = self._colour_mask(main)
-        if near is None:
+        components = self._colour_components(main)
+        if components is None:
             return None
-        stray = labels[near]
-        candidates, sizes = np.unique(stray, return_counts=True)
-        candidates = candidates[np.argsort(-sizes)][:_CANDIDATES]
+        _, sizes, pixels = components
+        ranked = np.argsort(-sizes)[:_CANDIDATES]
         y0, x0 = int(ys.min()), int(xs.min())
         mask = np.zeros((int(ys.max()) - y0 + 1, int(xs.max()) - x0 + 1), bool)
         mask[ys - y0, xs - x0] = True
         element = (y0, x0, mask, self.a[y0:y0 + mask.shape[0], x0:x0 + mask.shape[1]], ys.size)
         best = None
-        for label in candidates.tolist():
-            cy, cx = np.nonzero(labels == label)
-            cy, cx = cy + origin[0], cx + origin[1]
-            if not 0.3 * my.size <= cy.size <= 3 * my.size:
+        for n in ranked.tolist():
+            if not 0.3 * my.size <= sizes[n] <= 3 * my.size:
                 continue
+            cy, cx = pixels(n)
             found = self._climb(element, int(round(cx.mean() - mx.mean())),
                                 int(round(cy.mean() - my.mean())))
             if found is not None and (best is None or found[1] > best[1]):

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from paintkit.explain.footprints import footprints, scene_from_metadata, underlay
+from paintkit.explain.footprints import scene_from_metadata, underlay
 from paintkit.explain.objects import ObjectTagger
 from paintkit.explain.segments import MAX_SEGMENTS, error_segments
 
@@ -48,18 +48,23 @@ def _check(name: str, image, shape=None) -> np.ndarray:
     return np.ascontiguousarray(image)
 
 
-def _usable(metadata: dict, key: str, pixels: np.ndarray):
-    """The scene under ``key`` if it renders to ``pixels`` exactly, else None (+ why)."""
-    from paintkit.kernels.edit_region import count_changed
-    from paintkit.renderers import render
+def _checked_scenes(metadata: dict, inputs: np.ndarray, answer: np.ndarray):
+    """The input and answer scenes with their footprints, each only if it renders to its
+    image exactly: ``[(scene, footprints), (scene, footprints)]`` (Nones when not) and the
+    notes saying why not. One code render per scene gives the footprints and the check."""
+    from paintkit.explain.footprints import checked_footprints
 
-    scene = scene_from_metadata(metadata, key)
-    if scene is None:
-        return None, f"metadata has no {key}"
-    if (scene.canvas.height, scene.canvas.width) != pixels.shape[:2] \
-            or count_changed(render(scene), pixels) != 0:
-        return None, f"metadata {key} does not render to the stored image"
-    return scene, None
+    keys = (("scene", inputs), ("answer_scene", answer))
+    scenes = [scene_from_metadata(metadata, key) for key, _ in keys]
+    checked = checked_footprints([(scene, image) for scene, (_, image) in zip(scenes, keys, strict=True)])
+    out, notes = [], []
+    for scene, (key, _), (fp, renders) in zip(scenes, keys, checked, strict=True):
+        if scene is None:
+            notes.append(f"metadata has no {key}")
+        elif not renders:
+            notes.append(f"metadata {key} does not render to the stored image")
+        out.append((scene, fp) if renders else (None, None))
+    return out, notes
 
 
 def _bins(output, answer, inputs, formula):
@@ -94,19 +99,12 @@ def prepare_scenes(metadata: dict, inputs, answer) -> ProblemScenes:
     inputs = _check("inputs", inputs)
     answer = _check("answer", answer, inputs.shape)
     edit = changed_mask_numba(inputs, answer)
-    notes = []
-    input_scene, why = _usable(metadata, "scene", inputs)
-    if why:
-        notes.append(why)
-    answer_scene, why = _usable(metadata, "answer_scene", answer)
+    ((input_scene, input_fp), (answer_scene, answer_fp)), notes = _checked_scenes(
+        metadata, inputs, answer)
     if answer_scene is None and input_scene is not None and not edit.any():
-        answer_scene = input_scene  # a preservation problem: the answer is the input
-    elif why:
-        notes.append(why)
-    input_fp = footprints(input_scene) if input_scene is not None else None
-    answer_fp = None
-    if answer_scene is not None:
-        answer_fp = input_fp if answer_scene is input_scene else footprints(answer_scene)
+        # a preservation problem: the answer is the input (its scene note is moot)
+        answer_scene, answer_fp = input_scene, input_fp
+        notes = [note for note in notes if "answer_scene" not in note]
     return ProblemScenes(edit, input_scene, answer_scene, notes, input_fp, answer_fp)
 
 
@@ -236,12 +234,8 @@ def segment_maps(metadata: dict, inputs, answer, bins, tolerances, *,
     from paintkit.kernels.edit_region import changed_mask_numba
 
     edit = changed_mask_numba(inputs, answer)
-    input_scene, _ = _usable(metadata, "scene", inputs)
-    answer_scene, _ = _usable(metadata, "answer_scene", answer)
-    input_fp = footprints(input_scene) if input_scene is not None else None
-    if answer_scene is not None:
-        answer_fp = footprints(answer_scene)
-    else:  # input-scene overlaps are still informative (and exact where nothing changed)
+    ((_, input_fp), (answer_scene, answer_fp)), _ = _checked_scenes(metadata, inputs, answer)
+    if answer_scene is None:  # input-scene overlaps are still informative (and exact where nothing changed)
         answer_fp, input_fp = input_fp, None
     return {int(t): error_segments(edit, bins <= check_tolerance(int(t)),
                                    answer_footprints=answer_fp, input_footprints=input_fp,

@@ -1,4 +1,4 @@
-"""``paintkit explain`` over a tiny SPEC 5 tree: one row per (model, problem), missing
+"""``paintkit explain`` over a tiny standard-layout tree: one row per (model, problem), missing
 outputs and broken problems recorded, the run finishes."""
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ def _problem(folder, stem, scene, answer_scene, extra=None):
     (folder / f"{stem}.json").write_text(json.dumps(meta))
 
 
-def test_explain_cli_writes_rows_and_survives_bad_problems(tmp_path, capsys):
+def _tree(tmp_path):
     scene = Scene(Canvas(120, 90), Background((255, 255, 255)), (
         Shape("a", "rectangle", BBox(10, 10, 30, 20), (255, 0, 0)),
         Shape("b", "circle", BBox(70, 40, 30, 30), (0, 0, 255)),
@@ -36,8 +36,13 @@ def test_explain_cli_writes_rows_and_survives_bad_problems(tmp_path, capsys):
     outputs = tmp_path / "outputs" / "m" / "PaintBench" / "translation"
     outputs.mkdir(parents=True)
     write_png(outputs / "0000_output.png", render(scene))  # did nothing: 'a' misplaced
+
+
+def test_explain_cli_writes_rows_and_survives_bad_problems(tmp_path, capsys):
+    _tree(tmp_path)
     code = main(["explain", "--benchmarks", str(tmp_path / "bench"), "--outputs",
-                 str(tmp_path / "outputs"), "--out", str(tmp_path / "out"), "--quiet"])
+                 str(tmp_path / "outputs"), "--out", str(tmp_path / "out"), "--quiet",
+                 "--jobs", "1"])
     assert code == 0
     rows = [json.loads(line) for line in (tmp_path / "out" / "explanations.jsonl").open()]
     assert [r["idx"] for r in rows] == [0, 1, 2]
@@ -53,3 +58,20 @@ def test_explain_cli_refuses_a_bad_tolerance(tmp_path, capsys):
     code = main(["explain", "--benchmarks", str(tmp_path), "--outputs", str(tmp_path),
                  "--out", str(tmp_path / "o"), "--tolerance", "12"])
     assert code == 2 and "tolerance" in capsys.readouterr().err
+
+
+def test_explain_cli_workers_write_the_same_bytes(tmp_path):
+    """--jobs 2 (worker processes, chunks of one problem) writes the file --jobs 1 writes."""
+    from paintkit.explain.directory import explain_directory
+
+    _tree(tmp_path)
+    paths = [explain_directory(tmp_path / "bench", tmp_path / "outputs", tmp_path / f"out{j}",
+                               jobs=j, chunk_size=1).path for j in (1, 2)]
+    assert paths[0].read_bytes() == paths[1].read_bytes()
+    assert paths[0].read_bytes().count(b"\n") == 3
+
+
+def test_explain_cli_refuses_bad_jobs(tmp_path, capsys):
+    code = main(["explain", "--benchmarks", str(tmp_path), "--outputs", str(tmp_path),
+                 "--out", str(tmp_path / "o"), "--jobs", "0"])
+    assert code == 2 and "jobs" in capsys.readouterr().err
