@@ -93,31 +93,67 @@ def _fill(canvas: skia.Canvas, contours: list, color: RGB, clip: Clip | None) ->
     canvas.drawPath(path, _fill_paint(color))
 
 
+def coverage_key(element: Element) -> tuple:
+    """What decides the pixels an element covers and which of them are fill or stroke:
+    everything but its id and colours. Elements with one key draw the same paths."""
+    if isinstance(element, Shape):
+        return ("shape", element.type, element.bbox, element.rotation, element.transform,
+                element.fill is None, None if element.stroke is None else element.stroke.width)
+    if isinstance(element, Polygon):
+        return ("polygon", element.points, element.closed, element.fill is None,
+                None if element.stroke is None else element.stroke.width)
+    if isinstance(element, Line):
+        return ("line", element.start, element.end, element.width)
+    raise ValueError(
+        f"cannot draw {type(element).__name__}; elements are Shape, Polygon or Line"
+    )
+
+
+_PIECES: dict = {}  # coverage_key -> (fill contours, stroke contours), oldest first
+_PIECES_LOCK = threading.Lock()
+_MAX_PIECES = 1024
+
+
+def _build_pieces(element: Element) -> tuple[list | None, list | None]:
+    if isinstance(element, Shape):
+        outline = shape_outline(element)
+        stroke = None if element.stroke is None else \
+            _stroke_pieces(outline, element.stroke.width, closed=True)
+        return (outline if element.fill is not None else None), stroke
+    if isinstance(element, Polygon):
+        points = np.asarray(element.points, np.float64)
+        stroke = None if element.stroke is None else \
+            _stroke_pieces([points], element.stroke.width, element.closed)
+        return ([points] if element.fill is not None else None), stroke
+    return [capsule_outline(element.start, element.end, element.width)], None
+
+
+def _pieces(element: Element) -> tuple[list | None, list | None]:
+    """``(fill contours, stroke contours)`` of an element (None where it paints none),
+    kept for the last :data:`_MAX_PIECES` coverages (:func:`coverage_key`): the input and
+    answer scenes of a problem, their code renders and the renders without one element
+    share most elements. Read-only: the path builders copy what they keep."""
+    key = coverage_key(element)
+    hit = _PIECES.get(key)
+    if hit is None:
+        hit = _build_pieces(element)
+        with _PIECES_LOCK:
+            while len(_PIECES) >= _MAX_PIECES:
+                del _PIECES[next(iter(_PIECES))]
+            _PIECES[key] = hit
+    return hit
+
+
 def _draw(canvas: skia.Canvas, element: Element, fill: RGB | None, stroke: RGB | None,
           clip: Clip | None) -> None:
     """Draw ``element``; ``fill`` / ``stroke`` (None: the element's own) override the colour
     of its fill (or a line's colour) and of its stroke."""
-    if isinstance(element, Shape):
-        outline = shape_outline(element)
-        if element.fill is not None:
-            _fill(canvas, outline, fill or element.fill, clip)
-        if element.stroke is not None:
-            pieces = _stroke_pieces(outline, element.stroke.width, closed=True)
-            _fill(canvas, pieces, stroke or element.stroke.color, clip)
-    elif isinstance(element, Polygon):
-        points = np.asarray(element.points, np.float64)
-        if element.fill is not None:
-            _fill(canvas, [points], fill or element.fill, clip)
-        if element.stroke is not None:
-            pieces = _stroke_pieces([points], element.stroke.width, element.closed)
-            _fill(canvas, pieces, stroke or element.stroke.color, clip)
-    elif isinstance(element, Line):
-        capsule = capsule_outline(element.start, element.end, element.width)
-        _fill(canvas, [capsule], fill or element.color, clip)
-    else:
-        raise ValueError(
-            f"cannot draw {type(element).__name__}; elements are Shape, Polygon or Line"
-        )
+    fill_pieces, stroke_pieces = _pieces(element)
+    if fill_pieces is not None:
+        own = element.color if isinstance(element, Line) else element.fill
+        _fill(canvas, fill_pieces, fill or own, clip)
+    if stroke_pieces is not None:
+        _fill(canvas, stroke_pieces, stroke or element.stroke.color, clip)
 
 
 def draw_element(canvas: skia.Canvas, element: Element, color: RGB | None = None) -> None:
@@ -207,6 +243,35 @@ def render_background(scene: Scene) -> np.ndarray:
     rgba = np.empty((scene.canvas.height, scene.canvas.width, 4), np.uint8)
     _paint_background(rgba, scene.background)
     return rgba
+
+
+def render_window(scene: Scene, top: int, left: int, bottom: int, right: int) -> np.ndarray:
+    """``render(scene)[top:bottom, left:right]``, drawing only inside that window (the
+    paths are built for its rows alone, under a clip): a new uint8 ``(h, w, 3)`` array.
+    For looking at a few elements' pixels without paying for the whole canvas."""
+    _check_scene(scene)
+    w, h = scene.canvas.width, scene.canvas.height
+    if not (isinstance(top, (int, np.integer)) and isinstance(left, (int, np.integer))
+            and 0 <= top < bottom <= h and 0 <= left < right <= w):
+        raise ValueError(f"window: expected 0 <= top < bottom <= {h} and 0 <= left < right <= "
+                         f"{w}, got top={top} left={left} bottom={bottom} right={right}")
+    top, left, bottom, right = int(top), int(left), int(bottom), int(right)
+    rgba, surface = _surface(w, h, mask=False)
+    if scene.background.stripes is None:  # only the window needs the solid colour
+        word = np.array([*scene.background.color, 255], np.uint8).view(np.uint32)[0]
+        rgba.view(np.uint32)[top:bottom, left:right] = word
+    else:
+        _paint_background(rgba, scene.background)
+    canvas = surface.getCanvas()
+    canvas.save()
+    try:
+        canvas.clipRect(skia.Rect.MakeLTRB(left, top, right, bottom))
+        clip = _exact_clip(canvas)
+        for element in scene.elements:
+            _draw(canvas, element, None, None, clip)
+    finally:
+        canvas.restore()
+    return np.ascontiguousarray(rgba[top:bottom, left:right, :3])
 
 
 def render(scene: Scene) -> np.ndarray:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from paintkit.scene import Line, Polygon, Scene, Shape
+from paintkit.scene import Line, Scene
 
 __all__ = ["Footprints", "checked_footprints", "footprints", "same_coverage",
            "scene_from_metadata", "underlay"]
@@ -67,24 +67,14 @@ def _background(scene: Scene) -> np.ndarray:
     return render_background(scene)
 
 
-def _coverage(element) -> tuple:
-    """What decides the pixels an element covers and which of them are fill or stroke:
-    everything but its id and colours."""
-    if isinstance(element, Shape):
-        return ("shape", element.type, element.bbox, element.rotation, element.transform,
-                element.fill is None, None if element.stroke is None else element.stroke.width)
-    if isinstance(element, Polygon):
-        return ("polygon", element.points, element.closed, element.fill is None,
-                None if element.stroke is None else element.stroke.width)
-    return ("line", element.start, element.end, element.width)
-
-
 def same_coverage(a: Scene, b: Scene) -> bool:
     """Whether two scenes have the same code render (same canvas, the same elements in the
     same order up to ids and colours), e.g. an input and an answer that differ by colours
     only."""
+    from paintkit.renderers import coverage_key
+
     return a.canvas == b.canvas and len(a.elements) == len(b.elements) and all(
-        _coverage(x) == _coverage(y) for x, y in zip(a.elements, b.elements, strict=True))
+        coverage_key(x) == coverage_key(y) for x, y in zip(a.elements, b.elements, strict=True))
 
 
 def footprints(scene: Scene) -> Footprints:
@@ -133,11 +123,14 @@ def checked_footprints(pairs) -> list[tuple[Footprints | None, bool]]:
     return results
 
 
-def underlay(scene: Scene, element_id: str) -> np.ndarray:
-    """What the scene shows without ``element_id``: uint8 ``(H, W, 3)``."""
-    from paintkit.renderers import render
+def underlay(scene: Scene, element_id: str, window: tuple[slice, slice]) -> np.ndarray:
+    """What the scene shows without ``element_id`` in ``window`` (row and column slices,
+    e.g. :meth:`Footprints.window`): uint8 ``(h, w, 3)``, drawn in the window only."""
+    from paintkit.renderers import render_window
 
-    return render(scene.without(element_id))
+    rows, cols = window
+    return render_window(scene.without(element_id), rows.start, cols.start, rows.stop,
+                         cols.stop)
 
 
 def scene_from_metadata(metadata: dict, key: str) -> Scene | None:

@@ -138,9 +138,9 @@ class ObjectTagger:
 
     # ------------------------------------------------------------------ present elements
     def tag_present(self, k: int, fp, underlay=None, input_fp=None) -> dict:
-        """Tag element index ``k`` of footprints ``fp`` (the answer's). ``underlay`` is a
-        callable returning the answer scene rendered without the element (None: skip the
-        missing test); ``input_fp`` the input footprints (for ``left_in_place``)."""
+        """Tag element index ``k`` of footprints ``fp`` (the answer's). ``underlay(id, window)``
+        returns the answer scene rendered without the element in the element's box window
+        (None: skip the missing test); ``input_fp`` the input footprints (for ``left_in_place``)."""
         element_id = fp.ids[k]
         area = int(fp.area[k + 1])
         top, left, bottom, right = (int(v) for v in fp.boxes[k + 1])
@@ -168,8 +168,9 @@ class ObjectTagger:
             if input_fp is not None and element_id in input_fp.ids:
                 entry["left_in_place"] = self._left_in_place(input_fp, element_id)
             return entry
-        if underlay is not None:
-            under = _take(np.ascontiguousarray(underlay(element_id)), flat)
+        if underlay is not None:  # drawn in the element's box: index it there
+            under = _take(underlay(element_id, win),
+                          (ys - win[0].start) * (win[1].stop - win[1].start) + xs - win[1].start)
             visible = _pack(under) != packed
             shown = int(visible.sum())
             if shown:

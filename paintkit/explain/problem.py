@@ -81,7 +81,8 @@ def _bins(output, answer, inputs, formula):
 class ProblemScenes:
     """What explaining needs of a problem whatever the output, built once by
     :func:`prepare_scenes`: the edit mask, the checked scenes (None when unusable), why
-    not, their footprints, and the renders without one element (filled on demand)."""
+    not, their footprints, and the renders without one element in its box (filled on
+    demand)."""
 
     edit: np.ndarray
     input_scene: object
@@ -170,9 +171,9 @@ def explain_problem(metadata: dict, inputs, answer, output, *, tolerance: int = 
         explained = "full"
         answer_fp = scenes.answer_fp
 
-        def hidden(element_id):
+        def hidden(element_id, window):
             if ("answer", element_id) not in cache:
-                cache["answer", element_id] = underlay(answer_scene, element_id)
+                cache["answer", element_id] = underlay(answer_scene, element_id, window)
             return cache["answer", element_id]
 
         visible = set()
@@ -190,9 +191,9 @@ def explain_problem(metadata: dict, inputs, answer, output, *, tolerance: int = 
         explained = "input_scene"
         answer_fp = input_fp
 
-        def hidden(element_id):
+        def hidden(element_id, window):
             if ("input", element_id) not in cache:
-                cache["input", element_id] = underlay(input_scene, element_id)
+                cache["input", element_id] = underlay(input_scene, element_id, window)
             return cache["input", element_id]
 
         for k, element_id in enumerate(input_fp.ids):

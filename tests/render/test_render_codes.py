@@ -65,3 +65,20 @@ def test_codes_for_an_empty_scene_and_the_limit():
     assert background.shape == (4, 5, 4) and (background[..., :3] == 9).all()
     with pytest.raises(ValueError, match="scene"):
         render_codes("not a scene")
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_a_window_is_the_render_cut_out(seed):
+    from paintkit.renderers import render_window
+
+    rng = np.random.default_rng(100 + seed)
+    scene = random_scene(rng, 90, 70, n=int(rng.integers(1, 12)))
+    full = render(scene)
+    for _ in range(4):
+        top, bottom = sorted(rng.choice(71, 2, replace=False))
+        left, right = sorted(rng.choice(91, 2, replace=False))
+        np.testing.assert_array_equal(render_window(scene, top, left, bottom, right),
+                                      full[top:bottom, left:right])
+    np.testing.assert_array_equal(render(scene), full)  # the clip does not stay behind
+    with pytest.raises(ValueError, match="window"):
+        render_window(scene, 5, 5, 5, 9)
