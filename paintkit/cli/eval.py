@@ -39,6 +39,10 @@ def register(subparsers) -> None:
     parser.add_argument("--extra-metrics", default="", type=_extra_metrics, metavar="LIST",
                         help="comma-separated pixel-similarity figures to add to each row "
                              "(ssim,psnr)")
+    parser.add_argument("--explain", nargs="?", type=int, const=5, default=None, metavar="T",
+                        help="also tag each object of each output and list its error "
+                        "segments at tolerance T (default 5) into each row's 'explanation' "
+                        "(see docs/explain.md)")
     parser.add_argument("--quiet", action="store_true", help="no progress line")
     parser.add_argument("--turns", action="store_true",
                         help="also score every turn of conversational problems "
@@ -70,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
             models=args.models, benchmarks=args.benchmarks, tasks=args.tasks,
             jobs=args.jobs or default_jobs(), save_images=args.save_images,
             overwrite=args.overwrite, progress=not args.quiet,
-            delta_e=args.delta_e, extra_metrics=args.extra_metrics,
+            delta_e=args.delta_e, extra_metrics=args.extra_metrics, explain=args.explain,
         )
     except (FolderNotWritableError, PermissionError) as exc:
         print(f"paintkit eval: error: {exc}", file=sys.stderr)

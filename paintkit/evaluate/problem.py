@@ -64,6 +64,7 @@ def score_problem(
     meta: dict | None = None,
     delta_e: str = "cie76",
     extra_metrics: tuple[str, ...] = (),
+    explain: int | None = None,
 ) -> list[dict]:
     """standard rows (docs/file-layout.md) of ``problem`` for each model; diff PNGs and their error segments
     (``<NNNN>_segments.json``) if ``images_root`` is given.
@@ -73,6 +74,10 @@ def score_problem(
     colour difference (recorded in each row's ``"delta_e"``; the ``output`` blocks are
     named after it). ``extra_metrics``: names from
     :data:`~paintkit.metrics.similarity.EXTRA_METRICS` added as ``row["extra_metrics"]``.
+    ``explain``: a tolerance (0..10) to add ``row["explanation"]``, the output's object
+    tags and error segments (:func:`paintkit.explain.explain_problem`) from the per-pixel
+    bins the scoring computes anyway, with the problem's scenes prepared once for every
+    model.
 
     Raises:
         LayoutError / ImageDecodeError: the benchmark's own files are unreadable (a broken
@@ -89,13 +94,14 @@ def score_problem(
             f"input is {inp.shape[1]}x{inp.shape[0]}"
         )
     edit_mask = (answer != inp).any(axis=-1) if images_root is not None else None
+    explainer = _Explainer(meta, inp, answer, explain, delta_e) if explain is not None else None
     rows = []
     for model in models:
         path = problem.output_path(outputs_root, model)
         signature = output_signature(path)  # before reading: a later change is rescored
         output = load_output(path)
-        result, bins = score_output(output, answer, inp, return_bins=images_root is not None,
-                                    delta_e=delta_e)
+        result, bins = score_output(output, answer, inp, delta_e=delta_e,
+                                    return_bins=images_root is not None or explain is not None)
         row = {
             "model": model,
             "benchmark": problem.benchmark,
@@ -112,6 +118,8 @@ def score_problem(
         }
         if extra_metrics:
             row["extra_metrics"] = extra_figures(output, answer, extra_metrics)
+        if explainer is not None:
+            row["explanation"] = explainer(output, bins)
         if result.error is not None:
             row["error"] = result.error
         row["output_file"] = signature
@@ -123,6 +131,35 @@ def score_problem(
             write_segments(segments_path(images_root, model, problem), meta, inp, answer, bins,
                            delta_e)
     return rows
+
+
+class _Explainer:
+    """Explains the outputs of one problem: the scenes are prepared on the first output
+    (once for every model); a problem whose scenes cannot be read gets an ``error``
+    explanation, and its scores stand."""
+
+    def __init__(self, meta: dict, inp: np.ndarray, answer: np.ndarray, tolerance: int,
+                 delta_e: str):
+        self.args = (meta, inp, answer)
+        self.tolerance, self.delta_e = tolerance, delta_e
+        self.scenes = None
+        self.error = None
+
+    def __call__(self, output, bins) -> dict:
+        from paintkit.explain import explain_problem, prepare_scenes
+        from paintkit.metrics.coerce import MissingImage
+
+        if self.scenes is None and self.error is None:
+            try:
+                self.scenes = prepare_scenes(*self.args)
+            except ValueError as exc:  # e.g. a metadata scene that does not parse
+                self.error = str(exc)
+        if self.error is not None:
+            return {"error": self.error}
+        missing = isinstance(output, MissingImage) or output.size == 0
+        return explain_problem(*self.args, None if missing else output,
+                               tolerance=self.tolerance, delta_e=self.delta_e, bins=bins,
+                               scenes=self.scenes)
 
 
 def write_segments(path: Path, meta: dict, inp, answer, bins, delta_e: str) -> None:

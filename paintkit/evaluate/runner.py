@@ -65,12 +65,13 @@ def _worker_init(parent_pid: int) -> None:
     numba.set_num_threads(1)
 
 
-def _score_chunk(chunk, outputs_root, images_root, delta_e="cie76", extra_metrics=()
-                 ) -> list[dict]:
+def _score_chunk(chunk, outputs_root, images_root, delta_e="cie76", extra_metrics=(),
+                 explain=None) -> list[dict]:
     rows = []
     for problem, models, meta in chunk:
         rows.extend(score_problem(problem, models, outputs_root, images_root, meta,
-                                  delta_e=delta_e, extra_metrics=extra_metrics))
+                                  delta_e=delta_e, extra_metrics=extra_metrics,
+                                  explain=explain))
     return rows
 
 
@@ -124,6 +125,7 @@ def evaluate(
     chunk_size: int = 8,
     delta_e: str = "cie76",
     extra_metrics=(),
+    explain: int | None = None,
 ) -> EvalSummary:
     """Score model outputs in the standard layout (docs/file-layout.md) into ``out_dir/problem_stats.jsonl``.
 
@@ -140,6 +142,8 @@ def evaluate(
     every row; a results folder holds one formula (another is refused unless
     ``overwrite``). ``extra_metrics``: e.g. ``("ssim", "psnr")``, added to each row as
     ``extra_metrics`` (rows already scored are not revisited; use ``overwrite``).
+    ``explain``: a tolerance 0..10 to add each output's object tags and error segments as
+    ``explanation`` (docs/explain.md; rows already scored are not revisited either).
 
     Raises:
         LayoutError: a tree that breaks the layout, a malformed problem JSON, an unknown
@@ -151,6 +155,10 @@ def evaluate(
     outputs_root, out_dir = Path(outputs_root), Path(out_dir)
     check_formula(delta_e)
     extra_metrics = check_extra_metrics(extra_metrics)
+    if explain is not None:
+        from paintkit.explain.problem import check_tolerance
+
+        check_tolerance(explain)
     if jobs < 1:
         raise ValueError(f"jobs: expected a positive number of processes, got {jobs}")
     problems = discover_problems(benchmarks_root, benchmarks, tasks)
@@ -198,12 +206,12 @@ def evaluate(
         keep = [r for k, r in rows.items() if k not in replace] \
             if replace or loaded.needs_rewrite or dropped else None
         _run(work, outputs_root, out_dir, results_path, keep, summary, jobs, save_images,
-             progress, chunk_size, (delta_e, extra_metrics))
+             progress, chunk_size, (delta_e, extra_metrics, explain))
     return summary
 
 
 def _run(work, outputs_root, out_dir, results_path, keep, summary, jobs, save_images,
-         progress, chunk_size, options=("cie76", ())) -> None:
+         progress, chunk_size, options=("cie76", (), None)) -> None:
     images_root = out_dir / "diffs" if save_images else None
     total = sum(len(ms) for _, ms, _ in work)
     bar = Progress(summary.skipped + total, verb="scored", enabled=progress)

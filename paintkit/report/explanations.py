@@ -1,4 +1,5 @@
-"""Object tags of ``paintkit explain`` (``explanations.jsonl``) on the report's gallery cards.
+"""Object tags on the report's gallery cards: from ``paintkit explain``
+(``explanations.jsonl``) or from the rows of ``paintkit eval --explain``.
 
 Rows are keyed by ``(model, benchmark, task, idx)``; each card whose problem has a row gets a
 short list through the :func:`~paintkit.report.gallery.gallery_card` hook's ``extras``: the
@@ -49,6 +50,30 @@ def load_explanations(path) -> dict[tuple, dict]:
                                  f"task and idx ({exc!r})") from exc
             rows[key] = row
     return rows
+
+
+def explanations_in_results(input_path) -> dict[tuple, dict] | None:
+    """``{(model, benchmark, task, idx): explanation}`` of the results rows that carry one
+    (``paintkit eval --explain``; ``input_path`` is the results folder or its
+    ``problem_stats.jsonl``), or None when none does. Unreadable lines are left to the
+    results loader, which reports them."""
+    folder = Path(input_path)
+    path = folder / "problem_stats.jsonl" if folder.is_dir() else folder
+    if not path.is_file():
+        return None
+    found = {}
+    with open(path, encoding="utf-8") as fh:
+        for line in fh:
+            if '"explanation"' not in line:
+                continue
+            try:
+                row = json.loads(line)
+                key = (str(row["model"]), str(row["benchmark"]), str(row["task"]), int(row["idx"]))
+                explanation = dict(row["explanation"])
+            except (ValueError, KeyError, TypeError):
+                continue
+            found[key] = explanation
+    return found or None
 
 
 def _object_line(obj: dict) -> str:

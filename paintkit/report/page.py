@@ -123,15 +123,21 @@ def build_report(input_path, output_path, *, benchmarks_root=None, outputs_root=
 
     The gallery needs ``benchmarks_root`` (and ``outputs_root`` for output/diff images).
     ``explanations``: an ``explanations.jsonl`` of ``paintkit explain`` whose object tags go
-    on the gallery cards (default: the one in the results folder, if any).
+    on the gallery cards (default: the one in the results folder, else the explanations in
+    the results rows of ``paintkit eval --explain``, if any).
     """
-    from paintkit.report.explanations import find_explanations, load_explanations
+    from paintkit.report.explanations import (
+        explanations_in_results,
+        find_explanations,
+        load_explanations,
+    )
 
     data = load_report_data(input_path, n_boot=n_boot, seed=seed)
     gallery = ""
     if benchmarks_root is not None and gallery_per_model > 0:
         found = explanations if explanations is not None else find_explanations(input_path)
-        why = load_explanations(found) if found is not None else None
+        why = load_explanations(found) if found is not None else \
+            explanations_in_results(input_path)
         gallery = gallery_html(data, benchmarks_root, outputs_root, gallery_per_model, thumb,
                                why)
     text = render_page(data, gallery)

@@ -21,7 +21,7 @@ def _problem(folder, stem, scene, answer_scene, extra=None):
     (folder / f"{stem}.json").write_text(json.dumps(meta))
 
 
-def _tree(tmp_path):
+def _tree(tmp_path, broken=True):
     scene = Scene(Canvas(120, 90), Background((255, 255, 255)), (
         Shape("a", "rectangle", BBox(10, 10, 30, 20), (255, 0, 0)),
         Shape("b", "circle", BBox(70, 40, 30, 30), (0, 0, 255)),
@@ -30,9 +30,15 @@ def _tree(tmp_path):
     task = tmp_path / "bench" / "PaintBench" / "translation"
     _problem(task, "000", scene, moved)
     _problem(task, "001", scene, moved)
-    (task / "002_input.png").write_bytes(b"not a png")  # a broken benchmark problem
-    (task / "002_answer.png").write_bytes(b"not a png")
-    (task / "002.json").write_text("{}")
+    if broken:
+        (task / "002_input.png").write_bytes(b"not a png")  # a broken benchmark problem
+        (task / "002_answer.png").write_bytes(b"not a png")
+        (task / "002.json").write_text("{}")
+    else:  # a problem whose metadata scene does not parse: scored, not explained
+        _problem(task, "002", scene, moved)
+        meta = json.loads((task / "002.json").read_text())
+        meta["scene"]["elements"][0]["kind"] = "blob"
+        (task / "002.json").write_text(json.dumps(meta))
     outputs = tmp_path / "outputs" / "m" / "PaintBench" / "translation"
     outputs.mkdir(parents=True)
     write_png(outputs / "0000_output.png", render(scene))  # did nothing: 'a' misplaced
@@ -75,3 +81,42 @@ def test_explain_cli_refuses_bad_jobs(tmp_path, capsys):
     code = main(["explain", "--benchmarks", str(tmp_path), "--outputs", str(tmp_path),
                  "--out", str(tmp_path / "o"), "--jobs", "0"])
     assert code == 2 and "jobs" in capsys.readouterr().err
+
+
+KEY = ("model", "benchmark", "task", "mode", "visual_condition", "idx")
+
+
+def test_eval_explain_adds_the_explanation_to_each_row(tmp_path):
+    """eval --explain: each row's explanation is what 'paintkit explain' writes for it
+    (from the scorer's bins, scenes prepared once per problem); any --jobs, same bytes; a
+    problem whose scene does not parse keeps its scores and says why; the report shows it."""
+    from paintkit.explain.directory import explain_directory
+    from paintkit.report.explanations import explanations_in_results
+
+    _tree(tmp_path, broken=False)
+    bench, outputs = tmp_path / "bench", tmp_path / "outputs"
+    for jobs in ("1", "2"):
+        assert main(["eval", "--benchmarks", str(bench), "--outputs", str(outputs), "--out",
+                     str(tmp_path / f"ev{jobs}"), "--explain", "--jobs", jobs, "--quiet"]) == 0
+    data = (tmp_path / "ev1" / "problem_stats.jsonl").read_bytes()
+    assert data == (tmp_path / "ev2" / "problem_stats.jsonl").read_bytes()
+    rows = [json.loads(line) for line in data.splitlines()]
+    assert [r["idx"] for r in rows] == [0, 1, 2]
+    standalone = explain_directory(bench, outputs, tmp_path / "ex").path
+    expected = [json.loads(line) for line in standalone.open()]
+    for row, want in zip(rows[:2], expected[:2], strict=True):
+        # (the missing output's reason is the row's own "error")
+        assert row["explanation"] == {k: v for k, v in want.items()
+                                      if k not in KEY and k != "error"}
+    assert rows[0]["explanation"]["tags"] == {"correct": 1, "misplaced": 1}
+    assert rows[1]["explanation"] == {"has_output": False, "tolerance": 5, "delta_e": "cie76"}
+    assert "blob" in rows[2]["explanation"]["error"] and "output" in rows[2]
+    found = explanations_in_results(tmp_path / "ev1")
+    assert found[("m", "PaintBench", "translation", 0)] == rows[0]["explanation"]
+    assert explanations_in_results(tmp_path / "ex") is None
+
+
+def test_eval_explain_refuses_a_bad_tolerance(tmp_path, capsys):
+    code = main(["eval", "--benchmarks", str(tmp_path), "--outputs", str(tmp_path),
+                 "--out", str(tmp_path / "o"), "--explain", "11"])
+    assert code == 2 and "tolerance" in capsys.readouterr().err
