@@ -18,10 +18,10 @@ import numpy as np
 from numba import njit, prange
 
 from paintkit.kernels.delta_e import check_formula
-from paintkit.kernels.lab import LINEAR_LUT, lab_of_rgb
+from paintkit.kernels.lab import LINEAR_LUT, lab_of_rgb, srgb_to_lab_numba
 
 __all__ = ["FORMULA_CODES", "count_within_delta_e_rgb", "delta_e_numba", "delta_e_pixel",
-           "delta_e_rgb_numba", "lab_of_colour", "within_colour_lab", "within_delta_e_rgb"]
+           "delta_e_rgb_numba", "within_colour_lab", "within_delta_e_rgb"]
 
 #: Formula name -> the integer code the kernels switch on.
 FORMULA_CODES = {"cie76": 0, "cie94": 1, "ciede2000": 2}
@@ -332,18 +332,9 @@ def within_colour_lab(colour: np.ndarray, sample: np.ndarray, sample_lab: np.nda
     if sample_lab.dtype != np.float32 or sample_lab.shape != sample.shape:
         raise ValueError(f"sample_lab: expected float32 {sample.shape}, got {sample_lab.dtype} "
                          f"{sample_lab.shape}")
-    l1, a1, b1 = (float(v) for v in lab_of_colour(colour))
+    l1, a1, b1 = (float(v) for v in srgb_to_lab_numba(colour))
     out = np.empty(sample.shape[0], np.bool_)
     _within_colour_lab(code, colour, l1, a1, b1, np.ascontiguousarray(sample),
                        np.ascontiguousarray(sample_lab), float(limit), out)
     return out
 
-
-@njit(cache=True)
-def _lab_of_colour(colour, lut):
-    return lab_of_rgb(np.int32(colour[0]), np.int32(colour[1]), np.int32(colour[2]), lut)
-
-
-def lab_of_colour(colour: np.ndarray) -> tuple:
-    """float32 ``(L, a, b)`` of one uint8 colour, by the kernels' own arithmetic."""
-    return _lab_of_colour(np.asarray(colour, np.uint8), LINEAR_LUT)

@@ -119,7 +119,7 @@ def score_problem(
         if extra_metrics:
             row["extra_metrics"] = extra_figures(output, answer, extra_metrics)
         if explainer is not None:
-            row["explanation"] = explainer(output, bins)
+            row["explanation"] = explainer(output if result.has_output else None, bins)
         if result.error is not None:
             row["error"] = result.error
         row["output_file"] = signature
@@ -146,8 +146,8 @@ class _Explainer:
         self.error = None
 
     def __call__(self, output, bins) -> dict:
+        """The explanation of ``output`` (None when missing) from its scoring ``bins``."""
         from paintkit.explain import explain_problem, prepare_scenes
-        from paintkit.metrics.coerce import MissingImage
 
         if self.scenes is None and self.error is None:
             try:
@@ -156,8 +156,7 @@ class _Explainer:
                 self.error = str(exc)
         if self.error is not None:
             return {"error": self.error}
-        missing = isinstance(output, MissingImage) or output.size == 0
-        return explain_problem(*self.args, None if missing else output,
+        return explain_problem(*self.args, output,
                                tolerance=self.tolerance, delta_e=self.delta_e, bins=bins,
                                scenes=self.scenes)
 

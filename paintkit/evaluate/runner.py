@@ -230,21 +230,26 @@ def _run(work, outputs_root, out_dir, results_path, keep, summary, jobs, save_im
                 consume(_score_chunk([item], outputs_root, images_root, *options))
         else:
             chunks = [work[k:k + chunk_size] for k in range(0, len(work), chunk_size)]
-            with ProcessPoolExecutor(jobs, mp_context=get_context("spawn"),
-                                     initializer=_worker_init,
-                                     initargs=(os.getpid(),)) as pool:
-                # Results are written in submission order (not completion order), so two
-                # runs over the same files write the same bytes whatever the scheduling.
-                in_flight: deque = deque()
-                for chunk in chunks:
-                    in_flight.append(pool.submit(_score_chunk, chunk, outputs_root,
-                                                 images_root, *options))
-                    if len(in_flight) >= 2 * jobs:
-                        consume(in_flight.popleft().result())
-                while in_flight:
-                    consume(in_flight.popleft().result())
+            map_in_workers(_score_chunk, chunks, (outputs_root, images_root, *options), jobs,
+                           consume)
     bar.close()
     summary.seconds = time.perf_counter() - start
+
+
+def map_in_workers(function, chunks, args: tuple, jobs: int, consume) -> None:
+    """``consume(function(chunk, *args))`` for each chunk, run in ``jobs`` spawned worker
+    processes (one Numba thread each, gone with their parent), at most ``2 * jobs`` chunks
+    in flight. Results are consumed in submission order (not completion order), so two
+    runs over the same files write the same bytes whatever the scheduling."""
+    with ProcessPoolExecutor(jobs, mp_context=get_context("spawn"), initializer=_worker_init,
+                             initargs=(os.getpid(),)) as pool:
+        in_flight: deque = deque()
+        for chunk in chunks:
+            in_flight.append(pool.submit(function, chunk, *args))
+            if len(in_flight) >= 2 * jobs:
+                consume(in_flight.popleft().result())
+        while in_flight:
+            consume(in_flight.popleft().result())
 
 
 def default_jobs() -> int:

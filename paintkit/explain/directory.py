@@ -109,28 +109,10 @@ def explain_directory(benchmarks_root, outputs_root, out_dir, *, models=None, be
         for problem in problems:
             consume(_explain_chunk([problem], *options))
     else:
-        _in_pool(chunks, options, jobs, consume)
+        from paintkit.evaluate.runner import map_in_workers
+
+        map_in_workers(_explain_chunk, chunks, options, jobs, consume)
     path = Path(out_dir) / "explanations.jsonl"
     write_text_atomic(path, "".join(line + "\n" for line in lines))
     return ExplainSummary(rows=len(lines), failed=failed, missing_outputs=missing, path=path)
 
-
-def _in_pool(chunks, options, jobs, consume) -> None:
-    """Explain ``chunks`` in ``jobs`` worker processes (the ones ``paintkit eval`` uses: one
-    Numba thread each, gone with their parent), consumed in submission order."""
-    import os
-    from collections import deque
-    from concurrent.futures import ProcessPoolExecutor
-    from multiprocessing import get_context
-
-    from paintkit.evaluate.runner import _worker_init
-
-    with ProcessPoolExecutor(jobs, mp_context=get_context("spawn"), initializer=_worker_init,
-                             initargs=(os.getpid(),)) as pool:
-        in_flight: deque = deque()
-        for chunk in chunks:
-            in_flight.append(pool.submit(_explain_chunk, chunk, *options))
-            if len(in_flight) >= 2 * jobs:
-                consume(in_flight.popleft().result())
-        while in_flight:
-            consume(in_flight.popleft().result())

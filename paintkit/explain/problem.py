@@ -49,22 +49,23 @@ def _check(name: str, image, shape=None) -> np.ndarray:
 
 
 def _checked_scenes(metadata: dict, inputs: np.ndarray, answer: np.ndarray):
-    """The input and answer scenes with their footprints, each only if it renders to its
-    image exactly: ``[(scene, footprints), (scene, footprints)]`` (Nones when not) and the
-    notes saying why not. One code render per scene gives the footprints and the check."""
+    """``(scene, footprints, why)`` for the input and the answer scene: the scene and its
+    footprints only if it renders to its image exactly (else Nones and the note saying
+    why). One code render per scene gives the footprints and the check."""
     from paintkit.explain.footprints import checked_footprints
 
-    keys = (("scene", inputs), ("answer_scene", answer))
-    scenes = [scene_from_metadata(metadata, key) for key, _ in keys]
-    checked = checked_footprints([(scene, image) for scene, (_, image) in zip(scenes, keys, strict=True)])
-    out, notes = [], []
-    for scene, (key, _), (fp, renders) in zip(scenes, keys, checked, strict=True):
-        if scene is None:
-            notes.append(f"metadata has no {key}")
-        elif not renders:
-            notes.append(f"metadata {key} does not render to the stored image")
-        out.append((scene, fp) if renders else (None, None))
-    return out, notes
+    keys = ("scene", "answer_scene")
+    scenes = [scene_from_metadata(metadata, key) for key in keys]
+    checked = checked_footprints(list(zip(scenes, (inputs, answer), strict=True)))
+    out = []
+    for key, scene, (fp, renders) in zip(keys, scenes, checked, strict=True):
+        if renders:
+            out.append((scene, fp, None))
+        elif scene is None:
+            out.append((None, None, f"metadata has no {key}"))
+        else:
+            out.append((None, None, f"metadata {key} does not render to the stored image"))
+    return out
 
 
 def _bins(output, answer, inputs, formula):
@@ -100,12 +101,13 @@ def prepare_scenes(metadata: dict, inputs, answer) -> ProblemScenes:
     inputs = _check("inputs", inputs)
     answer = _check("answer", answer, inputs.shape)
     edit = changed_mask_numba(inputs, answer)
-    ((input_scene, input_fp), (answer_scene, answer_fp)), notes = _checked_scenes(
+    (input_scene, input_fp, why), (answer_scene, answer_fp, answer_why) = _checked_scenes(
         metadata, inputs, answer)
+    notes = [why] if why else []
     if answer_scene is None and input_scene is not None and not edit.any():
-        # a preservation problem: the answer is the input (its scene note is moot)
-        answer_scene, answer_fp = input_scene, input_fp
-        notes = [note for note in notes if "answer_scene" not in note]
+        answer_scene, answer_fp = input_scene, input_fp  # a preservation problem: answer = input
+    elif answer_why:
+        notes.append(answer_why)
     return ProblemScenes(edit, input_scene, answer_scene, notes, input_fp, answer_fp)
 
 
@@ -235,7 +237,7 @@ def segment_maps(metadata: dict, inputs, answer, bins, tolerances, *,
     from paintkit.kernels.edit_region import changed_mask_numba
 
     edit = changed_mask_numba(inputs, answer)
-    ((_, input_fp), (answer_scene, answer_fp)), _ = _checked_scenes(metadata, inputs, answer)
+    (_, input_fp, _), (answer_scene, answer_fp, _) = _checked_scenes(metadata, inputs, answer)
     if answer_scene is None:  # input-scene overlaps are still informative (and exact where nothing changed)
         answer_fp, input_fp = input_fp, None
     return {int(t): error_segments(edit, bins <= check_tolerance(int(t)),

@@ -57,8 +57,9 @@ def explanations_in_results(input_path) -> dict[tuple, dict] | None:
     (``paintkit eval --explain``; ``input_path`` is the results folder or its
     ``problem_stats.jsonl``), or None when none does. Unreadable lines are left to the
     results loader, which reports them."""
-    folder = Path(input_path)
-    path = folder / "problem_stats.jsonl" if folder.is_dir() else folder
+    from paintkit.report.data import _results_file
+
+    path = _results_file(Path(input_path))
     if not path.is_file():
         return None
     found = {}
