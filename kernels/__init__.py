@@ -73,8 +73,11 @@ def _load_tbb() -> bool:
 
 
 def _choose_threading_layer() -> str:
-    if "NUMBA_THREADING_LAYER" in _os.environ:
-        return _os.environ["NUMBA_THREADING_LAYER"]
+    chosen = _os.environ.get("NUMBA_THREADING_LAYER")
+    if chosen is not None:  # the user's choice; TBB loaded where it may pick it
+        if chosen in ("tbb", "safe", "threadsafe", "default"):
+            _load_tbb()
+        return chosen
     layer = "tbb" if _load_tbb() else "workqueue"
     _os.environ["NUMBA_THREADING_LAYER"] = layer
     numba = _sys.modules.get("numba")
