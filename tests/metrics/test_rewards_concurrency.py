@@ -144,7 +144,7 @@ def test_flow_grpo_executor_shares_one_cache_past_its_budget():
 
 @pytest.mark.parametrize("layer", ["tbb", "workqueue"])
 def test_numba_lock_matches_the_layer(layer):
-    done = run(f"""
+    done = run("""
         import paintkit.kernels as k
         print(k.THREADING_LAYER, type(k.numba_lock()).__name__)
     """, {"NUMBA_THREADING_LAYER": layer})

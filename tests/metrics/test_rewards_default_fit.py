@@ -65,8 +65,8 @@ def test_flow_grpo_default_fit_on_its_squares(canvases, cond):
     scores, _ = pixel_miou("cpu")(smooth, [p.instruction], meta)
     assert float(scores[0]) >= 0.85
     if cond != "baseline":  # what the old default did to non-square problems
-        for images in (images, smooth):
-            cover, _ = pixel_miou("cpu", fit="cover")(images, [p.instruction], meta)
+        for batch in (images, smooth):
+            cover, _ = pixel_miou("cpu", fit="cover")(batch, [p.instruction], meta)
             assert float(cover[0]) < 0.6
 
 
