@@ -1,15 +1,18 @@
 """Rewards/s of the trainer adapters from 1 thread and from N threads at once.
 
     python bench/reward_concurrency.py [--threads 1,8] [--size 512] [--calls 64]
-        [--layer tbb|workqueue]
+        [--layer tbb|workqueue] [--adapters verl,flow_grpo] [--repeats 3]
 
 verl-omni calls ``compute_score`` once per sample from worker threads (the Numba path on
 CPU); flow_grpo calls ``pixel_miou``'s function per batch from an 8-thread executor (the
-torch path). Each case scores ``--calls`` samples of 16 distinct ``--size``² problems, best
-of ``--repeats``, after a warm-up; the rate is samples/s over all threads. ``--layer`` sets
-``NUMBA_THREADING_LAYER`` before paintkit is imported: ``tbb`` (paintkit's default when the
-tbb wheel is installed; fork- and thread-safe) or ``workqueue`` (the fallback: paintkit
-serialises its parallel kernels with a lock). The machine may be shared: read the ratios.
+torch path). Each case scores ``--calls`` samples of 16 distinct ``--size``² problems,
+best of ``--repeats`` after a warm-up, and prints samples/s over all threads and the
+process's CPU time per sample (all threads, spinning workers included: steadier than wall
+time on a loaded machine). ``--layer`` sets ``NUMBA_THREADING_LAYER`` before paintkit is
+imported: ``tbb`` (paintkit's default when the tbb wheel is installed; fork- and
+thread-safe) or ``workqueue`` (the fallback: paintkit serialises its parallel kernels with
+a lock; before that lock, 8 threads aborted the process). The machine may be shared: read
+the ratios.
 """
 
 from __future__ import annotations
@@ -65,13 +68,15 @@ def main() -> None:
         for threads in (int(t) for t in args.threads.split(",")):
             with ThreadPoolExecutor(threads) as pool:
                 list(pool.map(fn, range(16)))  # warm-up: JIT, tables, cache
-                best = float("inf")
+                best, cpu = float("inf"), float("inf")
                 for _ in range(args.repeats):
-                    start = time.perf_counter()
+                    start, start_cpu = time.perf_counter(), time.process_time()
                     list(pool.map(fn, range(args.calls)))
                     best = min(best, time.perf_counter() - start)
+                    cpu = min(cpu, time.process_time() - start_cpu)
             print(f"{name:>10} layer {THREADING_LAYER:>9} threads {threads:>2} "
-                  f"{args.size}²: {args.calls / best:8.1f} samples/s", flush=True)
+                  f"{args.size}²: {args.calls / best:8.1f} samples/s, "
+                  f"{1000 * cpu / args.calls:6.1f} ms CPU a sample", flush=True)
     sys.stdout.flush()
 
 
