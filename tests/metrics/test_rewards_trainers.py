@@ -161,3 +161,37 @@ def test_verl_keyword_call_and_ground_truth_aliases(rng, tmp_path):
         assert result["score"] == pytest.approx(expected, abs=1e-6), truth.keys()
     with pytest.raises(ValueError, match="solution_str: got decoded text"):
         compute_score(data_source="paintbench", solution_str="<image>", ground_truth=truths[0])
+
+
+def test_cache_is_bounded_in_bytes_and_refuses_other_devices(rng):
+    from paintkit.rewards import pixel_miou
+    from paintkit.rewards._common import BYTES_PER_PIXEL, TargetCache
+
+    cache = TargetCache(torch.device("cpu"), max_bytes=3 * 12 * 16 * BYTES_PER_PIXEL)
+    for k in range(5):
+        _, ans, inp = problem(rng, 12, 16)
+        cache.get(("id", k), ans, inp)
+        assert cache.nbytes <= cache.max_bytes
+    assert len(cache) == 3 and [key[1] for key in cache._items] == [2, 3, 4]
+    assert cache.nbytes == 3 * 12 * 16 * BYTES_PER_PIXEL  # 31 bytes a pixel, as documented
+    _, ans, inp = problem(rng, 24, 32)  # larger than the whole budget: used, not kept
+    cache.get(("id", "big"), ans, inp)
+    assert ("id", "big") not in cache._items and cache.nbytes <= cache.max_bytes
+    with pytest.raises(ValueError, match="cache_bytes: expected an int"):
+        TargetCache(torch.device("cpu"), max_bytes=-1)
+    # outputs on another device are refused, not copied
+    fn = pixel_miou("cpu")
+    elsewhere = torch.empty((1, 3, 12, 16), device="meta")
+    with pytest.raises(ValueError, match="expected a tensor on cpu .* got one on meta"):
+        fn(elsewhere, [""], [{"answer": ans, "image": inp}])
+
+
+def test_flow_grpo_mixed_canvas_sizes_in_one_list(rng):
+    from paintkit.rewards import pixel_miou
+
+    items = [problem(rng, h, w) for h, w in [(12, 16), (16, 16), (16, 12)]]
+    images = [torch.from_numpy(o).permute(2, 0, 1).float() / 255 for o, _, _ in items]
+    scores, _ = pixel_miou("cpu")(images, [""] * 3,
+                                  [{"answer": a, "image": i} for _, a, i in items])
+    expected = torch.cat([reward(o[None], a[None], i[None]) for o, a, i in items])
+    torch.testing.assert_close(scores, expected, rtol=0, atol=1e-6)
