@@ -175,6 +175,29 @@ def _device_bytes(reference, device) -> int:
                for t in (g.answers, g.inputs, g.lab_answers, g.lab_inputs, g.edit))
 
 
+def same_device(actual, wanted) -> bool:
+    """True if a tensor on ``actual`` is on ``wanted`` (``cuda`` without an index means any
+    CUDA device: the trainer's process has one)."""
+    return actual.type == wanted.type and (wanted.index is None or actual.index == wanted.index)
+
+
+def keys_of(answers, inputs, metadata=None) -> list:
+    """:func:`key_of` for a batch; the G samples of a prompt that share the same objects
+    are hashed once."""
+    memo: dict = {}
+    keys = []
+    for k, (answer, inp) in enumerate(zip(answers, inputs, strict=True)):
+        meta = metadata[k] if metadata is not None else None
+        if isinstance(meta, dict) and meta.get("problem_id") is not None:
+            keys.append(("id", meta["problem_id"]))
+            continue
+        ident = (id(answer), id(inp))
+        if ident not in memo:
+            memo[ident] = key_of(answer, inp)
+        keys.append(memo[ident])
+    return keys
+
+
 def images_list(images, device, name="images") -> list:
     """A batch of outputs as a list of uint8 channels-last ``(H, W, 3)`` tensors on
     ``device``: a ``(B, 3, H, W)`` / ``(B, H, W, 3)`` tensor, or a list of per-sample
@@ -191,7 +214,7 @@ def images_list(images, device, name="images") -> list:
     device = torch.device(device)
 
     def check(tensor, where):
-        if tensor.device != device:
+        if not same_device(tensor.device, device):
             raise ValueError(f"{where}: expected a tensor on {device} (the reward's device), "
                              f"got one on {tensor.device}; move it first or build the reward "
                              f"on {tensor.device}")

@@ -25,7 +25,7 @@ from paintkit.rewards._common import (
     TargetCache,
     find,
     images_list,
-    key_of,
+    keys_of,
     resolve,
     score_grouped,
 )
@@ -110,7 +110,7 @@ class PixelIoURewardModel:
         if image is None:
             raise ValueError("image: the PaintBench reward scores generated images; got none")
         n = len(image)
-        answers, inputs, keys = [], [], []
+        answers, inputs, metas = [], [], []
         for k in range(n):
             meta = metadata[k] if metadata is not None and k < len(metadata) else None
             cond = condition_images[k] if condition_images is not None and \
@@ -118,7 +118,8 @@ class PixelIoURewardModel:
             answer, inp, meta = self._problem(k, meta, cond, answer_images)
             answers.append(answer)
             inputs.append(inp)
-            keys.append(key_of(answer, inp, meta))
+            metas.append(meta)
+        keys = keys_of(answers, inputs, metas)
         outputs = images_list(image, self.device, "image")
         rewards = score_grouped(outputs, keys, answers, inputs, self.cache, self.fit,
                                 self.tolerance)

@@ -26,7 +26,7 @@ from paintkit.rewards._common import (
     TargetCache,
     find,
     images_list,
-    key_of,
+    keys_of,
     resolve,
     score_grouped,
 )
@@ -92,7 +92,7 @@ def pixel_miou(device="cpu", *, root=None, fit: str = "stretch", tolerance: int 
                    for k, m in enumerate(metadata)]
         inputs = [resolve(find(m, FLOW_GRPO_INPUT_KEYS, "input", f"metadata[{k}]"), folder)
                   for k, m in enumerate(metadata)]
-        keys = [key_of(a, i, m) for a, i, m in zip(answers, inputs, metadata, strict=True)]
+        keys = keys_of(answers, inputs, metadata)
         outputs = images_list(images, cache.device)
         scores = score_grouped(outputs, keys, answers, inputs, cache, fit, tolerance)
         mean = scores.mean() if len(scores) else torch.tensor(float("nan"), device=scores.device)
