@@ -119,7 +119,8 @@ class TargetCache:
         self._lock = threading.Lock()
 
     def __len__(self) -> int:
-        return sum(1 for e in self._items.values() if e.ready.is_set() and e.error is None)
+        with self._lock:
+            return sum(1 for e in self._items.values() if e.ready.is_set() and e.error is None)
 
     def get(self, key, answer, inp):
         """The prepared :class:`~paintkit.metrics.Reference` of one problem."""
