@@ -25,6 +25,8 @@ from llvmlite import ir
 from numba import njit, prange, types
 from numba.extending import intrinsic
 
+from paintkit.kernels.lab_canonical import LINEAR_SRGB
+
 #: sRGB -> XYZ matrix (IEC 61966-2-1, D65), docs/metric-definition.md §3.
 SRGB_TO_XYZ = np.array(
     [
@@ -45,14 +47,10 @@ LAB_OFFSET = np.float32(4.0 / 29.0)
 def srgb_linear_lut() -> np.ndarray:
     """Linearised sRGB value of every 8-bit code, float32 of shape ``(256,)``.
 
-    Computed with the docs/metric-definition.md §3 formula in float32 (``c = v / 255``; ``c / 12.92`` if
-    ``c <= 0.04045`` else ``((c + 0.055) / 1.055) ** 2.4``), so looking a code up is
-    bit-identical to evaluating the formula on that pixel in float32.
+    The canonical table (:data:`~paintkit.kernels.lab_canonical.LINEAR_SRGB`, float64
+    constants) rounded to float32: no ``pow`` at run time, so the same bits on every machine.
     """
-    c = np.arange(256, dtype=np.float32) / np.float32(255.0)
-    low = c / np.float32(12.92)
-    high = ((c + np.float32(0.055)) / np.float32(1.055)) ** np.float32(2.4)
-    return np.where(c <= np.float32(0.04045), low, high).astype(np.float32)
+    return LINEAR_SRGB.astype(np.float32)
 
 
 LINEAR_LUT = srgb_linear_lut()
