@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from paintkit.metrics.coerce import MissingImage, as_images
+from paintkit.metrics.coerce import MissingImage, as_images, tensor_of
 from paintkit.metrics.histograms import numpy_histograms
 from paintkit.metrics.reference import Reference, prepare_reference
 from paintkit.metrics.result import ProblemScore, problem_scores
@@ -74,10 +74,9 @@ def _size(image) -> tuple[int, int]:
 def _output_on(out, device, name):
     """One output image as a tensor on ``device``: tensors elsewhere are refused (a hidden
     copy per image is what this path avoids); host arrays are moved once."""
-    import torch
 
     if isinstance(out, np.ndarray):
-        return torch.from_numpy(np.ascontiguousarray(out)).to(device)
+        return tensor_of(np.ascontiguousarray(out)).to(device)
     if out.device != device:
         raise ValueError(f"{name}: expected a tensor on {device} (the batch's device), got "
                          f"one on {out.device}")
