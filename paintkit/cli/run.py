@@ -73,6 +73,8 @@ def register(subparsers) -> None:
     api.add_argument("--rpm", type=float, help="at most this many requests per minute")
     api.add_argument("--retries", type=int, default=5,
                      help="retries on 429/5xx/timeouts before a problem fails (default 5)")
+    api.add_argument("--retry-delay", type=float, default=1.0, metavar="SECONDS",
+                     help="first back-off delay; doubles per retry, with jitter (default 1)")
     api.add_argument("--timeout", type=float, default=300.0,
                      help="seconds per request (default 300)")
     api.add_argument("--api-model", help="the provider's model id (default: the built-in's)")
@@ -117,7 +119,8 @@ def run(args: argparse.Namespace) -> int:
                       device=args.device, offload=args.offload, batch_size=args.batch_size,
                       concurrency=args.concurrency, steps=args.steps, guidance=args.guidance,
                       api_model=args.api_model, api_base=args.api_base, rpm=args.rpm,
-                      retries=args.retries, timeout=args.timeout, options=options)
+                      retries=args.retries, retry_delay=args.retry_delay, timeout=args.timeout,
+                      options=options)
     settings = {"model": args.model, **{k: v for k, v in model_args.items() if v is not None}}
     planner = None
     if args.planner:

@@ -73,7 +73,8 @@ def build_model(name: str, *, weights=None, revision=None, dtype=None, device=No
                 offload=None, batch_size: int | None = None, concurrency: int | None = None,
                 steps: int | None = None, guidance: float | None = None,
                 api_model: str | None = None, api_base: str | None = None, rpm=None,
-                retries: int = 5, timeout: float = 300.0, options: dict | None = None):
+                retries: int = 5, retry_delay: float = 1.0, timeout: float = 300.0,
+                options: dict | None = None):
     """The :class:`~paintkit.run.interface.EditModel` for ``name`` (see the module docstring).
 
     ``steps`` / ``guidance`` override ``num_inference_steps`` / the text guidance scale of a
@@ -101,8 +102,8 @@ def build_model(name: str, *, weights=None, revision=None, dtype=None, device=No
                               call=call)
     if name in APIS:
         spec = APIS[name]
-        limits = {"rpm": rpm, "retries": retries, "timeout": timeout,
-                  "concurrency": concurrency}
+        limits = {"rpm": rpm, "retries": retries, "base_delay": retry_delay,
+                  "timeout": timeout, "concurrency": concurrency}
         if spec.provider == "openai":
             from paintkit.run.api.openai_images import OpenAIImageEdit
 
