@@ -13,6 +13,7 @@ and accelerate are imported only when a pipeline is built (``pip install 'paintk
 from __future__ import annotations
 
 import inspect
+import warnings
 from dataclasses import dataclass, field
 
 from paintkit.run.interface import EditModel, EditRequest, EditResult
@@ -126,8 +127,10 @@ class DiffusersModel(EditModel):
             if cls is None:
                 raise ValueError(f"model {name!r}: this diffusers ({diffusers.__version__}) has "
                                  f"no {spec.pipeline}; upgrade diffusers")
-            pipeline = cls.from_pretrained(self.repo, revision=revision,
-                                           torch_dtype=getattr(torch, dtype))
+            with warnings.catch_warnings():  # newer diffusers rename torch_dtype to dtype
+                warnings.simplefilter("ignore", FutureWarning)
+                pipeline = cls.from_pretrained(self.repo, revision=revision,
+                                               torch_dtype=getattr(torch, dtype))
         self.pipeline = pipeline
         if offload == "model":
             pipeline.enable_model_cpu_offload(device=self.device)

@@ -1,0 +1,77 @@
+"""diffusers pipelines built from tiny random-weight configs, saved to a local folder.
+
+No hub download: every component is constructed here, and the CLIP tokenizer gets a
+vocabulary written by the test (one token per byte symbol, with and without the end-of-word
+mark, and no merges), so any instruction tokenizes.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+
+def _byte_symbols() -> list[str]:
+    # the byte -> unicode table of byte-level BPE (GPT-2 / CLIP)
+    visible = list(range(ord("!"), ord("~") + 1)) + list(range(ord("¡"), ord("¬") + 1)) + \
+        list(range(ord("®"), ord("ÿ") + 1))
+    chars, extra = list(visible), 0
+    for b in range(256):
+        if b not in visible:
+            visible.append(b)
+            chars.append(256 + extra)
+            extra += 1
+    return [chr(c) for c in chars]
+
+
+def write_clip_tokenizer(folder: Path) -> None:
+    from transformers import CLIPTokenizer
+
+    folder.mkdir(parents=True, exist_ok=True)
+    symbols = _byte_symbols()
+    vocab = {s: i for i, s in enumerate(symbols)}
+    vocab.update({s + "</w>": len(symbols) + i for i, s in enumerate(symbols)})
+    vocab["<|startoftext|>"] = len(vocab)
+    vocab["<|endoftext|>"] = len(vocab)
+    (folder / "vocab.json").write_text(json.dumps(vocab), encoding="utf-8")
+    (folder / "merges.txt").write_text("#version: 0.2\n", encoding="utf-8")
+    CLIPTokenizer(str(folder / "vocab.json"), str(folder / "merges.txt"),
+                  model_max_length=77).save_pretrained(folder)
+
+
+def tiny_instruct_pix2pix(folder: Path) -> Path:
+    """Save a random-weight StableDiffusionInstructPix2PixPipeline into ``folder``."""
+    import torch
+    from diffusers import (
+        AutoencoderKL,
+        EulerAncestralDiscreteScheduler,
+        StableDiffusionInstructPix2PixPipeline,
+        UNet2DConditionModel,
+    )
+    from transformers import CLIPTextConfig, CLIPTextModel, CLIPTokenizer
+
+    torch.manual_seed(0)
+    tokenizer_dir = folder / "_tokenizer_src"
+    write_clip_tokenizer(tokenizer_dir)
+    tokenizer = CLIPTokenizer.from_pretrained(tokenizer_dir)
+    text_encoder = CLIPTextModel(CLIPTextConfig(
+        vocab_size=len(tokenizer), hidden_size=16, intermediate_size=32, num_attention_heads=2,
+        num_hidden_layers=1, max_position_embeddings=77, bos_token_id=tokenizer.bos_token_id,
+        eos_token_id=tokenizer.eos_token_id, pad_token_id=tokenizer.pad_token_id))
+    unet = UNet2DConditionModel(
+        sample_size=8, in_channels=8, out_channels=4, layers_per_block=1,
+        block_out_channels=(8, 16), norm_num_groups=4, cross_attention_dim=16,
+        attention_head_dim=2,
+        down_block_types=("DownBlock2D", "CrossAttnDownBlock2D"),
+        up_block_types=("CrossAttnUpBlock2D", "UpBlock2D"))
+    vae = AutoencoderKL(
+        in_channels=3, out_channels=3, latent_channels=4, block_out_channels=(8,),
+        norm_num_groups=4, layers_per_block=1, down_block_types=("DownEncoderBlock2D",),
+        up_block_types=("UpDecoderBlock2D",), sample_size=16)
+    pipe = StableDiffusionInstructPix2PixPipeline(
+        vae=vae, text_encoder=text_encoder, tokenizer=tokenizer, unet=unet,
+        scheduler=EulerAncestralDiscreteScheduler(), safety_checker=None,
+        feature_extractor=None, requires_safety_checker=False)
+    out = folder / "tiny-instruct-pix2pix"
+    pipe.save_pretrained(out)
+    return out
