@@ -87,7 +87,10 @@ def register(subparsers) -> None:
     scale.add_argument("--engine", choices=("local", "ray"), default="local",
                        help="local (this process) or ray (one worker per GPU of the cluster)")
     scale.add_argument("--workers", type=int, metavar="N",
-                       help="ray workers (default: one per GPU; CPU workers where none)")
+                       help="ray workers (default: one per GPU of the cluster, 1 without GPUs)")
+    scale.add_argument("--address", metavar="HOST:PORT",
+                       help="Ray cluster to join ('auto': the one this machine belongs to; "
+                       "default: a local Ray instance for this run)")
     parser.set_defaults(func=run)
 
 
@@ -145,6 +148,7 @@ def run(args: argparse.Namespace) -> int:
             batch_size=args.batch_size, concurrency=args.concurrency, seed=args.seed,
             overwrite=args.overwrite, progress=not args.quiet, planner=planner,
             eval_out=args.eval_out, engine=args.engine, workers=args.workers,
+            address=args.address,
             settings=settings)
     except (FolderNotWritableError, PermissionError) as exc:
         print(f"paintkit run: error: {exc}", file=sys.stderr)

@@ -27,11 +27,21 @@ def _worker_class(ray):
         def usage(self):
             return self.model.usage_summary()
 
+        def describe(self):
+            return self.model.describe()
+
     return EditWorker
 
 
-def run_on_ray(build, batches, outputs_root, folder, seed, planner, workers, consume) -> None:
-    """Run ``batches`` on Ray actors; ``consume(records)`` per batch, in completion order."""
+def run_on_ray(build, batches, outputs_root, folder, seed, planner, workers, consume,
+               address: str | None = None) -> tuple[int, dict | None]:
+    """Run ``batches`` on Ray actors; ``consume(records)`` per batch, in completion order.
+
+    ``address``: a running cluster (``auto`` or ``host:port``); without one, and without a
+    Ray session already started by the caller, a local instance is started for the run and
+    shut down after it. Returns the number of workers and the model's description (from
+    the first worker; None when there was nothing to do).
+    """
     try:
         import ray
     except ImportError:
@@ -39,38 +49,56 @@ def run_on_ray(build, batches, outputs_root, folder, seed, planner, workers, con
     if not callable(build):
         raise ValueError("--engine ray needs a model builder (a picklable function), "
                          "not a built model")
+    if workers is not None and workers < 1:
+        raise ValueError(f"workers: expected a positive number, got {workers}")
+    owns = False
     if not ray.is_initialized():
-        ray.init(address="auto" if _cluster_address() else None, include_dashboard=False,
-                 log_to_driver=False)
-    gpus = int(ray.cluster_resources().get("GPU", 0))
-    count = workers or gpus or 1
-    if count < 1:
-        raise ValueError(f"workers: expected a positive number, got {count}")
-    if not batches:
-        return
-    per_worker = {"num_gpus": 1} if gpus else {"num_cpus": 1}
+        if address not in (None, "auto", "local"):
+            from paintkit.engines.ray_engine import check_reachable
+
+            check_reachable(address)
+        kwargs = {"num_cpus": workers} if address is None and workers else {}
+        try:
+            ray.init(address=address, include_dashboard=False, log_to_driver=False,
+                     logging_level="ERROR", **kwargs)
+        except ConnectionError as exc:
+            raise ValueError(f"cannot connect to the Ray cluster at {address}: {exc}") from None
+        owns = True
+    try:
+        gpus = int(ray.cluster_resources().get("GPU", 0))
+        count = min(workers or gpus or 1, max(1, len(batches)))
+        if not batches:
+            return count, None
+        return count, _drive(ray, build, batches, outputs_root, folder, seed, planner, count,
+                             {"num_gpus": 1} if gpus else {"num_cpus": 1}, consume)
+    finally:
+        if owns:
+            ray.shutdown()
+
+
+def _drive(ray, build, batches, outputs_root, folder, seed, planner, count, resources,
+           consume) -> dict:
     worker = _worker_class(ray)
-    actors = [worker.options(**per_worker).remote(build) for _ in range(min(count, len(batches)))]
+    actors = [worker.options(**resources).remote(build) for _ in range(count)]
+    description = None
     queue = deque(batches)
     running = {}
-    for actor in actors:
+
+    def feed(actor) -> None:
         if queue:
-            running[actor.produce.remote(queue.popleft(), outputs_root, folder, seed,
-                                         planner)] = actor
+            ref = actor.produce.remote(queue.popleft(), outputs_root, folder, seed, planner)
+            running[ref] = actor
+
     try:
+        for actor in actors:
+            feed(actor)
+        description = ray.get(actors[0].describe.remote())
         while running:
             ready, _ = ray.wait(list(running), num_returns=1)
             actor = running.pop(ready[0])
             consume(ray.get(ready[0]))
-            if queue:
-                running[actor.produce.remote(queue.popleft(), outputs_root, folder, seed,
-                                             planner)] = actor
+            feed(actor)
     finally:
         for actor in actors:
             ray.kill(actor)
-
-
-def _cluster_address() -> bool:
-    import os
-
-    return bool(os.environ.get("RAY_ADDRESS"))
+    return description

@@ -31,6 +31,7 @@ class RunSummary:
     seconds: float = 0.0
     usage: dict = field(default_factory=dict)
     scored: int = 0
+    workers: int = 1
 
     @property
     def problems_per_second(self) -> float:
@@ -79,7 +80,7 @@ def run_model(model, benchmarks_root, outputs_root, *, folder: str | None = None
               batch_size: int | None = None, concurrency: int | None = None, seed: int = 0,
               overwrite: bool = False, progress: bool = True, planner=None,
               eval_out=None, engine: str = "local", workers: int | None = None,
-              settings: dict | None = None) -> RunSummary:
+              address: str | None = None, settings: dict | None = None) -> RunSummary:
     """Write ``<outputs>/<folder>/<Benchmark>/<task>/NNNN_output.png`` for each problem.
 
     Args:
@@ -95,8 +96,9 @@ def run_model(model, benchmarks_root, outputs_root, *, folder: str | None = None
         planner: a :class:`~paintkit.run.planner.Planner` (its plan goes to the model with
             the instruction and is saved as ``NNNN_plan.txt``).
         eval_out: a results folder to score outputs into as they land.
-        engine, workers: ``"local"`` (threads in this process) or ``"ray"`` (one worker per
-            GPU, or ``workers`` CPU workers, each building its own model).
+        engine, workers, address: ``"local"`` (threads in this process) or ``"ray"`` (one
+            worker per GPU of the cluster at ``address``, or ``workers`` workers, each
+            building its own model; a local Ray instance when no address is given).
         settings: what else to record in the run manifest (the command's options).
 
     Raises:
@@ -161,7 +163,10 @@ def run_model(model, benchmarks_root, outputs_root, *, folder: str | None = None
             if engine == "ray":
                 from paintkit.run.ray_engine import run_on_ray
 
-                run_on_ray(model, batches, outputs_root, folder, seed, planner, workers, consume)
+                summary.workers, described = run_on_ray(model, batches, outputs_root, folder,
+                                                        seed, planner, workers, consume, address)
+                if described is not None:
+                    records.entry["model"] = described
             else:
                 _run_local(local_model, batches, outputs_root, folder, seed, planner,
                            concurrency, consume)
@@ -173,7 +178,7 @@ def run_model(model, benchmarks_root, outputs_root, *, folder: str | None = None
             latencies.sort()
             records.finish(
                 written=summary.written, skipped=summary.skipped,
-                failed=len(summary.failures), failures=summary.failures,
+                failed=len(summary.failures), failures=summary.failures, workers=summary.workers,
                 seconds=round(summary.seconds, 3), usage=summary.usage,
                 latency_s={"mean": round(sum(latencies) / len(latencies), 4),
                            "p50": latencies[len(latencies) // 2],
