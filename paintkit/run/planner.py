@@ -43,6 +43,8 @@ class Planner:
             raise ValueError("--planner needs the api extra: pip install 'paintkit[api]'") \
                 from None
         self.model, self.system_prompt = model, system_prompt
+        self._config = {"model": model, "base_url": base_url, "key": key, "rpm": rpm,
+                        "retries": retries, "timeout": timeout, "system_prompt": system_prompt}
         self.client = openai.OpenAI(
             api_key=api_key(("PAINTKIT_PLANNER_API_KEY", "OPENAI_API_KEY"), key),
             base_url=base_url, max_retries=0, timeout=timeout)
@@ -69,6 +71,14 @@ class Planner:
     def augment(instruction: str, plan: Plan) -> str:
         """The editor's prompt: the instruction, then the plan."""
         return f"{instruction}\n\n{PLAN_HEADER}\n{plan.text}"
+
+    def __getstate__(self) -> dict:
+        # Ray ships the planner to its workers: send the settings, rebuild the client there
+        # (a key not given explicitly is read from the worker's environment).
+        return self._config
+
+    def __setstate__(self, config: dict) -> None:
+        self.__init__(**config)
 
     def describe(self) -> dict:
         return {"model": self.model, "base_url": str(self.client.base_url),
