@@ -84,10 +84,11 @@ def produce_batch(model: EditModel, problems: list[BenchmarkProblem], outputs_ro
             results = [EditResult(error=f"{type(exc).__name__}: {exc}") for _ in requests]
         latency = time.perf_counter() - start
         for n, request, result in zip(pending, requests, results, strict=True):
-            records[n] = _write(problems[n], result, outputs_root, folder, plans.get(n),
-                                {"latency_s": round(latency, 4), "batch": len(requests),
-                                 "attempts": result.attempts, "usage": result.usage,
-                                 "seed": request.seed})
+            extra = {"latency_s": round(latency, 4), "batch": len(requests),
+                     "attempts": result.attempts, "usage": result.usage, "seed": request.seed}
+            if n in plans:
+                extra["planner_usage"] = plans[n].usage
+            records[n] = _write(problems[n], result, outputs_root, folder, plans.get(n), extra)
     return [records[n] for n in range(len(problems))]
 
 

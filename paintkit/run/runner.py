@@ -128,21 +128,27 @@ def run_model(model, benchmarks_root, outputs_root, *, folder: str | None = None
             (done if not overwrite and output_decodes(path) else todo).append(problem)
         summary.skipped = len(done)
         described = local_model.describe() if local_model is not None else {"name": name}
-        records = RunRecords(model_dir, {
-            "model": described, "seed": seed, "batch_size": batch_size,
-            "concurrency": concurrency, "engine": engine, "limit": limit,
-            "benchmarks": benchmarks, "tasks": tasks, "overwrite": overwrite,
-            "planner": planner.describe() if planner is not None else None,
-            "settings": settings or {}, "problems": len(problems), "todo": len(todo)})
         scorer = None
-        if eval_out is not None:
+        if eval_out is not None:  # first: a busy results folder stops the run before it starts
             from paintkit.run.live_eval import LiveScorer
 
             scorer = LiveScorer(eval_out, outputs_root, folder, done, todo)
+        try:
+            records = RunRecords(model_dir, {
+                "model": described, "seed": seed, "batch_size": batch_size,
+                "concurrency": concurrency, "engine": engine, "limit": limit,
+                "benchmarks": benchmarks, "tasks": tasks, "overwrite": overwrite,
+                "planner": planner.describe() if planner is not None else None,
+                "settings": settings or {}, "problems": len(problems), "todo": len(todo)})
+        except BaseException:
+            if scorer is not None:
+                scorer.close()
+            raise
         bar = Progress(len(problems), verb="edited", enabled=progress)
         bar.update(skipped=len(done))
         by_key = {f"{p.benchmark}/{p.task}/{p.idx:04d}": p for p in todo}
         latencies: list[float] = []
+        planner_usage: dict = {}
 
         def consume(batch_records: list[dict]) -> None:
             for record in batch_records:
@@ -153,6 +159,8 @@ def run_model(model, benchmarks_root, outputs_root, *, folder: str | None = None
                 else:
                     summary.failures[record["key"]] = record["reason"]
                 _add_usage(summary.usage, record.get("usage"))
+                if record.get("planner_usage"):
+                    _add_usage(planner_usage, record["planner_usage"])
                 if scorer is not None:
                     scorer.submit(by_key[record["key"]])
             bar.update(processed=len(batch_records))
@@ -180,6 +188,7 @@ def run_model(model, benchmarks_root, outputs_root, *, folder: str | None = None
                 written=summary.written, skipped=summary.skipped,
                 failed=len(summary.failures), failures=summary.failures, workers=summary.workers,
                 seconds=round(summary.seconds, 3), usage=summary.usage,
+                planner_usage=planner_usage or None,
                 latency_s={"mean": round(sum(latencies) / len(latencies), 4),
                            "p50": latencies[len(latencies) // 2],
                            "max": latencies[-1]} if latencies else None)

@@ -158,6 +158,8 @@ def test_planner_plan_goes_to_the_editor_and_is_saved(bench, tmp_path, capsys):
     assert plan == "1. Find the shape. 2. Do: Instruction: synthetic edit"
     entry = read_manifest(tmp_path / "nano-banana-2")["runs"][0]
     assert entry["planner"]["model"] == "planner-llm"
+    assert entry["planner_usage"] == {"prompt_tokens": 60, "completion_tokens": 24,
+                                      "total_tokens": 84}
 
 
 def test_missing_key_is_a_clear_error(bench, tmp_path, monkeypatch, capsys):
