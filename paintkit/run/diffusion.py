@@ -149,6 +149,7 @@ class DiffusersModel(EditModel):
         self.batched = spec.batched and type(pipeline).__name__ not in (
             "Flux2Pipeline", "Flux2KleinPipeline", "QwenImageEditPlusPipeline")
         self._sizes = "height" in accepted and "width" in accepted
+        self._max_area = "max_area" in accepted
 
     def _generators(self, requests):
         import torch
@@ -162,6 +163,8 @@ class DiffusersModel(EditModel):
         if self._sizes and all(r.image.size == size for r in requests):
             kwargs.setdefault("width", size[0])
             kwargs.setdefault("height", size[1])
+            if self._max_area:  # Kontext rescales to max_area (1024^2) unless told the input's
+                kwargs.setdefault("max_area", size[0] * size[1])
         images = [r.image for r in requests]
         prompts = [r.instruction for r in requests]
         if len(requests) == 1 and not self.batched:

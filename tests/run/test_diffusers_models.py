@@ -86,3 +86,28 @@ def test_builtin_defaults_are_the_papers():
         call = dict(PIPELINES[name].call)
         assert call.pop("num_inference_steps") == steps
         assert call == guidance
+
+
+@pytest.fixture(scope="module")
+def kontext(tmp_path_factory):
+    from tiny_pipelines import tiny_flux_kontext
+
+    return tiny_flux_kontext(tmp_path_factory.mktemp("kontext"))
+
+
+def test_flux_kontext_end_to_end_at_the_input_size(kontext, bench, tmp_path, capsys):
+    out, res = tmp_path / "out", tmp_path / "res"
+    # _auto_resize=false: the tiny VAE does not downsample, so Kontext's preferred
+    # resolutions (about 1024^2 pixels) would make the test slow; the real model keeps it
+    code = main(["run", "--model", "flux.1-kontext-dev", "--weights", str(kontext),
+                 "--steps", "2", "--device", "cpu", "--batch-size", "3", "--option",
+                 "_auto_resize=false", "--option", "max_sequence_length=32", "--benchmarks",
+                 str(bench), "--outputs", str(out), "--tasks", "task_1", "--limit", "3",
+                 "--eval", str(res), "--quiet"])
+    assert code == 0, capsys.readouterr().err
+    rows = read_rows(res / "problem_stats.jsonl")
+    assert len(rows) == 3 and all(r["correct_output_size"] for r in rows)  # max_area = input
+    model = read_manifest(out / "flux.1-kontext-dev")["runs"][0]["model"]
+    assert model["pipeline"] == "FluxKontextPipeline"
+    assert model["call"]["guidance_scale"] == 3.5 and model["call"]["num_inference_steps"] == 2
+    assert {r["batch"] for r in read_log(out / "flux.1-kontext-dev")} == {3}

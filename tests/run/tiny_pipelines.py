@@ -75,3 +75,65 @@ def tiny_instruct_pix2pix(folder: Path) -> Path:
     out = folder / "tiny-instruct-pix2pix"
     pipe.save_pretrained(out)
     return out
+
+
+def write_t5_tokenizer(folder: Path) -> None:
+    """A T5 tokenizer with one token per printable character (a unigram model)."""
+    from tokenizers import Tokenizer, models, normalizers, pre_tokenizers
+    from transformers import T5TokenizerFast
+
+    folder.mkdir(parents=True, exist_ok=True)
+    words = ["<pad>", "</s>", "<unk>"] + [chr(c) for c in range(33, 127)]
+    tokenizer = Tokenizer(models.Unigram([(w, -1.0) for w in words], unk_id=2))
+    tokenizer.normalizer = normalizers.Lowercase()
+    tokenizer.pre_tokenizer = pre_tokenizers.Split("", "isolated")
+    T5TokenizerFast(tokenizer_object=tokenizer, eos_token="</s>", pad_token="<pad>",
+                    unk_token="<unk>", extra_ids=0, model_max_length=512).save_pretrained(folder)
+
+
+def tiny_flux_kontext(folder: Path) -> Path:
+    """Save a random-weight FluxKontextPipeline into ``folder``."""
+    import torch
+    from diffusers import (
+        AutoencoderKL,
+        FlowMatchEulerDiscreteScheduler,
+        FluxKontextPipeline,
+        FluxTransformer2DModel,
+    )
+    from transformers import (
+        AutoTokenizer,
+        CLIPTextConfig,
+        CLIPTextModel,
+        CLIPTokenizer,
+        T5Config,
+        T5EncoderModel,
+    )
+
+    torch.manual_seed(0)
+    write_clip_tokenizer(folder / "_clip_src")
+    write_t5_tokenizer(folder / "_t5_src")
+    tokenizer = CLIPTokenizer.from_pretrained(folder / "_clip_src")
+    tokenizer_2 = AutoTokenizer.from_pretrained(folder / "_t5_src")
+    text_encoder = CLIPTextModel(CLIPTextConfig(
+        vocab_size=len(tokenizer), hidden_size=32, intermediate_size=37, num_attention_heads=4,
+        num_hidden_layers=1, projection_dim=32, max_position_embeddings=77,
+        bos_token_id=tokenizer.bos_token_id, eos_token_id=tokenizer.eos_token_id,
+        pad_token_id=tokenizer.pad_token_id))
+    text_encoder_2 = T5EncoderModel(T5Config(
+        vocab_size=len(tokenizer_2), d_model=32, d_kv=8, d_ff=37, num_layers=1, num_heads=4,
+        pad_token_id=0, eos_token_id=1, decoder_start_token_id=0))
+    transformer = FluxTransformer2DModel(
+        patch_size=1, in_channels=4, num_layers=1, num_single_layers=1, attention_head_dim=16,
+        num_attention_heads=2, joint_attention_dim=32, pooled_projection_dim=32,
+        axes_dims_rope=[4, 4, 8])
+    vae = AutoencoderKL(
+        sample_size=32, in_channels=3, out_channels=3, block_out_channels=(4,),
+        layers_per_block=1, latent_channels=1, norm_num_groups=1, use_quant_conv=False,
+        use_post_quant_conv=False, shift_factor=0.0609, scaling_factor=1.5035)
+    pipe = FluxKontextPipeline(
+        scheduler=FlowMatchEulerDiscreteScheduler(), vae=vae, text_encoder=text_encoder,
+        tokenizer=tokenizer, text_encoder_2=text_encoder_2, tokenizer_2=tokenizer_2,
+        transformer=transformer)
+    out = folder / "tiny-flux-kontext"
+    pipe.save_pretrained(out)
+    return out
