@@ -106,7 +106,7 @@ class DiffusersModel(EditModel):
 
         self.name = name
         if name.startswith("diffusers:"):
-            spec = PipelineSpec(name[len("diffusers:"):], "DiffusionPipeline", {}, dtype="float32")
+            spec = PipelineSpec(name[len("diffusers:"):], "DiffusionPipeline", {})
         elif name in PIPELINES:
             spec = PIPELINES[name]
         else:

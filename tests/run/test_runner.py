@@ -239,3 +239,11 @@ def test_the_documented_example_runs(bench, tmp_path):
     outputs = sorted((tmp_path / "run_my_model.load_editor").rglob("*_output.png"))
     assert len(outputs) == 6
     assert "input kept" in outputs[0].with_name("0000_reasoning.txt").read_text()
+
+
+def test_progress_line(bench, tmp_path, capsys):
+    run_model(build_model("editors:invert"), bench, tmp_path, tasks=["task_0"], progress=True)
+    err = capsys.readouterr().err
+    assert "edited [" in err and "4/4 100%" in err and "problems/s" in err
+    run_model(build_model("editors:invert"), bench, tmp_path, progress=True)
+    assert "(4 already there)" in capsys.readouterr().err

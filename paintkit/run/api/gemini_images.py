@@ -67,6 +67,11 @@ class GeminiImageEdit(ApiModel):
                              + (f"; text: {' '.join(texts)[:200]}" if texts else ""))
         return EditResult(image=image, text="\n".join(texts) or None, usage=usage)
 
+    def close(self) -> None:
+        close = getattr(self.client, "close", None)
+        if close is not None:
+            close()
+
     def describe(self) -> dict:
         from google.genai import version
 
