@@ -145,7 +145,7 @@ class DiffusersModel(EditModel):
         for key, value in (call or {}).items():
             if key not in accepted:
                 raise ValueError(f"{type(pipeline).__name__} takes no argument {key!r}")
-            self.call[key] = value
+            self.call[key] = tuple(value) if isinstance(value, list) else value
         self.batched = spec.batched and type(pipeline).__name__ not in (
             "Flux2Pipeline", "Flux2KleinPipeline", "QwenImageEditPlusPipeline")
         self._sizes = "height" in accepted and "width" in accepted

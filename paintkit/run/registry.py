@@ -55,7 +55,15 @@ def builtin_rows() -> list[tuple[str, str, str]]:
 
 
 def parse_value(text: str):
-    """``--option`` values: int, float, true/false/none, else the string."""
+    """``--option`` values: int, float, true/false/none, a JSON list or object, else the
+    string."""
+    if text[:1] in "[{" and text:
+        import json
+
+        try:
+            return json.loads(text)
+        except ValueError:
+            pass
     lowered = text.lower()
     if lowered in ("true", "false"):
         return lowered == "true"

@@ -111,3 +111,33 @@ def test_flux_kontext_end_to_end_at_the_input_size(kontext, bench, tmp_path, cap
     assert model["pipeline"] == "FluxKontextPipeline"
     assert model["call"]["guidance_scale"] == 3.5 and model["call"]["num_inference_steps"] == 2
     assert {r["batch"] for r in read_log(out / "flux.1-kontext-dev")} == {3}
+
+
+@pytest.fixture(scope="module")
+def bench64(tmp_path_factory):
+    """FLUX.2 refuses inputs under 64 pixels: 2 tasks x 2 problems of 80x64."""
+    from paintkit.evaluate.synthetic import write_synthetic_tree
+
+    bench, _ = write_synthetic_tree(tmp_path_factory.mktemp("bench64"), problems=4, tasks=2,
+                                    width=80, height=64, models=())
+    return bench
+
+
+def test_flux2_klein_runs_problems_one_by_one(bench64, tmp_path, capsys):
+    from tiny_pipelines import tiny_flux2_klein
+
+    weights = tiny_flux2_klein(tmp_path / "pipelines")
+    out, res = tmp_path / "out", tmp_path / "res"
+    # the tiny Qwen3 text encoder has 2 layers (the real one: hidden states 9, 18, 27)
+    code = main(["run", "--model", "flux.2-klein-9b", "--weights", str(weights), "--steps",
+                 "2", "--device", "cpu", "--batch-size", "2", "--option",
+                 "text_encoder_out_layers=[1, 2]", "--option", "max_sequence_length=32",
+                 "--benchmarks", str(bench64), "--outputs", str(out), "--eval", str(res),
+                 "--quiet"])
+    assert code == 0, capsys.readouterr().err
+    rows = read_rows(res / "problem_stats.jsonl")
+    assert len(rows) == 4 and all(r["correct_output_size"] for r in rows)
+    model = read_manifest(out / "flux.2-klein-9b")["runs"][0]["model"]
+    assert model["pipeline"] == "Flux2KleinPipeline"
+    assert model["call"]["guidance_scale"] == 4.0 and model["call"]["text_encoder_out_layers"] \
+        == [1, 2]

@@ -247,3 +247,12 @@ def test_progress_line(bench, tmp_path, capsys):
     assert "edited [" in err and "4/4 100%" in err and "problems/s" in err
     run_model(build_model("editors:invert"), bench, tmp_path, progress=True)
     assert "(4 already there)" in capsys.readouterr().err
+
+
+def test_option_values():
+    from paintkit.run.registry import parse_value
+
+    assert parse_value("3") == 3 and parse_value("2.5") == 2.5
+    assert parse_value("TRUE") is True and parse_value("none") is None
+    assert parse_value("[9, 18, 27]") == [9, 18, 27] and parse_value("{\"a\": 1}") == {"a": 1}
+    assert parse_value("[not json") == "[not json" and parse_value("high") == "high"

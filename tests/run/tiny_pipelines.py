@@ -137,3 +137,63 @@ def tiny_flux_kontext(folder: Path) -> Path:
     out = folder / "tiny-flux-kontext"
     pipe.save_pretrained(out)
     return out
+
+
+_CHAT_TEMPLATE = ("{% for m in messages %}<|im_start|>{{ m['role'] }}\n{{ m['content'] }}<|im_end|>\n"
+                  "{% endfor %}{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}")
+
+
+def write_qwen2_tokenizer(folder: Path) -> None:
+    """A byte-level BPE Qwen2 tokenizer (one token per byte symbol, no merges) with a chat
+    template."""
+    from transformers import Qwen2TokenizerFast
+
+    folder.mkdir(parents=True, exist_ok=True)
+    symbols = _byte_symbols()
+    vocab = {s: i for i, s in enumerate(symbols)}
+    for special in ("<|endoftext|>", "<|im_start|>", "<|im_end|>"):
+        vocab[special] = len(vocab)
+    (folder / "vocab.json").write_text(json.dumps(vocab), encoding="utf-8")
+    (folder / "merges.txt").write_text("#version: 0.2\n", encoding="utf-8")
+    tokenizer = Qwen2TokenizerFast(vocab_file=str(folder / "vocab.json"),
+                                   merges_file=str(folder / "merges.txt"),
+                                   unk_token="<|endoftext|>", pad_token="<|endoftext|>",
+                                   model_max_length=512)
+    tokenizer.chat_template = _CHAT_TEMPLATE
+    tokenizer.save_pretrained(folder)
+
+
+def tiny_flux2_klein(folder: Path) -> Path:
+    """Save a random-weight Flux2KleinPipeline into ``folder`` (a 2-layer Qwen3 text
+    encoder: run it with ``text_encoder_out_layers=(1, 2)``)."""
+    import torch
+    from diffusers import (
+        AutoencoderKLFlux2,
+        FlowMatchEulerDiscreteScheduler,
+        Flux2KleinPipeline,
+        Flux2Transformer2DModel,
+    )
+    from transformers import AutoTokenizer, Qwen3Config, Qwen3ForCausalLM
+
+    torch.manual_seed(0)
+    write_qwen2_tokenizer(folder / "_qwen_src")
+    tokenizer = AutoTokenizer.from_pretrained(folder / "_qwen_src")
+    text_encoder = Qwen3ForCausalLM(Qwen3Config(
+        vocab_size=len(tokenizer), hidden_size=16, intermediate_size=32, num_hidden_layers=2,
+        num_attention_heads=2, num_key_value_heads=1, head_dim=8, max_position_embeddings=512,
+        pad_token_id=tokenizer.pad_token_id))
+    transformer = Flux2Transformer2DModel(
+        patch_size=1, in_channels=4, num_layers=1, num_single_layers=1, attention_head_dim=16,
+        num_attention_heads=2, joint_attention_dim=32, timestep_guidance_channels=32,
+        axes_dims_rope=(4, 4, 4, 4))
+    vae = AutoencoderKLFlux2(
+        in_channels=3, out_channels=3, down_block_types=("DownEncoderBlock2D",),
+        up_block_types=("UpDecoderBlock2D",), block_out_channels=(4,), layers_per_block=1,
+        latent_channels=1, norm_num_groups=1, sample_size=32, use_quant_conv=False,
+        use_post_quant_conv=False)
+    pipe = Flux2KleinPipeline(scheduler=FlowMatchEulerDiscreteScheduler(), vae=vae,
+                              text_encoder=text_encoder, tokenizer=tokenizer,
+                              transformer=transformer)
+    out = folder / "tiny-flux2-klein"
+    pipe.save_pretrained(out)
+    return out
