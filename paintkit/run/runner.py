@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections import deque
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -201,22 +201,24 @@ def run_model(model, benchmarks_root, outputs_root, *, folder: str | None = None
 def _run_local(model, batches, outputs_root, folder, seed, planner, concurrency,
                consume) -> None:
     """Batches through ``model`` on ``concurrency`` threads, at most ``2 * concurrency``
-    in flight; records consumed in submission order."""
+    submitted at once; records consumed as batches finish (a request waiting out its
+    back-off does not hold up the others)."""
     if concurrency == 1:
         for batch in batches:
             consume(produce_batch(model, batch, outputs_root, folder, seed, planner))
         return
+    queue = deque(batches)
     with ThreadPoolExecutor(concurrency, thread_name_prefix="paintkit-run") as pool:
-        in_flight: deque = deque()
+        running: set = set()
         try:
-            for batch in batches:
-                in_flight.append(pool.submit(produce_batch, model, batch, outputs_root, folder,
-                                             seed, planner))
-                if len(in_flight) >= 2 * concurrency:
-                    consume(in_flight.popleft().result())
-            while in_flight:
-                consume(in_flight.popleft().result())
+            while queue or running:
+                while queue and len(running) < 2 * concurrency:
+                    running.add(pool.submit(produce_batch, model, queue.popleft(),
+                                            outputs_root, folder, seed, planner))
+                finished, running = wait(running, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    consume(future.result())
         except BaseException:
-            for future in in_flight:
+            for future in running:
                 future.cancel()
             raise
