@@ -81,6 +81,21 @@ def default_device() -> str:
     return "cpu"
 
 
+def resolved_revision(repo: str, revision: str | None) -> str | None:
+    """The commit of a hub model as loaded from the local cache (the snapshot folder's
+    name), ``revision`` when it cannot be resolved, None for a local folder."""
+    from pathlib import Path
+
+    if Path(repo).exists():
+        return revision
+    try:
+        from huggingface_hub import snapshot_download
+
+        return Path(snapshot_download(repo, revision=revision, local_files_only=True)).name
+    except Exception:  # noqa: BLE001 - no cache entry, offline: keep what was asked for
+        return revision
+
+
 class DiffusersModel(EditModel):
     """A diffusers pipeline behind :meth:`edit_batch`.
 
@@ -191,9 +206,8 @@ class DiffusersModel(EditModel):
     def describe(self) -> dict:
         import diffusers
 
-        config = getattr(self.pipeline, "config", {}) or {}
         return {"name": self.name, "kind": "diffusers", "repo": self.repo,
-                "revision": self.revision or config.get("_commit_hash"),
+                "revision": resolved_revision(self.repo, self.revision),
                 "pipeline": type(self.pipeline).__name__, "dtype": self.dtype,
                 "device": self.device, "offload": self.offload, "call": self.call,
                 "diffusers": diffusers.__version__}

@@ -141,3 +141,21 @@ def test_flux2_klein_runs_problems_one_by_one(bench64, tmp_path, capsys):
     assert model["pipeline"] == "Flux2KleinPipeline"
     assert model["call"]["guidance_scale"] == 4.0 and model["call"]["text_encoder_out_layers"] \
         == [1, 2]
+
+
+def test_the_manifest_records_the_cached_commit(tmp_path, monkeypatch):
+    from paintkit.run.diffusion import resolved_revision
+
+    commit = "0123456789abcdef0123456789abcdef01234567"
+    repo = tmp_path / "hub" / "models--org--editor"
+    (repo / "snapshots" / commit).mkdir(parents=True)
+    (repo / "snapshots" / commit / "model_index.json").write_text("{}")
+    (repo / "refs").mkdir()
+    (repo / "refs" / "main").write_text(commit)
+    monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "hub"))
+    import huggingface_hub.constants as constants
+
+    monkeypatch.setattr(constants, "HF_HUB_CACHE", str(tmp_path / "hub"))
+    assert resolved_revision("org/editor", None) == commit
+    assert resolved_revision("org/absent", "v1") == "v1"
+    assert resolved_revision(str(tmp_path), None) is None
