@@ -256,3 +256,16 @@ def test_option_values():
     assert parse_value("TRUE") is True and parse_value("none") is None
     assert parse_value("[9, 18, 27]") == [9, 18, 27] and parse_value("{\"a\": 1}") == {"a": 1}
     assert parse_value("[not json") == "[not json" and parse_value("high") == "high"
+
+
+def test_eval_scores_outputs_already_there(bench, tmp_path):
+    out, res = tmp_path / "out", tmp_path / "res"
+    run_model(build_model("editors:invert"), bench, out, folder="m", progress=False)
+    again = run_model(build_model("editors:invert"), bench, out, folder="m", eval_out=res,
+                      progress=False)
+    assert (again.written, again.skipped, again.scored) == (0, 12, 12)
+    rows = read_rows(res / "problem_stats.jsonl")
+    assert len(rows) == 12 and all(r["has_output"] for r in rows)
+    third = run_model(build_model("editors:invert"), bench, out, folder="m", eval_out=res,
+                      progress=False)
+    assert third.scored == 0  # rows up to date: nothing rescored
