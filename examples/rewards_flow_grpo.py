@@ -25,8 +25,9 @@ for problems in ProblemStream(suite, layout="chw", batch_size=2):
             images.append(torch.where(mix, inp, ans))
             prompts.append(problems["instruction"][k])
             metadata.append({"answer": ans.permute(1, 2, 0).numpy(),
-                             "input": inp.permute(1, 2, 0).numpy(),
+                             "image": inp.permute(1, 2, 0).numpy(),  # flow_grpo's key
                              "problem_id": problems["metadata"][k]["problem_id"]})
     batch = torch.stack(images).float() / 255  # (B, 3, H, W) in [0, 1], one canvas size
     scores, info = reward(batch, prompts, metadata)
-    print(f"problems {problems['index']}: scores {scores.numpy().round(3)} info {info}")
+    print(f"problems {problems['index']}: scores {scores.numpy().round(3)} "
+          f"mean {float(info['miou_mean']):.3f}")

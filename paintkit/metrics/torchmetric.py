@@ -23,17 +23,23 @@ _SCALARS = ("problems", "missing", "edit_pixels", "preservation_pixels")
 class PixelEditIoU(Metric):
     """Mean over problems of the mIoU (or of IoU_t with ``tolerance=t``), docs/metric-definition.md.
 
-    ``update(outputs, targets, inputs=None, samples_per_problem=1)`` takes what
-    :func:`paintkit.metrics.reward` takes; ``compute()`` returns a 0-d float tensor.
-    :meth:`compute_all` gives the per-tolerance figures as a dict of tensors.
+    ``update(preds, target, inputs=None, samples_per_problem=1)`` follows torchmetrics'
+    ``(preds, target)`` order: the model outputs, then the answers (or a prepared
+    :class:`~paintkit.metrics.Reference`, then ``inputs`` is omitted); it takes what
+    :func:`paintkit.metrics.reward` takes, so it sits in a ``MetricCollection`` beside
+    ``PeakSignalNoiseRatio`` (the collection hands ``inputs=`` to this metric only).
+    ``compute()`` returns a 0-d float32 tensor on the metric's device (the states are
+    float64 sums, exact over many updates); :meth:`compute_all` gives the per-tolerance
+    figures as a dict of tensors; :meth:`plot` draws the value(s) with torchmetrics'
+    plotting (matplotlib).
 
     Example:
         >>> import torch
         >>> metric = PixelEditIoU()
         >>> inp = torch.zeros(2, 3, 8, 8, dtype=torch.uint8); ans = inp.clone(); ans[:, 0] = 255
-        >>> metric.update(ans, ans, inp)
+        >>> metric.update(ans, ans, inputs=inp)
         >>> metric.compute()
-        tensor(1., dtype=torch.float64)
+        tensor(1.)
     """
 
     full_state_update = False
@@ -54,8 +60,10 @@ class PixelEditIoU(Metric):
             self.add_state(name, default=torch.zeros((), dtype=torch.int64),
                            dist_reduce_fx="sum")
 
-    def update(self, outputs, targets, inputs=None, samples_per_problem: int = 1) -> None:
-        s = tolerance_statistics(outputs, targets, inputs, backend=self.backend,
+    def update(self, preds, target, inputs=None, samples_per_problem: int = 1) -> None:
+        """Add a batch: ``preds`` the outputs, ``target`` the answers (or a Reference),
+        ``inputs`` the input images."""
+        s = tolerance_statistics(preds, target, inputs, backend=self.backend,
                                  samples_per_problem=samples_per_problem).stats
         if s.device != self.problems.device:
             s = s.to(self.problems.device)  # Numba results (CPU) into a metric on a GPU
@@ -72,7 +80,13 @@ class PixelEditIoU(Metric):
 
     def compute(self):
         iou = self.sum_iou / self.problems.clamp_min(1)
-        return iou.mean() if self.tolerance is None else iou[self.tolerance]
+        value = iou.mean() if self.tolerance is None else iou[self.tolerance]
+        return value.to(torch.float32)
+
+    def plot(self, val=None, ax=None):
+        """Plot one value or a sequence of values (``compute()`` results; the current value
+        when ``val`` is None) with torchmetrics' plotting; returns ``(figure, axes)``."""
+        return self._plot(val, ax)
 
     def compute_all(self) -> dict:
         """Per-tolerance macro means ``iou``, ``edit_accuracy``, ``preservation_accuracy``

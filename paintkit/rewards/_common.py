@@ -1,16 +1,32 @@
-"""Shared by the adapters: answers/inputs from metadata, prepared targets cached per problem."""
+"""Shared by the adapters: answers/inputs from metadata, prepared targets cached per problem.
+
+Every adapter may be called from several threads at once (flow_grpo's reward executor,
+verl-omni's per-sample tasks, ``asyncio.to_thread``): the cache is guarded by a lock, a
+problem is prepared once even when two threads ask for it together, and the Numba kernels
+run under :func:`paintkit.kernels.numba_lock` (a no-op with the thread-safe TBB layer).
+"""
 
 from __future__ import annotations
 
+import hashlib
+import os
+import threading
 from collections import OrderedDict
+from pathlib import Path
 
 import numpy as np
 
-from paintkit.metrics.coerce import tensor_to_uint8_nhwc
 from paintkit.metrics.reference import prepare_reference
 
 ANSWER_KEYS = ("answer", "answer_image", "answer_path", "target", "target_image")
 INPUT_KEYS = ("input", "input_image", "input_path", "source", "source_image")
+
+#: Default byte budget of a :class:`TargetCache`: 1 GiB of prepared targets on the device
+#: (a prepared 1024x1024 problem takes 31 MiB, a 512x512 one 7.8 MiB).
+DEFAULT_CACHE_BYTES = 1 << 30
+#: Bytes a prepared problem takes on its device per pixel: answer and input (3 + 3 bytes),
+#: their L*a*b* (12 + 12 bytes, float32) and the edit mask (1 byte).
+BYTES_PER_PIXEL = 31
 
 
 def find(meta, keys, what: str, where: str):
@@ -22,75 +38,263 @@ def find(meta, keys, what: str, where: str):
         if meta.get(key) is not None:
             return meta[key]
     raise ValueError(f"{where}: no {what} image; expected one of the keys {', '.join(keys)} "
-                     f"(a path, an array or a tensor), got keys {sorted(meta)}")
+                     f"(a path, encoded bytes, an array or a tensor), got keys {sorted(meta)}")
 
 
-def key_of(image, meta: dict | None = None):
-    """A cache key for a problem: its id, the path, or the array's identity."""
+def resolve(image, root=None):
+    """An image as given in metadata, made loadable: a relative path joined to ``root`` (the
+    dataset folder), a ``{"bytes": ..., "path": ...}`` dict (how Hugging Face ``datasets``
+    and parquet files store images) reduced to its bytes or path; others unchanged."""
+    if isinstance(image, dict) and ("bytes" in image or "path" in image):
+        image = image.get("bytes") if image.get("bytes") is not None else image.get("path")
+    if isinstance(image, str | os.PathLike) and root is not None and \
+            not os.path.isabs(os.fspath(image)):
+        return str(Path(root) / image)
+    return image
+
+
+def _digest(image) -> bytes | None:
+    """A content hash of an image held in host memory (None for device tensors)."""
+    if isinstance(image, bytes | bytearray | memoryview):
+        return hashlib.blake2b(bytes(image), digest_size=16).digest()
+    if hasattr(image, "tobytes") and hasattr(image, "mode"):  # a PIL image
+        data, shape = image.tobytes(), (image.mode, image.size)
+    elif isinstance(image, np.ndarray):
+        data, shape = np.ascontiguousarray(image).data, (image.dtype.str, image.shape)
+    elif hasattr(image, "device") and getattr(image.device, "type", None) == "cpu":
+        array = image.detach().contiguous().numpy()
+        data, shape = array.data, (array.dtype.str, array.shape)
+    else:
+        return None
+    h = hashlib.blake2b(repr(shape).encode(), digest_size=16)
+    h.update(data)
+    return h.digest()
+
+
+def key_of(answer, inp=None, meta: dict | None = None):
+    """A cache key for a problem: its ``problem_id``, its answer's path, a hash of the
+    answer's and input's bytes (host images: the G samples of one prompt share it without
+    an id), or the objects' identity (tensors on a device, which are not copied to hash)."""
     if meta is not None and meta.get("problem_id") is not None:
         return ("id", meta["problem_id"])
-    if isinstance(image, str | bytes) or hasattr(image, "__fspath__"):
-        return ("path", str(image))
-    return ("object", id(image))
+    if isinstance(answer, str | os.PathLike):
+        return ("path", os.path.abspath(os.fspath(answer)),
+                os.path.abspath(os.fspath(inp)) if isinstance(inp, str | os.PathLike) else None)
+    digests = (_digest(answer), _digest(inp) if inp is not None else b"")
+    if None not in digests:
+        return ("bytes", *digests)
+    return ("object", id(answer), id(inp))
+
+
+class _Entry:
+    __slots__ = ("reference", "nbytes", "owner", "ready", "error")
+
+    def __init__(self, owner):
+        self.owner = owner  # the objects an identity key refers to (kept alive with it)
+        self.reference = None
+        self.nbytes = 0
+        self.ready = threading.Event()
+        self.error = None
 
 
 class TargetCache:
     """Prepared single-problem targets on one device, least recently used dropped first.
 
-    A problem seen again (next step, or the G samples of GRPO) reuses its Lab and edit
-    mask; nothing is converted twice while it stays in the cache.
+    A problem seen again (the G samples of GRPO, the next step, another thread) reuses its
+    Lab and edit mask. Bounded by ``max_bytes`` of prepared data on the device (and by
+    ``max_items`` problems); a problem larger than the whole budget is used and not kept.
+    Thread-safe: concurrent calls share one lock-guarded table, and a problem two threads
+    ask for at once is prepared once.
     """
 
-    def __init__(self, device, size: int = 256):
+    def __init__(self, device, max_bytes: int = DEFAULT_CACHE_BYTES,
+                 max_items: int | None = None):
+        if not (isinstance(max_bytes, int) and max_bytes >= 0):
+            raise ValueError(f"cache_bytes: expected an int >= 0, got {max_bytes!r}")
         self.device = device
-        self.size = size
+        self.max_bytes = max_bytes
+        self.max_items = max_items
+        self.nbytes = 0
         self._items: OrderedDict = OrderedDict()
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        with self._lock:
+            return sum(1 for e in self._items.values() if e.ready.is_set() and e.error is None)
 
     def get(self, key, answer, inp):
-        ref = self._items.get(key)
-        if key[0] == "object":  # identity keys are only safe while the object is alive
-            ref = ref if ref is not None and ref[1] is answer else None
-        if ref is None:
-            ref = (prepare_reference([answer], [inp], device=self.device), answer)
-            self._items[key] = ref
-            while len(self._items) > self.size:
-                self._items.popitem(last=False)
-        self._items.move_to_end(key)
-        return ref[0]
+        """The prepared :class:`~paintkit.metrics.Reference` of one problem."""
+        with self._lock:
+            entry = self._items.get(key)
+            if entry is not None and key[0] == "object" and entry.owner[0] is not answer:
+                entry = None  # an identity reused by a new object: prepare it afresh
+            mine = entry is None
+            if mine:
+                entry = _Entry((answer, inp))
+                self._items[key] = entry
+            self._items.move_to_end(key)
+        if not mine:
+            entry.ready.wait()
+            if entry.error is not None:
+                raise entry.error
+            return entry.reference
+        try:
+            from paintkit.kernels import numba_lock
+
+            with numba_lock():
+                entry.reference = prepare_reference([answer], [inp], device=self.device)
+            entry.nbytes = _device_bytes(entry.reference, self.device)
+        except BaseException as exc:
+            entry.error = exc
+            with self._lock:
+                if self._items.get(key) is entry:
+                    del self._items[key]
+            raise
+        finally:
+            entry.ready.set()
+        with self._lock:
+            if self._items.get(key) is entry:
+                self.nbytes += entry.nbytes
+                self._evict()
+        return entry.reference
+
+    def _evict(self) -> None:
+        """Drop the least recently used prepared problems until within budget (lock held);
+        the newest one too when it alone exceeds the budget."""
+        for key in list(self._items):
+            if self.nbytes <= self.max_bytes and (self.max_items is None or
+                                                  len(self._items) <= self.max_items):
+                return
+            entry = self._items[key]
+            if entry.ready.is_set():  # one being prepared by another thread evicts itself
+                del self._items[key]
+                self.nbytes -= entry.nbytes
 
 
-def images_nhwc(images, device, name="images"):
-    """A batch of outputs as uint8 channels-last ``(B, H, W, 3)`` on ``device`` (stays there
-    if already on it); float in [0, 1] or uint8; NumPy arrays are moved once."""
+def _device_bytes(reference, device) -> int:
+    return sum(int(t.numel() * t.element_size()) for g in reference.torch_groups(device)
+               for t in (g.answers, g.inputs, g.lab_answers, g.lab_inputs, g.edit))
+
+
+def same_device(actual, wanted) -> bool:
+    """True if a tensor on ``actual`` is on ``wanted`` (``cuda`` without an index means any
+    CUDA device: the trainer's process has one)."""
+    return actual.type == wanted.type and (wanted.index is None or actual.index == wanted.index)
+
+
+def keys_of(answers, inputs, metadata=None) -> list:
+    """:func:`key_of` for a batch; the G samples of a prompt that share the same objects
+    are hashed once."""
+    memo: dict = {}
+    keys = []
+    for k, (answer, inp) in enumerate(zip(answers, inputs, strict=True)):
+        meta = metadata[k] if metadata is not None else None
+        if isinstance(meta, dict) and meta.get("problem_id") is not None:
+            keys.append(("id", meta["problem_id"]))
+            continue
+        ident = (id(answer), id(inp))
+        if ident not in memo:
+            memo[ident] = key_of(answer, inp)
+        keys.append(memo[ident])
+    return keys
+
+
+def images_list(images, device, name="images") -> list:
+    """A batch of outputs as a list of uint8 channels-last ``(H, W, 3)`` tensors on
+    ``device``: a ``(B, 3, H, W)`` / ``(B, H, W, 3)`` tensor, or a list of per-sample
+    tensors (mixed sizes allowed), NumPy arrays or PIL images; float in [0, 1] or uint8.
+
+    Tensors on another device are refused, as :func:`paintkit.metrics.reward` does (a
+    hidden copy per call is what the device-true path avoids); host images (arrays, PIL)
+    are moved to ``device`` once, here.
+    """
     import torch
 
+    from paintkit.metrics.coerce import _is_tensor, as_images, tensor_to_uint8_nhwc
+
+    device = torch.device(device)
+
+    def check(tensor, where):
+        if not same_device(tensor.device, device):
+            raise ValueError(f"{where}: expected a tensor on {device} (the reward's device), "
+                             f"got one on {tensor.device}; move it first or build the reward "
+                             f"on {tensor.device}")
+        return tensor
+
+    if _is_tensor(images):
+        check(images, name)
+        return list(tensor_to_uint8_nhwc(images.detach(), name, numba=False))
     if isinstance(images, np.ndarray):
-        images = torch.from_numpy(images)
-    if isinstance(images, list | tuple):
-        images = torch.stack([torch.as_tensor(x) for x in images])
-    images = tensor_to_uint8_nhwc(images.detach(), name, numba=False)  # torch backend follows
-    return images if images.device == torch.device(device) else images.to(device)
+        return [torch.from_numpy(np.ascontiguousarray(x)).to(device)
+                for x in as_images(images, name)]
+    out = []
+    for k, item in enumerate(images):
+        where = f"{name}[{k}]"
+        if _is_tensor(item):
+            out.append(tensor_to_uint8_nhwc(check(item, where).detach(), where, numba=False)[0])
+        else:
+            array = as_images([item], where)[0]
+            out.append(torch.from_numpy(np.ascontiguousarray(array)).to(device))
+    return out
 
 
 def score_grouped(outputs, keys, answers, inputs, cache: TargetCache, fit: str,
                   tolerance=None):
-    """Rewards ``(B,)`` of ``outputs`` (uint8 ``(B, H, W, 3)`` on the cache's device), each
-    against its problem; samples of one problem share one prepared target."""
+    """Rewards ``(B,)`` of ``outputs`` (a list of uint8 ``(H, W, 3)`` tensors on the cache's
+    device, sizes may differ), each against its problem; samples of one problem share one
+    prepared target."""
     import torch
 
     from paintkit.metrics.reward import reward
     from paintkit.rewards.fit import fit_output
 
-    result = torch.empty(len(outputs), dtype=torch.float32, device=outputs.device)
+    result = torch.empty(len(outputs), dtype=torch.float32, device=cache.device)
     groups: dict = {}
     for k, key in enumerate(keys):
         groups.setdefault(key, []).append(k)
     for key, rows in groups.items():
         target = cache.get(key, answers[rows[0]], inputs[rows[0]])
         size = target.answer_size(0)
-        index = torch.tensor(rows, device=outputs.device)
-        sub = fit_output(outputs.index_select(0, index), size, fit)
-        value = reward(sub, target, samples_per_problem=len(rows), tolerance=tolerance,
+        subs = [fit_output(outputs[k], size, fit) for k in rows]
+        if all(s.shape == subs[0].shape for s in subs):
+            subs = torch.stack(subs)
+        value = reward(subs, target, samples_per_problem=len(rows), tolerance=tolerance,
                        backend="torch")
-        result.index_copy_(0, index, value)
+        index = torch.tensor(rows, device=cache.device)
+        result.index_copy_(0, index, value.to(result.device))
     return result
+
+
+class ProblemIndex:
+    """``problem_id`` -> ``(input path, answer path)`` in a benchmark folder written by
+    ``paintkit generate`` (``<task>/<NNN>.json`` beside ``<NNN>_input.png`` and
+    ``<NNN>_answer.png``, see docs/file-layout.md); scanned once, on first use."""
+
+    def __init__(self, root):
+        self.root = Path(root)
+        self._paths: dict | None = None
+        self._lock = threading.Lock()
+
+    def paths(self, problem_id) -> tuple[str, str]:
+        import json
+
+        with self._lock:
+            if self._paths is None:
+                found = {}
+                for meta in sorted(self.root.rglob("*.json")):
+                    stem = meta.stem
+                    inp, ans = meta.with_name(f"{stem}_input.png"), meta.with_name(f"{stem}_answer.png")
+                    if not (inp.is_file() and ans.is_file()):
+                        continue
+                    try:
+                        pid = json.loads(meta.read_text()).get("problem_id")
+                    except (OSError, ValueError, AttributeError):
+                        continue
+                    if pid is not None:
+                        found[str(pid)] = (str(inp), str(ans))
+                self._paths = found
+        try:
+            return self._paths[str(problem_id)]
+        except KeyError:
+            raise ValueError(f"problem_id {problem_id!r}: not found under {self.root} "
+                             f"({len(self._paths)} problems indexed)") from None

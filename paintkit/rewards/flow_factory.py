@@ -1,67 +1,161 @@
-"""Flow-Factory style pointwise reward model: ``model(image=..., condition_images=...)``.
+"""Flow-Factory style pointwise reward model, loadable by dotted path.
 
-Flow-Factory's image-editing trainers pass the generated images and the condition images
-(the edit's input) to a pointwise reward model and expect one reward per image. The answer
-is not a condition: give it per sample as ``answer_images=`` (or inside each condition as a
-dict ``{"input": ..., "answer": ...}``).
+Flow-Factory's reward registry imports a reward model class from its dotted path
+(``paintkit.rewards.flow_factory.PixelIoURewardModel``) and builds it as
+``cls(config=reward_args, accelerator=accelerator)``; the trainer reads ``model.device``
+and calls ``model(prompt=..., image=..., condition_images=..., **batch_fields)``, where
+``image`` is a list of PIL images or of float ``(3, H, W)`` tensors in [0, 1] (generated at
+the trainer's square resolution) and ``condition_images`` holds per sample the condition
+images *resized* for the model. The metric needs the full-size input and the answer, so
+they come from each sample's ``metadata`` dict (answer and input keys as in
+:data:`~paintkit.rewards._common.ANSWER_KEYS`), or from its ``problem_id`` looked up in a
+benchmark folder (``root``), or from ``answer_images=`` with full-size conditions. The
+result is a :class:`RewardOutput` whose ``rewards`` is float32 ``(B,)`` on ``device``.
 """
 
 from __future__ import annotations
 
-from paintkit.rewards._common import TargetCache, images_nhwc, key_of, score_grouped
+from dataclasses import dataclass, field
+
+from paintkit.rewards._common import (
+    ANSWER_KEYS,
+    DEFAULT_CACHE_BYTES,
+    INPUT_KEYS,
+    ProblemIndex,
+    TargetCache,
+    find,
+    images_list,
+    keys_of,
+    resolve,
+    score_grouped,
+)
 from paintkit.rewards.fit import check_fit
+
+
+@dataclass
+class RewardOutput:
+    """What a pointwise reward model returns: ``rewards`` float32 ``(B,)``; ``extra_info``
+    a dict of per-batch tensors (here the batch mean, as a tensor: no device sync)."""
+
+    rewards: object
+    extra_info: dict = field(default_factory=dict)
+
+
+def _option(config, name, default):
+    if config is None:
+        return default
+    if isinstance(config, dict):
+        return config.get(name, default)
+    value = getattr(config, name, None)
+    if value is None:  # options beyond the trainer's own fields
+        extra = getattr(config, "extra_kwargs", None) or getattr(config, "kwargs", None) or {}
+        value = extra.get(name) if isinstance(extra, dict) else None
+    return default if value is None else value
 
 
 class PixelIoURewardModel:
     """Pointwise reward: per image its PaintBench mIoU (or IoU_t) against its answer.
 
     Args:
-        device: where scoring runs.
-        fit: ``"cover"`` (also undoes letterboxing), ``"stretch"`` or ``"exact"`` (see
-            :mod:`paintkit.rewards.fit`).
-        tolerance: None for the mIoU, or 0..10 for IoU_t.
+        config: the trainer's reward arguments (an object or a dict); read for ``device``,
+            ``fit``, ``tolerance``, ``root`` and ``cache_bytes`` (as attributes or in its
+            ``extra_kwargs``). A device string in its place is the device.
+        accelerator: the trainer's accelerator; its ``device`` is used when the config
+            names none (or names plain ``"cuda"``).
+        device, fit, tolerance, root, cache_bytes: keyword overrides. ``fit`` defaults to
+            ``"stretch"``: Flow-Factory generates squares, stretching the canvas.
 
-    ``__call__(image, condition_images, answer_images=None, prompt=None, **kwargs)``:
-    ``image`` float ``(B, 3, H, W)`` in [0, 1] (or uint8, or a list of ``(3, H, W)``);
-    ``condition_images`` B input images (or dicts with ``"input"`` and ``"answer"``);
-    returns float32 ``(B,)`` on ``device``.
+    ``__call__(prompt=None, image=None, condition_images=None, metadata=None,
+    answer_images=None, **kwargs)`` returns a :class:`RewardOutput`.
     """
 
-    def __init__(self, device="cpu", *, fit: str = "cover", tolerance: int | None = None,
-                 cache_size: int = 256):
+    model_type = "pointwise"
+
+    def __init__(self, config=None, accelerator=None, *, device=None, fit: str | None = None,
+                 tolerance: int | None = None, root=None, cache_bytes: int | None = None,
+                 cache_size: int | None = None):
         import torch
 
-        self.fit = check_fit(fit)
-        self.tolerance = tolerance
-        self.cache = TargetCache(torch.device(device), cache_size)
+        if isinstance(config, str | torch.device):
+            config, device = None, config if device is None else device
+        self.config, self.accelerator = config, accelerator
+        if device is None:
+            device = _option(config, "device", None)
+            if accelerator is not None and (device is None or str(device) == "cuda"):
+                device = accelerator.device
+        self.device = torch.device(device if device is not None else "cpu")
+        self.fit = check_fit(fit or _option(config, "fit", "stretch"))
+        self.tolerance = tolerance if tolerance is not None else _option(config, "tolerance", None)
+        root = root if root is not None else _option(config, "root", None)
+        self.index = ProblemIndex(root) if root is not None else None
+        self.root = root
+        self.cache = TargetCache(self.device, cache_bytes or _option(
+            config, "cache_bytes", DEFAULT_CACHE_BYTES), cache_size)
 
-    def __call__(self, image, condition_images, answer_images=None, prompt=None, **kwargs):
+    def to(self, device):
+        """Move scoring to ``device`` (prepared targets are dropped)."""
+        import torch
+
+        self.device = torch.device(device)
+        self.cache = TargetCache(self.device, self.cache.max_bytes, self.cache.max_items)
+        return self
+
+    def eval(self):
+        return self
+
+    def __call__(self, prompt=None, image=None, condition_images=None, metadata=None,
+                 answer_images=None, **kwargs) -> RewardOutput:
+        import torch
+
+        if image is None:
+            raise ValueError("image: the PaintBench reward scores generated images; got none")
         n = len(image)
-        if condition_images is None or len(condition_images) != n:
-            raise ValueError(f"condition_images: expected one input image per generated image "
-                             f"({n}), got {None if condition_images is None else len(condition_images)}")
-        inputs, answers = [], []
-        for k, cond in enumerate(condition_images):
-            if isinstance(cond, list | tuple) and len(cond) == 1:
-                cond = cond[0]  # one condition image per sample
-            if isinstance(cond, dict):
-                if cond.get("answer") is None or cond.get("input") is None:
-                    raise ValueError(f"condition_images[{k}]: a dict needs 'input' and 'answer', "
-                                     f"got keys {sorted(cond)}")
-                inputs.append(cond["input"])
-                answers.append(cond["answer"])
-            else:
-                if answer_images is None:
-                    raise ValueError("answer_images: the PaintBench reward needs the answer of "
-                                     "each sample (answer_images=[...], or condition dicts with "
-                                     "'input' and 'answer'); got none")
-                inputs.append(cond)
-                answers.append(answer_images[k])
-        keys = [key_of(a) for a in answers]
-        outputs = images_nhwc(image, self.cache.device, "image")
-        inputs = [_hwc(x) for x in inputs]
-        answers = [_hwc(x) for x in answers]
-        return score_grouped(outputs, keys, answers, inputs, self.cache, self.fit, self.tolerance)
+        answers, inputs, metas = [], [], []
+        for k in range(n):
+            meta = metadata[k] if metadata is not None and k < len(metadata) else None
+            cond = condition_images[k] if condition_images is not None and \
+                k < len(condition_images) else None
+            answer, inp, meta = self._problem(k, meta, cond, answer_images)
+            answers.append(answer)
+            inputs.append(inp)
+            metas.append(meta)
+        keys = keys_of(answers, inputs, metas)
+        outputs = images_list(image, self.device, "image")
+        rewards = score_grouped(outputs, keys, answers, inputs, self.cache, self.fit,
+                                self.tolerance)
+        mean = rewards.mean() if n else torch.tensor(float("nan"), device=self.device)
+        return RewardOutput(rewards, {"miou_mean": mean})
+
+    def _problem(self, k, meta, cond, answer_images):
+        """``(answer, full-size input, metadata)`` of sample ``k``."""
+        if isinstance(cond, list | tuple) and len(cond) == 1:
+            cond = cond[0]  # one condition image per sample
+        if isinstance(cond, dict):  # {"input": ..., "answer": ...}
+            meta = {**cond, **(meta or {})}
+        if isinstance(meta, dict):
+            if any(meta.get(key) is not None for key in ANSWER_KEYS):
+                answer = resolve(find(meta, ANSWER_KEYS, "answer", f"metadata[{k}]"), self.root)
+                inp = resolve(find(meta, (*INPUT_KEYS, "image"), "input", f"metadata[{k}]"),
+                              self.root)
+                return answer, inp, meta
+            if meta.get("problem_id") is not None and self.index is not None:
+                inp, answer = self.index.paths(meta["problem_id"])
+                return answer, inp, meta
+        if answer_images is not None and cond is not None:
+            answer, inp = _hwc(answer_images[k]), _hwc(cond)
+            if hasattr(answer, "shape") and hasattr(inp, "shape") and \
+                    tuple(answer.shape[:2]) != tuple(inp.shape[:2]):
+                raise ValueError(
+                    f"condition_images[{k}]: {inp.shape[1]}x{inp.shape[0]}, but its answer is "
+                    f"{answer.shape[1]}x{answer.shape[0]}: the trainer resized the condition, "
+                    f"so give the full-size input in metadata[{k}] (or its problem_id with root=)")
+            return answer, inp, None
+        raise ValueError(
+            f"sample {k}: the PaintBench reward needs the answer and the full-size input; give "
+            f"metadata[{k}] with the answer and input (keys {', '.join(ANSWER_KEYS[:3])} / "
+            f"{', '.join(INPUT_KEYS[:3])}), or its problem_id with root= (a benchmark folder), "
+            f"or answer_images=[...] with full-size condition_images; got "
+            f"{'metadata keys ' + str(sorted(meta)) if isinstance(meta, dict) else 'neither'}")
 
 
 def _hwc(image):

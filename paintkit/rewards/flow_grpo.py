@@ -1,42 +1,70 @@
 """flow_grpo style reward: ``pixel_miou(device)`` -> ``fn(images, prompts, metadata)``.
 
-flow_grpo calls each reward function with the decoded images of a batch, the prompts and
-the per-sample metadata of the prompt dataset, and expects ``(scores, info)``. For an
-editing dataset, put the answer and the input into each sample's metadata (paths, arrays or
-tensors; see :data:`~paintkit.rewards._common.ANSWER_KEYS`). Samples of one problem (GRPO's
-G samples per prompt) share one prepared target, cached across steps.
+flow_grpo builds each reward of its ``multi_score`` table as ``factory(device)`` (when the
+factory has a ``device`` parameter) and calls it with the decoded images of a batch
+(float ``(B, 3, R, R)`` in [0, 1] on the GPU: it always generates squares at
+``config.resolution``, the input image having been resized to that square), the prompts and
+the per-sample metadata lines of the prompt dataset, from a pool of 8 threads. It expects
+``(scores, info)``.
+
+The metadata of an editing dataset carries the input under ``"image"``, a path relative to
+the dataset folder; the answer goes beside it (``"answer"``, also a relative path, or any
+of :data:`~paintkit.rewards._common.ANSWER_KEYS`). Relative paths are resolved against
+``root`` (default: the ``PAINTKIT_REWARD_ROOT`` environment variable, else the working
+directory). Samples of one problem (GRPO's G samples per prompt) share one prepared
+target, cached across steps and threads.
 """
 
 from __future__ import annotations
 
+import os
+
 from paintkit.rewards._common import (
     ANSWER_KEYS,
+    DEFAULT_CACHE_BYTES,
     INPUT_KEYS,
     TargetCache,
     find,
-    images_nhwc,
-    key_of,
+    images_list,
+    keys_of,
+    resolve,
     score_grouped,
 )
 from paintkit.rewards.fit import check_fit
 
+#: Where flow_grpo's metadata lines carry the input: ``"image"`` besides the usual keys.
+FLOW_GRPO_INPUT_KEYS = (*INPUT_KEYS, "image")
+#: The environment variable naming the dataset folder relative paths are resolved against.
+ROOT_ENV = "PAINTKIT_REWARD_ROOT"
 
-def pixel_miou(device="cpu", *, fit: str = "cover", tolerance: int | None = None,
-               cache_size: int = 256):
+
+def pixel_miou(device="cpu", *, root=None, fit: str = "stretch", tolerance: int | None = None,
+               cache_bytes: int = DEFAULT_CACHE_BYTES, cache_size: int | None = None):
     """A flow_grpo reward function scoring edits with the PaintBench mIoU.
 
     Args:
-        device: where scoring runs (the images' device, to avoid copies).
-        fit: how outputs of another size map onto the answer: ``"cover"``
-            (also undoes letterboxing), ``"stretch"`` or ``"exact"`` (see :mod:`paintkit.rewards.fit`).
+        device: where scoring runs (the images' device: images elsewhere are refused).
+        root: the dataset folder relative paths in the metadata are resolved against
+            (default: ``$PAINTKIT_REWARD_ROOT``, else the working directory).
+        fit: how outputs of another size map onto the answer. Default ``"stretch"``:
+            flow_grpo resizes the input to a ``config.resolution`` square without keeping
+            its aspect ratio, so each axis is mapped back on its own (see
+            :mod:`paintkit.rewards.fit`).
         tolerance: None for the mIoU, or an integer 0..10 for IoU_t.
-        cache_size: prepared problems kept between calls.
+        cache_bytes: device memory the prepared problems kept between calls may take
+            (default 1 GiB; a 1024x1024 problem takes 31 MiB).
+        cache_size: also at most this many problems (None: bytes only).
 
     Returns:
         ``fn(images, prompts, metadata) -> (scores, info)``: ``images`` float ``(B, 3, H, W)``
-        in [0, 1] (or uint8), ``metadata`` a list of B dicts each carrying ``"answer"`` and
-        ``"input"``; ``scores`` float32 ``(B,)`` on ``device``; ``info`` ``{"miou_mean":
-        float}``.
+        in [0, 1] (or uint8, or a list of per-sample images), ``metadata`` a list of B dicts
+        each carrying the answer and the input (``"image"``); ``scores`` float32 ``(B,)`` on
+        ``device``; ``info`` ``{"miou_mean": 0-d tensor}`` (a tensor: reading it is the
+        caller's choice, no device sync here).
+
+    Registration in flow_grpo's ``multi_score`` (one line in its ``score_functions``)::
+
+        "paintbench": paintkit.rewards.pixel_miou,   # root from $PAINTKIT_REWARD_ROOT
 
     Example (``pixel_miou("cuda")`` on a GPU):
         >>> import torch
@@ -45,24 +73,30 @@ def pixel_miou(device="cpu", *, fit: str = "cover", tolerance: int | None = None
         >>> fn = pixel_miou("cpu")
         >>> images = torch.from_numpy(problem.answer).permute(2, 0, 1)[None].float() / 255
         >>> scores, info = fn(images, [problem.instruction],
-        ...                   [{"answer": problem.answer, "input": problem.input}])
-        >>> scores.tolist(), info
-        ([1.0], {'miou_mean': 1.0})
+        ...                   [{"answer": problem.answer, "image": problem.input}])
+        >>> scores.tolist(), float(info["miou_mean"])
+        ([1.0], 1.0)
     """
     import torch
 
     check_fit(fit)
-    cache = TargetCache(torch.device(device), cache_size)
+    cache = TargetCache(torch.device(device), cache_bytes, cache_size)
+    base = root
 
     def fn(images, prompts, metadata):
         if metadata is None or len(metadata) != len(images):
             raise ValueError(f"metadata: expected one dict per image ({len(images)}) carrying "
                              f"the answer and input, got {None if metadata is None else len(metadata)}")
-        answers = [find(m, ANSWER_KEYS, "answer", f"metadata[{k}]") for k, m in enumerate(metadata)]
-        inputs = [find(m, INPUT_KEYS, "input", f"metadata[{k}]") for k, m in enumerate(metadata)]
-        keys = [key_of(a, m) for a, m in zip(answers, metadata, strict=True)]
-        outputs = images_nhwc(images, cache.device)
+        folder = base if base is not None else os.environ.get(ROOT_ENV)
+        answers = [resolve(find(m, ANSWER_KEYS, "answer", f"metadata[{k}]"), folder)
+                   for k, m in enumerate(metadata)]
+        inputs = [resolve(find(m, FLOW_GRPO_INPUT_KEYS, "input", f"metadata[{k}]"), folder)
+                  for k, m in enumerate(metadata)]
+        keys = keys_of(answers, inputs, metadata)
+        outputs = images_list(images, cache.device)
         scores = score_grouped(outputs, keys, answers, inputs, cache, fit, tolerance)
-        return scores, {"miou_mean": float(scores.mean()) if len(scores) else float("nan")}
+        mean = scores.mean() if len(scores) else torch.tensor(float("nan"), device=scores.device)
+        return scores, {"miou_mean": mean}
 
+    fn.cache = cache
     return fn

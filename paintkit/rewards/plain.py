@@ -28,17 +28,18 @@ def reward_fn(outputs, problems, *, samples_per_problem: int = 1, fit: str = "co
             or lists), or targets from :func:`prepare_targets` (faster: prepared once).
         fit: ``"cover"`` / ``"stretch"`` / ``"exact"`` (see :mod:`paintkit.rewards.fit`).
     """
+    from paintkit.kernels import numba_lock
     from paintkit.metrics.coerce import as_images
     from paintkit.metrics.reference import Reference
     from paintkit.metrics.reward import reward
 
     check_fit(fit)
-    targets = problems if isinstance(problems, Reference) else prepare_targets(problems)
-    if fit != "cover":
-        outs = as_images(outputs, "outputs", allow_missing=True)
-        outs = [o if not hasattr(o, "shape") else
-                fit_output(o, targets.answer_size(k // samples_per_problem), fit)
-                for k, o in enumerate(outs)]
-        outputs = outs
-    return reward(outputs, targets, samples_per_problem=samples_per_problem,
-                  tolerance=tolerance)
+    with numba_lock():  # safe from several threads; a no-op with Numba's TBB layer
+        targets = problems if isinstance(problems, Reference) else prepare_targets(problems)
+        if fit != "cover":
+            outs = as_images(outputs, "outputs", allow_missing=True)
+            outputs = [o if not hasattr(o, "shape") else
+                       fit_output(o, targets.answer_size(k // samples_per_problem), fit)
+                       for k, o in enumerate(outs)]
+        return reward(outputs, targets, samples_per_problem=samples_per_problem,
+                      tolerance=tolerance)

@@ -1,36 +1,53 @@
-"""verl style reward: ``compute_score(data_source, solution_image, ground_truth, ...)``.
+"""verl-omni style reward: ``compute_score(data_source, solution_image, ground_truth, ...)``.
 
-verl's reward manager calls a ``compute_score`` function per sample. Here the solution is
-one generated image, uint8 ``(C, H, W)`` (or float in [0, 1], or ``(H, W, C)``), and the
-ground truth carries the answer and input images: a dict ``{"answer": ..., "input": ...}``
-(paths, arrays or tensors), or the answer itself with ``extra_info["input"]``.
+verl-omni's reward loop scores each sample in its own asyncio task and calls a synchronous
+``compute_score`` per sample, several at once from worker threads; this function is safe
+to call that way (see docs/rewards.md, "Threads, asyncio and fork"). The solution is one
+generated image, uint8 ``(C, H, W)`` (or float in [0, 1], or ``(H, W, C)``, a PIL image,
+encoded bytes or a path); the ground truth carries the answer and the input: a dict with
+any of the answer keys (``answer``, ``answer_path``, ...) and input keys (``input``,
+``input_path``, ...), each a path, encoded bytes, a ``{"bytes": ..., "path": ...}`` dict
+(parquet / ``datasets`` images), an array or a tensor; or the answer itself with the input
+in ``extra_info``.
+
+Core verl (0.9.1) passes ``solution_str=`` (decoded text) and no image: it cannot drive an
+image reward, and a text solution is refused with that explanation.
 """
 
 from __future__ import annotations
 
-from paintkit.rewards._common import ANSWER_KEYS, INPUT_KEYS, find
+from paintkit.rewards._common import ANSWER_KEYS, INPUT_KEYS, find, resolve
 from paintkit.rewards.fit import check_fit, fit_output
 
 
-def compute_score(data_source, solution_image, ground_truth, extra_info=None, *,
-                  fit: str = "cover", **kwargs) -> dict:
+def compute_score(data_source=None, solution_image=None, ground_truth=None, extra_info=None,
+                  *, fit: str = "cover", solution_str=None, **kwargs) -> dict:
     """Score one edited image; returns ``{"score": mIoU, "iou_5": ..., "edit_accuracy":
     mean over t, "preservation_accuracy": mean over t, "missing": bool}``.
 
     A ``solution_image`` of None (the model produced nothing) scores 0 as missing.
-    ``fit``: see :mod:`paintkit.rewards.fit`. Extra keyword arguments are ignored (verl
-    passes its own).
+    ``fit``: default ``"cover"``, right for verl-omni, which letterboxes (see
+    :mod:`paintkit.rewards.fit`). Extra keyword arguments are ignored (verl passes its own).
+    Thread-safe: calls from several threads at once give what sequential calls give.
     """
     import numpy as np
 
+    from paintkit.kernels import numba_lock
     from paintkit.metrics.coerce import as_images
     from paintkit.metrics.score import score
 
     check_fit(fit)
+    if solution_image is None and solution_str is not None:
+        if isinstance(solution_str, str):
+            raise ValueError("solution_str: got decoded text; the PaintBench reward scores the "
+                             "generated image (solution_image=...). Core verl's text reward "
+                             "loop passes no image: use verl-omni's image reward loop")
+        solution_image = solution_str
     extra_info = extra_info or {}
-    if isinstance(ground_truth, dict):
+    if isinstance(ground_truth, dict) and not ({"bytes", "path"} >= set(ground_truth)):
         answer = find(ground_truth, ANSWER_KEYS, "answer", "ground_truth")
-        inp = ground_truth.get("input")
+        inp = next((ground_truth[k] for k in INPUT_KEYS if ground_truth.get(k) is not None),
+                   None)
         if inp is None:
             inp = find(extra_info, INPUT_KEYS, "input", "ground_truth / extra_info")
     elif ground_truth is None:
@@ -39,18 +56,21 @@ def compute_score(data_source, solution_image, ground_truth, extra_info=None, *,
     else:
         answer = ground_truth
         inp = find(extra_info, INPUT_KEYS, "input", "extra_info")
-    out = None
-    if solution_image is not None:
-        if isinstance(solution_image, np.ndarray) and solution_image.ndim == 3 \
-                and solution_image.shape[0] in (1, 3, 4) and solution_image.shape[-1] not in (3, 4):
-            solution_image = solution_image.transpose(1, 2, 0)  # CHW -> HWC
-        if isinstance(solution_image, np.ndarray) and solution_image.shape[-1] == 4:
-            solution_image = solution_image[..., :3]  # RGBA: alpha dropped (docs/metric-definition.md §1)
-        out = as_images([solution_image], "solution_image")[0]
-        a = as_images([answer], "ground_truth")[0]
-        out = fit_output(out, (int(a.shape[1]), int(a.shape[0])), fit)
-        answer = a
-    result = score([out], [answer], [inp])[0]
+    answer, inp = resolve(answer), resolve(inp)
+    with numba_lock():  # a no-op with Numba's thread-safe TBB layer
+        out = None
+        if solution_image is not None:
+            if isinstance(solution_image, np.ndarray) and solution_image.ndim == 3 \
+                    and solution_image.shape[0] in (1, 3, 4) \
+                    and solution_image.shape[-1] not in (3, 4):
+                solution_image = solution_image.transpose(1, 2, 0)  # CHW -> HWC
+            if isinstance(solution_image, np.ndarray) and solution_image.shape[-1] == 4:
+                solution_image = solution_image[..., :3]  # RGBA: alpha dropped (metric §1)
+            out = as_images([resolve(solution_image)], "solution_image")[0]
+            a = as_images([answer], "ground_truth")[0]
+            out = fit_output(out, (int(a.shape[1]), int(a.shape[0])), fit)
+            answer = a
+        result = score([out], [answer], [inp])[0]
     return {"score": result.miou, "iou_5": result.iou[5],
             "edit_accuracy": sum(result.edit_accuracy) / 11,
             "preservation_accuracy": sum(result.preservation_accuracy) / 11,

@@ -36,7 +36,7 @@ def test_flow_grpo_matches_reward_and_groups_samples(rng, tmp_path):
     scores, info = fn(nchw(out), ["edit"] * 3, metadata)
     expected = reward(out, ans, inp)
     torch.testing.assert_close(scores, expected, rtol=0, atol=1e-6)
-    assert info["miou_mean"] == pytest.approx(float(expected.mean()), abs=1e-6)
+    assert float(info["miou_mean"]) == pytest.approx(float(expected.mean()), abs=1e-6)
     # GRPO: 2 samples per prompt, interleaved as a trainer may order them
     order = [0, 1, 0, 2, 1, 2]
     again, _ = fn(nchw(out[order]), [""] * 6, [metadata[k] for k in order])
@@ -62,13 +62,13 @@ def test_letterboxed_stretched_and_resized_outputs(rng):
     # side); "cover" (the SPEC normalisation) crops exactly the padding
     boxed = np.zeros((1, 32, 32, 3), np.uint8)
     boxed[0, 4:28] = np.repeat(np.repeat(out[0], 2, axis=0), 2, axis=1)
-    scores, _ = pixel_miou("cpu")(nchw(boxed), [""], meta)
+    scores, _ = pixel_miou("cpu", fit="cover")(nchw(boxed), [""], meta)
     assert float(scores[0]) == pytest.approx(exact, abs=1e-6)
     # stretched: aspect ratio lost (16x12 -> 32x48); only "stretch" maps it back
     stretched = np.repeat(np.repeat(out, 4, axis=1), 2, axis=2)
     scores, _ = pixel_miou("cpu", fit="stretch")(nchw(stretched), [""], meta)
     assert float(scores[0]) == pytest.approx(exact, abs=1e-6)
-    cover, _ = pixel_miou("cpu")(nchw(stretched), [""], meta)
+    cover, _ = pixel_miou("cpu", fit="cover")(nchw(stretched), [""], meta)
     assert abs(float(cover[0]) - exact) > 1e-3
     with pytest.raises(ValueError, match="fit='exact'"):
         pixel_miou("cpu", fit="exact")(nchw(stretched), [""], meta)
@@ -102,11 +102,11 @@ def test_flow_factory_reward_model(rng):
     model = PixelIoURewardModel("cpu")
     conditions = [torch.from_numpy(x).permute(2, 0, 1) for x in inp]  # (3, H, W) tensors
     answers = [torch.from_numpy(x).permute(2, 0, 1) for x in ans]
-    r = model(image=nchw(out), condition_images=conditions, answer_images=answers)
+    r = model(image=nchw(out), condition_images=conditions, answer_images=answers).rewards
     torch.testing.assert_close(r, reward(out, ans, inp), rtol=0, atol=1e-6)
     as_dicts = [{"input": i, "answer": a} for i, a in zip(inp, ans, strict=True)]
-    torch.testing.assert_close(model(nchw(out), as_dicts), r)
-    with pytest.raises(ValueError, match="answer_images: the PaintBench reward needs the answer"):
+    torch.testing.assert_close(model(image=nchw(out), condition_images=as_dicts).rewards, r)
+    with pytest.raises(ValueError, match="sample 0: the PaintBench reward needs the answer"):
         model(image=nchw(out), condition_images=conditions)
 
 

@@ -69,3 +69,33 @@ def test_rank_states_add_up_like_ddp_sync(rng):
     acc.update(*a)
     acc.update(*b)
     assert float(both.compute()) == pytest.approx(acc.compute()["miou"], abs=1e-12)
+
+
+def test_torchmetrics_conventions_collection_plot_and_dtype(rng):
+    """``(preds, target)`` order and names, in a MetricCollection beside PSNR; ``plot()``;
+    ``compute()`` float32 on the metric's device."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from torchmetrics import MetricCollection
+    from torchmetrics.image import PeakSignalNoiseRatio
+
+    from paintkit.metrics import PixelEditIoU
+
+    out, ans, inp = problems(rng, 4)
+    collection = MetricCollection({"iou": PixelEditIoU(),
+                                   "psnr": PeakSignalNoiseRatio(data_range=1.0)})
+    preds, target = out.permute(0, 3, 1, 2).float() / 255, ans.permute(0, 3, 1, 2).float() / 255
+    collection.update(preds, target, inputs=inp)
+    collection.update(preds=preds, target=target, inputs=inp)
+    values = collection.compute()
+    expected = np.mean([s.miou for s in score(out, ans, inp)])
+    assert float(values["iou"]) == pytest.approx(expected, abs=1e-6)
+    assert values["iou"].dtype == torch.float32 and values["iou"].device.type == "cpu"
+    assert torch.isfinite(values["psnr"])
+    metric = PixelEditIoU()
+    metric.update(out, ans, inputs=inp)
+    fig, ax = metric.plot()
+    assert fig is not None and ax is not None
+    fig, ax = metric.plot([metric.compute(), metric.compute()])
+    assert fig is not None
