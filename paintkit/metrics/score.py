@@ -135,6 +135,13 @@ def tolerance_statistics(
 
 
 def _numba_statistics(outs, reference, samples, return_bins, delta_e="cie76"):
+    from paintkit.kernels import numba_lock
+
+    with numba_lock():  # several threads scoring at once (a no-op under Numba's TBB layer)
+        return _numba_statistics_locked(outs, reference, samples, return_bins, delta_e)
+
+
+def _numba_statistics_locked(outs, reference, samples, return_bins, delta_e):
     import torch
 
     from paintkit.kernels.normalize import normalize_output_numba
