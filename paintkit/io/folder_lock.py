@@ -4,6 +4,9 @@
 runs into one folder never interleave (duplicate rows, each other's temporary files
 deleted). The lock is taken before anything in the folder is changed or deleted, and the
 kernel drops it when the process dies, so a killed run never leaves the folder locked.
+The empty lock file is never deleted: every run locks the same inode, so the lock cannot be
+held twice (deleting it on release would let a run that opened the old file and one that
+creates a new file both succeed).
 """
 
 from __future__ import annotations
@@ -60,11 +63,8 @@ class FolderLock:
                                       "folder; wait for it to finish") from None
 
     def release(self) -> None:
-        # Unlink while still holding the lock: a waiting run then locks a fresh file.
-        try:
-            os.unlink(self.path)
-        except OSError:
-            pass
+        # The file stays: unlinking it would let a run that opened the old file just before
+        # the unlink and a run that creates a new one both hold "the" lock.
         self._fh.close()
 
     def __enter__(self) -> FolderLock:
