@@ -11,13 +11,13 @@ an unknown task folder) are listed once by :func:`ignored_outputs`, never scored
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from paintkit.errors import PaintkitError
+from paintkit.io.jsonl import parse_json
 
 # NNN_input.svg / NNN_answer.svg: optional vector copies (paintkit generate --svg)
 _PROBLEM_FILE = re.compile(r"^(\d+)(_input\.png|_answer\.png|\.json|_input\.svg|_answer\.svg)$")
@@ -220,7 +220,7 @@ def read_metadata(problem: BenchmarkProblem) -> dict:
     """The problem's JSON; a clear :class:`LayoutError` if unreadable or not an object."""
     path = problem.metadata_path
     try:
-        meta = json.loads(path.read_text(encoding="utf-8"))
+        meta = parse_json(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
         raise LayoutError(f"{path}: cannot read problem metadata: {exc}") from exc
     if not isinstance(meta, dict):

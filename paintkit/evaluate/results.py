@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from paintkit.io.atomic import atomic_open
+from paintkit.io.jsonl import parse_json
 
 RESULTS_NAME = "problem_stats.jsonl"
 LOCK_NAME = ".paintkit-eval.lock"
@@ -75,8 +76,8 @@ def load_results(path) -> LoadedResults:
             loaded.problems.append(f"line {number}: partial last line")
             continue
         try:
-            row = json.loads(raw.decode("utf-8"))
-        except (UnicodeDecodeError, ValueError):
+            row = parse_json(raw)
+        except ValueError:  # also UnicodeDecodeError and nesting too deep
             loaded.problems.append(f"line {number}: not JSON")
             continue
         if not _valid_row(row):

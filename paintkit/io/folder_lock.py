@@ -11,7 +11,6 @@ creates a new file both succeed).
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 from paintkit.errors import PaintkitError

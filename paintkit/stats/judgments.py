@@ -16,12 +16,13 @@ number and skipped; the rest are used.
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
+
+from paintkit.io.jsonl import parse_json
 
 KEY_FIELDS: tuple[str, ...] = ("model", "benchmark", "task", "idx")
 DEFAULT_SCORE_FIELD = None  # the mIoU under the rows' own colour difference
@@ -69,9 +70,9 @@ def _rows(path: Path, skipped: list) -> list[tuple[int, dict]]:
         if not line.strip():
             continue
         try:
-            row = json.loads(line)
-        except json.JSONDecodeError as exc:
-            skipped.append(f"{path}:{number}: not JSON ({exc.msg})")
+            row = parse_json(line)
+        except ValueError as exc:
+            skipped.append(f"{path}:{number}: not JSON ({getattr(exc, 'msg', exc)})")
             continue
         if not isinstance(row, dict):
             skipped.append(f"{path}:{number}: expected a JSON object, got {type(row).__name__}")

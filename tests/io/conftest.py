@@ -1,0 +1,31 @@
+"""Shared helpers of the hostile-input tests: a small synthetic benchmark and its outputs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from paintkit.evaluate.synthetic import write_synthetic_tree
+
+
+def small_tree(root: Path, problems: int = 4, models=("exact", "noisy")):
+    return write_synthetic_tree(root, problems=problems, tasks=2, width=12, height=12,
+                                models=models, missing_every=0, corrupt_every=0,
+                                resized_every=0)
+
+
+@pytest.fixture
+def tree(tmp_path):
+    return small_tree(tmp_path / "data")
+
+
+@pytest.fixture
+def results(tree, tmp_path):
+    """A results folder scored from ``tree``: (bench, outputs, results folder)."""
+    from paintkit.evaluate import evaluate
+
+    bench, outputs = tree
+    out = tmp_path / "results"
+    evaluate(bench, outputs, out, jobs=1, progress=False)
+    return bench, outputs, out
