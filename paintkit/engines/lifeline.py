@@ -1,7 +1,7 @@
 """Worker processes die with the process that started them.
 
-A pool worker started by ``paintkit eval`` or ``paintkit generate`` must not outlive its
-parent: after a SIGKILL of the parent nothing runs ``shutdown()``, and a worker blocked on
+A pool worker started by ``paintkit eval``, ``generate``, ``stats`` or ``explain`` must not
+outlive its parent: after a SIGKILL of the parent nothing runs ``shutdown()``, and a worker blocked on
 its task queue (or busy with a long unit) would otherwise live on, holding hundreds of MB.
 Two mechanisms, both set up by :func:`bind_to_parent` in the pool's initializer:
 
@@ -11,6 +11,9 @@ Two mechanisms, both set up by :func:`bind_to_parent` in the pool's initializer:
 - a daemon thread that checks every :data:`POLL_SECONDS` whether the original parent is
   still alive and ends the worker with ``os._exit`` if not (any POSIX system, and the
   case where a fork server survives).
+
+Every process pool of paintkit is started by :func:`worker_pool` (or, for ``generate``'s
+engines, binds its workers itself), so no command leaves orphans after a ``kill -9``.
 """
 
 from __future__ import annotations
@@ -21,6 +24,8 @@ import signal
 import sys
 import threading
 import time
+from concurrent.futures import ProcessPoolExecutor
+from multiprocessing import get_context
 
 POLL_SECONDS = 0.5
 _PR_SET_PDEATHSIG = 1
@@ -60,3 +65,18 @@ def bind_to_parent(parent_pid: int) -> None:
         os._exit(1)
     threading.Thread(target=_watch, args=(parent_pid,), name="paintkit-lifeline",
                      daemon=True).start()
+
+
+def _bound_initializer(parent_pid: int, initializer, initargs: tuple) -> None:
+    bind_to_parent(parent_pid)
+    if initializer is not None:
+        initializer(*initargs)
+
+
+def worker_pool(jobs: int, initializer=None, initargs: tuple = ()) -> ProcessPoolExecutor:
+    """A ``ProcessPoolExecutor`` of ``jobs`` spawned workers bound to this process: each runs
+    :func:`bind_to_parent` (then ``initializer(*initargs)``), so none outlives a SIGKILLed
+    parent. Spawned, not forked: a fork would copy the parent's threads and locks."""
+    return ProcessPoolExecutor(jobs, mp_context=get_context("spawn"),
+                               initializer=_bound_initializer,
+                               initargs=(os.getpid(), initializer, initargs))

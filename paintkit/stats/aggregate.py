@@ -13,8 +13,6 @@ and condition rows, categories for the benchmark row).
 
 from __future__ import annotations
 
-from concurrent.futures import ProcessPoolExecutor
-
 import numpy as np
 
 from paintkit.stats.bootstrap import (
@@ -218,6 +216,8 @@ def aggregate_tables(tables: list[ProblemTable], n_boot: int = DEFAULT_N_BOOT,
     if jobs <= 1 or len(work) <= 1:
         results = [_aggregate_job(w) for w in work]
     else:
-        with ProcessPoolExecutor(max_workers=min(jobs, len(work))) as pool:
+        from paintkit.engines.lifeline import worker_pool
+
+        with worker_pool(min(jobs, len(work))) as pool:  # workers die with a killed stats
             results = list(pool.map(_aggregate_job, work))
     return [row for rows in results for row in rows]
