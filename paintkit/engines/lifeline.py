@@ -24,7 +24,9 @@ import signal
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from multiprocessing import get_context
 
 POLL_SECONDS = 0.5
@@ -69,14 +71,35 @@ def bind_to_parent(parent_pid: int) -> None:
 
 def _bound_initializer(parent_pid: int, initializer, initargs: tuple) -> None:
     bind_to_parent(parent_pid)
+    # Ctrl-C reaches every process of the terminal's group: the parent handles it (one
+    # line, then ends the workers); a worker would only print its own traceback.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     if initializer is not None:
         initializer(*initargs)
 
 
-def worker_pool(jobs: int, initializer=None, initargs: tuple = ()) -> ProcessPoolExecutor:
-    """A ``ProcessPoolExecutor`` of ``jobs`` spawned workers bound to this process: each runs
-    :func:`bind_to_parent` (then ``initializer(*initargs)``), so none outlives a SIGKILLed
-    parent. Spawned, not forked: a fork would copy the parent's threads and locks."""
-    return ProcessPoolExecutor(jobs, mp_context=get_context("spawn"),
+@contextmanager
+def worker_pool(jobs: int, initializer=None, initargs: tuple = ()) -> Iterator[ProcessPoolExecutor]:
+    """A ``ProcessPoolExecutor`` of ``jobs`` spawned workers bound to this process, as a
+    context manager.
+
+    Each worker runs :func:`bind_to_parent` (then ``initializer(*initargs)``), so none
+    outlives a SIGKILLed parent, and ignores SIGINT. When the ``with`` body raises
+    (Ctrl-C, a full disk, a bad row), queued work is cancelled and the workers are killed at
+    once instead of finishing what they hold. Spawned, not forked: a fork would copy the
+    parent's threads and locks.
+    """
+    pool = ProcessPoolExecutor(jobs, mp_context=get_context("spawn"),
                                initializer=_bound_initializer,
                                initargs=(os.getpid(), initializer, initargs))
+    try:
+        yield pool
+    except BaseException:
+        processes = list((getattr(pool, "_processes", None) or {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            process.kill()
+        for process in processes:
+            process.join(5)
+        raise
+    pool.shutdown(wait=True)

@@ -11,6 +11,8 @@ creates a new file both succeed).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
 from paintkit.errors import PaintkitError
@@ -71,3 +73,26 @@ class FolderLock:
 
     def __exit__(self, *exc) -> None:
         self.release()
+
+
+@contextmanager
+def owned_outputs(paths, command: str) -> Iterator[None]:
+    """Hold ``command``'s lock in the folder of every file in ``paths``, and remove the
+    temporaries (``.<name>.*.tmp``) a killed run of it left beside them.
+
+    For commands that write a few whole files atomically (``paintkit stats``, ``report``):
+    with the lock held no other run of the command can own those temporaries.
+
+    Raises:
+        FolderBusyError: another run of ``command`` writes into one of the folders.
+        FolderNotWritableError: a folder cannot be created or written.
+    """
+    paths = [Path(p) for p in paths]
+    lock_name = f".paintkit-{command.split()[-1]}.lock"
+    with ExitStack() as stack:
+        for folder in sorted({p.parent.resolve() for p in paths}):
+            stack.enter_context(FolderLock(folder, lock_name, command))
+        for path in paths:
+            for stale in path.parent.glob(f".{path.name}.*.tmp"):
+                stale.unlink(missing_ok=True)
+        yield

@@ -18,6 +18,7 @@ import numpy as np
 from paintkit.stats.bootstrap import (
     DEFAULT_N_BOOT,
     DEFAULT_SEED,
+    check_n_boot,
     percentile_interval,
     task_counts,
 )
@@ -210,8 +211,7 @@ def _aggregate_job(args) -> list[dict]:
 def aggregate_tables(tables: list[ProblemTable], n_boot: int = DEFAULT_N_BOOT,
                      seed: int = DEFAULT_SEED, ci: bool = True, jobs: int = 1) -> list[dict]:
     """Rows of every table, in table order; byte-identical output for any ``jobs``."""
-    if n_boot < 1:
-        raise ValueError(f"n_boot: expected a positive resample count, got {n_boot}")
+    n_boot = check_n_boot(n_boot)
     work = [(t, n_boot, seed, ci) for t in tables]
     if jobs <= 1 or len(work) <= 1:
         results = [_aggregate_job(w) for w in work]

@@ -170,6 +170,9 @@ def diagnostics_rows(tables: list[ProblemTable], n_boot: int = DEFAULT_N_BOOT,
     """Every diagnostics row of every (model, benchmark), grouped by kind then table."""
     from threadpoolctl import threadpool_limits
 
+    from paintkit.stats.bootstrap import check_n_boot
+
+    n_boot = check_n_boot(n_boot)
     edges = {}
     for bench in dict.fromkeys(t.benchmark for t in tables):
         # Edit sizes are a property of the problems: pooled over models, each problem once.
