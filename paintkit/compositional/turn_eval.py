@@ -26,7 +26,7 @@ TURN_OUTPUT = re.compile(r"^\d{4}_turn\d+_output\.png$")
 
 
 def turn_output_path(outputs_root, model: str, problem, turn: int) -> Path:
-    return Path(outputs_root) / model / problem.benchmark / problem.task / \
+    return problem.output_path(outputs_root, model).parent / \
         f"{problem.idx:04d}_turn{turn}_output.png"
 
 

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from paintkit.errors import PaintkitError
 from paintkit.io.jsonl import parse_json
+from paintkit.io.names import check_folder_name
 
 # NNN_input.svg / NNN_answer.svg: optional vector copies (paintkit generate --svg)
 _PROBLEM_FILE = re.compile(r"^(\d+)(_input\.png|_answer\.png|\.json|_input\.svg|_answer\.svg)$")
@@ -51,7 +52,10 @@ class BenchmarkProblem:
         return self.folder / f"{self.stem}.json"
 
     def output_path(self, outputs_root: Path, model: str) -> Path:
-        return Path(outputs_root) / model / self.benchmark / self.task / \
+        """``<outputs_root>/<model>/<benchmark>/<task>/NNNN_output.png``; ``ValueError``
+        for a name that would leave ``outputs_root`` (paintkit/io/names.py)."""
+        return Path(outputs_root) / check_folder_name(model, "model") / \
+            check_folder_name(self.benchmark) / check_folder_name(self.task, "task") / \
             f"{self.idx:04d}_output.png"
 
     def key(self, model: str) -> tuple[str, str, str, int]:
@@ -155,7 +159,7 @@ def discover_problems(root, benchmarks=None, tasks=None) -> list[BenchmarkProble
         for task_dir in task_dirs:
             if tasks and task_dir.name not in tasks:
                 continue
-            problems.extend(_task_problems(bench.name, task_dir))
+            problems.extend(_task_problems(bench.name or bench.resolve().name, task_dir))
     return problems
 
 
