@@ -8,8 +8,9 @@ is installed; everything else goes through Pillow. Files above :data:`MAX_FILE_B
 refused from their size before a byte is read, and images above :data:`MAX_PIXELS` are
 refused from their header, before any pixel is decoded (decompression bombs); formats other
 than PNG also stay under Pillow's own decompression-bomb limit (``Image.MAX_IMAGE_PIXELS``
-x 2, about 179M pixels). 16-bit grayscale (``I;16*``) keeps its high byte, as 16-bit RGB
-does (Pillow's ``convert("RGB")`` would clip it to 255).
+x 2, about 179M pixels). 16-bit grayscale (``I;16*``, and mode ``I`` from a 16-bit PGM)
+keeps its high byte, as 16-bit RGB does (Pillow's ``convert("RGB")`` would clip it to 255:
+white); every other mode a decoder returns follows ``convert("RGB")``.
 
 Hostile files never escape as anything but :class:`ImageDecodeError`: only regular files
 are opened (a FIFO, a folder or a device is refused without blocking), a symlink loop or a
@@ -116,13 +117,31 @@ def rgb_from_array(array: np.ndarray, name: str = "image") -> np.ndarray:
     return np.ascontiguousarray(array)
 
 
+def _is_gray16(image: Image.Image) -> bool:
+    """16-bit grayscale: the ``I;16*`` modes, and mode ``I`` holding 16-bit samples (a PGM
+    with maxval above 255, which Pillow scales to 0..65535; a raw ``I;16*`` tile). Mode
+    ``I`` from a 32-bit file (TIFF) is not: it follows ``convert("RGB")``."""
+    if image.mode in _GRAY16_MODES:
+        return True
+    if image.mode != "I":
+        return False
+    if image.format == "PPM":
+        return True
+    for tile in image.tile or ():
+        args = tile.args if isinstance(tile.args, tuple) else (tile.args,)
+        if args and str(args[0]).startswith("I;16"):
+            return True
+    return False
+
+
 def _rgb_from_pil(image: Image.Image, where: str) -> np.ndarray:
     _check_size(image.width, image.height, where)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", Image.DecompressionBombWarning)
-            if image.mode in _GRAY16_MODES:  # high byte, like 16-bit RGB (convert clips)
-                gray = (np.asarray(image).astype(np.uint16) >> 8).astype(np.uint8)
+            if _is_gray16(image):  # high byte, like 16-bit RGB (convert clips)
+                gray = (np.clip(np.asarray(image), 0, 65535).astype(np.uint16) >> 8
+                        ).astype(np.uint8)
                 return rgb_from_array(gray, where)
             rgb = image.convert("RGB")
             return np.array(rgb)  # a writable copy (np.asarray of a PIL image is read-only)
