@@ -81,6 +81,8 @@ def run(args: argparse.Namespace) -> int:
           f"({', '.join(matched.raters)}); key: {', '.join(matched.key_fields)}; "
           f"unmatched: {matched.unmatched['scores_only']} scores, "
           f"{matched.unmatched['judgments_only']} judged problems")
+    if report.get("scale_warning"):
+        print(f"paintkit agreement: warning: {report['scale_warning']}", file=sys.stderr)
     sections = [("paintkit vs raters", report["metric_vs_raters"])]
     if report["rater_vs_rater"] is not None:
         sections.append(("rater vs rater", report["rater_vs_rater"]))
