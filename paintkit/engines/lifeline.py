@@ -19,6 +19,7 @@ engines, binds its workers itself), so no command leaves orphans after a ``kill 
 from __future__ import annotations
 
 import ctypes
+import multiprocessing.context
 import os
 import signal
 import sys
@@ -27,7 +28,6 @@ import time
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
-from multiprocessing import get_context
 
 POLL_SECONDS = 0.5
 _PR_SET_PDEATHSIG = 1
@@ -71,11 +71,28 @@ def bind_to_parent(parent_pid: int) -> None:
 
 def _bound_initializer(parent_pid: int, initializer, initargs: tuple) -> None:
     bind_to_parent(parent_pid)
-    # Ctrl-C reaches every process of the terminal's group: the parent handles it (one
-    # line, then ends the workers); a worker would only print its own traceback.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
     if initializer is not None:
         initializer(*initargs)
+
+
+class _QuietSpawnProcess(multiprocessing.context.SpawnProcess):
+    """A spawned process that starts with SIGINT ignored (inherited through exec: Python
+    keeps an ignored SIGINT). Ctrl-C reaches every process of the terminal's group; the
+    parent handles it (one line, then it ends the workers), while a worker, even one still
+    importing, would print its own traceback."""
+
+    def start(self) -> None:
+        if threading.current_thread() is not threading.main_thread():
+            return super().start()
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+        try:
+            return super().start()
+        finally:
+            signal.signal(signal.SIGINT, previous)
+
+
+class _QuietSpawnContext(multiprocessing.context.SpawnContext):
+    Process = _QuietSpawnProcess
 
 
 @contextmanager
@@ -84,12 +101,12 @@ def worker_pool(jobs: int, initializer=None, initargs: tuple = ()) -> Iterator[P
     context manager.
 
     Each worker runs :func:`bind_to_parent` (then ``initializer(*initargs)``), so none
-    outlives a SIGKILLed parent, and ignores SIGINT. When the ``with`` body raises
+    outlives a SIGKILLed parent, and ignores SIGINT from its start. When the ``with`` body raises
     (Ctrl-C, a full disk, a bad row), queued work is cancelled and the workers are killed at
     once instead of finishing what they hold. Spawned, not forked: a fork would copy the
     parent's threads and locks.
     """
-    pool = ProcessPoolExecutor(jobs, mp_context=get_context("spawn"),
+    pool = ProcessPoolExecutor(jobs, mp_context=_QuietSpawnContext(),
                                initializer=_bound_initializer,
                                initargs=(os.getpid(), initializer, initargs))
     try:

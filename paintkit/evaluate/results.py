@@ -127,11 +127,19 @@ class ResultsWriter:
         self._fh = open(self.path, "a", encoding="utf-8")  # noqa: SIM115 - closed in close()
 
     def write(self, row: dict) -> None:
-        self._fh.write(_line(row))
-        self._fh.flush()
+        try:
+            self._fh.write(_line(row))
+            self._fh.flush()
+        except OSError as exc:  # a full disk: one line naming the file (rows so far are kept)
+            self._failed = True
+            raise OSError(exc.errno, exc.strerror or str(exc), str(self.path)) from exc
 
     def close(self) -> None:
-        self._fh.close()
+        try:
+            self._fh.close()
+        except OSError:
+            if not getattr(self, "_failed", False):  # else the write's error is the one
+                raise
 
     def __enter__(self) -> ResultsWriter:
         return self
