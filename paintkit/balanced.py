@@ -23,6 +23,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from paintkit.arguments import check_int
 from paintkit.seeds import python_rng, seed_from_key
 
 FACTORS: tuple[str, ...] = ("objects", "edit", "steps")
@@ -85,8 +86,9 @@ def balanced_subset(items: Sequence[Item], n: int, seed: int = 0,
     for f in factors:
         if f not in FACTORS:
             raise ValueError(f"unknown factor {f!r}; allowed: {', '.join(FACTORS)}")
-    if not isinstance(n, int) or not 0 <= n <= len(items):
+    if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= len(items):
         raise ValueError(f"n must be an int in [0, {len(items)}] (the pool's size), got {n!r}")
+    seed = check_int(seed, "seed")
     keys = [it.key for it in items]
     if len(set(keys)) != len(keys):
         raise ValueError("problem keys must be unique")

@@ -42,6 +42,9 @@ class TargetCache:
     """
 
     def __init__(self, device, size: int = 256):
+        from paintkit.arguments import check_int
+
+        size = check_int(size, "cache_size", 1)
         self.device = device
         self.size = size
         self._items: OrderedDict = OrderedDict()

@@ -8,6 +8,7 @@ dict ``{"input": ..., "answer": ...}``).
 
 from __future__ import annotations
 
+from paintkit.arguments import check_int
 from paintkit.rewards._common import TargetCache, images_nhwc, key_of, score_grouped
 from paintkit.rewards.fit import check_fit
 
@@ -32,6 +33,7 @@ class PixelIoURewardModel:
         import torch
 
         self.fit = check_fit(fit)
+        cache_size = check_int(cache_size, "cache_size", 1)
         self.tolerance = tolerance
         self.cache = TargetCache(torch.device(device), cache_size)
 

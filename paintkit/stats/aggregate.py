@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from paintkit.arguments import check_int
 from paintkit.stats.bootstrap import (
     DEFAULT_N_BOOT,
     DEFAULT_SEED,
@@ -212,6 +213,7 @@ def aggregate_tables(tables: list[ProblemTable], n_boot: int = DEFAULT_N_BOOT,
                      seed: int = DEFAULT_SEED, ci: bool = True, jobs: int = 1) -> list[dict]:
     """Rows of every table, in table order; byte-identical output for any ``jobs``."""
     n_boot = check_n_boot(n_boot)
+    seed, jobs = check_int(seed, "seed", 0), check_int(jobs, "jobs", 1)
     work = [(t, n_boot, seed, ci) for t in tables]
     if jobs <= 1 or len(work) <= 1:
         results = [_aggregate_job(w) for w in work]

@@ -33,6 +33,8 @@ from contextlib import contextmanager
 
 import numpy as np
 
+from paintkit.arguments import check_int
+
 __all__ = [
     "agreement_report", "bootstrap_ci", "krippendorff_alpha_interval", "leave_one_out",
     "pairwise_accuracy", "scale_warning", "signed_bias", "spearman",
@@ -247,6 +249,7 @@ def agreement_report(scores, ratings, *, epsilon_scores: float = 0.0,
         so they mean something only when both sides use one scale: ``"scale_warning"`` says
         so when they do not (:func:`scale_warning`), else it is None.
     """
+    resamples, seed = check_int(resamples, "resamples", 0), check_int(seed, "seed", 0)
     s = np.asarray(scores, np.float64).reshape(-1)
     r = np.asarray(ratings, np.float64)
     if r.ndim == 1:
