@@ -17,7 +17,6 @@ seed: same subset.
 
 from __future__ import annotations
 
-import json
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -120,5 +119,13 @@ def load_pool(benchmark_root) -> list[Item]:
     paths = sorted(p for p in root.rglob("*.json") if p.stem.isdigit())
     if not paths:
         raise ValueError(f"{root}: no problem JSON files (NNN.json) found")
-    return [item_of(str(p.relative_to(root).with_suffix("")), json.loads(p.read_text()))
-            for p in paths]
+    return [item_of(str(p.relative_to(root).with_suffix("")), _read_problem(p)) for p in paths]
+
+
+def _read_problem(path: Path) -> dict:
+    from paintkit.io.jsonl import parse_json
+
+    try:
+        return parse_json(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise ValueError(f"{path}: cannot read problem metadata: {exc}") from None

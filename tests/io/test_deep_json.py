@@ -99,3 +99,15 @@ def test_report_names_a_deep_aggregate_file(results, tmp_path, capsys):
                  "--n-boot", "10"])
     err = capsys.readouterr().err
     assert code == 2 and len(err.strip().splitlines()) == 1 and "nested too deeply" in err
+
+
+def test_subset_names_a_deep_problem_json(tmp_path, capsys):
+    folder = tmp_path / "Bench" / "task"
+    folder.mkdir(parents=True)
+    (folder / "000.json").write_text(DEEP)
+    code = main(["subset", "--benchmarks", str(tmp_path), "--n", "1", "--out",
+                 str(tmp_path / "s.json")])
+    err = capsys.readouterr().err
+    assert code == 2 and err.strip().splitlines() == [
+        f"paintkit subset: error: {folder / '000.json'}: cannot read problem metadata: nested "
+        "too deeply to read"]
