@@ -163,3 +163,15 @@ def test_n_boot_above_the_bound_is_refused(stats_input, tmp_path, capsys, n_boot
         err = capsys.readouterr().err
         assert code == 2 and f"n_boot: expected a resample count from 1 to {MAX_N_BOOT:,}" in err
         assert not (tmp_path / output).exists()
+
+
+@pytest.mark.parametrize("command, output", [("stats", "agg.jsonl"), ("report", "rep.html")])
+def test_two_runs_into_one_output_folder(stats_input, tmp_path, command, output, capsys):
+    from paintkit.io.folder_lock import FolderLock
+
+    with FolderLock(tmp_path, f".paintkit-{command}.lock", f"paintkit {command}"):
+        code = main([command, "--input", str(stats_input), "--output", str(tmp_path / output),
+                     "--n-boot", "10"])
+    err = capsys.readouterr().err
+    assert code == 2 and f"another 'paintkit {command}' is writing into this folder" in err
+    assert not (tmp_path / output).exists()
