@@ -8,13 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from paintkit.evaluate.synthetic import write_synthetic_tree
-
-
-def small_tree(root: Path, problems: int = 4, models=("exact", "noisy")):
-    return write_synthetic_tree(root, problems=problems, tasks=2, width=12, height=12,
-                                models=models, missing_every=0, corrupt_every=0,
-                                resized_every=0)
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # hostile_helpers
+from hostile_helpers import small_tree  # noqa: E402
 
 
 @pytest.fixture

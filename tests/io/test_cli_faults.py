@@ -72,7 +72,7 @@ def _one_interrupted_line(run, command: str) -> None:
 
 
 def test_ctrl_c_in_eval_with_workers(tmp_path):
-    from conftest import small_tree
+    from hostile_helpers import small_tree
 
     bench, outputs = small_tree(tmp_path / "data", problems=300)
     out = tmp_path / "r"
