@@ -167,8 +167,13 @@ def _check_score(value, where: str, name: str) -> None:
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise StatsInputError(f"{where}: '{name}' must be a number in [0, 1], got "
                               f"{json.dumps(value)[:40]}")
-    if not 0.0 <= value <= 1.0:  # NaN fails this too (refused earlier by the reader)
-        raise StatsInputError(f"{where}: '{name}' must lie in [0, 1], got {value!r}")
+    if not 0.0 <= value <= 1.0:  # NaN fails this too
+        raise StatsInputError(f"{where}: '{name}' must lie in [0, 1], got {_shown(value)}")
+
+
+def _shown(value) -> str:
+    """``value`` as the row wrote it (``NaN``, ``Infinity``, ``1.5``)."""
+    return json.dumps(value)[:40]
 
 
 def check_row(row, where: str) -> None:
@@ -177,7 +182,8 @@ def check_row(row, where: str) -> None:
     The key fields must be strings and ``idx`` an integer in ``[0, MAX_IDX]`` (a float
     ``1.7``, a bool, ``null`` or a string is refused, never truncated); ``has_output`` a
     bool when present; every figure of the ``output`` blocks a number in [0, 1]
-    (``changed_pixels`` any number >= 0), never a string, a bool, NaN or infinity.
+    (``changed_pixels`` any finite number >= 0), never a string, a bool, NaN or infinity
+    (fields stats does not read may hold anything).
     """
     if not isinstance(row, dict):
         raise StatsInputError(f"{where}: expected a JSON object, got {type(row).__name__}")
@@ -215,7 +221,7 @@ def check_row(row, where: str) -> None:
                         if isinstance(value, bool) or not isinstance(value, int | float) \
                                 or not 0 <= value < float("inf"):
                             raise StatsInputError(f"{where}: '{label}.{figure}' must be a "
-                                                  f"number >= 0, got {json.dumps(value)[:40]}")
+                                                  f"number >= 0, got {_shown(value)}")
                     else:
                         _check_score(value, where, f"{label}.{figure}")
 
@@ -243,7 +249,7 @@ def read_problem_rows(path) -> list[dict]:
             continue
         where = f"{path}:{n}"
         try:
-            row = parse_json(raw.decode("utf-8"), finite=True)
+            row = parse_json(raw.decode("utf-8"))  # NaN in a score: refused by check_row
         except UnicodeDecodeError as exc:
             raise StatsInputError(f"{where}: not UTF-8 text (byte {exc.start + 1})") from None
         except ValueError as exc:
