@@ -1,9 +1,9 @@
 """Fast sRGB (8-bit) -> CIE L*a*b* (D65) after docs/metric-definition.md §3, in float32.
 
-Three implementations of one definition:
+The pieces:
 
-- :func:`srgb_linear_lut` — the 256-entry per-channel linearisation table, computed with
-  the formula of docs/metric-definition.md in float32 NumPy (bit-identical to evaluating it per pixel);
+- :func:`srgb_linear_lut` — the 256-entry per-channel linearisation table: the canonical
+  float64 constants rounded to float32;
 - :func:`srgb_to_lab_torch` — torch, batched, runs wherever its tensor lives (CPU or CUDA);
 - :func:`srgb_to_lab_numba` and the inlinable :func:`lab_of_rgb` — Numba CPU, used by the
   fused counting kernels in :mod:`paintkit.kernels.tolerance_counts`.
