@@ -71,10 +71,13 @@ def _one_interrupted_line(run, command: str) -> None:
     assert len([line for line in run.stderr.splitlines() if line.strip()]) == 1, run.stderr
 
 
+@pytest.mark.slow  # ~8 s on a busy machine; the stats test below covers the same pool
 def test_ctrl_c_in_eval_with_workers(tmp_path):
-    from hostile_helpers import small_tree
+    from paintkit.evaluate.synthetic import write_synthetic_tree
 
-    bench, outputs = small_tree(tmp_path / "data", problems=300)
+    bench, outputs = write_synthetic_tree(  # several seconds of scoring on any machine
+        tmp_path / "data", problems=160, tasks=2, width=64, height=64, models=("a", "b"),
+        missing_every=0, corrupt_every=0, resized_every=0)
     out = tmp_path / "r"
     results = out / RESULTS_NAME
     run = _interrupt([sys.executable, "-m", "paintkit.cli.main", "eval", "--benchmarks",
@@ -91,10 +94,10 @@ def test_ctrl_c_in_stats_with_workers(tmp_path):
     from rows_factory import paintbench_rows
 
     path = tmp_path / "problem_stats.jsonl"
-    path.write_text("".join(json.dumps(r) + "\n" for r in paintbench_rows(per_cell=12)))
+    path.write_text("".join(json.dumps(r) + "\n" for r in paintbench_rows(per_cell=30)))
     run = _interrupt([sys.executable, "-m", "paintkit.cli.main", "stats", "--input", str(path),
                       "--output", str(tmp_path / "agg.jsonl"), "--jobs", "2", "--n-boot",
-                      "100000"], _after(1.5))
+                      "100000"], _after(1.0))
     _one_interrupted_line(run, "stats")
     assert not (tmp_path / "agg.jsonl").exists()
     assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")] == []
