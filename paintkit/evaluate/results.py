@@ -66,6 +66,10 @@ def load_results(path) -> LoadedResults:
     loaded = LoadedResults()
     if not path.exists():
         return loaded
+    if not path.is_file():  # a FIFO would block the read, a folder cannot be rewritten
+        from paintkit.evaluate.discovery import LayoutError
+
+        raise LayoutError(f"{path}: not a regular file; remove it or choose another --out")
     with open(path, "rb") as fh:
         data = fh.read()
     lines = data.split(b"\n")

@@ -41,6 +41,9 @@ __all__ = [
 ]
 
 DEFAULT_RESAMPLES = 1000
+#: Most bootstrap resamples accepted: each one recomputes every figure in Python, so a typo
+#: like 100000000 would run for days.
+MAX_RESAMPLES = 100_000
 _PAIR_BLOCK = 512  # rows of the pair matrix per step (bounds memory at n x 512)
 
 
@@ -210,6 +213,7 @@ def bootstrap_ci(statistic_of: Callable[[np.ndarray], float], n_items: int, *,
     giving NaN are skipped. ``(nan, nan)`` when none is finite."""
     if not 0 < level < 1:
         raise ValueError(f"level: expected a confidence level in (0, 1), got {level!r}")
+    resamples = check_int(resamples, "resamples", 0, MAX_RESAMPLES)
     rng = np.random.default_rng(seed)
     values = []
     for _ in range(int(resamples)):
@@ -249,7 +253,8 @@ def agreement_report(scores, ratings, *, epsilon_scores: float = 0.0,
         so they mean something only when both sides use one scale: ``"scale_warning"`` says
         so when they do not (:func:`scale_warning`), else it is None.
     """
-    resamples, seed = check_int(resamples, "resamples", 0), check_int(seed, "seed", 0)
+    resamples = check_int(resamples, "resamples", 0, MAX_RESAMPLES)
+    seed = check_int(seed, "seed", 0)
     s = np.asarray(scores, np.float64).reshape(-1)
     r = np.asarray(ratings, np.float64)
     if r.ndim == 1:

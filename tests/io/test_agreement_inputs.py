@@ -73,3 +73,14 @@ def test_same_scales_get_no_warning():
     assert scale_warning([1.0, 3.0], [[2.0], [5.0]]) is None
     report = agreement_report([0.1, 0.5, 0.9], [[0.2], [0.4], [1.0]], resamples=0)
     assert report["scale_warning"] is None
+
+
+def test_resamples_are_bounded(tmp_path, capsys):
+    from paintkit.stats.agreement import MAX_RESAMPLES
+
+    rows = [{"task": "recolor", "idx": k, "rating": k / 8} for k in range(8)]
+    judgments = _write(tmp_path / "j.jsonl", rows)
+    code = main(["agreement", "--scores", str(_scores(tmp_path)), "--judgments",
+                 str(judgments), "--resamples", str(MAX_RESAMPLES + 1)])
+    err = capsys.readouterr().err
+    assert code == 2 and f"--resamples: expected a count from 0 to {MAX_RESAMPLES:,}" in err

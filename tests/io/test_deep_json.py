@@ -111,3 +111,17 @@ def test_subset_names_a_deep_problem_json(tmp_path, capsys):
     assert code == 2 and err.strip().splitlines() == [
         f"paintkit subset: error: {folder / '000.json'}: cannot read problem metadata: nested "
         "too deeply to read"]
+
+
+def test_eval_refuses_a_results_file_that_is_a_fifo(tree, tmp_path, capsys):
+    import os
+
+    bench, outputs = tree
+    out = tmp_path / "r"
+    out.mkdir()
+    os.mkfifo(out / RESULTS_NAME)  # reading it would block forever
+    code = main(["eval", "--benchmarks", str(bench), "--outputs", str(outputs), "--out",
+                 str(out), "--jobs", "1", "--quiet"])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2 and err == [f"paintkit eval: error: {out / RESULTS_NAME}: not a regular "
+                                 "file; remove it or choose another --out"]
