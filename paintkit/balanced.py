@@ -17,12 +17,12 @@ seed: same subset.
 
 from __future__ import annotations
 
-import json
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from paintkit.arguments import check_int
 from paintkit.seeds import python_rng, seed_from_key
 
 FACTORS: tuple[str, ...] = ("objects", "edit", "steps")
@@ -85,8 +85,9 @@ def balanced_subset(items: Sequence[Item], n: int, seed: int = 0,
     for f in factors:
         if f not in FACTORS:
             raise ValueError(f"unknown factor {f!r}; allowed: {', '.join(FACTORS)}")
-    if not isinstance(n, int) or not 0 <= n <= len(items):
+    if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= len(items):
         raise ValueError(f"n must be an int in [0, {len(items)}] (the pool's size), got {n!r}")
+    seed = check_int(seed, "seed")
     keys = [it.key for it in items]
     if len(set(keys)) != len(keys):
         raise ValueError("problem keys must be unique")
@@ -118,5 +119,13 @@ def load_pool(benchmark_root) -> list[Item]:
     paths = sorted(p for p in root.rglob("*.json") if p.stem.isdigit())
     if not paths:
         raise ValueError(f"{root}: no problem JSON files (NNN.json) found")
-    return [item_of(str(p.relative_to(root).with_suffix("")), json.loads(p.read_text()))
-            for p in paths]
+    return [item_of(str(p.relative_to(root).with_suffix("")), _read_problem(p)) for p in paths]
+
+
+def _read_problem(path: Path) -> dict:
+    from paintkit.io.jsonl import parse_json
+
+    try:
+        return parse_json(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise ValueError(f"{path}: cannot read problem metadata: {exc}") from None

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from paintkit.affine import IDENTITY, Affine, Point, apply_affine, compose  # noqa: F401 (re-exported)
+from paintkit.io.jsonl import parse_json
 
 RGB = tuple[int, int, int]
 
@@ -350,7 +351,7 @@ class Scene:
 
     @classmethod
     def from_json(cls, text: str) -> Scene:
-        return cls.from_dict(json.loads(text))
+        return cls.from_dict(parse_json(text))
 
 
 def _to_plain(obj: Any) -> Any:

@@ -10,6 +10,7 @@ import numpy as np
 
 from paintkit.evaluate.discovery import BenchmarkProblem, discover_problems, read_metadata
 from paintkit.io.images import load_rgb, write_png
+from paintkit.io.names import check_folder_name
 
 BASELINES: tuple[str, ...] = ("identity", "oracle", "blank", "noise")
 
@@ -60,7 +61,7 @@ def write_baseline(name: str, benchmarks_root, outputs_root, *, model: str | Non
     """
     if name not in BASELINES:
         raise ValueError(f"baseline: expected one of {', '.join(BASELINES)}, got {name!r}")
-    model = model or name
+    model = check_folder_name(model or name, "model")  # never outside outputs_root
     written = skipped = 0
     for problem in discover_problems(benchmarks_root, benchmarks=benchmarks, tasks=tasks):
         path = problem.output_path(Path(outputs_root), model)

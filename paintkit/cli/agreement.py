@@ -58,11 +58,12 @@ def _format(figure: dict) -> str:
 
 def run(args: argparse.Namespace) -> int:
     from paintkit.io.atomic import write_text_atomic
-    from paintkit.stats.agreement import agreement_report
+    from paintkit.stats.agreement import MAX_RESAMPLES, agreement_report
     from paintkit.stats.judgments import load_matched
 
-    if args.resamples < 0:
-        raise ValueError(f"--resamples: expected a count >= 0, got {args.resamples}")
+    if not 0 <= args.resamples <= MAX_RESAMPLES:
+        raise ValueError(f"--resamples: expected a count from 0 to {MAX_RESAMPLES:,}, got "
+                         f"{args.resamples}")
     matched = load_matched(args.scores, args.judgments, score_field=args.score_field,
                            rating_field=args.rating_field, rater_field=args.rater_field)
     report = agreement_report(matched.scores, matched.ratings,
@@ -81,6 +82,8 @@ def run(args: argparse.Namespace) -> int:
           f"({', '.join(matched.raters)}); key: {', '.join(matched.key_fields)}; "
           f"unmatched: {matched.unmatched['scores_only']} scores, "
           f"{matched.unmatched['judgments_only']} judged problems")
+    if report.get("scale_warning"):
+        print(f"paintkit agreement: warning: {report['scale_warning']}", file=sys.stderr)
     sections = [("paintkit vs raters", report["metric_vs_raters"])]
     if report["rater_vs_rater"] is not None:
         sections.append(("rater vs rater", report["rater_vs_rater"]))

@@ -102,6 +102,7 @@ def run(args: argparse.Namespace) -> int:
         from paintkit.compositional.turn_eval import describe, score_turns
 
         path, rows = score_turns(args.benchmarks_root, args.outputs_root, args.out,
-                                 models=args.models, benchmarks=args.benchmarks, tasks=args.tasks)
+                                 models=args.models, benchmarks=args.benchmarks, tasks=args.tasks,
+                                 delta_e=args.delta_e)
         print(f"{len(rows)} turn rows ({describe(rows)}) -> {path}", file=sys.stderr)
     return 0

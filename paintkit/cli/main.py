@@ -13,6 +13,7 @@ import importlib
 import sys
 
 from paintkit._version import __version__
+from paintkit.errors import PaintkitError
 
 COMMANDS: tuple[str, ...] = ("scene", "gallery", "tasks", "show", "eval", "generate",
                              "baseline", "run", "stats", "report", "agreement", "explain",
@@ -31,17 +32,60 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+#: What an interrupted command leaves behind, for its one-line message.
+_INTERRUPTED = {
+    "eval": "every row written so far is kept; run the same command again to resume",
+    "generate": "every finished file is kept; run the same command again to resume",
+    "baseline": "every output written so far is kept; run the same command again to resume",
+    "explain": "every explanation written so far is kept; run the same command again to resume",
+}
+
+
+def _os_error_line(exc: OSError) -> str:
+    """One line for an OSError: the path and the reason, plus what to do for the common
+    faults (a full disk, a read-only or forbidden folder)."""
+    import errno
+
+    if isinstance(exc, PaintkitError):
+        return str(exc)
+    reason = exc.strerror or str(exc) or type(exc).__name__
+    where = f"{exc.filename}: " if exc.filename else ""
+    hint = {errno.ENOSPC: "; free some space and run the same command again",
+            errno.EDQUOT: "; free some space and run the same command again",
+            errno.EROFS: "; choose a writable folder",
+            errno.EACCES: "; choose a folder you may write into"}.get(exc.errno, "")
+    return f"{where}{reason}{hint}"
+
+
 def main(argv: list[str] | None = None) -> int:
+    """Run one command; every expected failure is one line on stderr, never a traceback.
+
+    Exit codes: 0 done, 2 bad input (``ValueError``), 1 a fault of the system (a full disk,
+    a read-only folder, out of memory), 130 interrupted (Ctrl-C).
+    """
     parser = build_parser()
     args = parser.parse_args(argv)
     if getattr(args, "func", None) is None:
         parser.print_help()
         return 0
+    prefix = f"paintkit {args.command}"
     try:
         return int(args.func(args) or 0)
+    except KeyboardInterrupt:
+        kept = _INTERRUPTED.get(args.command, "nothing half-written is left (files are "
+                                "written whole or not at all)")
+        print(f"\n{prefix}: interrupted; {kept}", file=sys.stderr)
+        return 130
     except ValueError as exc:  # bad user input: one clear line, no traceback
-        print(f"paintkit {args.command}: error: {exc}", file=sys.stderr)
+        print(f"{prefix}: error: {exc}", file=sys.stderr)
         return 2
+    except OSError as exc:  # a full disk, a read-only folder: one line naming the path
+        print(f"{prefix}: error: {_os_error_line(exc)}", file=sys.stderr)
+        return 1
+    except MemoryError:
+        print(f"{prefix}: error: out of memory; use smaller inputs or options (for example "
+              "fewer --jobs or a smaller --n-boot)", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

@@ -35,11 +35,22 @@ def register(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from paintkit.io.folder_lock import owned_outputs
     from paintkit.report.page import build_report
 
-    size = build_report(args.input, args.output, benchmarks_root=args.benchmarks,
-                        outputs_root=args.outputs, n_boot=args.n_boot, seed=args.seed,
-                        gallery_per_model=args.gallery_per_model, thumb=args.thumb,
-                        explanations=args.explanations)
+    source = Path(args.input)
+    if source.is_dir():
+        source = source / "problem_stats.jsonl"
+    if Path(args.output).resolve() in (source.resolve(),
+                                       (source.parent / "aggregate_stats.jsonl").resolve()):
+        raise ValueError(f"--output {args.output} is an input of the report; refusing to "
+                         "overwrite it (choose another file, e.g. report.html)")
+    with owned_outputs([args.output], "paintkit report"):  # also removes a killed run's temp
+        size = build_report(args.input, args.output, benchmarks_root=args.benchmarks,
+                            outputs_root=args.outputs, n_boot=args.n_boot, seed=args.seed,
+                            gallery_per_model=args.gallery_per_model, thumb=args.thumb,
+                            explanations=args.explanations)
     print(f"report: {size / 1e6:.2f} MB -> {args.output}", file=sys.stderr)
     return 0

@@ -11,7 +11,9 @@ image (``NNNN_output.png``) against the last turn's answer, from the problem's i
   against ``answer_sha256``) and its input the exact answer of turn ``k - 1`` (the problem's
   input for turn 1): a turn is judged on the edit it asks for, whatever the model did before.
 
-Rows carry the usual docs/file-layout.md ``output`` object plus ``turn`` and ``turns``. The file is
+Rows carry the usual docs/file-layout.md ``output`` object plus ``turn``, ``turns`` and
+``delta_e`` (``paintkit eval --turns --delta-e ciede2000`` scores the turns with the same
+formula as the final images, blocks named after it). The file is
 rewritten whole (atomically) on each run.
 """
 
@@ -26,16 +28,34 @@ TURN_OUTPUT = re.compile(r"^\d{4}_turn\d+_output\.png$")
 
 
 def turn_output_path(outputs_root, model: str, problem, turn: int) -> Path:
-    return Path(outputs_root) / model / problem.benchmark / problem.task / \
+    return problem.output_path(outputs_root, model).parent / \
         f"{problem.idx:04d}_turn{turn}_output.png"
 
 
+def _turn_number(turn, position: int, count: int, where: Path) -> int:
+    """The ``turn`` of the ``position``-th (1-based) entry of ``turns``; ``LayoutError``
+    naming the problem's JSON when it is missing, not an integer or out of order."""
+    from paintkit.evaluate.discovery import LayoutError
+
+    k = turn.get("turn") if isinstance(turn, dict) else None
+    if isinstance(k, bool) or not isinstance(k, int) or k != position:
+        got = "no 'turn' number" if k is None else f"'turn': {json.dumps(k)[:20]}"
+        raise LayoutError(f"{where}: entry {position} of {count} in 'turns' has {got}; "
+                          f"expected 'turn': {position}")
+    return k
+
+
 def score_turns(benchmarks_root, outputs_root, out_dir, *, models=None, benchmarks=None,
-                tasks=None) -> tuple[Path, list[dict]]:
+                tasks=None, delta_e: str = "cie76") -> tuple[Path, list[dict]]:
     """Score every turn (see the module docstring); returns ``(results path, rows)``.
 
+    ``delta_e``: the colour difference, as ``paintkit eval --delta-e`` (each row records it
+    in ``"delta_e"`` and its blocks are named after it, like the rows of
+    ``problem_stats.jsonl``: one formula per results folder).
+
     Raises:
-        LayoutError: as ``paintkit eval`` (a broken benchmark tree, unknown names).
+        LayoutError: as ``paintkit eval`` (a broken benchmark tree, unknown names), and a
+            turn without its ``turn`` number.
         ValueError: a turn without an exact answer (see
             :func:`paintkit.compositional.turns.answer_pixels`).
     """
@@ -55,19 +75,19 @@ def score_turns(benchmarks_root, outputs_root, out_dir, *, models=None, benchmar
             continue
         present = [m for m in model_names if (Path(outputs_root) / m / problem.benchmark).is_dir()]
         before = load_rgb(problem.input_path)
-        for turn in turns:
-            k = int(turn["turn"])
+        for position, turn in enumerate(turns, start=1):
+            k = _turn_number(turn, position, len(turns), problem.metadata_path)
             answer = answer_pixels(turn)
             for model in present:
                 path = turn_output_path(outputs_root, model, problem, k)
                 if k == len(turns) and not path.exists():
                     path = problem.output_path(outputs_root, model)
-                result, _ = score_output(load_output(path), answer, before)
+                result, _ = score_output(load_output(path), answer, before, delta_e=delta_e)
                 row = {"model": model, "benchmark": problem.benchmark, "task": problem.task,
                        "mode": meta.get("mode"), "visual_condition": meta.get("visual_condition"),
                        "idx": problem.idx, "turn": k, "turns": len(turns),
                        "operation": turn.get("operation"), "has_output": result.has_output,
-                       "output": result.to_schema()}
+                       "delta_e": delta_e, "output": result.to_schema()}
                 if result.error is not None:
                     row["error"] = result.error
                 rows.append(row)
@@ -81,6 +101,7 @@ def describe(rows: list[dict]) -> str:
     """``turn 1: mIoU 0.912 over 24 rows; turn 2: ...`` (mean of the per-row mean IoU)."""
     by_turn: dict[int, list[float]] = {}
     for row in rows:
-        by_turn.setdefault(row["turn"], []).append(row["output"]["cie76_mean"]["iou"])
+        mean = f"{row.get('delta_e') or 'cie76'}_mean"
+        by_turn.setdefault(row["turn"], []).append(row["output"][mean]["iou"])
     return "; ".join(f"turn {k}: mIoU {sum(v) / len(v):.3f} over {len(v)} rows"
                      for k, v in sorted(by_turn.items())) or "no conversational problems"

@@ -20,6 +20,7 @@ from typing import Any
 import torch
 from torch.utils.data import IterableDataset, get_worker_info
 
+from paintkit.arguments import check_int
 from paintkit.data.transfer import StreamItem
 from paintkit.suites import TRAINING_NAMESPACE, Suite, build_problem
 from paintkit.suites.spec import check_benchmark_reach
@@ -76,13 +77,11 @@ class ProblemStream(IterableDataset):
             raise ValueError(f"unknown layout {layout!r}; allowed: {', '.join(LAYOUTS)}")
         if (rank is None) != (world_size is None):
             raise ValueError("give both rank and world_size, or neither")
-        if world_size is not None and not (isinstance(world_size, int) and world_size >= 1
-                                           and isinstance(rank, int) and 0 <= rank < world_size):
-            raise ValueError(f"need 0 <= rank < world_size, got rank={rank!r}, world_size={world_size!r}")
-        if not isinstance(start, int) or start < 0:
-            raise ValueError(f"start must be an int >= 0, got {start!r}")
-        if batch_size is not None and not (isinstance(batch_size, int) and batch_size >= 1):
-            raise ValueError(f"batch_size must be None or an int >= 1, got {batch_size!r}")
+        if world_size is not None:
+            world_size = check_int(world_size, "world_size", 1)
+            rank = check_int(rank, "rank (need 0 <= rank < world_size)", 0, world_size - 1)
+        start = check_int(start, "start", 0)
+        batch_size = check_int(batch_size, "batch_size", 1, allow_none=True)
         self.infinite, self.layout, self.start = infinite, layout, start
         self._batched = batch_size is not None
         self.batch_size = batch_size or 1

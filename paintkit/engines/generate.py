@@ -15,6 +15,7 @@ import time
 from collections import deque
 from pathlib import Path
 
+from paintkit.arguments import check_int
 from paintkit.engines.local import Engine, InProcessEngine, ProcessPoolEngine
 from paintkit.engines.summary import GenerateSummary
 from paintkit.engines.work import WorkOptions
@@ -87,6 +88,9 @@ def generate(suite: Suite, out: Path | str, *, format: str = "directory",
         WriteError: a file could not be written (full disk, unwritable folder); every file
             completed before stays, and a rerun resumes.
     """
+    shard_size = check_int(shard_size, "shard_size", 1)
+    unit_size = check_int(unit_size, "unit_size", 1)
+    jobs = check_int(jobs, "jobs", 1, allow_none=True)
     root = Path(out)
     writer = make_writer(format, root, suite, shard_size, svg=svg)
     header = manifest_header(suite, writer, png_encoder)

@@ -11,13 +11,14 @@ an unknown task folder) are listed once by :func:`ignored_outputs`, never scored
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from paintkit.errors import PaintkitError
+from paintkit.io.jsonl import parse_json
+from paintkit.io.names import check_folder_name
 
 # NNN_input.svg / NNN_answer.svg: optional vector copies (paintkit generate --svg)
 _PROBLEM_FILE = re.compile(r"^(\d+)(_input\.png|_answer\.png|\.json|_input\.svg|_answer\.svg)$")
@@ -56,7 +57,10 @@ class BenchmarkProblem:
         return self.folder / f"{self.stem}.json"
 
     def output_path(self, outputs_root: Path, model: str) -> Path:
-        return Path(outputs_root) / model / self.benchmark / self.task / \
+        """``<outputs_root>/<model>/<benchmark>/<task>/NNNN_output.png``; ``ValueError``
+        for a name that would leave ``outputs_root`` (paintkit/io/names.py)."""
+        return Path(outputs_root) / check_folder_name(model, "model") / \
+            check_folder_name(self.benchmark) / check_folder_name(self.task, "task") / \
             f"{self.idx:04d}_output.png"
 
     def key(self, model: str) -> tuple[str, str, str, int]:
@@ -160,7 +164,7 @@ def discover_problems(root, benchmarks=None, tasks=None) -> list[BenchmarkProble
         for task_dir in task_dirs:
             if tasks and task_dir.name not in tasks:
                 continue
-            problems.extend(_task_problems(bench.name, task_dir))
+            problems.extend(_task_problems(bench.name or bench.resolve().name, task_dir))
     return problems
 
 
@@ -225,7 +229,7 @@ def read_metadata(problem: BenchmarkProblem) -> dict:
     """The problem's JSON; a clear :class:`LayoutError` if unreadable or not an object."""
     path = problem.metadata_path
     try:
-        meta = json.loads(path.read_text(encoding="utf-8"))
+        meta = parse_json(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
         raise LayoutError(f"{path}: cannot read problem metadata: {exc}") from exc
     if not isinstance(meta, dict):

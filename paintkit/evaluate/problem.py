@@ -24,14 +24,13 @@ DIFF_TOLERANCES = (0, 2, 5, 10)
 
 
 def diff_image_path(images_root: Path, model: str, problem: BenchmarkProblem, t: int) -> Path:
-    return Path(images_root) / model / problem.benchmark / problem.task / \
-        f"{problem.idx:04d}_diff_t{t:02d}.png"
+    return problem.output_path(images_root, model).with_name(
+        f"{problem.idx:04d}_diff_t{t:02d}.png")
 
 
 def segments_path(images_root: Path, model: str, problem: BenchmarkProblem) -> Path:
     """Where ``--save-images`` writes the error segments of the diff images beside them."""
-    return Path(images_root) / model / problem.benchmark / problem.task / \
-        f"{problem.idx:04d}_segments.json"
+    return problem.output_path(images_root, model).with_name(f"{problem.idx:04d}_segments.json")
 
 
 def output_signature(path: Path) -> dict | None:

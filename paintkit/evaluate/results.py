@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from paintkit.io.atomic import atomic_open
+from paintkit.io.jsonl import parse_json
 
 RESULTS_NAME = "problem_stats.jsonl"
 LOCK_NAME = ".paintkit-eval.lock"
@@ -65,6 +66,10 @@ def load_results(path) -> LoadedResults:
     loaded = LoadedResults()
     if not path.exists():
         return loaded
+    if not path.is_file():  # a FIFO would block the read, a folder cannot be rewritten
+        from paintkit.evaluate.discovery import LayoutError
+
+        raise LayoutError(f"{path}: not a regular file; remove it or choose another --out")
     with open(path, "rb") as fh:
         data = fh.read()
     lines = data.split(b"\n")
@@ -75,8 +80,8 @@ def load_results(path) -> LoadedResults:
             loaded.problems.append(f"line {number}: partial last line")
             continue
         try:
-            row = json.loads(raw.decode("utf-8"))
-        except (UnicodeDecodeError, ValueError):
+            row = parse_json(raw)
+        except ValueError:  # also UnicodeDecodeError and nesting too deep
             loaded.problems.append(f"line {number}: not JSON")
             continue
         if not _valid_row(row):
@@ -126,11 +131,19 @@ class ResultsWriter:
         self._fh = open(self.path, "a", encoding="utf-8")  # noqa: SIM115 - closed in close()
 
     def write(self, row: dict) -> None:
-        self._fh.write(_line(row))
-        self._fh.flush()
+        try:
+            self._fh.write(_line(row))
+            self._fh.flush()
+        except OSError as exc:  # a full disk: one line naming the file (rows so far are kept)
+            self._failed = True
+            raise OSError(exc.errno, exc.strerror or str(exc), str(self.path)) from exc
 
     def close(self) -> None:
-        self._fh.close()
+        try:
+            self._fh.close()
+        except OSError:
+            if not getattr(self, "_failed", False):  # else the write's error is the one
+                raise
 
     def __enter__(self) -> ResultsWriter:
         return self

@@ -5,9 +5,7 @@ from __future__ import annotations
 import os
 import time
 from collections import deque
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
-from multiprocessing import get_context
 from pathlib import Path
 
 from paintkit.evaluate.discovery import (
@@ -55,10 +53,7 @@ class EvalSummary:
         return self.scored / self.seconds if self.seconds > 0 else 0.0
 
 
-def _worker_init(parent_pid: int) -> None:
-    from paintkit.engines.lifeline import bind_to_parent
-
-    bind_to_parent(parent_pid)  # a SIGKILLed eval leaves no worker behind
+def _worker_init() -> None:
     # One thread per worker process: parallelism comes from the pool (Numba's pool would
     # spin-wait between the small kernels of each problem and steal the other core).
     import numba
@@ -256,8 +251,9 @@ def map_in_workers(function, chunks, args: tuple, jobs: int, consume) -> None:
     processes (one Numba thread each, gone with their parent), at most ``2 * jobs`` chunks
     in flight. Results are consumed in submission order (not completion order), so two
     runs over the same files write the same bytes whatever the scheduling."""
-    with ProcessPoolExecutor(jobs, mp_context=get_context("spawn"), initializer=_worker_init,
-                             initargs=(os.getpid(),)) as pool:
+    from paintkit.engines.lifeline import worker_pool
+
+    with worker_pool(jobs, _worker_init) as pool:  # a SIGKILLed eval leaves no worker behind
         in_flight: deque = deque()
         for chunk in chunks:
             in_flight.append(pool.submit(function, chunk, *args))

@@ -33,7 +33,11 @@ def new_file_mode() -> int:
 def make_temporary(final: Path, suffix: str = ".tmp") -> Path:
     """An empty temporary file ``.<name>.<random><suffix>`` beside ``final`` with the
     permissions of a new file (not mkstemp's 0600)."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{final.name}.", suffix=suffix, dir=final.parent)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{final.name}.", suffix=suffix, dir=final.parent)
+    except OSError as exc:  # read-only, forbidden or full: name the folder, not the temp
+        raise OSError(exc.errno, f"cannot write into this folder ({exc.strerror or exc})",
+                      str(final.parent)) from None
     try:
         os.fchmod(fd, new_file_mode())
     finally:
@@ -46,7 +50,8 @@ def atomic_path(path: str | os.PathLike[str]) -> Iterator[Path]:
     """Yield a temporary path beside ``path``; on success rename it onto ``path``.
 
     The parent folder is created if missing. On error the temporary file is removed and
-    ``path`` is left untouched.
+    ``path`` is left untouched; an ``OSError`` that names no file (a full disk) is raised
+    again naming ``path``.
     """
     final = Path(path)
     final.parent.mkdir(parents=True, exist_ok=True)
@@ -54,11 +59,14 @@ def atomic_path(path: str | os.PathLike[str]) -> Iterator[Path]:
     try:
         yield Path(tmp)
         os.replace(tmp, final)
-    except BaseException:
+    except BaseException as exc:
         try:
             os.unlink(tmp)
         except FileNotFoundError:
             pass
+        if isinstance(exc, OSError) and exc.filename is None and exc.errno is not None:
+            # a write that failed (full disk): name the file it was for
+            raise OSError(exc.errno, exc.strerror or str(exc), str(final)) from exc
         raise
 
 

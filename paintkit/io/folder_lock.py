@@ -4,11 +4,15 @@
 runs into one folder never interleave (duplicate rows, each other's temporary files
 deleted). The lock is taken before anything in the folder is changed or deleted, and the
 kernel drops it when the process dies, so a killed run never leaves the folder locked.
+The empty lock file is never deleted: every run locks the same inode, so the lock cannot be
+held twice (deleting it on release would let a run that opened the old file and one that
+creates a new file both succeed).
 """
 
 from __future__ import annotations
 
-import os
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
 from paintkit.errors import PaintkitError
@@ -60,11 +64,8 @@ class FolderLock:
                                       "folder; wait for it to finish") from None
 
     def release(self) -> None:
-        # Unlink while still holding the lock: a waiting run then locks a fresh file.
-        try:
-            os.unlink(self.path)
-        except OSError:
-            pass
+        # The file stays: unlinking it would let a run that opened the old file just before
+        # the unlink and a run that creates a new one both hold "the" lock.
         self._fh.close()
 
     def __enter__(self) -> FolderLock:
@@ -72,3 +73,26 @@ class FolderLock:
 
     def __exit__(self, *exc) -> None:
         self.release()
+
+
+@contextmanager
+def owned_outputs(paths, command: str) -> Iterator[None]:
+    """Hold ``command``'s lock in the folder of every file in ``paths``, and remove the
+    temporaries (``.<name>.*.tmp``) a killed run of it left beside them.
+
+    For commands that write a few whole files atomically (``paintkit stats``, ``report``):
+    with the lock held no other run of the command can own those temporaries.
+
+    Raises:
+        FolderBusyError: another run of ``command`` writes into one of the folders.
+        FolderNotWritableError: a folder cannot be created or written.
+    """
+    paths = [Path(p) for p in paths]
+    lock_name = f".paintkit-{command.split()[-1]}.lock"
+    with ExitStack() as stack:
+        for folder in sorted({p.parent.resolve() for p in paths}):
+            stack.enter_context(FolderLock(folder, lock_name, command))
+        for path in paths:
+            for stale in path.parent.glob(f".{path.name}.*.tmp"):
+                stale.unlink(missing_ok=True)
+        yield

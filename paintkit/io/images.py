@@ -4,11 +4,13 @@
 C-contiguous uint8 ``(H, W, 3)`` array, exactly what Pillow's ``Image.convert("RGB")``
 gives (RGBA: alpha dropped, not composited; L and P expanded). 8-bit RGB/RGBA PNGs are
 decoded with ``imagecodecs`` (libpng, ~2.5x faster than Pillow on benchmark images) when it
-is installed; everything else goes through Pillow. Images above :data:`MAX_PIXELS` are
+is installed; everything else goes through Pillow. Files above :data:`MAX_FILE_BYTES` (1 GiB) are
+refused from their size before a byte is read, and images above :data:`MAX_PIXELS` are
 refused from their header, before any pixel is decoded (decompression bombs); formats other
 than PNG also stay under Pillow's own decompression-bomb limit (``Image.MAX_IMAGE_PIXELS``
-x 2, about 179M pixels). 16-bit grayscale (``I;16*``) keeps its high byte, as 16-bit RGB
-does (Pillow's ``convert("RGB")`` would clip it to 255).
+x 2, about 179M pixels). 16-bit grayscale (``I;16*``, and mode ``I`` from a 16-bit PGM)
+keeps its high byte, as 16-bit RGB does (Pillow's ``convert("RGB")`` would clip it to 255:
+white); every other mode a decoder returns follows ``convert("RGB")``.
 
 Hostile files never escape as anything but :class:`ImageDecodeError`: only regular files
 are opened (a FIFO, a folder or a device is refused without blocking), a symlink loop or a
@@ -35,6 +37,9 @@ from paintkit.io.atomic import write_bytes_atomic
 
 #: Largest image accepted, in pixels (W * H).
 MAX_PIXELS = 1 << 28
+#: Largest image file read, in bytes (1 GiB): a bigger file is refused from its size, before
+#: a byte is read (an uncompressed 8-bit RGBA image of :data:`MAX_PIXELS` pixels is 1 GiB).
+MAX_FILE_BYTES = 1 << 30
 _PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 try:  # optional fast codec; Pillow is the fallback
@@ -48,7 +53,8 @@ class ImageDecodeError(PaintkitError, ValueError):
 
 
 class ImageTooLargeError(ImageDecodeError):
-    """An image has more than :data:`MAX_PIXELS` pixels and was not decoded."""
+    """An image has more than :data:`MAX_PIXELS` pixels, or its file more than
+    :data:`MAX_FILE_BYTES` bytes, and was not decoded."""
 
 
 _ADDRESS = re.compile(r"<[^<>]* at 0x[0-9a-fA-F]+>")
@@ -111,13 +117,31 @@ def rgb_from_array(array: np.ndarray, name: str = "image") -> np.ndarray:
     return np.ascontiguousarray(array)
 
 
+def _is_gray16(image: Image.Image) -> bool:
+    """16-bit grayscale: the ``I;16*`` modes, and mode ``I`` holding 16-bit samples (a PGM
+    with maxval above 255, which Pillow scales to 0..65535; a raw ``I;16*`` tile). Mode
+    ``I`` from a 32-bit file (TIFF) is not: it follows ``convert("RGB")``."""
+    if image.mode in _GRAY16_MODES:
+        return True
+    if image.mode != "I":
+        return False
+    if image.format == "PPM":
+        return True
+    for tile in image.tile or ():
+        args = tile.args if isinstance(tile.args, tuple) else (tile.args,)
+        if args and str(args[0]).startswith("I;16"):
+            return True
+    return False
+
+
 def _rgb_from_pil(image: Image.Image, where: str) -> np.ndarray:
     _check_size(image.width, image.height, where)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", Image.DecompressionBombWarning)
-            if image.mode in _GRAY16_MODES:  # high byte, like 16-bit RGB (convert clips)
-                gray = (np.asarray(image).astype(np.uint16) >> 8).astype(np.uint8)
+            if _is_gray16(image):  # high byte, like 16-bit RGB (convert clips)
+                gray = (np.clip(np.asarray(image), 0, 65535).astype(np.uint16) >> 8
+                        ).astype(np.uint8)
                 return rgb_from_array(gray, where)
             rgb = image.convert("RGB")
             return np.array(rgb)  # a writable copy (np.asarray of a PIL image is read-only)
@@ -155,9 +179,10 @@ def decode_rgb_bytes(data: bytes, where: str = "<bytes>") -> np.ndarray:
 
 def read_regular_file(path: str | os.PathLike, limit: int = -1) -> bytes:
     """The bytes of ``path`` (the first ``limit`` if given) if it is a regular file (after
-    symlinks), without ever
-    blocking: a FIFO, socket, device or folder is refused with :class:`ImageDecodeError`,
-    as are a symlink loop and a file that cannot be read (the reason says which)."""
+    symlinks), without ever blocking: a FIFO, socket, device or folder is refused with
+    :class:`ImageDecodeError`, as are a symlink loop and a file that cannot be read (the
+    reason says which); a file above :data:`MAX_FILE_BYTES` is refused from its size with
+    :class:`ImageTooLargeError` before anything is read."""
     path = Path(path)
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
@@ -177,6 +202,10 @@ def read_regular_file(path: str | os.PathLike, limit: int = -1) -> bytes:
                     else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
                     else "a socket" if stat.S_ISSOCK(mode) else "not a regular file")
             raise ImageDecodeError(f"{path}: not a regular file ({kind}); not opened")
+        size = os.fstat(fd).st_size
+        if (limit < 0 or limit > MAX_FILE_BYTES) and size > MAX_FILE_BYTES:
+            raise ImageTooLargeError(f"{path}: file of {size} bytes exceeds the limit of "
+                                     f"{MAX_FILE_BYTES} bytes (1 GiB); not read")
         os.set_blocking(fd, True)
         with os.fdopen(fd, "rb") as fh:
             fd = -1

@@ -6,6 +6,7 @@ processes combine by addition (:meth:`ScoreAccumulator.merge`, :meth:`ScoreAccum
 
 from __future__ import annotations
 
+from paintkit.arguments import check_int
 from paintkit.metrics.score import tolerance_statistics
 from paintkit.metrics.statistics import TOLERANCES, ToleranceStatistics
 
@@ -67,6 +68,7 @@ class ScoreAccumulator:
     def update(self, outputs, answers, inputs=None, *, samples_per_problem: int = 1
                ) -> ToleranceStatistics:
         """Score a batch (same arguments as :func:`paintkit.metrics.score`) and add it."""
+        samples_per_problem = check_int(samples_per_problem, "samples_per_problem", 1)
         stats = tolerance_statistics(outputs, answers, inputs, backend=self.backend,
                                      samples_per_problem=samples_per_problem,
                                      delta_e=self.delta_e).stats

@@ -6,6 +6,7 @@ import numbers
 
 import numpy as np
 
+from paintkit.arguments import check_int
 from paintkit.metrics.score import tolerance_statistics
 
 
@@ -52,6 +53,7 @@ def reward(outputs, targets, inputs=None, *, tolerance: int | None = None,
     import torch
 
     tolerance = check_tolerance(tolerance)
+    samples_per_problem = check_int(samples_per_problem, "samples_per_problem", 1)
     stats = tolerance_statistics(outputs, targets, inputs, backend=backend,
                                  samples_per_problem=samples_per_problem,
                                  delta_e=delta_e).stats

@@ -11,6 +11,7 @@ from __future__ import annotations
 import torch
 from torchmetrics import Metric
 
+from paintkit.arguments import check_int
 from paintkit.metrics.reward import check_tolerance
 from paintkit.metrics.score import tolerance_statistics
 from paintkit.metrics.statistics import TOLERANCES
@@ -63,6 +64,7 @@ class PixelEditIoU(Metric):
     def update(self, preds, target, inputs=None, samples_per_problem: int = 1) -> None:
         """Add a batch: ``preds`` the outputs, ``target`` the answers (or a Reference),
         ``inputs`` the input images."""
+        samples_per_problem = check_int(samples_per_problem, "samples_per_problem", 1)
         s = tolerance_statistics(preds, target, inputs, backend=self.backend,
                                  samples_per_problem=samples_per_problem).stats
         if s.device != self.problems.device:

@@ -7,10 +7,10 @@ Reads ``problem_stats.jsonl`` (required) and ``aggregate_stats.jsonl`` beside it
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from paintkit.io.jsonl import parse_json
 from paintkit.stats.table import BLOCKS, CI_FIGURES, ProblemTable, load_tables
 
 AGGREGATE_NAME = "aggregate_stats.jsonl"
@@ -39,6 +39,23 @@ def _results_file(path: Path) -> Path:
     return path / "problem_stats.jsonl" if path.is_dir() else path
 
 
+def _aggregate_rows(path: Path) -> list[dict]:
+    """The rows of an ``aggregate_stats.jsonl``; ``ValueError`` naming the file and line."""
+    rows = []
+    for n, line in enumerate(path.read_bytes().split(b"\n"), 1):
+        if not line.strip():
+            continue
+        try:
+            row = parse_json(line)
+        except ValueError as exc:
+            raise ValueError(f"{path}:{n}: not JSON ({exc}); remove the file or rewrite it "
+                             "with 'paintkit stats'") from None
+        if not isinstance(row, dict) or "model" not in row or "benchmark" not in row:
+            raise ValueError(f"{path}:{n}: not an aggregate row (no model and benchmark)")
+        rows.append(row)
+    return rows
+
+
 def load_report_data(input_path, n_boot: int = 10_000, seed: int = 0) -> ReportData:
     """Tables, aggregate rows (read or computed) and diagnostics of ``input_path``."""
     from paintkit.stats.aggregate import aggregate_tables
@@ -53,8 +70,7 @@ def load_report_data(input_path, n_boot: int = 10_000, seed: int = 0) -> ReportD
     agg_path = _results_file(input_path).parent / AGGREGATE_NAME
     aggregate = None
     if agg_path.is_file():
-        rows = [json.loads(line) for line in agg_path.read_text(encoding="utf-8").splitlines()
-                if line.strip()]
+        rows = _aggregate_rows(agg_path)
         pairs = {(r["model"], r["benchmark"]) for r in rows}
         if pairs == {(t.model, t.benchmark) for t in tables}:
             aggregate = rows

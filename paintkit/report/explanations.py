@@ -10,8 +10,9 @@ share) and the spurious changes outside every object.
 from __future__ import annotations
 
 import html
-import json
 from pathlib import Path
+
+from paintkit.io.jsonl import parse_json
 
 EXPLANATIONS_NAME = "explanations.jsonl"
 #: Objects listed one by one on a card before "... and N more".
@@ -43,7 +44,7 @@ def load_explanations(path) -> dict[tuple, dict]:
             if not line.strip():
                 continue
             try:
-                row = json.loads(line)
+                row = parse_json(line)
                 key = (str(row["model"]), str(row["benchmark"]), str(row["task"]), int(row["idx"]))
             except (ValueError, KeyError, TypeError) as exc:
                 raise ValueError(f"{path}:{n}: expected a JSON object with model, benchmark, "
@@ -68,7 +69,7 @@ def explanations_in_results(input_path) -> dict[tuple, dict] | None:
             if '"explanation"' not in line:
                 continue
             try:
-                row = json.loads(line)
+                row = parse_json(line)
                 key = (str(row["model"]), str(row["benchmark"]), str(row["task"]), int(row["idx"]))
                 explanation = dict(row["explanation"])
             except (ValueError, KeyError, TypeError):

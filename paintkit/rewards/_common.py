@@ -109,8 +109,10 @@ class TargetCache:
 
     def __init__(self, device, max_bytes: int = DEFAULT_CACHE_BYTES,
                  max_items: int | None = None):
-        if not (isinstance(max_bytes, int) and max_bytes >= 0):
-            raise ValueError(f"cache_bytes: expected an int >= 0, got {max_bytes!r}")
+        from paintkit.arguments import check_int
+
+        max_bytes = check_int(max_bytes, "cache_bytes", 0)
+        max_items = check_int(max_items, "cache_size", 1, allow_none=True)
         self.device = device
         self.max_bytes = max_bytes
         self.max_items = max_items

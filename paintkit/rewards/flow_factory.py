@@ -15,6 +15,7 @@ result is a :class:`RewardOutput` whose ``rewards`` is float32 ``(B,)`` on ``dev
 
 from __future__ import annotations
 
+from paintkit.arguments import check_int
 from dataclasses import dataclass, field
 
 from paintkit.rewards._common import (
@@ -85,6 +86,7 @@ class PixelIoURewardModel:
                 device = accelerator.device
         self.device = torch.device(device if device is not None else "cpu")
         self.fit = check_fit(fit or _option(config, "fit", "stretch"))
+        cache_size = check_int(cache_size, "cache_size", 1, allow_none=True)
         self.tolerance = tolerance if tolerance is not None else _option(config, "tolerance", None)
         root = root if root is not None else _option(config, "root", None)
         self.index = ProblemIndex(root) if root is not None else None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from paintkit.arguments import check_int
 from paintkit.rewards.fit import check_fit, fit_output
 
 
@@ -34,6 +35,7 @@ def reward_fn(outputs, problems, *, samples_per_problem: int = 1, fit: str = "co
     from paintkit.metrics.reward import reward
 
     check_fit(fit)
+    samples_per_problem = check_int(samples_per_problem, "samples_per_problem", 1)
     with numba_lock():  # safe from several threads; a no-op with Numba's TBB layer
         targets = problems if isinstance(problems, Reference) else prepare_targets(problems)
         if fit != "cover":

@@ -13,13 +13,13 @@ and condition rows, categories for the benchmark row).
 
 from __future__ import annotations
 
-from concurrent.futures import ProcessPoolExecutor
-
 import numpy as np
 
+from paintkit.arguments import check_int
 from paintkit.stats.bootstrap import (
     DEFAULT_N_BOOT,
     DEFAULT_SEED,
+    check_n_boot,
     percentile_interval,
     task_counts,
 )
@@ -212,12 +212,14 @@ def _aggregate_job(args) -> list[dict]:
 def aggregate_tables(tables: list[ProblemTable], n_boot: int = DEFAULT_N_BOOT,
                      seed: int = DEFAULT_SEED, ci: bool = True, jobs: int = 1) -> list[dict]:
     """Rows of every table, in table order; byte-identical output for any ``jobs``."""
-    if n_boot < 1:
-        raise ValueError(f"n_boot: expected a positive resample count, got {n_boot}")
+    n_boot = check_n_boot(n_boot)
+    seed, jobs = check_int(seed, "seed", 0), check_int(jobs, "jobs", 1)
     work = [(t, n_boot, seed, ci) for t in tables]
     if jobs <= 1 or len(work) <= 1:
         results = [_aggregate_job(w) for w in work]
     else:
-        with ProcessPoolExecutor(max_workers=min(jobs, len(work))) as pool:
+        from paintkit.engines.lifeline import worker_pool
+
+        with worker_pool(min(jobs, len(work))) as pool:  # workers die with a killed stats
             results = list(pool.map(_aggregate_job, work))
     return [row for rows in results for row in rows]

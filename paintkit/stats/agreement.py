@@ -33,12 +33,17 @@ from contextlib import contextmanager
 
 import numpy as np
 
+from paintkit.arguments import check_int
+
 __all__ = [
     "agreement_report", "bootstrap_ci", "krippendorff_alpha_interval", "leave_one_out",
-    "pairwise_accuracy", "signed_bias", "spearman",
+    "pairwise_accuracy", "scale_warning", "signed_bias", "spearman",
 ]
 
 DEFAULT_RESAMPLES = 1000
+#: Most bootstrap resamples accepted: each one recomputes every figure in Python, so a typo
+#: like 100000000 would run for days.
+MAX_RESAMPLES = 100_000
 _PAIR_BLOCK = 512  # rows of the pair matrix per step (bounds memory at n x 512)
 
 
@@ -208,6 +213,7 @@ def bootstrap_ci(statistic_of: Callable[[np.ndarray], float], n_items: int, *,
     giving NaN are skipped. ``(nan, nan)`` when none is finite."""
     if not 0 < level < 1:
         raise ValueError(f"level: expected a confidence level in (0, 1), got {level!r}")
+    resamples = check_int(resamples, "resamples", 0, MAX_RESAMPLES)
     rng = np.random.default_rng(seed)
     values = []
     for _ in range(int(resamples)):
@@ -244,8 +250,11 @@ def agreement_report(scores, ratings, *, epsilon_scores: float = 0.0,
         signed_bias, krippendorff_alpha}, "rater_vs_rater": {...} or None}``; each figure is
         ``{"value", "ci95_low", "ci95_high"}``. Metric-vs-raters figures are fold averages
         (the metric against the mean of the other raters); bias and alpha compare raw values,
-        so they mean something only when both sides use one scale.
+        so they mean something only when both sides use one scale: ``"scale_warning"`` says
+        so when they do not (:func:`scale_warning`), else it is None.
     """
+    resamples = check_int(resamples, "resamples", 0, MAX_RESAMPLES)
+    seed = check_int(seed, "seed", 0)
     s = np.asarray(scores, np.float64).reshape(-1)
     r = np.asarray(ratings, np.float64)
     if r.ndim == 1:
@@ -273,7 +282,7 @@ def agreement_report(scores, ratings, *, epsilon_scores: float = 0.0,
         "krippendorff_alpha": lambda idx: krippendorff_alpha_interval(
             np.vstack([s[idx], r[idx].T])),
     }
-    report = {"n_items": n, "n_raters": raters,
+    report = {"n_items": n, "n_raters": raters, "scale_warning": scale_warning(s, r),
               "metric_vs_raters": {k: _estimate(f, n, resamples, seed) for k, f in metric.items()},
               "rater_vs_rater": None}
     if raters >= 2:
@@ -287,6 +296,25 @@ def agreement_report(scores, ratings, *, epsilon_scores: float = 0.0,
         report["rater_vs_rater"] = {k: _estimate(f, n, resamples, seed)
                                     for k, f in humans.items()}
     return report
+
+
+def scale_warning(scores, ratings) -> str | None:
+    """A warning when the scores and the ratings use different scales (one lies in [0, 1],
+    the other does not, e.g. mIoU against ratings from 1 to 5): signed bias and alpha then
+    compare raw values that mean different things. None when the scales look alike."""
+    s = np.asarray(scores, np.float64)
+    r = np.asarray(ratings, np.float64)
+    r = r[~np.isnan(r)]
+    if not s.size or not r.size:
+        return None
+    unit_s = bool(s.min() >= 0 and s.max() <= 1)
+    unit_r = bool(r.min() >= 0 and r.max() <= 1)
+    if unit_s == unit_r:
+        return None
+    return (f"scores lie in [{s.min():g}, {s.max():g}] and ratings in [{r.min():g}, "
+            f"{r.max():g}]: signed_bias and krippendorff_alpha compare raw values on different "
+            "scales and mean little; rescale the ratings to [0, 1] (spearman and "
+            "pairwise_accuracy do not depend on the scale)")
 
 
 def _spearman_grouped(x, y, groups=None) -> float:

@@ -19,8 +19,22 @@ import numpy as np
 #: The resample count and seed the paper uses (docs/metric-definition.md §13).
 DEFAULT_N_BOOT = 10_000
 DEFAULT_SEED = 0
+#: Most resamples accepted (10x the paper's): memory grows as B x problems per task (about
+#: 40 bytes each while a task's counts are drawn), so a typo like 100000000 is refused.
+MAX_N_BOOT = 100_000
 #: Two-sided 95% percentile interval.
 CI_PERCENTILES = (2.5, 97.5)
+
+
+def check_n_boot(n_boot) -> int:
+    """``n_boot`` if it is an integer from 1 to :data:`MAX_N_BOOT`, else ``ValueError``."""
+    import numbers
+
+    if isinstance(n_boot, bool) or not isinstance(n_boot, numbers.Integral) \
+            or not 1 <= n_boot <= MAX_N_BOOT:
+        raise ValueError(f"n_boot: expected a resample count from 1 to {MAX_N_BOOT:,}, got "
+                         f"{n_boot!r}")
+    return int(n_boot)
 
 
 def task_rng(seed: int, benchmark: str, task: str, n: int) -> np.random.Generator:

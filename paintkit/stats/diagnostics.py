@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from paintkit.arguments import check_int
 from paintkit.stats.bootstrap import (
     DEFAULT_N_BOOT,
     DEFAULT_SEED,
@@ -170,6 +171,10 @@ def diagnostics_rows(tables: list[ProblemTable], n_boot: int = DEFAULT_N_BOOT,
     """Every diagnostics row of every (model, benchmark), grouped by kind then table."""
     from threadpoolctl import threadpool_limits
 
+    from paintkit.stats.bootstrap import check_n_boot
+
+    n_boot = check_n_boot(n_boot)
+    seed, n_buckets = check_int(seed, "seed", 0), check_int(n_buckets, "n_buckets", 1)
     edges = {}
     for bench in dict.fromkeys(t.benchmark for t in tables):
         # Edit sizes are a property of the problems: pooled over models, each problem once.

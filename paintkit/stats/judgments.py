@@ -16,12 +16,13 @@ number and skipped; the rest are used.
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
+
+from paintkit.io.jsonl import parse_json
 
 KEY_FIELDS: tuple[str, ...] = ("model", "benchmark", "task", "idx")
 DEFAULT_SCORE_FIELD = None  # the mIoU under the rows' own colour difference
@@ -65,19 +66,34 @@ def _rows(path: Path, skipped: list) -> list[tuple[int, dict]]:
     except OSError as exc:
         raise ValueError(f"cannot read {path}: {exc.strerror or exc}") from exc
     rows = []
-    for number, line in enumerate(text.splitlines(), start=1):
+    # Lines end at "\n" only: str.splitlines would also split inside a rating's text at
+    # U+2028, U+0085, form feeds ... and lose that row.
+    for number, line in enumerate(text.split("\n"), start=1):
         if not line.strip():
             continue
         try:
-            row = json.loads(line)
-        except json.JSONDecodeError as exc:
-            skipped.append(f"{path}:{number}: not JSON ({exc.msg})")
+            row = parse_json(line)
+        except ValueError as exc:
+            skipped.append(f"{path}:{number}: not JSON ({getattr(exc, 'msg', exc)})")
             continue
         if not isinstance(row, dict):
             skipped.append(f"{path}:{number}: expected a JSON object, got {type(row).__name__}")
             continue
         rows.append((number, row))
     return rows
+
+
+class _BadKey(TypeError):
+    """A key field (or the rater) holds a list or an object: the row cannot be matched."""
+
+
+def _key(row: dict, key_fields: tuple[str, ...]) -> tuple:
+    values = tuple(row[f] for f in key_fields)
+    for name, value in zip(key_fields, values, strict=True):
+        if isinstance(value, dict | list):
+            raise _BadKey(f"key field {name!r} is a {type(value).__name__}, not a name or "
+                          "number")
+    return values
 
 
 def _dotted(row: dict, path: str):
@@ -118,11 +134,14 @@ def load_matched(scores_path, judgments_path, *, score_field: str | None = DEFAU
 
     scores: dict = {}
     for number, row in score_rows:
-        key = tuple(row[f] for f in key_fields)
         try:
+            key = _key(row, key_fields)
             value = _number(_dotted(row, score_field))
         except KeyError:
             skipped.append(f"{scores_path}:{number}: no field {score_field!r}")
+            continue
+        except _BadKey as exc:
+            skipped.append(f"{scores_path}:{number}: {exc}")
             continue
         except TypeError as exc:
             skipped.append(f"{scores_path}:{number}: {score_field} is not a finite number: "
@@ -136,12 +155,18 @@ def load_matched(scores_path, judgments_path, *, score_field: str | None = DEFAU
     ratings: dict = {}
     raters: dict = {}
     for number, row in judgment_rows:
-        key = tuple(row[f] for f in key_fields)
-        rater = str(row.get(rater_field, DEFAULT_RATER))
         try:
+            key = _key(row, key_fields)
+            rater = row.get(rater_field, DEFAULT_RATER)
+            if isinstance(rater, dict | list):
+                raise _BadKey(f"{rater_field} is a {type(rater).__name__}, not a name")
+            rater = str(rater)
             value = _number(row[rating_field])
         except KeyError:
             skipped.append(f"{judgments_path}:{number}: no field {rating_field!r}")
+            continue
+        except _BadKey as exc:
+            skipped.append(f"{judgments_path}:{number}: {exc}")
             continue
         except TypeError as exc:
             skipped.append(f"{judgments_path}:{number}: {rating_field} is not a finite number: "
@@ -161,8 +186,13 @@ def load_matched(scores_path, judgments_path, *, score_field: str | None = DEFAU
     except TypeError:  # mixed value types in one key field: any fixed order will do
         keys.sort(key=repr)
     if not keys:
+        why = ""
+        if skipped:
+            shown = "; ".join(skipped[:3]) + (f"; ... {len(skipped) - 3} more" if
+                                               len(skipped) > 3 else "")
+            why = f"; {len(skipped)} row(s) were skipped: {shown}"
         raise ValueError(f"no problem is both in {scores_path} and in {judgments_path} "
-                         f"(key fields: {', '.join(key_fields)})")
+                         f"(key fields: {', '.join(key_fields)}){why}")
     rater_list = list(raters)
     matrix = np.full((len(keys), len(rater_list)), np.nan)
     for i, key in enumerate(keys):

@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from paintkit.errors import PaintkitError
+from paintkit.io.jsonl import parse_json
 
 TOLERANCES = tuple(range(11))
 #: Tolerance blocks of the aggregate schema, in output order.
@@ -158,6 +159,73 @@ def _edit_pixels(row: dict) -> int:
     return -1
 
 
+#: Largest ``idx`` accepted (problems are numbered 0000, 0001, ... in their task folder).
+MAX_IDX = 2**31 - 1
+
+
+def _check_score(value, where: str, name: str) -> None:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise StatsInputError(f"{where}: '{name}' must be a number in [0, 1], got "
+                              f"{json.dumps(value)[:40]}")
+    if not 0.0 <= value <= 1.0:  # NaN fails this too
+        raise StatsInputError(f"{where}: '{name}' must lie in [0, 1], got {_shown(value)}")
+
+
+def _shown(value) -> str:
+    """``value`` as the row wrote it (``NaN``, ``Infinity``, ``1.5``)."""
+    return json.dumps(value)[:40]
+
+
+def check_row(row, where: str) -> None:
+    """Refuse a row that breaks the results schema (docs/file-layout.md), naming ``where``.
+
+    The key fields must be strings and ``idx`` an integer in ``[0, MAX_IDX]`` (a float
+    ``1.7``, a bool, ``null`` or a string is refused, never truncated); ``has_output`` a
+    bool when present; every figure of the ``output`` blocks a number in [0, 1]
+    (``changed_pixels`` any finite number >= 0), never a string, a bool, NaN or infinity
+    (fields stats does not read may hold anything).
+    """
+    if not isinstance(row, dict):
+        raise StatsInputError(f"{where}: expected a JSON object, got {type(row).__name__}")
+    missing = [k for k in ("model", "benchmark", "task", "idx") if k not in row]
+    if missing:
+        raise StatsInputError(f"{where}: missing {', '.join(missing)} (docs/file-layout.md)")
+    for key in ("model", "benchmark", "task"):
+        if not isinstance(row[key], str) or not row[key]:
+            raise StatsInputError(f"{where}: '{key}' must be a non-empty string, got "
+                                  f"{json.dumps(row[key])[:40]}")
+    idx = row["idx"]
+    if isinstance(idx, bool) or not isinstance(idx, int) or not 0 <= idx <= MAX_IDX:
+        raise StatsInputError(f"{where}: 'idx' must be an integer from 0 to {MAX_IDX}, got "
+                              f"{json.dumps(idx)[:40]}")
+    if "has_output" in row and not isinstance(row["has_output"], bool):
+        raise StatsInputError(f"{where}: 'has_output' must be true or false, got "
+                              f"{json.dumps(row['has_output'])[:40]}")
+    output = row.get("output")
+    if not row.get("has_output") or not isinstance(output, dict):
+        return
+    for name, blocks in output.items():
+        if name.endswith("_threshold") and isinstance(blocks, dict):
+            items = [(f"output.{name}.{t}", b) for t, b in blocks.items()]
+        elif name.endswith("_mean"):
+            items = [(f"output.{name}", blocks)]
+        else:
+            continue
+        for label, block in items:
+            if not isinstance(block, dict):
+                continue
+            for figure in FIGURES:
+                if figure in block:
+                    value = block[figure]
+                    if figure == "changed_pixels":
+                        if isinstance(value, bool) or not isinstance(value, int | float) \
+                                or not 0 <= value < float("inf"):
+                            raise StatsInputError(f"{where}: '{label}.{figure}' must be a "
+                                                  f"number >= 0, got {_shown(value)}")
+                    else:
+                        _check_score(value, where, f"{label}.{figure}")
+
+
 def read_problem_rows(path) -> list[dict]:
     """Rows of ``path`` (a ``problem_stats.jsonl`` or a folder holding one).
 
@@ -171,22 +239,24 @@ def read_problem_rows(path) -> list[dict]:
     if not path.is_file():
         raise StatsInputError(f"{path}: no such file; expected a {RESULTS_NAME} or a results "
                               "folder holding one (written by 'paintkit eval')")
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise StatsInputError(f"{path}: cannot read ({exc.strerror or exc})") from None
     rows = []
-    with open(path, encoding="utf-8") as fh:
-        for n, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                row = json.loads(line)
-            except ValueError as exc:
-                raise StatsInputError(f"{path}:{n}: not JSON ({exc})") from exc
-            if not isinstance(row, dict):
-                raise StatsInputError(f"{path}:{n}: expected a JSON object")
-            missing = [k for k in ("model", "benchmark", "task", "idx") if k not in row]
-            if missing:
-                raise StatsInputError(f"{path}:{n}: missing {', '.join(missing)} (docs/file-layout.md)")
-            row["_where"] = f"{path}:{n}"
-            rows.append(row)
+    for n, raw in enumerate(data.split(b"\n"), 1):
+        if not raw.strip():
+            continue
+        where = f"{path}:{n}"
+        try:
+            row = parse_json(raw.decode("utf-8"))  # NaN in a score: refused by check_row
+        except UnicodeDecodeError as exc:
+            raise StatsInputError(f"{where}: not UTF-8 text (byte {exc.start + 1})") from None
+        except ValueError as exc:
+            raise StatsInputError(f"{where}: not JSON ({exc})") from None
+        check_row(row, where)
+        row["_where"] = where
+        rows.append(row)
     if not rows:
         raise StatsInputError(f"{path}: holds no rows")
     return rows

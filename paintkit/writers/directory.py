@@ -10,26 +10,12 @@ import os
 from pathlib import Path
 
 from paintkit.io.atomic import write_bytes_atomic
+from paintkit.io.names import check_folder_name  # noqa: F401 (re-exported)
 from paintkit.writers.base import Writer, write_error
 from paintkit.writers.record import EncodedProblem, FileRecord
 
 SUFFIXES = ("_input.png", "_answer.png", ".json")
 SVG_SUFFIXES = ("_input.svg", "_answer.svg")  # with --svg, written before the JSON
-
-
-def check_folder_name(name: str, what: str = "benchmark") -> str:
-    """``name`` if it is one plain folder name that stays inside the output folder.
-
-    Raises:
-        ValueError: empty, ``.``, ``..``, hidden, or holding a path separator or NUL (any
-            of which would write outside ``--out``, over it, or where readers skip it).
-    """
-    if not isinstance(name, str) or name in ("", ".", "..") or name.startswith(".") \
-            or any(c in name for c in ("/", "\\", "\0")) or os.path.isabs(name):
-        raise ValueError(f"{what} name {name!r}: expected one plain folder name inside the "
-                         "output folder (letters, digits, '_.-'; not '.', '..', hidden or a "
-                         "path)")
-    return name
 
 
 def benchmark_folders(suite) -> tuple[str, ...]:

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from paintkit._version import __version__
 from paintkit.io.atomic import write_text_atomic
+from paintkit.io.jsonl import parse_json
 from paintkit.io.png_encode import encoder_info
 from paintkit.suites import Suite
 from paintkit.writers.base import TempFile, Writer, is_temporary, write_error
@@ -39,7 +40,7 @@ def read_manifest(root: Path | str) -> dict | None:
     if not path.exists():
         return None
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = parse_json(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
         raise ValueError(f"{path}: unreadable manifest ({exc}); fix or remove it, "
                          "or use --overwrite") from None

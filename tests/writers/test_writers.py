@@ -1,5 +1,6 @@
 """Writers: the SPEC 5 directory layout, WebDataset and Parquet shards, the manifest."""
 
+import hashlib
 import json
 import tarfile
 
@@ -10,7 +11,7 @@ from generate_helpers import small_suite, tree_digest
 from paintkit.engines import generate
 from paintkit.evaluate.discovery import discover_problems, read_metadata
 from paintkit.io.images import load_rgb
-from paintkit.writers.manifest import MANIFEST_NAME
+from paintkit.writers.manifest import LOCK_NAME, MANIFEST_NAME
 
 
 @pytest.fixture(scope="module")
@@ -48,6 +49,7 @@ def test_manifest_lists_every_file_with_its_hash(suite, tmp_path):
     assert manifest["layout"] == {"format": "directory"} and manifest["png"]["name"]
     digests = tree_digest(tmp_path)
     digests.pop(MANIFEST_NAME)
+    assert digests.pop(LOCK_NAME) == hashlib.sha256(b"").hexdigest()  # the lock file stays, empty
     assert {p: e["sha256"] for p, e in manifest["files"].items()} == digests
     assert manifest["totals"] == {"files": len(digests),
                                   "bytes": sum(e["bytes"] for e in manifest["files"].values())}
