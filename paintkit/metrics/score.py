@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from paintkit.arguments import check_int
 from paintkit.metrics.coerce import MissingImage, as_images, tensor_of
 from paintkit.metrics.histograms import numpy_histograms
 from paintkit.metrics.reference import Reference, prepare_reference
@@ -112,9 +113,8 @@ def tolerance_statistics(
     from paintkit.kernels.delta_e import check_formula
 
     check_formula(delta_e)  # before any work: a typo fails fast
+    samples_per_problem = check_int(samples_per_problem, "samples_per_problem", 1)
     reference = prepare_reference(answers, inputs)
-    if not (isinstance(samples_per_problem, int) and samples_per_problem >= 1):
-        raise ValueError(f"samples_per_problem: expected an int >= 1, got {samples_per_problem!r}")
     outs = as_images(outputs, "outputs", allow_missing=True, numba=backend != "torch")
     if len(outs) != len(reference) * samples_per_problem:
         raise ValueError(f"outputs: expected a batch of {len(reference) * samples_per_problem} "

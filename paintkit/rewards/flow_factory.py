@@ -15,9 +15,9 @@ result is a :class:`RewardOutput` whose ``rewards`` is float32 ``(B,)`` on ``dev
 
 from __future__ import annotations
 
-from paintkit.arguments import check_int
 from dataclasses import dataclass, field
 
+from paintkit.arguments import check_int
 from paintkit.rewards._common import (
     ANSWER_KEYS,
     DEFAULT_CACHE_BYTES,

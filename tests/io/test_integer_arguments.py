@@ -77,10 +77,6 @@ def test_check_int():
         check_int(0, "x", 1, allow_none=True)
 
 
-@pytest.mark.xfail(strict=True, reason="the check belongs in paintkit/metrics/score.py "
-                   "(tolerance_statistics), which this change could not edit: "
-                   "samples_per_problem = check_int(samples_per_problem, "
-                   "'samples_per_problem', 1)")
 def test_score_refuses_a_bool_samples_per_problem():
     from paintkit.metrics import score
 
