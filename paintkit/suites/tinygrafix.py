@@ -44,6 +44,8 @@ class TinyGrafixSuite(DataclassSuite):
         start_slot: first slot of every task (continue a ``per_cell=N`` corpus with N).
         namespace: seed namespace; anything but ``tinygrafixbench`` gives fresh problems.
         benchmark: folder name of the directory layout.
+        any_matplotlib: draw with the installed matplotlib even when it is not the release
+            the benchmark's bytes are made with (recorded in ``to_dict``, so in the manifest).
     """
 
     tasks: tuple[str, ...] = ()
@@ -51,6 +53,7 @@ class TinyGrafixSuite(DataclassSuite):
     start_slot: int = 0
     namespace: str = TINYGRAFIX_NAMESPACE
     benchmark: str = TINYGRAFIX_BENCHMARK
+    any_matplotlib: bool = False
 
     def __post_init__(self) -> None:
         allowed = _all_tasks()
@@ -94,11 +97,17 @@ class TinyGrafixSuite(DataclassSuite):
         """The chart problem ``spec`` names (called by :func:`paintkit.suites.build_problem`)."""
         from paintkit.charts import generate_chart_problem
 
-        return generate_chart_problem(spec.task, spec.slot, namespace=spec.namespace)
+        return generate_chart_problem(spec.task, spec.slot, namespace=spec.namespace,
+                                      any_matplotlib=self.any_matplotlib)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-able description (the manifest's ``suite``); ``from_dict`` inverts it."""
-        return {"suite": "tinygrafixbench", "benchmark": self.benchmark, "namespace": self.namespace,
-                "tasks": list(self.tasks), "per_cell": self.per_cell, "start_slot": self.start_slot,
-                "problems": len(self)}
+        out = {"suite": "tinygrafixbench", "benchmark": self.benchmark, "namespace": self.namespace,
+               "tasks": list(self.tasks), "per_cell": self.per_cell, "start_slot": self.start_slot,
+               "problems": len(self)}
+        if self.any_matplotlib:  # which matplotlib drew the charts (a resume must match it)
+            from paintkit.charts.environment import installed_matplotlib
+
+            out.update(any_matplotlib=True, matplotlib=installed_matplotlib())
+        return out
 
