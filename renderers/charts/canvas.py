@@ -87,7 +87,14 @@ def _full_rc() -> dict:
 
     rc = {k: v for k, v in mpl.rcParamsDefault.items()
           if k not in _NOT_STYLE and not k.startswith("webagg.")}
-    rc.update(CHART_RC)
+    for key, value in CHART_RC.items():
+        # Every setting holds on the release the bytes are made with (paintkit.charts.environment);
+        # another release (--any-matplotlib) may lack a key or reject a value: it keeps its default.
+        try:
+            mpl.rcParams.validate[key](value)
+        except (KeyError, ValueError, TypeError):
+            continue
+        rc[key] = value
     return rc
 
 
