@@ -102,3 +102,21 @@ def test_instructions_read_as_plain_english(name, slot):
     assert not re.search(r"colou?r", text.replace("color", "")), text
     assert "each of:" not in text and "the colour the colour scale" not in text
     assert not re.search(r"\b1 gaps?\b", text) and "has one gap. Bridge each" not in text
+
+
+def test_one_spelling_of_counter_clockwise_across_suites():
+    # PaintBench writes "counter-clockwise" (rotation, cropping); compositional chains too
+    import random
+
+    from paintkit.compositional.operations import _geometric
+    from paintkit.scene import Scene
+    from paintkit.tasks import task_module
+
+    problem = task_module("rotation").generate(0, "baseline", None)
+    scene = Scene.from_dict(problem.metadata["scene"])
+    ways = set()
+    for seed in range(40):
+        _, clause, params = _geometric(random.Random(seed), scene, scene.shapes[0], "rotate")
+        ways.add("counter-clockwise" in clause if params["degrees_clockwise"] < 0 else "clockwise" in clause)
+        assert "counterclockwise" not in clause
+    assert ways == {True}
