@@ -8,8 +8,12 @@ depends on is left to the environment:
   :data:`CHART_RC` then sets every parameter the drawing depends on explicitly;
 - every text uses the DejaVu Sans file matplotlib ships (:func:`bundled_font`), checked on
   first use;
-- matplotlib itself is pinned exactly in ``pyproject.toml`` (the Agg rasteriser and the font
-  hinting are part of the pixels).
+- the matplotlib release is checked when a problem is generated
+  (:mod:`paintkit.charts.environment`: the Agg rasteriser and the font hinting are part of
+  the pixels; ``paintkit[charts]`` installs that release).
+
+Data is drawn without anti-aliasing (text keeps it), so every pixel an edit changes
+changes by a whole colour difference, and the axis lines are drawn again over the data.
 
 One figure per process is reused (cleared between charts): creating a ``Figure`` and its
 canvas costs more than clearing one; an answer whose frame matches its input's reuses the
