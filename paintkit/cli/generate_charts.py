@@ -23,7 +23,8 @@ def _chart_suite(args: argparse.Namespace, tasks):
     namespace = choose_namespace(args, per_cell, "tinygrafixbench", TINYGRAFIX_PER_TASK, "TinyGrafixBench")
     return TinyGrafixSuite(
         tasks=tuple(tasks or ()), start_slot=args.start_slot, per_cell=per_cell,
-        namespace=namespace, any_matplotlib=any_matplotlib,
+        namespace=namespace, beyond_benchmark=bool(getattr(args, "beyond_benchmark", False)),
+        any_matplotlib=any_matplotlib,
         benchmark=(args.benchmark if args.suite == "tinygrafixbench" else None) or "TinyGrafixBench")
 
 
