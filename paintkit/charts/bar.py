@@ -1,7 +1,9 @@
 """Bar chart: state and its four tasks (add_bar, sort_bars, remove_bar, recolor_bar).
 
 State (besides :mod:`paintkit.charts.common`): ``slots`` (x positions ``0 .. slots-1``),
-``ymax`` (the y axis is ``[0, ymax]``), ``bars``: ``[{"slot", "label", "value", "color"}]``.
+``ymax`` (the y axis is ``[0, ymax]``), ``bars``: ``[{"slot", "label", "value", "color"}]``
+(``value`` and ``color`` None for an empty slot that keeps its label under the axis: the
+input of ``add_bar``).
 The axes never autoscale, so input and answer share them and only the edit changes pixels.
 
 Rules: 4-7 bars, values rounded to 3 s.f., every two values at least 5% of ``ymax`` apart
@@ -56,21 +58,16 @@ def _bar(state: dict, label: str) -> dict:
 
 
 def add_bar(base: dict, rng: random.Random):
-    """Input: one bar missing, its slot empty; answer: the full chart."""
+    """Input: one bar missing, its slot empty with its label still under the axis; answer:
+    the full chart."""
     bars = base["bars"]
     target = rng.choice(bars)
     inp = copy.deepcopy(base)
-    inp["bars"] = [b for b in bars if b is not target]
-    left = [b for b in bars if b["slot"] == target["slot"] - 1]
-    right = [b for b in bars if b["slot"] == target["slot"] + 1]
-    if left and right:
-        where = f'between "{left[0]["label"]}" and "{right[0]["label"]}"'
-    elif right:
-        where = f'at the left end, before "{right[0]["label"]}"'
-    else:
-        where = f'at the right end, after "{left[0]["label"]}"'
-    instruction = (f'Add the missing bar in the empty slot {where}: label "{target["label"]}", '
-                   f'height {fmt(target["value"])}, colour {target["color"]}.')
+    inp["bars"] = [{**b, "value": None, "color": None} if b["label"] == target["label"] else b
+                   for b in inp["bars"]]
+    instruction = (f'Add the missing bar "{target["label"]}" in its empty slot, above its label: '
+                   f'height {fmt(target["value"])}, color {target["color"]}, the same width as the '
+                   "other bars.")
     return inp, copy.deepcopy(base), instruction, {"target": target["label"], "value": target["value"],
                                                      "color": target["color"], "slot": target["slot"]}
 
@@ -85,7 +82,7 @@ def sort_bars(base: dict, rng: random.Random):
     ans["bars"] = ordered
     order = "descending" if descending else "ascending"
     instruction = (f"Sort the bars by height in {order} order from left to right; each bar keeps "
-                   "its label and colour.")
+                   "its label and color.")
     return copy.deepcopy(base), ans, instruction, {"order": order,
                                                   "labels": [b["label"] for b in ordered]}
 
@@ -106,7 +103,7 @@ def recolor_bar(base: dict, rng: random.Random):
     color = sample_color(rng, [*object_avoid(base), *(b["color"] for b in base["bars"])])
     ans = copy.deepcopy(base)
     _bar(ans, target["label"])["color"] = color
-    instruction = f'Recolour the bar "{target["label"]}" to {color}; change nothing else.'
+    instruction = f'Recolor the bar "{target["label"]}" to {color}; change nothing else.'
     return copy.deepcopy(base), ans, instruction, {"target": target["label"], "color": color,
                                                   "old_color": target["color"]}
 

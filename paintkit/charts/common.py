@@ -40,6 +40,21 @@ def least_squares(points: list[list[float]]) -> tuple[float, float]:
     return slope, my - slope * mx
 
 
+def sample_range(rng: random.Random, magnitude: float) -> tuple[float, float]:
+    """An axis range ``(lo, hi)`` of a nice span ``magnitude * [1, 9.9]`` rounded up, starting
+    at 0 (1/3), at a positive offset of 0.5-2 spans (1/3) or at a negative value, 0.2-0.75
+    of a span below 0 (1/3): data ranges like the paper's charts, not always from 0."""
+    span = nice_limit(magnitude * rng.uniform(1.0, 9.9))
+    kind = rng.randrange(3)
+    if kind == 0:
+        return 0.0, span
+    if kind == 1:
+        lo = float(f"{span * rng.choice((0.5, 1.0, 2.0)):.6g}")
+    else:
+        lo = -float(f"{span * rng.choice((0.2, 0.25, 0.5, 0.75)):.6g}")
+    return lo, float(f"{lo + span:.6g}")
+
+
 def nice_limit(value: float) -> float:
     """The smallest of 1, 2, 2.5, 5, 10 x 10**k that is >= ``value`` (> 0)."""
     exponent = math.floor(math.log10(value))

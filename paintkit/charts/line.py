@@ -4,8 +4,8 @@ shade_interval).
 State (besides :mod:`paintkit.charts.common`): ``xlim``, ``ylim`` (fixed axis ranges),
 ``color`` (the line), ``runs``: polylines ``[[[x, y], ...], ...]`` drawn separately (a gap
 between runs is not drawn), ``fills``: ``[{"polygon": [[x, y], ...], "color"}]`` drawn under
-the line. The base series is a random walk of 20-44 points at x = 0, 1, 2, ... scaled by the
-magnitude factor.
+the line. The base series is a random walk of 20-44 points at x = x0, x0 + 1, ... (x0 is 0,
+a positive offset, or negative so the series crosses x = 0), scaled by the magnitude factor.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from paintkit.charts.style import fmt, round_sig, sample_color, sample_magnitude
 from paintkit.errors import RejectedSeed
 
 CHART = "line_chart"
+SHADE_CONTRAST = 30.0  # CIE76 between the shade and the line (and the theme): the line reads on it
 
 
 def base_state(rng: random.Random) -> dict:
@@ -29,11 +30,12 @@ def base_state(rng: random.Random) -> dict:
     for _ in range(n):
         walk.append(y)
         y += rng.gauss(0.0, 1.0)
-    points = [[float(x), v * scale] for x, v in enumerate(walk)]
+    x0 = float(rng.choice((0, rng.choice((10, 20, 50, 100)), -rng.randint(3, n - 3))))
+    points = [[x0 + x, v * scale] for x, v in enumerate(walk)]
     lo, hi = min(p[1] for p in points), max(p[1] for p in points)
     pad = 0.12 * (hi - lo)
     color = sample_color(rng, object_avoid(state))
-    state.update(xlim=[0.0, float(n - 1)], ylim=[lo - pad, hi + pad], color=color,
+    state.update(xlim=[x0, x0 + n - 1], ylim=[lo - pad, hi + pad], color=color,
                  runs=[points], fills=[])
     return state
 
@@ -68,9 +70,10 @@ def draw_segments(base: dict, rng: random.Random):
     inp["runs"] = runs
     ans = copy.deepcopy(base)
     ans["runs"] = [[p for i, p in enumerate(points) if i not in missing]]
-    instruction = (f"The line has {len(gaps)} gap{'s' if len(gaps) > 1 else ''}. Bridge each gap with "
-                   "one straight segment from the last point before it to the first point after it, "
-                   "in the line's colour and width.")
+    count = {1: "one gap", 2: "two gaps", 3: "three gaps"}[len(gaps)]
+    which = "it" if len(gaps) == 1 else "each gap"
+    instruction = (f"The line has {count}. Bridge {which} with one straight segment from the last point "
+                   "before it to the first point after it, in the line's color and width.")
     return inp, ans, instruction, {"gaps": [list(g) for g in gaps]}
 
 
@@ -153,16 +156,17 @@ def interpolate(points: list[list[float]], x: float) -> float:
 def shade_interval(base: dict, rng: random.Random):
     """Fill the area under the line, down to the bottom of the plot, between x = a and x = b."""
     points = _series(base)
-    x_end = points[-1][0]
-    a = round_sig(rng.uniform(0.05, 0.55) * x_end)
-    b = round_sig(a + rng.uniform(0.15, 0.4) * x_end)
-    if not 0 < a < b < x_end:
+    x_start, x_end = points[0][0], points[-1][0]
+    span = x_end - x_start
+    a = round_sig(x_start + rng.uniform(0.05, 0.55) * span)
+    b = round_sig(a + rng.uniform(0.15, 0.4) * span)
+    if not x_start < a < b < x_end:
         raise RejectedSeed("shading interval outside the line")
     bottom = base["ylim"][0]
     polygon = [[a, bottom], [a, interpolate(points, a)]]
     polygon += [p for p in points if a < p[0] < b]
     polygon += [[b, interpolate(points, b)], [b, bottom]]
-    color = sample_color(rng, [*object_avoid(base), base["color"]])
+    color = sample_color(rng, [*object_avoid(base), base["color"]], min_delta=SHADE_CONTRAST)
     ans = copy.deepcopy(base)
     ans["fills"] = [{"polygon": polygon, "color": color}]
     instruction = (f"Shade the area under the line between x = {fmt(a)} and x = {fmt(b)}, down to the "

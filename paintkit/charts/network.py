@@ -4,7 +4,9 @@ State (besides :mod:`paintkit.charts.common`): ``slots`` (positions evenly space
 circle, slot 0 on top, clockwise), ``nodes``: ``[{"label", "color", "slot"}]``, ``edges``:
 ``[[label, label], ...]`` (straight lines between node centres, in the text colour), ``key``:
 ``[{"label", "color"}]`` (the colour key beside the graph; it lists every node of the
-design, so it is kept when a node is removed). 5-9 nodes, each with at least one edge.
+design, so it is kept when a node is removed). 5-9 nodes, each with at least one edge. A
+node is named in the key only (its colour says which it is), as in the paper's charts, so
+the edits move nodes and edges, not text.
 """
 
 from __future__ import annotations
@@ -53,35 +55,43 @@ def _without(state: dict, label: str) -> dict:
     return out
 
 
+def _listing(labels: list[str]) -> str:
+    """``"A"``; ``"A" and "B"``; ``each of "A", "B" and "C"``."""
+    quoted = [f'"{x}"' for x in labels]
+    if len(quoted) == 1:
+        return quoted[0]
+    joined = f'{", ".join(quoted[:-1])} and {quoted[-1]}'
+    return joined if len(quoted) == 2 else f"each of {joined}"
+
+
 def add_node(base: dict, rng: random.Random):
     """Input: one node and its edges missing (its place on the circle empty); answer: it is
     back with an edge to each listed neighbour."""
     target = rng.choice(base["nodes"])
     near = neighbours(base, target["label"])
-    names = ", ".join(f'"{x}"' for x in near)
-    instruction = (f'Add the node "{target["label"]}" (colour {target["color"]}, as in the key) at the '
-                   f"empty position on the circle, labelled like the other nodes, and connect it with "
-                   f"an edge to each of: {names}.")
+    instruction = (f'Add the node "{target["label"]}" (color {target["color"]}, as in the key) at the '
+                   f"empty position on the circle, the same size as the other nodes, and connect it "
+                   f"with an edge to {_listing(near)}.")
     return _without(base, target["label"]), copy.deepcopy(base), instruction, {
         "node": target["label"], "neighbours": near, "slot": target["slot"]}
 
 
 def swap_nodes(base: dict, rng: random.Random):
-    """Two nodes trade places on the circle; labels move with them and edges follow."""
+    """Two nodes trade places on the circle; edges follow them."""
     a, b = rng.sample([nd["label"] for nd in base["nodes"]], 2)
     ans = copy.deepcopy(base)
     na, nb = _node(ans, a), _node(ans, b)
     na["slot"], nb["slot"] = nb["slot"], na["slot"]
-    instruction = (f'Swap the positions of nodes "{a}" and "{b}": each moves (with its label) to the '
-                   "other's place and keeps its colour and its edges, which follow it.")
+    instruction = (f'Swap the positions of nodes "{a}" and "{b}": each moves to the other\'s place and '
+                   "keeps its color and its edges, which follow it.")
     return copy.deepcopy(base), ans, instruction, {"nodes": [a, b]}
 
 
 def remove_node(base: dict, rng: random.Random):
-    """Remove one node, its label and its edges; the colour key stays as it is."""
+    """Remove one node and its edges; the colour key stays as it is."""
     target = rng.choice(base["nodes"])
-    instruction = (f'Remove the node "{target["label"]}", its label and every edge touching it; leave '
-                   "the colour key and every other node where they are.")
+    instruction = (f'Remove the node "{target["label"]}" and every edge touching it; leave the color '
+                   "key and every other node where they are.")
     return copy.deepcopy(base), _without(base, target["label"]), instruction, {
         "node": target["label"], "neighbours": neighbours(base, target["label"])}
 
@@ -93,7 +103,7 @@ def recolor_node(base: dict, rng: random.Random):
     ans = copy.deepcopy(base)
     _node(ans, target["label"])["color"] = color
     next(k for k in ans["key"] if k["label"] == target["label"])["color"] = color
-    instruction = (f'Recolour the node "{target["label"]}" to {color}, in the graph and in the colour '
+    instruction = (f'Recolor the node "{target["label"]}" to {color}, in the graph and in the color '
                    "key; change nothing else.")
     return copy.deepcopy(base), ans, instruction, {"node": target["label"], "color": color,
                                                   "old_color": target["color"]}

@@ -49,6 +49,9 @@ def register(subparsers) -> None:
     g.add_argument("--beyond-benchmark", action="store_true",
                    help="allow more problems per cell than the benchmark has in its own namespace "
                    "(a corpus that contains every benchmark problem)")
+    g.add_argument("--any-matplotlib", action="store_true",
+                   help="TinyGrafixBench: draw the charts with the installed matplotlib even when it "
+                   "is not the release the benchmark's bytes are made with (recorded in the manifest)")
     g.add_argument("--start-slot", type=int, default=0, metavar="N",
                    help="first problem of each cell (continue a --per-cell N corpus with N)")
     g.add_argument("--no-preservation", action="store_true",

@@ -12,14 +12,19 @@ _PAINTBENCH_ONLY = (("conditions", "--conditions"), ("modes", "--modes"), ("size
 
 
 def _chart_suite(args: argparse.Namespace, tasks):
+    from paintkit.charts.environment import check_matplotlib
     from paintkit.cli.generate import choose_namespace
     from paintkit.suites.tinygrafix import TINYGRAFIX_PER_TASK, TinyGrafixSuite
+
+    any_matplotlib = bool(getattr(args, "any_matplotlib", False))
+    check_matplotlib(any_matplotlib)  # before any worker starts: one clear line
 
     per_cell = TINYGRAFIX_PER_TASK if args.per_cell is None else args.per_cell
     namespace = choose_namespace(args, per_cell, "tinygrafixbench", TINYGRAFIX_PER_TASK, "TinyGrafixBench")
     return TinyGrafixSuite(
         tasks=tuple(tasks or ()), start_slot=args.start_slot, per_cell=per_cell,
         namespace=namespace, beyond_benchmark=bool(getattr(args, "beyond_benchmark", False)),
+        any_matplotlib=any_matplotlib,
         benchmark=(args.benchmark if args.suite == "tinygrafixbench" else None) or "TinyGrafixBench")
 
 

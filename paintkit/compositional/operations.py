@@ -90,7 +90,7 @@ def _geometric(rng: random.Random, scene: Scene, target: Shape, operation: str):
         angle = rng.choice(ANGLES)
         clockwise = rng.random() < 0.5
         affine = rotation_about((cx, cy), angle if clockwise else -angle)
-        way = "clockwise" if clockwise else "counterclockwise"
+        way = "clockwise" if clockwise else "counter-clockwise"  # as PaintBench writes it
         return (affine, f"rotate {{}} {angle} degrees {way} about the center of its bounding box",
                 {"degrees_clockwise": angle if clockwise else -angle})
     if operation == "reflect":

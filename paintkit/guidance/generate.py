@@ -7,7 +7,7 @@ problem with that seed, then
 1. take its one target and the phrase that names it ("the red star"), which must occur
    exactly once in the instruction;
 2. pick a cue (ring or arrow, 50/50) and a colour far from every colour of the input and
-   answer scenes (each channel at least 64 away from theirs), and place the cue around the
+   answer scenes (CIE76 at least :data:`MIN_CUE_DELTA_E` from each), and place the cue around the
    target (:func:`~paintkit.guidance.cues.place_cue`);
 3. replace the phrase by "the shape marked by the #RRGGBB ring" / "the shape the #RRGGBB
    arrow points at" and add that the cue is a marker the answer does not show.
@@ -19,6 +19,9 @@ nothing would score an mIoU above ``MAX_IDENTITY_MIOU``.
 
 from __future__ import annotations
 
+import math
+
+from paintkit.charts.style import lab_of_hex
 from paintkit.colors import rgb_to_hex
 from paintkit.errors import RejectedSeed
 from paintkit.guidance.cues import CUES, NoCue, place_cue
@@ -37,15 +40,21 @@ GUIDED_TASKS: tuple[str, ...] = ("translation", "rotation", "reflection", "scali
 # #2339B2 ring" can only be the cue, even in scenes with ring or arrow shapes.
 CUE_PHRASES = {"ring": "the shape marked by the {code} ring",
                "arrow": "the shape the {code} arrow points at"}
-MIN_CHANNEL_GAP = 64
+#: The cue's colour is at least this CIE76 distance from every colour of the input and answer
+#: scenes: far beyond the metric's tolerances, and plainly another colour to a reader.
+MIN_CUE_DELTA_E = 40.0
 COLOR_TRIES = 200
+
+
+def cue_delta_e(a: tuple[int, int, int], b: tuple[int, int, int]) -> float:
+    """CIE76 distance between two 8-bit sRGB colours (plain Python, same on every machine)."""
+    return math.dist(lab_of_hex(rgb_to_hex(a)), lab_of_hex(rgb_to_hex(b)))
 
 
 def _cue_color(rng, colors: set) -> tuple[int, int, int]:
     for _ in range(COLOR_TRIES):
         color = tuple(rng.randrange(256) for _ in range(3))
-        if all(max(abs(a - b) for a, b in zip(color, c, strict=True)) >= MIN_CHANNEL_GAP
-               for c in colors):
+        if all(cue_delta_e(color, c) >= MIN_CUE_DELTA_E for c in colors):
             return color
     raise NoCue("no colour far enough from every scene colour")
 

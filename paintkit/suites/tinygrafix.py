@@ -45,6 +45,8 @@ class TinyGrafixSuite(DataclassSuite):
         namespace: seed namespace; anything but ``tinygrafixbench`` gives fresh problems.
         benchmark: folder name of the directory layout.
         beyond_benchmark: allow more than 30 per task in the ``tinygrafixbench`` namespace.
+        any_matplotlib: draw with the installed matplotlib even when it is not the release
+            the benchmark's bytes are made with (recorded in ``to_dict``, so in the manifest).
     """
 
     tasks: tuple[str, ...] = ()
@@ -53,6 +55,7 @@ class TinyGrafixSuite(DataclassSuite):
     namespace: str = TINYGRAFIX_NAMESPACE
     benchmark: str = TINYGRAFIX_BENCHMARK
     beyond_benchmark: bool = False
+    any_matplotlib: bool = False
 
     OWN_NAMESPACE: ClassVar[str] = TINYGRAFIX_NAMESPACE
     OWN_PER_CELL: ClassVar[int] = TINYGRAFIX_PER_TASK
@@ -100,12 +103,18 @@ class TinyGrafixSuite(DataclassSuite):
         """The chart problem ``spec`` names (called by :func:`paintkit.suites.build_problem`)."""
         from paintkit.charts import generate_chart_problem
 
-        return generate_chart_problem(spec.task, spec.slot, namespace=spec.namespace)
+        return generate_chart_problem(spec.task, spec.slot, namespace=spec.namespace,
+                                      any_matplotlib=self.any_matplotlib)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-able description (the manifest's ``suite``); ``from_dict`` inverts it."""
-        return {"suite": "tinygrafixbench", "benchmark": self.benchmark, "namespace": self.namespace,
-                "tasks": list(self.tasks), "per_cell": self.per_cell, "start_slot": self.start_slot,
-                "problems": len(self),
-                **({"beyond_benchmark": True} if self.beyond_benchmark else {})}
+        out = {"suite": "tinygrafixbench", "benchmark": self.benchmark, "namespace": self.namespace,
+               "tasks": list(self.tasks), "per_cell": self.per_cell, "start_slot": self.start_slot,
+               "problems": len(self),
+               **({"beyond_benchmark": True} if self.beyond_benchmark else {})}
+        if self.any_matplotlib:  # which matplotlib drew the charts (a resume must match it)
+            from paintkit.charts.environment import installed_matplotlib
+
+            out.update(any_matplotlib=True, matplotlib=installed_matplotlib())
+        return out
 

@@ -25,13 +25,14 @@ def draw_frame(figure, state: dict):
 
 
 def draw_data(ax, state: dict) -> list:
-    bars = sorted(state["bars"], key=lambda b: b["slot"])
-    if not bars:
-        return []
-    container = ax.bar([b["slot"] for b in bars], [b["value"] for b in bars], width=BAR_WIDTH,
-                       color=[b["color"] for b in bars], edgecolor="none", linewidth=0)
+    labelled = sorted(state["bars"], key=lambda b: b["slot"])
+    bars = [b for b in labelled if b["value"] is not None]  # an empty slot keeps its label
+    patches = []
+    if bars:
+        patches = ax.bar([b["slot"] for b in bars], [b["value"] for b in bars], width=BAR_WIDTH,
+                         color=[b["color"] for b in bars], edgecolor="none", linewidth=0).patches
     labels = [ax.annotate(b["label"], xy=(b["slot"], 0.0), xycoords=ax.get_xaxis_transform(),
                           xytext=(0.0, LABEL_OFFSET), textcoords="offset points", ha="center",
                           va="top", color=state["theme"]["text"], fontsize=8.0, annotation_clip=False)
-              for b in bars]
-    return [*container.patches, *labels]
+              for b in labelled]
+    return [*patches, *labels]

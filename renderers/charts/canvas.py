@@ -8,8 +8,12 @@ depends on is left to the environment:
   :data:`CHART_RC` then sets every parameter the drawing depends on explicitly;
 - every text uses the DejaVu Sans file matplotlib ships (:func:`bundled_font`), checked on
   first use;
-- matplotlib itself is pinned exactly in ``pyproject.toml`` (the Agg rasteriser and the font
-  hinting are part of the pixels).
+- the matplotlib release is checked when a problem is generated
+  (:mod:`paintkit.charts.environment`: the Agg rasteriser and the font hinting are part of
+  the pixels; ``paintkit[charts]`` installs that release).
+
+Data is drawn without anti-aliasing (text keeps it), so every pixel an edit changes
+changes by a whole colour difference, and the axis lines are drawn again over the data.
 
 One figure per process is reused (cleared between charts): creating a ``Figure`` and its
 canvas costs more than clearing one; an answer whose frame matches its input's reuses the
@@ -44,7 +48,10 @@ CHART_RC = {
     "axes.formatter.use_mathtext": False, "axes.formatter.use_locale": False,
     "axes.unicode_minus": False, "text.parse_math": False, "text.usetex": False,
     "text.hinting": "default", "text.hinting_factor": None, "text.kerning_factor": None,
-    "text.antialiased": True, "lines.antialiased": True, "patch.antialiased": True,
+    # Geometry without anti-aliasing: a data pixel is wholly its colour or wholly what lies
+    # under it, so every pixel an edit changes changes by a full colour difference. Text stays
+    # anti-aliased (legible).
+    "text.antialiased": True, "lines.antialiased": False, "patch.antialiased": False,
     "lines.linewidth": 2.0, "lines.solid_capstyle": "projecting", "lines.solid_joinstyle": "round",
     "path.simplify": False, "path.snap": True, "agg.path.chunksize": 0,
     "axes.xmargin": 0.0, "axes.ymargin": 0.0, "axes.autolimit_mode": "data",
@@ -60,6 +67,11 @@ CHART_RC = {
 _NOT_STYLE = ("backend", "backend_fallback", "interactive", "toolbar", "timezone", "date.epoch",
               "figure.max_open_warning", "figure.raise_window", "savefig.directory",
               "tk.window_focus", "docstring.hardcopy")
+
+#: ``antialiased=`` of a marker collection (scatter points, network nodes). A collection with
+#: one antialiasing flag and one marker is drawn by Agg's marker path, which anti-aliases
+#: whatever the flag says; two flags take the general path, which honours them.
+MARKERS_ALIASED = [False, False]
 
 _state: dict = {}
 # One figure per process: threads of a process take turns drawing on it.
@@ -79,7 +91,14 @@ def _full_rc() -> dict:
 
     rc = {k: v for k, v in mpl.rcParamsDefault.items()
           if k not in _NOT_STYLE and not k.startswith("webagg.")}
-    rc.update(CHART_RC)
+    for key, value in CHART_RC.items():
+        # Every setting holds on the release the bytes are made with (paintkit.charts.environment);
+        # another release (--any-matplotlib) may lack a key or reject a value: it keeps its default.
+        try:
+            mpl.rcParams.validate[key](value)
+        except (KeyError, ValueError, TypeError):
+            continue
+        rc[key] = value
     return rc
 
 
@@ -111,8 +130,9 @@ def render_states(drawer, states: list[dict]) -> list[np.ndarray]:
     ``FRAME_KEYS``, ``draw_frame(figure, state) -> context`` and
     ``draw_data(context, state) -> [artists]``). Returns uint8 ``(768, 1024, 3)`` arrays.
 
-    Every chart is drawn in two layers: the frame (axes, ticks, titles, colorbar) is
-    rasterised first, then the data artists are drawn on top of it in z-order. A state whose
+    Every chart is drawn in three layers: the frame (axes, ticks, titles, colorbar) is
+    rasterised first, then the data artists are drawn on top of it in z-order, then the axis
+    lines (spines) again on top of the data. A state whose
     ``FRAME_KEYS`` equal the previous state's restores the rasterised frame instead of
     drawing it again (an answer usually keeps its input's frame), which gives the same bytes
     as drawing it afresh (tested) at a fraction of the cost: the ticks and text of the frame
@@ -137,6 +157,8 @@ def render_states(drawer, states: list[dict]) -> list[np.ndarray]:
             artists = drawer.draw_data(context, state)
             for artist in sorted(artists, key=lambda a: a.get_zorder()):  # stable: ties keep order
                 figure.draw_artist(artist)
+            for spine in axis_lines(figure):  # axis lines over the data, as matplotlib draws them
+                figure.draw_artist(spine)
             pixels = rgba_to_rgb(np.asarray(canvas.buffer_rgba()))  # C speed, not strided
             for artist in artists:
                 artist.remove()
@@ -145,6 +167,14 @@ def render_states(drawer, states: list[dict]) -> list[np.ndarray]:
                                    f"expected {WIDTH}x{HEIGHT}")
             out.append(pixels)
     return out
+
+
+def axis_lines(figure) -> list:
+    """The visible spines of every axes of ``figure`` that shows its axis: redrawn over the
+    data layer, so data never paints over an axis line (an emptied cell next to the frame
+    shows the background, not a thicker axis)."""
+    return [spine for ax in figure.axes if ax.axison
+            for spine in ax.spines.values() if spine.get_visible()]
 
 
 def style_axes(ax, state: dict) -> None:

@@ -1,15 +1,14 @@
-"""Draw a network state (see ``paintkit.charts.network``): frame (title), then edges, nodes,
-labels and the colour key."""
+"""Draw a network state (see ``paintkit.charts.network``): frame (title), then edges, nodes
+and the colour key (the only place node names are written)."""
 
 from __future__ import annotations
 
 import math
 
-from paintkit.renderers.charts.canvas import style_legend
+from paintkit.renderers.charts.canvas import MARKERS_ALIASED, style_legend
 
 AXES = (0.05, 0.04, 0.66, 0.86)
 LIMIT = 1.38  # axis range [-LIMIT, LIMIT], the circle has radius 1
-LABEL_RADIUS = 1.22
 NODE_AREA = 420.0  # points^2
 EDGE_WIDTH = 1.5
 FRAME_KEYS = ("theme", "title")
@@ -43,9 +42,8 @@ def draw_data(context: dict, state: dict) -> list:
         artists += ax.plot([xa, xb], [ya, yb], color=text, linewidth=EDGE_WIDTH, zorder=1)
     for nd in state["nodes"]:
         x, y = where[nd["label"]]
-        artists.append(ax.scatter([x], [y], s=NODE_AREA, color=nd["color"], linewidths=0, zorder=2))
-        artists.append(ax.text(x * LABEL_RADIUS, y * LABEL_RADIUS, nd["label"], color=text,
-                               ha="center", va="center"))
+        artists.append(ax.scatter([x], [y], s=NODE_AREA, color=nd["color"], linewidths=0, zorder=2,
+                                   antialiased=MARKERS_ALIASED))
     handles = [Line2D([], [], linestyle="none", marker="o", markersize=9, markerfacecolor=k["color"],
                       markeredgewidth=0, label=k["label"]) for k in state["key"]]
     legend = context["figure"].legend(handles=handles, loc="upper left", bbox_to_anchor=(0.74, 0.90))

@@ -3,7 +3,7 @@ and the legend."""
 
 from __future__ import annotations
 
-from paintkit.renderers.charts.canvas import style_axes, style_legend
+from paintkit.renderers.charts.canvas import MARKERS_ALIASED, style_axes, style_legend
 
 AXES = (0.12, 0.13, 0.62, 0.77)  # room on the right for the legend
 MARKER_AREA = 36.0  # points^2
@@ -29,7 +29,7 @@ def draw_data(ax, state: dict) -> list:
         xs = [p[0] for p in cls["points"]]
         ys = [p[1] for p in cls["points"]]
         handles.append(ax.scatter(xs, ys, s=MARKER_AREA, color=cls["color"], linewidths=0,
-                                  label=cls["name"], zorder=3 + 2 * z))
+                                  label=cls["name"], zorder=3 + 2 * z, antialiased=MARKERS_ALIASED))
     legend = ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.03, 1.0))
     style_legend(legend, state)
     return [*artists, *handles, legend]

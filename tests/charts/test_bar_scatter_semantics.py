@@ -19,6 +19,7 @@ def _states(name, slot):
 def test_bar_rules_hold(name, slot):
     _, inp, ans = _states(name, slot)
     base = ans if name.endswith("add_bar") else inp
+    assert all(b["value"] is not None for b in base["bars"])
     values = sorted(b["value"] for b in base["bars"])
     assert 4 <= len(values) <= 7
     assert np.diff(values).min() >= 0.05 * base["ymax"] - 1e-12
@@ -45,7 +46,10 @@ def test_sort_bars_answer_is_sorted_and_bars_keep_label_and_colour(name, slot):
 def test_add_bar_fills_the_empty_slot_with_the_stated_bar(name, slot):
     p, inp, ans = _states(name, slot)
     (added,) = [b for b in ans["bars"] if b not in inp["bars"]]
-    assert added["slot"] not in {b["slot"] for b in inp["bars"]}
+    # the empty slot keeps its label under the axis (as in the paper's problems)
+    (empty,) = [b for b in inp["bars"] if b["value"] is None]
+    assert empty == {**added, "value": None, "color": None}
+    assert [b["label"] for b in inp["bars"]] == [b["label"] for b in ans["bars"]]
     assert f'"{added["label"]}"' in p.instruction and added["color"] in p.instruction
     assert float(re.search(r"height ([0-9.]+)", p.instruction).group(1)) == added["value"]
     assert pixel_count(p.answer, added["color"]) > 500 and pixel_count(p.input, added["color"]) == 0
@@ -76,11 +80,12 @@ def test_scatter_outlier_is_clearly_the_largest_residual(name, slot):
     slope, intercept = ols(a["points"])  # the drawn line is class A's least-squares line
     xs = np.array(a["line"])[:, 0]
     assert np.allclose(np.array(a["line"])[:, 1], slope * xs + intercept, rtol=1e-9,
-                       atol=1e-9 * inp["ylim"][1])
+                       atol=1e-9 * abs(inp["ylim"][1]))
     pts = np.array(a["points"])
     res = np.sort(np.abs(pts[:, 1] - line_value(a["line"], pts[:, 0])))
     assert res[-1] >= 1.5 * res[-2]
-    allpts = np.array([p for c in inp["classes"] for p in c["points"]]) / [inp["xlim"][1], inp["ylim"][1]]
+    spans = [inp["xlim"][1] - inp["xlim"][0], inp["ylim"][1] - inp["ylim"][0]]
+    allpts = np.array([p for c in inp["classes"] for p in c["points"]]) / spans
     gaps = np.linalg.norm(allpts[:, None] - allpts[None], axis=-1) + np.eye(len(allpts))
     assert gaps.min() >= 0.03 - 1e-12  # minimum point spacing
 
@@ -93,7 +98,8 @@ def test_best_fit_line_is_least_squares_through_class_b(name, slot):
     slope, intercept = ols(b["points"])
     line = np.array(b["line"])
     assert np.allclose(line[:, 0], inp["xlim"])
-    assert np.allclose(line[:, 1], slope * line[:, 0] + intercept, rtol=1e-9, atol=1e-9 * inp["ylim"][1])
+    assert np.allclose(line[:, 1], slope * line[:, 0] + intercept, rtol=1e-9,
+                       atol=1e-9 * abs(inp["ylim"][1]))
 
 
 @pytest.mark.parametrize("name,slot", task_slots("scatter_plot", "remove_outlier"))
@@ -107,12 +113,15 @@ def test_removed_point_is_the_largest_residual(name, slot):
 
 
 @pytest.mark.parametrize("name,slot", task_slots("scatter_plot", "swap_axes"))
-def test_swap_axes_mirrors_points_ranges_and_labels(name, slot):
-    _, inp, ans = _states(name, slot)
-    assert (ans["xlim"], ans["ylim"], ans["xlabel"], ans["ylabel"]) == \
-        (inp["ylim"], inp["xlim"], inp["ylabel"], inp["xlabel"])
+def test_swap_axes_mirrors_points_and_labels_on_an_unchanged_square_frame(name, slot):
+    p, inp, ans = _states(name, slot)
+    # equal axis ranges, kept: the frame is the same, only the data and the axis labels move
+    assert inp["xlim"] == inp["ylim"] == ans["xlim"] == ans["ylim"]
+    assert (ans["xlabel"], ans["ylabel"]) == (inp["ylabel"], inp["xlabel"])
     for ci, co in zip(inp["classes"], ans["classes"], strict=True):
         assert co["points"] == [[y, x] for x, y in ci["points"]]
+    # which class is drawn on top is stated, so overlaps have one answer
+    assert f'The "{inp["classes"][1]["name"]}" points stay drawn on top' in p.instruction
 
 
 @pytest.mark.parametrize("name,slot", task_slots("scatter_plot", "recolor_class"))
@@ -120,5 +129,7 @@ def test_recolor_class_recolours_points_line_and_legend(name, slot):
     p, inp, ans = _states(name, slot)
     color = p.metadata["params"]["color"]
     changed = [k for k in range(2) if ans["classes"][k] != inp["classes"][k]]
-    assert len(changed) == 1 and ans["classes"][changed[0]]["color"] == color
+    # the class recoloured is the one the fitted line belongs to: points and line together
+    assert changed == [0] and ans["classes"][0]["color"] == color and ans["classes"][0]["line"]
+    assert "best-fit line" in p.instruction
     assert pixel_count(p.answer, color) > 50 and pixel_count(p.input, color) == 0

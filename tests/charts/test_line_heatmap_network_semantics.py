@@ -139,10 +139,28 @@ def test_network_rules_hold(name, slot):
 def test_added_node_has_the_listed_neighbours(name, slot):
     p, inp, ans = _states(name, slot)
     node = p.metadata["params"]["node"]
-    listed = re.findall(r'"([^"]+)"', p.instruction.split("each of:")[1])
+    listed = re.findall(r'"([^"]+)"', p.instruction.split("with an edge to ")[1])
+    # plain English: one neighbour is named alone, two are "A" and "B", more "each of ..."
+    assert ("each of" in p.instruction) == (len(listed) > 2) and "each of:" not in p.instruction
     got = {a if b == node else b for a, b in ans["edges"] if node in (a, b)}
     assert got == set(listed) and listed
     assert node not in {n["label"] for n in inp["nodes"]} and inp["key"] == ans["key"]
+
+
+@pytest.mark.parametrize("name,slot", task_slots("network"))
+def test_node_names_are_written_in_the_key_only(name, slot):
+    # the authors' networks name nodes in the colour key alone: no text beside the nodes, so
+    # an edit changes no text (pixels left of the key show no text colour at all)
+    p, inp, _ = _states(name, slot)
+    text = np.array([int(inp["theme"]["text"][i:i + 2], 16) for i in (1, 3, 5)])
+    graph = p.input[100:, :700].astype(int)  # below the title, left of the key
+    bg = np.array([int(inp["theme"]["background"][i:i + 2], 16) for i in (1, 3, 5)])
+    # anti-aliased glyph pixels lie between text and background colours; edges and nodes
+    # are drawn without anti-aliasing, so every pixel is exactly a drawn colour
+    colors = {tuple(c) for c in graph.reshape(-1, 3)}
+    allowed = {tuple(text), tuple(bg), *({tuple(int(n["color"][i:i + 2], 16) for i in (1, 3, 5))
+                                         for n in inp["nodes"]})}
+    assert colors <= allowed, sorted(colors - allowed)[:5]
 
 
 @pytest.mark.parametrize("name,slot", task_slots("network", "remove_node"))

@@ -24,7 +24,7 @@ from paintkit.errors import RejectedSeed
 def _object_colors(state: dict) -> list[str]:
     chart = state["chart"]
     if chart == "bar_chart":
-        return [b["color"] for b in state["bars"]]
+        return [b["color"] for b in state["bars"] if b["color"] is not None]  # None: empty slot
     if chart == "scatter_plot":
         return [c["color"] for c in state["classes"]]
     if chart == "line_chart":

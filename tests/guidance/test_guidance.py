@@ -10,7 +10,7 @@ import pytest
 
 from paintkit.conditions import CONDITIONS
 from paintkit.guidance import GUIDED_TASKS, generate_guided
-from paintkit.guidance.generate import CUE_PHRASES, MIN_CHANNEL_GAP
+from paintkit.guidance.generate import CUE_PHRASES, MIN_CUE_DELTA_E
 from paintkit.guidance.suite import GuidanceSuite
 from paintkit.renderers import render, render_mask
 from paintkit.scene import Scene
@@ -30,6 +30,25 @@ PINNED = {
 }
 QUICK = [("translation", "n_high"), ("rotation", "striped"), ("reflection", "baseline"),
          ("scaling", "horizontal"), ("shearing", "n_xhigh")]
+
+
+def _cie76(a, b) -> float:
+    """CIE76 by scikit-image (an implementation the generator does not use)."""
+    from skimage.color import deltaE_cie76, rgb2lab
+
+    lab = rgb2lab(np.array([[a, b]], dtype=np.uint8))
+    return float(deltaE_cie76(lab[0, 0], lab[0, 1]))
+
+
+def test_cue_colour_rule_is_perceptual():
+    # two colours 64 apart in their largest channel yet close to the eye: the old rule let
+    # a #C88069 ring sit next to a #8B4513 shape (CIE76 28.7); the rule is CIE76 now
+    from paintkit.guidance.generate import cue_delta_e
+
+    assert abs(cue_delta_e((0xC8, 0x80, 0x69), (0x8B, 0x45, 0x13)) - 28.7) < 0.1
+    assert abs(cue_delta_e((0xC8, 0x80, 0x69), (0x8B, 0x45, 0x13))
+               - _cie76((0xC8, 0x80, 0x69), (0x8B, 0x45, 0x13))) < 0.05
+    assert cue_delta_e((0xC8, 0x80, 0x69), (0x8B, 0x45, 0x13)) < MIN_CUE_DELTA_E
 
 
 def _point_to_box(p, shape) -> float:
@@ -60,7 +79,7 @@ def check_guided(problem, task: str) -> None:
     code = tuple(int(guide["color"][i:i + 2], 16) for i in (1, 3, 5))
     assert np.all(problem.input[cue] == code)
     others = set(bare.colors) | set(Scene.from_dict(meta["answer_scene"]).colors)
-    assert all(max(abs(a - b) for a, b in zip(code, c, strict=True)) >= MIN_CHANNEL_GAP for c in others)
+    assert min(_cie76(code, c) for c in others) >= MIN_CUE_DELTA_E
     assert not np.all(problem.answer == code, axis=-1).any()
     for shape in bare.shapes:
         assert not (render_mask(bare, shape.id) & cue).any(), "the cue touches a shape"

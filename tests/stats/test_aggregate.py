@@ -98,6 +98,24 @@ def test_tinygrafix_rolls_up_by_chart_without_conditions():
     assert bench["cie76_mean"]["mean_iou"] == pytest.approx(ref[("benchmark",)], abs=1e-12)
 
 
+def test_tinygrafix_task_rows_use_the_authors_names():
+    # the authors' aggregate rows name a task by its edit under its chart category
+    # ("add_bar", category "bar_chart"); the folder name stays as "chart_task"
+    rows = tinygrafix_rows()
+    agg = aggregate_tables(build_tables(rows), ci=False)
+    task_rows = [r for r in agg if r["level"] == "task"]
+    folders = {r["task"] for r in rows}
+    assert {r["chart_task"] for r in task_rows} == folders
+    for r in task_rows:
+        assert r["chart_task"] == f'{r["category"]}_{r["task"]}'
+        assert not r["task"].startswith(r["category"])
+    ref = reference_levels(rows, "m1", "TinyGrafixBench")
+    for r in task_rows:
+        assert r["cie76_mean"]["mean_iou"] == pytest.approx(ref[("task", r["chart_task"])], abs=1e-12)
+    pb = aggregate_tables(build_tables(paintbench_rows(models=("m",), per_cell=2)), ci=False)
+    assert all("chart_task" not in r for r in pb)  # PaintBench rows keep their names
+
+
 def test_ci_brackets_mean_and_matches_independent_bootstrap():
     rows = paintbench_rows(models=("m",), per_cell=8, missing_rate=0.1)
     agg = aggregate_tables(build_tables(rows), n_boot=4000)
