@@ -31,7 +31,8 @@ def test_report_is_self_contained(report):
     # nothing fetched from anywhere: no external src/href, no CDN
     assert not re.search(r'(src|href)\s*=\s*["\']?(https?:)?//', text)
     assert "<svg" in text and "data:image/png;base64," in text
-    assert text.count('<tr><td>') >= 4  # leaderboard rows
+    assert text.count('class="board"') == 1  # one leaderboard table per benchmark
+    assert 'id="provenance"' in text
     assert report.stat().st_size < 20e6
 
 
@@ -67,12 +68,12 @@ def test_report_in_headless_chromium(report):
             assert errors == []
             # every image resolves (data URIs decoded by the browser)
             page.evaluate("() => document.querySelectorAll('details').forEach(d => d.open = true)")
-            n_img = page.eval_on_selector_all("img", "els => els.length")
+            n_img = page.eval_on_selector_all(".card img", "els => els.length")
             broken = page.eval_on_selector_all(
-                "img", "els => els.filter(e => !(e.complete && e.naturalWidth > 0)).length")
+                ".card img", "els => els.filter(e => !(e.complete && e.naturalWidth > 0)).length")
             assert n_img > 0 and broken == 0
             # the leaderboard has one row per model
-            assert page.eval_on_selector_all("#leaderboard tbody tr", "els => els.length") == 4
+            assert page.eval_on_selector_all("#board-PaintBench tbody tr", "els => els.length") == 4
             # the selectors change the numbers shown
             cells = "#hier-PaintBench tbody tr td.val"
 
@@ -118,5 +119,7 @@ def test_report_from_foreign_rows_with_tinygrafixbench(tmp_path):
     text = out.read_text(encoding="utf-8")
     assert 'id="hier-PaintBench"' in text and 'id="hier-TinyGrafixBench"' in text
     assert 'id="cond-TinyGrafixBench"' not in text  # no condition rows for charts
-    board = text[text.index('id="leaderboard"'):text.index("</table>", text.index('id="leaderboard"'))]
-    assert board.index("1. strong") < board.index("2. weak")
+    from paintkit.report.data import leaderboard, load_report_data
+
+    board = leaderboard(load_report_data(tmp_path, n_boot=50))
+    assert [e["model"] for e in board] == ["strong", "weak"]
