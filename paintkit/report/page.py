@@ -51,22 +51,26 @@ def provenance_html(data: ReportData, command: str | None, input_path) -> str:
 
     prov = data.provenance
     formula = data.tables[0].delta_e.upper() if data.tables else "CIE76"
-    if prov.get("aggregate_file"):
-        boot = (f"B = {prov['n_boot']:,}, seed {prov['seed']}" if prov.get("n_boot") else
-                "B and seed not recorded") + f" (read from {prov['aggregate_file']})"
+    if prov.get("n_boot"):
+        boot = f"B = {prov['n_boot']:,}, seed {prov.get('seed')}"
     else:
-        boot = f"B = {prov.get('n_boot', 0):,}, seed {prov.get('seed')} (computed by this report)"
+        boot = "B and seed not recorded"
+    where = (f"read from {prov['aggregate_file']}" if prov.get("aggregate_file")
+             else "computed by this report")
+    date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     items = [("paintkit", __version__),
-             ("metric", "mIoU = mean over CIE76 tolerances t = 0..10 of IoU_t; benchmark score "
-              "macro-averaged over categories (paintkit's metric definition, version "
-              f"{__version__})"),
+             ("metric", "mIoU = mean over CIE76 tolerances t = 0..10 of the IoU at t; benchmark "
+              "score = mean of the categories' scores, each the mean of its tasks (paintkit "
+              f"{__version__}'s metric definition)"),
              ("ΔE formula", formula),
-             ("bootstrap", "95% percentile CI over problems, " + boot),
-             ("date", datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")),
+             ("bootstrap", f"95% percentile CI over problems, {boot} ({where})"),
+             ("date", date),
              ("input", str(input_path)),
              ("command", command or "paintkit report (API call)")]
     rows = "".join(f"<tr><th>{h(k)}</th><td>{h(v)}</td></tr>" for k, v in items)
-    return f'<details id="provenance" open><summary>Provenance</summary><table>{rows}</table></details>'
+    summary = f"Provenance: paintkit {__version__} · ΔE {formula} · bootstrap {boot} · {date}"
+    return (f'<details id="provenance"><summary>{h(summary)}</summary><table>{rows}</table>'
+            "</details>")
 
 
 def gallery_html(data: ReportData, benchmarks_root, outputs_root, per_model: int,

@@ -61,6 +61,11 @@ def figure_html(svg: str, name: str) -> str:
             "</a></figcaption></figure>")
 
 
+def _dodge(k: int, n: int, width: float) -> float:
+    """Horizontal offset of series ``k`` of ``n``: equal values side by side, none hidden."""
+    return (k - (n - 1) / 2) * width / max(1, n)
+
+
 def _legend_outside(ax) -> None:
     ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0,
               frameon=False)
@@ -72,17 +77,18 @@ def iou_vs_tolerance(aggregate: list[dict], benchmark: str, models: list[str]) -
     if not rows:
         return ""
     plt = _pyplot()
-    fig, ax = plt.subplots(figsize=(6.4, 3.6))
+    fig, ax = plt.subplots(figsize=(5.0, 3.0))
     ts = list(range(11))
     for k, r in enumerate(rows):
         color = model_color(models, r["model"])
         mean = [r[f"cie76_{t}"]["mean_iou"] for t in ts]
         # Coinciding lines (e.g. two baselines at 0) stay visible: markers differ, later
         # lines are thinner and drawn on top.
-        ax.plot(ts, mean, marker=_MARKERS[k % len(_MARKERS)], ms=4, lw=max(0.8, 2.4 - 0.4 * k),
+        xs = [t + _dodge(k, len(rows), 0.5) for t in ts]
+        ax.plot(xs, mean, marker=_MARKERS[k % len(_MARKERS)], ms=4, lw=max(0.8, 2.4 - 0.4 * k),
                 color=color, label=plot_text(r["model"]), clip_on=False, zorder=3 + k)
         if "ci95_iou_low" in r["cie76_0"]:
-            ax.fill_between(ts, [r[f"cie76_{t}"]["ci95_iou_low"] for t in ts],
+            ax.fill_between(xs, [r[f"cie76_{t}"]["ci95_iou_low"] for t in ts],
                             [r[f"cie76_{t}"]["ci95_iou_high"] for t in ts], color=color, alpha=0.15)
     ax.set(xlabel="colour tolerance t (CIE76 ΔE)", ylabel="IoU at tolerance t",
            title=plot_text(f"{benchmark}: IoU against colour tolerance"), xticks=ts,
@@ -99,7 +105,7 @@ def condition_bars(aggregate: list[dict], benchmark: str, models: list[str]) -> 
     plt = _pyplot()
     conds = list(dict.fromkeys(r["visual_condition"] for r in rows))
     present = [m for m in models if any(r["model"] == m for r in rows)]
-    fig, ax = plt.subplots(figsize=(max(6.4, 0.9 * len(conds) * max(1, len(present)) / 3), 3.6))
+    fig, ax = plt.subplots(figsize=(max(5.0, 0.9 * len(conds) * max(1, len(present)) / 3), 3.0))
     width = 0.8 / max(1, len(present))
     for m, model in enumerate(present):
         by = {r["visual_condition"]: r["cie76_mean"] for r in rows if r["model"] == model}
@@ -127,11 +133,11 @@ def miou_vs_edit_size(diagnostics: list[dict], benchmark: str, models: list[str]
     if not rows:
         return ""
     plt = _pyplot()
-    fig, ax = plt.subplots(figsize=(6.4, 3.6))
+    fig, ax = plt.subplots(figsize=(5.0, 3.0))
     present = [m for m in models if any(d["model"] == m for d in rows)]
     for k, model in enumerate(present):
         mine = sorted((d for d in rows if d["model"] == model), key=lambda d: d["bucket"])
-        ax.plot([d["bucket"] for d in mine], [d["miou"] for d in mine],
+        ax.plot([d["bucket"] + _dodge(k, len(present), 0.3) for d in mine], [d["miou"] for d in mine],
                 marker=_MARKERS[k % len(_MARKERS)], lw=max(0.8, 2.4 - 0.4 * k), clip_on=False,
                 color=model_color(models, model), label=plot_text(model), zorder=3 + k)
     first = sorted((d for d in rows if d["model"] == present[0]), key=lambda d: d["bucket"])
@@ -155,7 +161,7 @@ def failure_mode_shares(diagnostics: list[dict], benchmark: str, models: list[st
     for d in rows:
         for k, mode in enumerate(FAILURE_MODES):
             totals[d["model"]][k] += d["counts"][mode]
-    fig, ax = plt.subplots(figsize=(6.4, 0.35 * len(present) + 1.4))
+    fig, ax = plt.subplots(figsize=(5.0, 0.35 * len(present) + 1.4))
     labels = [plot_text(m) for m in present]
     left = [0.0] * len(present)
     for k, mode in enumerate(FAILURE_MODES):
