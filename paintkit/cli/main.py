@@ -30,9 +30,17 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def command_line(argv: list[str]) -> str:
+    """``paintkit ARGS`` as a shell line (recorded in reports and stats provenance)."""
+    import shlex
+
+    return shlex.join(["paintkit", *map(str, argv)])
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    args.command_line = command_line(sys.argv[1:] if argv is None else argv)
     if getattr(args, "func", None) is None:
         parser.print_help()
         return 0

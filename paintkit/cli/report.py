@@ -40,6 +40,7 @@ def run(args: argparse.Namespace) -> int:
     size = build_report(args.input, args.output, benchmarks_root=args.benchmarks,
                         outputs_root=args.outputs, n_boot=args.n_boot, seed=args.seed,
                         gallery_per_model=args.gallery_per_model, thumb=args.thumb,
-                        explanations=args.explanations)
+                        explanations=args.explanations,
+                        command=getattr(args, "command_line", None))
     print(f"report: {size / 1e6:.2f} MB -> {args.output}", file=sys.stderr)
     return 0
