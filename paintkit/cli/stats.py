@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from paintkit.stats.leaderboard import FORMATS
 
@@ -45,7 +46,12 @@ def run(args: argparse.Namespace) -> int:
 
     from paintkit.stats.aggregate import aggregate_tables
     from paintkit.stats.leaderboard import format_leaderboard, leaderboard_rows
-    from paintkit.stats.output import default_output, write_jsonl, write_provenance
+    from paintkit.stats.output import (
+        COMPARISONS_NAME,
+        default_output,
+        write_jsonl,
+        write_provenance,
+    )
     from paintkit.stats.table import load_tables, name_blocks
 
     start = time.perf_counter()
@@ -53,10 +59,22 @@ def run(args: argparse.Namespace) -> int:
     formula = tables[0].delta_e if tables else "cie76"
     rows = aggregate_tables(tables, n_boot=args.n_boot, seed=args.seed, ci=not args.no_ci,
                             jobs=args.jobs)
-    output = args.output or default_output(args.input)
+    output = Path(args.output) if args.output else default_output(args.input)
     write_jsonl(output, name_blocks(rows, formula))
     write_provenance(output, n_boot=None if args.no_ci else args.n_boot, seed=args.seed,
                      delta_e=formula, command=getattr(args, "command_line", None))
+    if not args.no_ci:
+        from paintkit.stats.compare import comparison_rows
+
+        pairs = comparison_rows(tables, n_boot=args.n_boot, seed=args.seed)
+        if pairs:
+            write_jsonl(output.with_name(COMPARISONS_NAME), pairs)
+        for row in pairs:
+            if row["kind"] == "cross_benchmark_correlation" and row["pearson_r"] is not None:
+                ci = (f" [95% CI {row['ci95_low']:.2f}, {row['ci95_high']:.2f}]"
+                      if row["ci95_low"] is not None else "")
+                print(f"{row['first']} vs {row['second']}: Pearson r = {row['pearson_r']:.2f}"
+                      f"{ci} across {len(row['models'])} models", file=sys.stderr)
     if args.diagnostics:
         from paintkit.stats.diagnostics import diagnostics_rows
 

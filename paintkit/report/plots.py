@@ -175,3 +175,18 @@ def failure_mode_shares(diagnostics: list[dict], benchmark: str, models: list[st
     ax.tick_params(axis="y", labelsize=8)
     _legend_outside(ax)
     return _svg(fig, f"fail-{benchmark}")
+
+
+def cross_benchmark_scatter(row: dict, models: list[str]) -> str:
+    """One point per model: the two benchmark scores (a cross-benchmark correlation row)."""
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(4.6, 3.6))
+    for model, x, y in zip(row["models"], row["scores_first"], row["scores_second"], strict=True):
+        ax.scatter([x], [y], s=36, color=model_color(models, model), label=plot_text(model),
+                   clip_on=False, zorder=3)
+    ax.set(xlabel=plot_text(f"{row['first']} score (mIoU)"),
+           ylabel=plot_text(f"{row['second']} score (mIoU)"), xlim=(-0.02, 1.02),
+           ylim=(-0.02, 1.02), title="benchmark scores per model")
+    ax.plot([0, 1], [0, 1], color="#bbbbbb", lw=0.8, zorder=1)
+    _legend_outside(ax)
+    return _svg(fig, "cross-benchmark")

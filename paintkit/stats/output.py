@@ -16,6 +16,8 @@ def write_jsonl(path, rows: list[dict]) -> None:
 
 
 AGGREGATE_NAME = "aggregate_stats.jsonl"
+#: Paired differences and the cross-benchmark correlation (paintkit.stats.compare), beside it.
+COMPARISONS_NAME = "comparisons.jsonl"
 
 
 def default_output(input_path) -> Path:

@@ -118,3 +118,35 @@ def test_report_outputs_without_benchmarks_is_an_error(results, capsys):
     assert main(["report", "--input", str(folder), "--output", str(folder / "x.html"),
                  "--outputs", str(folder)]) == 2
     assert "--outputs needs --benchmarks" in capsys.readouterr().err
+
+
+def test_paired_differences_and_correlation(results, capsys):
+    from paintkit.stats.compare import benchmark_resamples, comparison_rows
+
+    folder, rows = results
+    tables = build_tables([dict(r) for r in rows])
+    agg = aggregate_tables(tables, n_boot=50)
+    # on complete rows the point scores are the aggregate's benchmark scores
+    pb = [t for t in tables if t.benchmark == "PaintBench"]
+    point, boot, n = benchmark_resamples(pb, n_boot=300)
+    expect = {r["model"]: r["cie76_mean"]["mean_iou"] for r in agg
+              if r["level"] == "benchmark" and r["benchmark"] == "PaintBench"}
+    assert n == sum(1 for r in rows if r["model"] == "weak" and r["benchmark"] == "PaintBench"
+                    and r["task"] != "preservation")
+    for t, p in zip(pb, point, strict=True):
+        assert math.isclose(p, expect[t.model], abs_tol=1e-9)
+    assert boot.shape == (3, 300)
+    found = comparison_rows(tables, n_boot=300)
+    pairs = [r for r in found if r["kind"] == "paired_difference"
+             and r["benchmark"] == "PaintBench"]
+    assert len(pairs) == 3 and pairs[0]["model_a"] == "strong"
+    for r in pairs:
+        assert r["ci95_low"] <= r["diff"] <= r["ci95_high"] and r["diff"] >= 0
+    corr = found[-1]
+    assert corr["kind"] == "cross_benchmark_correlation" and corr["models"] == ["a_b & c%",
+                                                                                "strong", "weak"]
+    assert -1 <= corr["ci95_low"] <= corr["ci95_high"] <= 1
+    assert main(["stats", "--input", str(folder), "--n-boot", "100"]) == 0
+    assert "PaintBench vs TinyGrafixBench: Pearson r = " in capsys.readouterr().err
+    written = [json.loads(line) for line in (folder / "comparisons.jsonl").read_text().splitlines()]
+    assert {r["kind"] for r in written} == {"paired_difference", "cross_benchmark_correlation"}
