@@ -105,7 +105,7 @@ def condition_bars(aggregate: list[dict], benchmark: str, models: list[str]) -> 
     plt = _pyplot()
     conds = list(dict.fromkeys(r["visual_condition"] for r in rows))
     present = [m for m in models if any(r["model"] == m for r in rows)]
-    fig, ax = plt.subplots(figsize=(max(5.0, 0.9 * len(conds) * max(1, len(present)) / 3), 3.0))
+    fig, ax = plt.subplots(figsize=(min(7.0, max(5.0, 0.25 * len(conds) * len(present))), 3.0))
     width = 0.8 / max(1, len(present))
     for m, model in enumerate(present):
         by = {r["visual_condition"]: r["cie76_mean"] for r in rows if r["model"] == model}
