@@ -20,7 +20,9 @@ def register(subparsers) -> None:
     parser.add_argument("--output", default="report.html", metavar="FILE",
                         help="HTML file to write (default: %(default)s)")
     parser.add_argument("--benchmarks", metavar="DIR", help="benchmark root, for the gallery")
-    parser.add_argument("--outputs", metavar="DIR", help="model outputs root, for the gallery")
+    parser.add_argument("--outputs", metavar="DIR", action="append",
+                        help="model outputs root, for the gallery (repeatable: each model's "
+                        "outputs are taken from the first root that has its folder)")
     parser.add_argument("--n-boot", type=int, default=10_000, metavar="B",
                         help="bootstrap resamples when aggregate_stats.jsonl is absent")
     parser.add_argument("--seed", type=int, default=0, help="bootstrap seed (default: 0)")

@@ -80,6 +80,12 @@ def gallery_html(data: ReportData, benchmarks_root, outputs_root, per_model: int
     from paintkit.report.gallery import gallery_card, pick_examples
 
     problems = {(p.benchmark, p.task, p.idx): p for p in discover_problems(benchmarks_root)}
+    roots = [Path(r) for r in ([outputs_root] if isinstance(outputs_root, (str, Path))
+                               else outputs_root or [])]
+
+    def model_root(model: str) -> Path | None:  # the first outputs root with the model's folder
+        return next((r for r in roots if (r / model).is_dir()), roots[0] if roots else None)
+
     sections = []
     for bench in data.benchmarks:
         tasks = list(dict.fromkeys(t for tab in data.tables if tab.benchmark == bench
@@ -96,7 +102,8 @@ def gallery_html(data: ReportData, benchmarks_root, outputs_root, per_model: int
                     problem = problems.get((bench, task, int(tab.idx[pos])))
                     if problem is None:
                         continue
-                    out = problem.output_path(Path(outputs_root), tab.model) if outputs_root else None
+                    root = model_root(tab.model)
+                    out = problem.output_path(root, tab.model) if root else None
                     card = gallery_card(problem, tab.model, out if out and out.exists() else None,
                                         tab.values[pos], FAILURE_MODES[codes[k]], thumb)
                     why = (explanations or {}).get((tab.model, bench, task, int(tab.idx[pos])))

@@ -114,8 +114,9 @@ def condition_bars(aggregate: list[dict], benchmark: str, models: list[str]) -> 
         ys = [by[c]["mean_iou"] for c in have]
         err = None
         if all("ci95_iou_low" in by[c] for c in have):
-            err = [[y - by[c]["ci95_iou_low"] for y, c in zip(ys, have, strict=True)],
-                   [by[c]["ci95_iou_high"] - y for y, c in zip(ys, have, strict=True)]]
+            # max(0, .): a CI bound a rounding error past the mean is drawn as no whisker
+            err = [[max(0.0, y - by[c]["ci95_iou_low"]) for y, c in zip(ys, have, strict=True)],
+                   [max(0.0, by[c]["ci95_iou_high"] - y) for y, c in zip(ys, have, strict=True)]]
         ax.bar(xs, ys, width, yerr=err, capsize=2, color=model_color(models, model),
                label=plot_text(model))
     ax.set_xticks([c + 0.4 - width / 2 for c in range(len(conds))],
