@@ -8,7 +8,7 @@ from paintkit.report.text import h
 
 
 def _pp(x: float) -> str:
-    return f"{100 * x:+.1f}"
+    return f"{round(100 * x, 1) + 0.0:+.1f}"  # + 0.0: no "-0.0"
 
 
 def paired_table(rows: list[dict], benchmark: str) -> str:

@@ -11,6 +11,7 @@ import numpy as np
 from paintkit.io.atomic import write_text_atomic
 from paintkit.report import plots
 from paintkit.report.data import METRICS, ReportData, load_report_data, table_payload
+from paintkit.report.diagnostics import diagnostics_html
 from paintkit.report.template import CSS, SCRIPT
 from paintkit.report.text import h, script_json
 from paintkit.stats.failure_modes import FAILURE_MODES, failure_mode_codes
@@ -159,6 +160,7 @@ def render_page(data: ReportData, gallery: str = "", *, command: str | None = No
                 plots.failure_mode_shares(data.diagnostics, bench, data.models)]
         figures = "".join(plots.figure_html(s, f"{bench}-{k}") for k, s in enumerate(svgs) if s)
         parts.append(f"<h3>Plots</h3><div class=\"plots\">{figures}</div>")
+        parts.append(diagnostics_html(data.diagnostics, bench, data.models))
     if gallery:
         parts.append(f"<h2>Gallery</h2>{gallery}")
     parts.append(f'<script type="application/json" id="report-data">{payload}</script>'

@@ -9,7 +9,7 @@ th,td{border:1px solid #ddd;padding:3px 6px;text-align:right;white-space:nowrap}
 th:first-child,td:first-child{text-align:left}
 thead th{background:#f4f4f4;position:sticky;top:var(--bar,0px);z-index:1}
 th.sortable{cursor:pointer}th.sorted-desc::after{content:' ▼'}th.sorted-asc::after{content:' ▲'}
-td.warn,.warn{color:#a15c00}.warn{background:#fff4e0;padding:4px 8px}.ok{color:#2a6b2a}
+td.warn,.warn{color:#a15c00}h4{margin:14px 0 2px}.warn{background:#fff4e0;padding:4px 8px}.ok{color:#2a6b2a}
 #provenance table th{text-align:left;background:none;position:static}#provenance td{text-align:left;white-space:normal}
 tr.cat td:first-child,tr.task td:first-child{cursor:pointer}
 tr.cat{background:#eef3fb;font-weight:600}tr.task td:first-child{padding-left:18px}

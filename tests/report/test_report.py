@@ -31,6 +31,8 @@ def test_report_is_self_contained(report):
     # nothing fetched from anywhere: no external src/href, no CDN
     assert not re.search(r'(src|href)\s*=\s*["\']?(https?:)?//', text)
     assert "<svg" in text and "data:image/png;base64," in text
+    # the tree is the benchmark's own problems (seed namespace paintbench)
+    assert "problems of the benchmark's own seeds (namespace paintbench)" in text
     assert text.count('class="board"') == 1  # one leaderboard table per benchmark
     assert 'id="provenance"' in text
     assert report.stat().st_size < 20e6
@@ -48,7 +50,8 @@ def test_report_without_gallery_or_aggregate(pipeline, tmp_path):
 
 def _chromium_context(playwright, user_dir):
     return playwright.chromium.launch_persistent_context(
-        user_dir, executable_path=str(CHROMIUM), args=CHROMIUM_FLAGS, headless=True)
+        user_dir, executable_path=str(CHROMIUM), args=CHROMIUM_FLAGS, headless=True,
+        accept_downloads=True)
 
 
 @pytest.mark.skipif(not CHROMIUM.exists(),
@@ -96,6 +99,24 @@ def test_report_in_headless_chromium(report):
             page.click("#hier-PaintBench tr.cat[data-cat='0'] td")
             hidden_after = page.eval_on_selector_all("#hier-PaintBench tr.task", count_hidden)
             assert hidden_after < hidden
+            # the gallery: click to enlarge, Esc closes, a model filter, expand all
+            page.click("#gallery-expand")  # all open (above): collapses all
+            assert page.eval_on_selector_all("#gallery details", "e => e.every(d => !d.open)")
+            page.click("#gallery-expand")
+            assert page.eval_on_selector_all("#gallery details", "e => e.every(d => d.open)")
+            page.click(".card img.zoom >> nth=0")
+            assert not page.eval_on_selector("#overlay", "e => e.hidden")
+            page.keyboard.press("Escape")
+            assert page.eval_on_selector("#overlay", "e => e.hidden")
+            page.select_option("#gallery-model", "blank")
+            shown = page.eval_on_selector_all(
+                ".card", "e => e.filter(c => !c.hidden).map(c => c.dataset.model)")
+            assert shown and set(shown) == {"blank"}
+            # each plot downloads as SVG and as PNG (drawn from the SVG)
+            for link, magic in (("a[download]", b"<svg"), ("a.png", b"\x89PNG")):
+                with page.expect_download() as download:
+                    page.click(f"figure.plot {link} >> nth=0")
+                assert Path(download.value.path()).read_bytes().startswith(magic)
             assert errors == []
         finally:
             ctx.close()

@@ -81,6 +81,8 @@ def test_no_raw_markup_in_the_file(hostile):
         assert needle not in text, needle
     assert text.count("<script") == 2  # the data block and the page script
     assert "\ufffd" in text  # the non-UTF-8 folder name, shown with a replacement character
+    # problems of another seed namespace are not called the benchmark's
+    assert "seed namespace train&lt;i&gt;, not the benchmark" in text
 
 
 def test_json_block_escapes_lt_and_never_emits_nan():
