@@ -156,7 +156,7 @@ def render_page(data: ReportData, gallery: str = "", *, command: str | None = No
                          "class=\"conds\"></table>")
         svgs = [plots.iou_vs_tolerance(data.aggregate, bench, data.models),
                 plots.condition_bars(data.aggregate, bench, data.models),
-                plots.miou_vs_edit_size(data.diagnostics, bench, data.models),
+                plots.miou_vs_edit_size(data.diagnostics, bench, data.models, data.tables),
                 plots.failure_mode_shares(data.diagnostics, bench, data.models)]
         figures = "".join(plots.figure_html(s, f"{bench}-{k}") for k, s in enumerate(svgs) if s)
         parts.append(f"<h3>Plots</h3><div class=\"plots\">{figures}</div>")

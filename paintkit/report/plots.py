@@ -81,18 +81,19 @@ def iou_vs_tolerance(aggregate: list[dict], benchmark: str, models: list[str]) -
     ts = list(range(11))
     for k, r in enumerate(rows):
         color = model_color(models, r["model"])
-        mean = [r[f"cie76_{t}"]["mean_iou"] for t in ts]
+        mean = [100 * r[f"cie76_{t}"]["mean_iou"] for t in ts]
         # Coinciding lines (e.g. two baselines at 0) stay visible: markers differ, later
         # lines are thinner and drawn on top.
         xs = [t + _dodge(k, len(rows), 0.5) for t in ts]
         ax.plot(xs, mean, marker=_MARKERS[k % len(_MARKERS)], ms=4, lw=max(0.8, 2.4 - 0.4 * k),
                 color=color, label=plot_text(r["model"]), clip_on=False, zorder=3 + k)
         if "ci95_iou_low" in r["cie76_0"]:
-            ax.fill_between(xs, [r[f"cie76_{t}"]["ci95_iou_low"] for t in ts],
-                            [r[f"cie76_{t}"]["ci95_iou_high"] for t in ts], color=color, alpha=0.15)
-    ax.set(xlabel="colour tolerance t (CIE76 ΔE)", ylabel="IoU at tolerance t",
+            ax.fill_between(xs, [100 * r[f"cie76_{t}"]["ci95_iou_low"] for t in ts],
+                            [100 * r[f"cie76_{t}"]["ci95_iou_high"] for t in ts], color=color,
+                            alpha=0.15)
+    ax.set(xlabel="colour tolerance t (CIE76 ΔE)", ylabel="IoU at tolerance t (%)",
            title=plot_text(f"{benchmark}: IoU against colour tolerance"), xticks=ts,
-           ylim=(-0.02, 1.02))
+           ylim=(-2, 102))
     _legend_outside(ax)
     return _svg(fig, f"iou-{benchmark}")
 
@@ -111,24 +112,49 @@ def condition_bars(aggregate: list[dict], benchmark: str, models: list[str]) -> 
         by = {r["visual_condition"]: r["cie76_mean"] for r in rows if r["model"] == model}
         have = [c for c in conds if c in by]
         xs = [conds.index(c) + m * width for c in have]
-        ys = [by[c]["mean_iou"] for c in have]
+        ys = [100 * by[c]["mean_iou"] for c in have]
         err = None
         if all("ci95_iou_low" in by[c] for c in have):
             # max(0, .): a CI bound a rounding error past the mean is drawn as no whisker
-            err = [[max(0.0, y - by[c]["ci95_iou_low"]) for y, c in zip(ys, have, strict=True)],
-                   [max(0.0, by[c]["ci95_iou_high"] - y) for y, c in zip(ys, have, strict=True)]]
+            err = [[max(0.0, y - 100 * by[c]["ci95_iou_low"]) for y, c in zip(ys, have, strict=True)],
+                   [max(0.0, 100 * by[c]["ci95_iou_high"] - y) for y, c in zip(ys, have, strict=True)]]
         ax.bar(xs, ys, width, yerr=err, capsize=2, color=model_color(models, model),
                label=plot_text(model))
     ax.set_xticks([c + 0.4 - width / 2 for c in range(len(conds))],
                   [plot_text(c.replace("_", " ")) for c in conds], rotation=20, fontsize=8)
-    ax.set(ylabel="mIoU", ylim=(0, 1.02),
+    ax.set(ylabel="mIoU (%)", ylim=(0, 102),
            title=plot_text(f"{benchmark}: mIoU per visual condition (95% CI)"))
     _legend_outside(ax)
     return _svg(fig, f"cond-{benchmark}")
 
 
-def miou_vs_edit_size(diagnostics: list[dict], benchmark: str, models: list[str]) -> str:
-    """mIoU per edit-region-size bucket (quantiles of |E|), one line per model."""
+def _bucket_cis(table, rows: list[dict], n_boot: int = 1000, seed: int = 0) -> dict[int, tuple]:
+    """``{bucket: (low, high)}``: 95% percentile bootstrap CI of the mIoU of ``table``'s
+    problems in each edit-size bucket of ``rows`` (the buckets of the diagnostics)."""
+    import numpy as np
+
+    from paintkit.stats.table import PRESERVATION_TASK
+
+    mine = sorted(rows, key=lambda d: d["bucket"])
+    edges = np.array([d["edit_pixels_low"] for d in mine] + [mine[-1]["edit_pixels_high"]])
+    scored = (table.task != PRESERVATION_TASK) & (table.edit_pixels >= 0)
+    bucket = np.clip(np.searchsorted(edges, table.edit_pixels, side="right") - 1, 0,
+                     len(edges) - 2)
+    rng = np.random.default_rng(seed)
+    out = {}
+    for d in mine:
+        values = table.values[scored & (bucket == d["bucket"]), -1, 2]
+        if len(values) < 2:
+            continue
+        means = values[rng.integers(0, len(values), size=(n_boot, len(values)))].mean(axis=1)
+        out[d["bucket"]] = tuple(np.percentile(means, [2.5, 97.5]))
+    return out
+
+
+def miou_vs_edit_size(diagnostics: list[dict], benchmark: str, models: list[str],
+                      tables=None) -> str:
+    """mIoU per edit-region-size bucket (quantiles of |E|), one line per model, with 95%
+    bootstrap CIs over the bucket's problems when ``tables`` are given."""
     rows = [d for d in diagnostics if d["kind"] == "edit_size_bucket" and d["benchmark"] == benchmark
             and d["miou"] is not None]
     if not rows:
@@ -136,17 +162,30 @@ def miou_vs_edit_size(diagnostics: list[dict], benchmark: str, models: list[str]
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(5.0, 3.0))
     present = [m for m in models if any(d["model"] == m for d in rows)]
+    by_model = {t.model: t for t in tables or () if t.benchmark == benchmark}
     for k, model in enumerate(present):
         mine = sorted((d for d in rows if d["model"] == model), key=lambda d: d["bucket"])
-        ax.plot([d["bucket"] + _dodge(k, len(present), 0.3) for d in mine], [d["miou"] for d in mine],
-                marker=_MARKERS[k % len(_MARKERS)], lw=max(0.8, 2.4 - 0.4 * k), clip_on=False,
-                color=model_color(models, model), label=plot_text(model), zorder=3 + k)
+        xs = [d["bucket"] + _dodge(k, len(present), 0.3) for d in mine]
+        ys = [100 * d["miou"] for d in mine]
+        err = None
+        if model in by_model:
+            cis = _bucket_cis(by_model[model], [d for d in diagnostics if d["kind"] ==
+                                                "edit_size_bucket" and d["model"] == model
+                                                and d["benchmark"] == benchmark])
+            err = [[max(0.0, y - 100 * cis.get(d["bucket"], (y / 100, y / 100))[0])
+                    for y, d in zip(ys, mine, strict=True)],
+                   [max(0.0, 100 * cis.get(d["bucket"], (y / 100, y / 100))[1] - y)
+                    for y, d in zip(ys, mine, strict=True)]]
+        ax.errorbar(xs, ys, yerr=err, marker=_MARKERS[k % len(_MARKERS)],
+                    lw=max(0.8, 2.4 - 0.4 * k), capsize=2, clip_on=False,
+                    color=model_color(models, model), label=plot_text(model), zorder=3 + k)
     first = sorted((d for d in rows if d["model"] == present[0]), key=lambda d: d["bucket"])
     ax.set_xticks([d["bucket"] for d in first],
                   [f"{d['edit_pixels_low']:.0f}-{d['edit_pixels_high']:.0f}" for d in first],
                   fontsize=8)
-    ax.set(xlabel="edit region size (pixels; quarters of the problems)", ylabel="mIoU",
-           ylim=(-0.02, 1.02), title=plot_text(f"{benchmark}: mIoU against edit-region size"))
+    ax.set(xlabel="edit region size (pixels; quarters of the problems)", ylabel="mIoU (%)",
+           ylim=(-2, 102),
+           title=plot_text(f"{benchmark}: mIoU against edit-region size (95% CI)"))
     _legend_outside(ax)
     return _svg(fig, f"size-{benchmark}")
 
@@ -166,11 +205,11 @@ def failure_mode_shares(diagnostics: list[dict], benchmark: str, models: list[st
     labels = [plot_text(m) for m in present]
     left = [0.0] * len(present)
     for k, mode in enumerate(FAILURE_MODES):
-        share = [totals[m][k] / max(1, sum(totals[m])) for m in present]
+        share = [100 * totals[m][k] / max(1, sum(totals[m])) for m in present]
         ax.barh(labels, share, left=left, color=MODE_COLORS[mode], edgecolor="white",
                 linewidth=0.5, label=mode.replace("_", " "))
         left = [a + b for a, b in zip(left, share, strict=True)]
-    ax.set(xlabel="share of problems", xlim=(0, 1),
+    ax.set(xlabel="share of problems (%)", xlim=(0, 100),
            title=plot_text(f"{benchmark}: failure modes per model"))
     ax.invert_yaxis()
     ax.tick_params(axis="y", labelsize=8)
@@ -183,11 +222,11 @@ def cross_benchmark_scatter(row: dict, models: list[str]) -> str:
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(4.6, 3.6))
     for model, x, y in zip(row["models"], row["scores_first"], row["scores_second"], strict=True):
-        ax.scatter([x], [y], s=36, color=model_color(models, model), label=plot_text(model),
+        ax.scatter([100 * x], [100 * y], s=36, color=model_color(models, model), label=plot_text(model),
                    clip_on=False, zorder=3)
-    ax.set(xlabel=plot_text(f"{row['first']} score (mIoU)"),
-           ylabel=plot_text(f"{row['second']} score (mIoU)"), xlim=(-0.02, 1.02),
-           ylim=(-0.02, 1.02), title="benchmark scores per model")
-    ax.plot([0, 1], [0, 1], color="#bbbbbb", lw=0.8, zorder=1)
+    ax.set(xlabel=plot_text(f"{row['first']} score (mIoU, %)"),
+           ylabel=plot_text(f"{row['second']} score (mIoU, %)"), xlim=(-2, 102),
+           ylim=(-2, 102), title="benchmark scores per model")
+    ax.plot([0, 100], [0, 100], color="#bbbbbb", lw=0.8, zorder=1)
     _legend_outside(ax)
     return _svg(fig, "cross-benchmark")
