@@ -150,3 +150,18 @@ def test_paired_differences_and_correlation(results, capsys):
     assert "PaintBench vs TinyGrafixBench: Pearson r = " in capsys.readouterr().err
     written = [json.loads(line) for line in (folder / "comparisons.jsonl").read_text().splitlines()]
     assert {r["kind"] for r in written} == {"paired_difference", "cross_benchmark_correlation"}
+
+
+def test_names_that_are_not_utf8_print(results, tmp_path, capsys):
+    import os
+
+    _, rows = results
+    odd = os.fsdecode(b"bad\xffname")
+    renamed = [dict(r, model=odd) if r["model"] == "weak" else dict(r) for r in rows]
+    (tmp_path / "problem_stats.jsonl").write_text(
+        "".join(json.dumps(r) + "\n" for r in renamed))
+    for fmt in ("text", "md", "csv", "latex"):
+        assert main(["stats", "--input", str(tmp_path), "--n-boot", "20", "--format", fmt]) == 0
+        out = capsys.readouterr().out
+        assert "bad\ufffdname" in out
+        out.encode("utf-8")
