@@ -124,3 +124,19 @@ def explanation_html(row: dict) -> str:
     t = row.get("tolerance")
     return (f'<div class="explain"><b>objects</b> (t={h(t)}): '
             f'{head or "none tagged"}{f"<ul>{body}</ul>" if body else ""}</div>')
+
+
+def explanation_boxes(row: dict) -> list[tuple[str, list[int]]]:
+    """``(id, [left, top, width, height])`` of the objects the card lists (those not
+    ``correct``, at most :data:`SHOW_OBJECTS`), for outlining on the images; boxes that are
+    not four numbers are left out."""
+    objects = row.get("objects") if isinstance(row.get("objects"), list) else []
+    wrong = [o for o in objects if isinstance(o, dict) and o.get("tag") != "correct"]
+    boxes = []
+    for obj in wrong[:SHOW_OBJECTS]:
+        box = obj.get("bbox")
+        if isinstance(box, (list, tuple)) and len(box) == 4:
+            nums = [_int(v) for v in box]
+            if all(v is not None for v in nums) and nums[2] > 0 and nums[3] > 0:
+                boxes.append((str(obj.get("id", "?")), nums))
+    return boxes

@@ -56,12 +56,35 @@ class GalleryCard:
     scores: dict
     failure_mode: str
     extras: list[str] = field(default_factory=list)
+    #: ``(W, H)`` of the problem's images (the coordinates of ``boxes``).
+    size: tuple[int, int] = (0, 0)
+    #: Outlined on the answer and output images: ``(label, [left, top, width, height])``,
+    #: e.g. the objects an explanation lists, so its ids point at something drawn.
+    boxes: list[tuple[str, list[int]]] = field(default_factory=list)
+
+    def _overlay(self) -> str:
+        w, h_ = self.size
+        if not self.boxes or not w or not h_:
+            return ""
+        marks = []
+        stroke = max(1.0, max(w, h_) / 160)
+        for label, (left, top, bw, bh) in self.boxes:
+            marks.append(f'<rect x="{left}" y="{top}" width="{bw}" height="{bh}" fill="none" '
+                         f'stroke="#000" stroke-width="{2 * stroke}"/><rect x="{left}" y="{top}" '
+                         f'width="{bw}" height="{bh}" fill="none" stroke="#ff0" '
+                         f'stroke-width="{stroke}"/><text x="{left + stroke}" y="{top - stroke}" '
+                         f'font-size="{max(w, h_) / 12:.1f}" fill="#000" stroke="#ff0" '
+                         f'stroke-width="{stroke / 2}" paint-order="stroke">{h(label)}</text>')
+        return (f'<svg class="boxes" viewBox="0 0 {w} {h_}" preserveAspectRatio="none" '
+                f'aria-hidden="true">{"".join(marks)}</svg>')
 
     def html(self) -> str:
         figs = []
         for label, uri in self.images:
             body = (f'<img class="zoom" src="{uri}" alt="{h(label)}" title="click to enlarge">'
                     if uri else '<div class="noimg">no output</div>')
+            if uri and label in ("answer", "output"):
+                body = f'<div class="boxed">{body}{self._overlay()}</div>'
             figs.append(f"<figure>{body}<figcaption>{h(label)}</figcaption></figure>")
         score_text = " · ".join(f"{k} {v}" for k, v in self.scores.items())
         return (f'<div class="card" data-mode="{h(self.failure_mode)}" data-model="{h(self.model)}">'
@@ -134,7 +157,8 @@ def gallery_card(problem: BenchmarkProblem, model: str, output_path: Path | None
         for ts, diff in groups:
             images.append((_tolerance_label(ts), image_data_uri(diff, thumb)))
     return GalleryCard(model, problem, str(meta.get("instruction", "")), images,
-                       _scores_text(values), card_failure_mode(failure_mode, float(values[-1, 2])))
+                       _scores_text(values), card_failure_mode(failure_mode, float(values[-1, 2])),
+                       size=(int(inp.shape[1]), int(inp.shape[0])))
 
 
 def pick_examples(codes: np.ndarray, idx: np.ndarray, per_model: int) -> list[int]:

@@ -77,7 +77,7 @@ def provenance_html(data: ReportData, command: str | None, input_path) -> str:
 def gallery_html(data: ReportData, benchmarks_root, outputs_root, per_model: int,
                  thumb: int, explanations: dict | None = None) -> str:
     from paintkit.evaluate.discovery import discover_problems
-    from paintkit.report.explanations import explanation_html
+    from paintkit.report.explanations import explanation_boxes, explanation_html
     from paintkit.report.gallery import gallery_card, pick_examples
 
     problems = {(p.benchmark, p.task, p.idx): p for p in discover_problems(benchmarks_root)}
@@ -110,6 +110,7 @@ def gallery_html(data: ReportData, benchmarks_root, outputs_root, per_model: int
                     why = (explanations or {}).get((tab.model, bench, task, int(tab.idx[pos])))
                     if why is not None:  # object tags of 'paintkit explain'
                         card.extras.append(explanation_html(why))
+                        card.boxes = explanation_boxes(why)
                     cards.append(card.html())
             if cards:
                 sections.append(f"<details><summary>{h(bench)} / {h(task)} "

@@ -22,7 +22,7 @@ table.board td:nth-child(2),table.board th:nth-child(2),table.paired td:nth-chil
 figure img{display:block;image-rendering:pixelated;border:1px solid #bbb;background:repeating-conic-gradient(#eee 0 25%,#fff 0 50%) 0 0/8px 8px}img.zoom{cursor:zoom-in}
 #overlay{position:fixed;inset:0;background:rgba(0,0,0,.8);z-index:10;display:flex;align-items:center;justify-content:center;cursor:zoom-out}#overlay[hidden]{display:none}
 #overlay img{width:min(80vw,80vh);height:auto;border:1px solid #fff}#overlay figcaption{color:#fff;font-size:14px}
-.gallery-tools{margin:6px 0}.plot{margin:0}.plot figcaption{font-size:11px}
+.gallery-tools{margin:6px 0}.boxed{position:relative;line-height:0}.boxed svg.boxes{position:absolute;inset:1px;width:calc(100% - 2px);height:calc(100% - 2px);pointer-events:none;overflow:visible}.plot{margin:0}.plot figcaption{font-size:11px}
 .noimg{width:96px;height:96px;display:flex;align-items:center;justify-content:center;background:#f6f6f6;color:#999}
 .tag{background:#fde9d9;border-radius:3px;padding:0 4px}.instr{font-style:italic;margin:3px 0}
 .scores{color:#444;font-size:12px}details>summary{cursor:pointer;font-weight:600;margin:4px 0}

@@ -61,7 +61,7 @@ def hostile(tmp_path_factory):
             "model": r["model"], "benchmark": r["benchmark"], "task": r["task"],
             "idx": r["idx"], "has_output": True, "tolerance": "<b>5</b>",
             "tags": {"damaged": HOSTILE, f"t{HOSTILE}": 2},
-            "objects": [{"id": HOSTILE, "tag": HOSTILE, "offset": ["<i>", 2]},
+            "objects": [{"id": HOSTILE, "tag": HOSTILE, "offset": ["<i>", 2], "bbox": [1, 1, 5, 5]},
                         {"id": "e1", "tag": "wrong_colour", "delta_e": HOSTILE},
                         {"id": "e2", "tag": "damaged", "share": "x"}],
             "notes": [HOSTILE], "spurious": {"segments": HOSTILE, "pixels": 3}})
@@ -80,6 +80,7 @@ def test_no_raw_markup_in_the_file(hostile):
     for needle in ("<img src=x", "<svg onload", "<script>alert", "<!--<", "<i>", "<b>5"):
         assert needle not in text, needle
     assert text.count("<script") == 2  # the data block and the page script
+    assert 'paint-order="stroke">&lt;img src=x' in text  # an object id drawn on the images
     assert "\ufffd" in text  # the non-UTF-8 folder name, shown with a replacement character
     # problems of another seed namespace are not called the benchmark's
     assert "seed namespace train&lt;i&gt;, not the benchmark" in text
