@@ -75,7 +75,11 @@ def print_leaderboard(results_path) -> None:
     except (StatsInputError, OSError) as exc:
         print(f"paintkit eval: no leaderboard ({exc})", file=sys.stderr)
         return
-    rows = aggregate_tables(tables, n_boot=LEADERBOARD_N_BOOT)
+    try:
+        rows = aggregate_tables(tables, n_boot=LEADERBOARD_N_BOOT)
+    except ValueError as exc:  # the scores are written; only the summary is missing
+        print(f"paintkit eval: no leaderboard ({exc})", file=sys.stderr)
+        return
     sys.stdout.write(format_leaderboard(leaderboard_rows(rows, tables)))
     print(f"(95% CIs from {LEADERBOARD_N_BOOT:,} bootstrap resamples; 'paintkit stats' writes "
           "the full aggregate)", file=sys.stderr)
