@@ -160,7 +160,9 @@ class Bench:
     def _generate_args(self) -> list[str]:
         c = self.config
         suite = "all" if len(c.benchmarks) == 2 else c.benchmarks[0]
-        args = ["generate", suite, "--out", str(self.bench), "--quiet", "--jobs", str(c.jobs)]
+        args = ["generate", suite, "--out", str(self.bench), "--quiet"]
+        if c.jobs > 0:  # 0: generate's own default (one per core)
+            args += ["--jobs", str(c.jobs)]
         for flag, value in (("--tasks", c.tasks), ("--conditions", c.conditions)):
             if value:
                 args += [flag, ",".join(value)]

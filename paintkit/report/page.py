@@ -66,6 +66,8 @@ def provenance_html(data: ReportData, command: str | None, input_path) -> str:
              ("ΔE formula", formula),
              ("bootstrap", f"95% percentile CI over problems, {boot} ({where})"),
              ("date", date),
+             *([("aggregate written by", f"{prov['command']} ({prov.get('date', '?')})")]
+               if prov.get("aggregate_file") and prov.get("command") else []),
              ("input", str(input_path)),
              ("command", command or "paintkit report (API call)")]
     rows = "".join(f"<tr><th>{h(k)}</th><td>{h(v)}</td></tr>" for k, v in items)
