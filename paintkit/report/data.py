@@ -58,13 +58,27 @@ def load_report_data(input_path, n_boot: int = 10_000, seed: int = 0) -> ReportD
     results = _results_file(input_path)
     agg_path = results.parent / AGGREGATE_NAME
     aggregate = _read_aggregate(agg_path, results, tables)
-    provenance = {"n_boot": n_boot, "seed": seed, "aggregate_file": None}
+    provenance = {"n_boot": n_boot, "seed": seed, "aggregate_file": None,
+                  "metric_version": _metric_version(results)}
     if aggregate is None:
         aggregate = aggregate_tables(tables, n_boot=n_boot, seed=seed)
     else:
         provenance.update(read_stats_provenance(agg_path), aggregate_file=str(agg_path))
     diagnostics = diagnostics_rows(tables, n_boot=min(n_boot, 2000), seed=seed)
     return ReportData(tables, aggregate, diagnostics, provenance)
+
+
+def _metric_version(results: Path):
+    """The ``metric_version`` of the results rows (read on the first row: a results file
+    holds one version); rows without the field are version 1."""
+    try:
+        with open(results, encoding="utf-8") as fh:
+            for line in fh:
+                if line.strip():
+                    return json.loads(line).get("metric_version", 1)
+    except (OSError, ValueError, AttributeError):
+        pass
+    return None
 
 
 def read_stats_provenance(agg_path: Path) -> dict:

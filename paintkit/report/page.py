@@ -38,9 +38,11 @@ def _namespace_note(bench: str, namespaces: dict | None) -> str:
         return ""
     found = namespaces[bench]
     own = bench.lower()
+    if not found:  # a tree from another tool records no namespace: nothing to say
+        return ""
     if found == {own}:
         return f'<p class="ok">{h(bench)}: problems of the benchmark\'s own seeds (namespace {h(own)}).</p>'
-    names = ", ".join(sorted(found)) or "not recorded"
+    names = ", ".join(sorted(found))
     return (f'<p class="warn">{h(bench)}: these problems come from seed namespace '
             f'{h(names)}, not the benchmark\'s ({h(own)}): the figures are not {h(bench)} '
             "scores.</p>")
@@ -63,6 +65,7 @@ def provenance_html(data: ReportData, command: str | None, input_path) -> str:
              ("metric", "mIoU = mean over CIE76 tolerances t = 0..10 of the IoU at t; benchmark "
               "score = mean of the categories' scores, each the mean of its tasks (paintkit "
               f"{__version__}'s metric definition)"),
+             ("metric version", str(prov.get("metric_version") or "unknown")),
              ("ΔE formula", formula),
              ("bootstrap", f"95% percentile CI over problems, {boot} ({where})"),
              ("date", date),
@@ -71,7 +74,9 @@ def provenance_html(data: ReportData, command: str | None, input_path) -> str:
              ("input", str(input_path)),
              ("command", command or "paintkit report (API call)")]
     rows = "".join(f"<tr><th>{h(k)}</th><td>{h(v)}</td></tr>" for k, v in items)
-    summary = f"Provenance: paintkit {__version__} · ΔE {formula} · bootstrap {boot} · {date}"
+    version = prov.get("metric_version")
+    summary = (f"Provenance: paintkit {__version__} · metric version {version or '?'} · "
+               f"ΔE {formula} · bootstrap {boot} · {date}")
     return (f'<details id="provenance"><summary>{h(summary)}</summary><table>{rows}</table>'
             "</details>")
 
