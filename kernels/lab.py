@@ -1,15 +1,19 @@
-"""sRGB (8-bit) -> CIE L*a*b* (D65), exactly as docs/metric-definition.md §3, in float32.
+"""Fast sRGB (8-bit) -> CIE L*a*b* (D65) after docs/metric-definition.md §3, in float32.
 
-Three implementations of one definition:
+The pieces:
 
-- :func:`srgb_linear_lut` — the 256-entry per-channel linearisation table, computed with
-  the formula of docs/metric-definition.md in float32 NumPy (bit-identical to evaluating it per pixel);
+- :func:`srgb_linear_lut` — the 256-entry per-channel linearisation table: the canonical
+  float64 constants rounded to float32;
 - :func:`srgb_to_lab_torch` — torch, batched, runs wherever its tensor lives (CPU or CUDA);
 - :func:`srgb_to_lab_numba` and the inlinable :func:`lab_of_rgb` — Numba CPU, used by the
   fused counting kernels in :mod:`paintkit.kernels.tolerance_counts`.
 
-kornia's ``rgb_to_lab`` rounds the CIE constants (0.008856, 7.787) and is *not* this
-function; the precision contract (docs/metric-definition.md §9) is checked against a plain NumPy oracle.
+These are the *fast* Lab conversions (float32, a bit-trick or ``pow`` cube root): within
+1e-4 of the canonical Lab that defines the metric (:mod:`paintkit.kernels.lab_canonical`).
+The counting kernels use them only where that cannot change a count (the guard band of
+:mod:`paintkit.kernels.exact_delta_e`), or look the canonical Lab up
+(:mod:`paintkit.kernels.lab_table`). kornia's ``rgb_to_lab`` rounds the CIE constants
+(0.008856, 7.787) and is *not* this function.
 """
 
 from __future__ import annotations
@@ -20,6 +24,8 @@ import numpy as np
 from llvmlite import ir
 from numba import njit, prange, types
 from numba.extending import intrinsic
+
+from paintkit.kernels.lab_canonical import LINEAR_SRGB
 
 #: sRGB -> XYZ matrix (IEC 61966-2-1, D65), docs/metric-definition.md §3.
 SRGB_TO_XYZ = np.array(
@@ -41,14 +47,10 @@ LAB_OFFSET = np.float32(4.0 / 29.0)
 def srgb_linear_lut() -> np.ndarray:
     """Linearised sRGB value of every 8-bit code, float32 of shape ``(256,)``.
 
-    Computed with the docs/metric-definition.md §3 formula in float32 (``c = v / 255``; ``c / 12.92`` if
-    ``c <= 0.04045`` else ``((c + 0.055) / 1.055) ** 2.4``), so looking a code up is
-    bit-identical to evaluating the formula on that pixel in float32.
+    The canonical table (:data:`~paintkit.kernels.lab_canonical.LINEAR_SRGB`, float64
+    constants) rounded to float32: no ``pow`` at run time, so the same bits on every machine.
     """
-    c = np.arange(256, dtype=np.float32) / np.float32(255.0)
-    low = c / np.float32(12.92)
-    high = ((c + np.float32(0.055)) / np.float32(1.055)) ** np.float32(2.4)
-    return np.where(c <= np.float32(0.04045), low, high).astype(np.float32)
+    return LINEAR_SRGB.astype(np.float32)
 
 
 LINEAR_LUT = srgb_linear_lut()
@@ -281,80 +283,3 @@ def srgb_planes_to_lab(planes, work: Workspace | None = None):
     torch.sub(fy, fz, out=lab[2]).mul_(200.0)
     torch.mul(fy, 116.0, out=lab[0]).sub_(16.0)
     return lab.view(shape)
-
-
-# ------------------------------------------------------------ torch, reference arithmetic
-
-# glibc's cbrtf (sysdeps/ieee754/flt-32/s_cbrtf.c), which NumPy's float32 ``np.cbrt`` calls:
-# a quadratic guess for the mantissa in [0.5, 1), one Halley step in double, times 2^(e/3).
-# Emulated op for op it equals ``np.cbrt`` on every float32 in [(6/29)^3, 1.2] (checked
-# exhaustively), which a float64 cube root rounded to float32 does not (11 % differ).
-_CBRT_FACTOR = (1.0 / 1.5874010519681994748, 1.0 / 1.2599210498948731648, 1.0,
-                1.2599210498948731648, 1.5874010519681994748)
-
-
-def cbrt_reference(t):
-    """Cube root of float32 ``t > 0`` (normal), bit-identical to NumPy's float32 ``np.cbrt``.
-
-    Needs float64 on the tensor's device (CPU, CUDA). Slow (~15 ops): for the few pixels
-    whose ΔE lies next to an integer tolerance.
-    """
-    import torch
-
-    mantissa, exponent = torch.frexp(t)
-    xm = mantissa.double()
-    u = (0.492659620528969547 + (0.697570460207922770 - 0.191502161678719066 * xm) * xm).float()
-    t2 = u * u * u
-    u64, t64 = u.double(), t2.double()
-    factor = _reference_constants(t.device)["cbrt_factor"]
-    rem = torch.fmod(exponent, 3).long() + 2  # C's % : the sign of the dividend
-    ym = (u64 * (t64 + 2.0 * xm) / (2.0 * t64 + xm) * factor[rem]).float()
-    return torch.ldexp(ym, torch.div(exponent, 3, rounding_mode="trunc")).float()
-
-
-_REFERENCE_CONSTANTS: dict = {}
-
-
-def _reference_constants(device) -> dict:
-    """The reference arithmetic's constants as tensors on ``device``, built once per device."""
-    import torch
-
-    const = _REFERENCE_CONSTANTS.get(device)
-    if const is None:
-        const = _REFERENCE_CONSTANTS[device] = {
-            "lut": torch.from_numpy(LINEAR_LUT).to(device),
-            "matrix": torch.from_numpy(SRGB_TO_XYZ).to(device),
-            "white": torch.from_numpy(WHITE_D65).to(device),
-            "kappa": torch.from_numpy(np.array(LAB_KAPPA)).to(device),
-            "offset": torch.from_numpy(np.array(LAB_OFFSET)).to(device),
-            "cbrt_factor": torch.tensor(_CBRT_FACTOR, dtype=torch.float64, device=device),
-        }
-    return const
-
-
-def srgb_planes_to_lab_reference(planes):
-    """L*a*b* of uint8 ``(3, n)`` planar pixels in the reference float32 arithmetic.
-
-    Operation for operation the plain NumPy definition of docs/metric-definition.md §3 (matrix row, then the
-    division by the white point; ``cbrt`` as NumPy's float32 one), so its Lab, and every ΔE
-    computed from it with :func:`delta_e_reference`, are bit-identical to the NumPy oracle's.
-    Runs on the tensor's device; separate multiply and add ops (no fused multiply-add).
-    """
-    import torch
-
-    const = _reference_constants(planes.device)
-    linear = const["lut"][planes.long()]
-    m, white = const["matrix"], const["white"]
-    # the three channels' t at once: (3, 1) matrix columns times the (1, n) linear rows
-    t = (m[:, 0:1] * linear[0:1] + m[:, 1:2] * linear[1:2]) + m[:, 2:3] * linear[2:3]
-    t = t / white[:, None]
-    root = cbrt_reference(t.clamp_min(float(LAB_EPSILON)))
-    segment = const["kappa"] * t + const["offset"]
-    fx, fy, fz = torch.where(t > float(LAB_EPSILON), root, segment)
-    return torch.stack((116.0 * fy - 16.0, 500.0 * (fx - fy), 200.0 * (fy - fz)))
-
-
-def delta_e_reference(lab_x, lab_y):
-    """CIE76 ΔE of planar float32 Lab ``(3, n)`` pairs in the reference order, ``(n,)``."""
-    d = lab_x - lab_y
-    return ((d[0] * d[0] + d[1] * d[1]) + d[2] * d[2]).sqrt()

@@ -1,26 +1,26 @@
-"""L*a*b* of every 8-bit sRGB colour in the reference arithmetic: one lookup table per device.
+"""The canonical L*a*b* of every 8-bit sRGB colour as a torch lookup table, one per device.
 
-The torch counting kernel looks each pixel's L*a*b* up instead of computing it. The table
-holds, for all 2^24 colours, the Lab of
-:func:`~paintkit.kernels.lab.srgb_planes_to_lab_reference` (bit-identical to the plain
-NumPy definition of docs/metric-definition.md §3), so ΔE computed from looked-up Lab with
-separate IEEE float32 operations in the definition's order (subtract, square, add, add,
-square root) equals the definition's ΔE bit for bit: counts are exact by construction, with
-no band of doubtful pixels to recompute.
+The torch counting kernels look each pixel's L*a*b* up instead of computing it. The table
+is :func:`~paintkit.kernels.lab_canonical.canonical_lab_table` (the definition of
+docs/metric-definition.md §3, built once per process on the CPU), so ΔE computed from
+looked-up Lab with separate IEEE float32 operations in the definition's order (subtract,
+square, add, add, square root) equals the definition's ΔE bit for bit on any device:
+counts are exact by construction, with no band of doubtful pixels to recompute.
 
-Why a table: on CPU the cube root alone costs ~4 ns per channel (``pow``), three per pixel,
-more than everything else together; a lookup costs one gather of three floats.
-The price: 3 x 2^24 float32 = 192 MiB per device, built once per process and device the
-first time it is needed (about 1-4 s on a CPU, milliseconds on a GPU).
+Why a table: the canonical cube root costs ~50 float64 operations per channel; a lookup
+costs one gather of three floats. The price: 3 x 2^24 float32 = 192 MiB per device (the
+CPU tensor shares the NumPy table's memory), built once per process (about a second on
+two cores) and copied once to each other device.
 """
 
 from __future__ import annotations
 
 import threading
+import warnings
 
-#: Number of 8-bit sRGB colours; a colour's code is ``r * 65536 + g * 256 + b``.
-NUM_COLOURS = 1 << 24
-_BUILD_STEP = 1 << 20  # colours converted per step while building (bounds temporaries)
+from paintkit.kernels.lab_canonical import NUM_COLOURS, canonical_lab_table
+
+__all__ = ["NUM_COLOURS", "colour_codes", "lab_of_codes", "lab_table", "srgb_to_lab_exact"]
 
 _TABLES: dict = {}
 _LOCK = threading.Lock()
@@ -29,12 +29,10 @@ _LOCK = threading.Lock()
 def lab_table(device):
     """Planar L*a*b* of every colour code: float32 ``(3, 2^24)`` on ``device``, built once.
 
-    Column ``code`` is the reference Lab of colour ``(code >> 16, (code >> 8) & 255,
+    Column ``code`` is the canonical Lab of colour ``(code >> 16, (code >> 8) & 255,
     code & 255)``.
     """
     import torch
-
-    from paintkit.kernels.lab import srgb_planes_to_lab_reference
 
     device = torch.device(device)
     if device.type == "cuda" and device.index is None:
@@ -45,16 +43,9 @@ def lab_table(device):
     with _LOCK:  # two threads scoring at once build it once
         table = _TABLES.get(device)
         if table is None:
-            # the reference arithmetic needs float64: devices without it (Apple's MPS) get
-            # the table built on the CPU and copied over once
-            build = device if device.type in ("cpu", "cuda") else torch.device("cpu")
-            table = torch.empty((3, NUM_COLOURS), dtype=torch.float32, device=build)
-            for start in range(0, NUM_COLOURS, _BUILD_STEP):
-                code = torch.arange(start, start + _BUILD_STEP, dtype=torch.int32,
-                                    device=build)
-                planes = torch.stack((code >> 16, (code >> 8) & 255, code & 255))
-                table[:, start:start + _BUILD_STEP] = srgb_planes_to_lab_reference(
-                    planes.to(torch.uint8))
+            with warnings.catch_warnings():  # read-only on purpose: nothing writes to it
+                warnings.simplefilter("ignore", UserWarning)
+                table = torch.from_numpy(canonical_lab_table())
             _TABLES[device] = table = table.to(device)
     return table
 
@@ -74,7 +65,7 @@ def colour_codes(red, green, blue, out=None):
 
 
 def lab_of_codes(codes, out=None):
-    """Reference L*a*b* of colour codes: int32 ``(...)`` -> float32 planar ``(3, ...)``.
+    """Canonical L*a*b* of colour codes: int32 ``(...)`` -> float32 planar ``(3, ...)``.
 
     One gather from :func:`lab_table` on the codes' device; ``out`` (float32 ``(3, ...)``,
     contiguous) receives it.
@@ -89,9 +80,9 @@ def lab_of_codes(codes, out=None):
 
 
 def srgb_to_lab_exact(rgb):
-    """Reference L*a*b* of an sRGB tensor: uint8 ``(..., 3)`` -> float32 ``(..., 3)``.
+    """Canonical L*a*b* of an sRGB tensor: uint8 ``(..., 3)`` -> float32 ``(..., 3)``.
 
-    Bit-identical to docs/metric-definition.md §3 evaluated in float32 NumPy. The result
+    Bit-identical to docs/metric-definition.md §3 on any device. The result
     is a channels-last view of planar storage (``movedim(-1, 0)`` is contiguous), like
     :func:`~paintkit.kernels.lab.srgb_to_lab_torch`.
 

@@ -12,12 +12,13 @@ A pixel is correct at tolerance ``t`` iff ``ΔE <= t`` iff ``ceil(ΔE) <= t``, s
 sums of the bins give every count for the 11 tolerances at once
 (:func:`counts_from_histograms`).
 
-Exact counts: the Numba kernel's fast Lab differs from the reference float32 arithmetic by
-up to ~1e-4, which moves ``ceil(ΔE)`` for pixels whose ΔE lies next to an integer. Such
-pixels (fast ΔE within :data:`~paintkit.kernels.exact_delta_e.GUARD_BAND` of 1..10) are
-set aside by the kernel and counted from ΔE recomputed with the reference arithmetic
+Exact counts: the Numba kernel's fast Lab differs from the canonical arithmetic
+(:mod:`paintkit.kernels.lab_canonical`) by up to ~1e-4, which moves ``ceil(ΔE)`` for
+pixels whose ΔE lies next to an integer. Such pixels (fast ΔE within
+:data:`~paintkit.kernels.exact_delta_e.GUARD_BAND` of 1..10) are set aside by the kernel
+and counted from ΔE recomputed with the canonical arithmetic
 (:mod:`paintkit.kernels.exact_delta_e` states the rule), so every count equals the
-reference's bit for bit.
+canonical one bit for bit.
 
 Implementations: :func:`tolerance_histograms_numba` (parallel Numba CPU, from raw uint8,
 row by row: rows with ``O == A == I`` are counted without arithmetic, the Lab of answer and
@@ -32,8 +33,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from paintkit.kernels.exact_delta_e import GUARD_BAND, reference_bins
+from paintkit.kernels.exact_delta_e import GUARD_BAND
 from paintkit.kernels.lab import LINEAR_LUT, lab_planes, linear_row, srgb_to_lab_torch
+from paintkit.kernels.lab_canonical import canonical_bins
 from paintkit.kernels.tolerance_counts_torch import (
     changed_mask_torch,
     delta_e_bins,
@@ -97,7 +99,7 @@ def _record_near(y, ans, inp, bin_oa, bin_oi, same_ai, local, near_idx, near_n):
     ``y * W + x``; ``near_n[0]`` counts them, also past the buffer's end) and take them out
     of the histogram. Flagged bins (``>= _NEAR``) went to slots the histograms drop; the
     other ΔE of such a pixel was counted normally and is subtracted here, so the pixel is
-    counted once, from the reference arithmetic, by ``_count_guard_band``."""
+    counted once, from the canonical arithmetic, by ``_count_guard_band``."""
     width = bin_oa.shape[0]
     for x in range(width):
         boa = bin_oa[x]
@@ -278,7 +280,7 @@ def tolerance_histograms_numba(
 
 
 def _count_guard_band(p, outputs, answers, inputs, hist, bins, near_idx, near_n) -> None:
-    """Count problem ``p``'s guard-band pixels from the reference arithmetic (module
+    """Count problem ``p``'s guard-band pixels from the canonical arithmetic (module
     docstring); when a chunk listed more than its buffer holds, recount the whole problem
     that way."""
     o, a, i = outputs[p].reshape(-1, 3), answers[p].reshape(-1, 3), inputs[p].reshape(-1, 3)
@@ -288,8 +290,8 @@ def _count_guard_band(p, outputs, answers, inputs, hist, bins, near_idx, near_n)
     else:
         flat = np.concatenate([near_idx[p, c, :near_n[p, c]] for c in range(near_n.shape[1])])
     o, a, i = o[flat], a[flat], i[flat]
-    bin_oa = reference_bins(o, a, NUM_BINS)
-    bin_oi = reference_bins(o, i, NUM_BINS)
+    bin_oa = canonical_bins(o, a, NUM_BINS)
+    bin_oi = canonical_bins(o, i, NUM_BINS)
     edit = (a != i).any(axis=-1)
     hist[p, HIST_EDIT] += np.bincount(bin_oa[edit], minlength=NUM_BINS)
     hist[p, HIST_PRESERVATION] += np.bincount(bin_oa[~edit], minlength=NUM_BINS)

@@ -77,7 +77,9 @@ def choose_namespace(args: argparse.Namespace, per_cell: int | None = None, own:
                      own_per_cell: int = 12, name: str = "PaintBench") -> str:
     """The seed namespace: as given, else the benchmark's ``own`` namespace for its
     ``own_per_cell`` slots per cell and ``train`` past them. Slots past them in ``own``
-    contain the benchmark's problems, so they need ``--beyond-benchmark`` and get a warning."""
+    contain the benchmark's problems: the suite itself refuses them unless
+    ``--beyond-benchmark`` (:func:`paintkit.suites.spec.check_benchmark_reach`); with it,
+    a warning is printed."""
     from paintkit.suites import TRAINING_NAMESPACE
 
     if per_cell is None:
@@ -85,13 +87,7 @@ def choose_namespace(args: argparse.Namespace, per_cell: int | None = None, own:
     beyond = args.start_slot + per_cell > own_per_cell
     if args.namespace is None:
         return TRAINING_NAMESPACE if beyond else own
-    if args.namespace == own and beyond:
-        if not getattr(args, "beyond_benchmark", False):
-            raise ValueError(
-                f"--per-cell {per_cell} (from slot {args.start_slot}) in the '{own}' namespace "
-                f"reaches past {name}'s {own_per_cell} per cell and contains every benchmark "
-                f"problem; use another --namespace (default '{TRAINING_NAMESPACE}') for training "
-                f"data, or add --beyond-benchmark to do it anyway")
+    if args.namespace == own and beyond and getattr(args, "beyond_benchmark", False):
         print(f"paintkit generate: warning: this corpus contains the {name} problems themselves "
               f"(namespace '{own}', more than {own_per_cell} per cell); do not train on it and "
               f"evaluate on {name}", file=sys.stderr)
@@ -124,6 +120,7 @@ def build_paintbench_suite(args: argparse.Namespace):
         "per_cell": per_cell, "start_slot": args.start_slot,
         "namespace": choose_namespace(args, per_cell),
         "preservation": not args.no_preservation, "benchmark": args.benchmark or "PaintBench",
+        "beyond_benchmark": bool(getattr(args, "beyond_benchmark", False)),
     }
     for name in ("tasks", "conditions", "modes"):
         if getattr(args, name):

@@ -19,7 +19,7 @@ def _chart_suite(args: argparse.Namespace, tasks):
     namespace = choose_namespace(args, per_cell, "tinygrafixbench", TINYGRAFIX_PER_TASK, "TinyGrafixBench")
     return TinyGrafixSuite(
         tasks=tuple(tasks or ()), start_slot=args.start_slot, per_cell=per_cell,
-        namespace=namespace,
+        namespace=namespace, beyond_benchmark=bool(getattr(args, "beyond_benchmark", False)),
         benchmark=(args.benchmark if args.suite == "tinygrafixbench" else None) or "TinyGrafixBench")
 
 

@@ -28,7 +28,8 @@ def build_compositional_suite(args: argparse.Namespace):
     return CompositionalSuite(
         steps=steps, kinds=tuple(args.tasks or ()), conditions=tuple(args.conditions or ()),
         per_cell=per_cell, start_slot=args.start_slot, namespace=namespace,
-        benchmark=args.benchmark or COMPOSITIONAL_BENCHMARK)
+        benchmark=args.benchmark or COMPOSITIONAL_BENCHMARK,
+        beyond_benchmark=bool(getattr(args, "beyond_benchmark", False)))
 
 
 def build_guidance_suite(args: argparse.Namespace):
@@ -49,4 +50,5 @@ def build_guidance_suite(args: argparse.Namespace):
                                  "the guidance suite")
     return GuidanceSuite(tasks=tuple(args.tasks or ()), conditions=tuple(args.conditions or ()),
                          per_cell=per_cell, start_slot=args.start_slot, namespace=namespace,
-                         benchmark=args.benchmark or GUIDANCE_BENCHMARK)
+                         benchmark=args.benchmark or GUIDANCE_BENCHMARK,
+                         beyond_benchmark=bool(getattr(args, "beyond_benchmark", False)))

@@ -15,8 +15,8 @@ import sys
 from paintkit._version import __version__
 
 COMMANDS: tuple[str, ...] = ("scene", "gallery", "tasks", "show", "eval", "generate",
-                             "baseline", "stats", "report", "agreement", "explain", "subset",
-                             "bench")
+                             "baseline", "run", "stats", "report", "agreement", "explain",
+                             "subset", "bench")
 
 
 def build_parser() -> argparse.ArgumentParser:

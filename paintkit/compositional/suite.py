@@ -16,7 +16,7 @@ engine and writer uses (``len``, ``spec``, ``specs``, ``problems``, ``to_dict``/
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from paintkit.compositional.chain import KINDS, check_steps
 from paintkit.conditions import CONDITIONS
@@ -39,6 +39,7 @@ class CompositionalSuite(DataclassSuite):
         start_slot: first slot of every cell.
         namespace: seed namespace (``compositional``: the suite's own problems).
         benchmark: folder name of the directory layout.
+        beyond_benchmark: allow more than 12 per cell in the ``compositional`` namespace.
     """
 
     steps: int = 2
@@ -48,6 +49,11 @@ class CompositionalSuite(DataclassSuite):
     start_slot: int = 0
     namespace: str = COMPOSITIONAL_NAMESPACE
     benchmark: str = COMPOSITIONAL_BENCHMARK
+    beyond_benchmark: bool = False
+
+    OWN_NAMESPACE: ClassVar[str] = COMPOSITIONAL_NAMESPACE
+    OWN_PER_CELL: ClassVar[int] = COMPOSITIONAL_PER_CELL
+    OWN_NAME: ClassVar[str] = "the compositional suite"
 
     def __post_init__(self) -> None:
         check_steps(self.steps)
@@ -92,5 +98,6 @@ class CompositionalSuite(DataclassSuite):
         """JSON-able description (the manifest's ``suite``); ``from_dict`` inverts it."""
         return {"suite": "compositional", "benchmark": self.benchmark, "namespace": self.namespace,
                 "steps": self.steps, "kinds": list(self.kinds), "conditions": list(self.conditions),
-                "per_cell": self.per_cell, "start_slot": self.start_slot, "problems": len(self)}
+                "per_cell": self.per_cell, "start_slot": self.start_slot, "problems": len(self),
+                **({"beyond_benchmark": True} if self.beyond_benchmark else {})}
 

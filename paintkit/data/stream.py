@@ -22,6 +22,7 @@ from torch.utils.data import IterableDataset, get_worker_info
 
 from paintkit.data.transfer import StreamItem
 from paintkit.suites import TRAINING_NAMESPACE, Suite, build_problem
+from paintkit.suites.spec import check_benchmark_reach
 
 LAYOUTS = ("hwc", "chw")
 
@@ -69,6 +70,8 @@ class ProblemStream(IterableDataset):
                  batch_size: int | None = None):
         super().__init__()
         self.suite = Suite(namespace=TRAINING_NAMESPACE) if suite is None else suite
+        if infinite:  # rounds past the first are slots past the benchmark's own
+            check_benchmark_reach(self.suite, rounds=2)
         if layout not in LAYOUTS:
             raise ValueError(f"unknown layout {layout!r}; allowed: {', '.join(LAYOUTS)}")
         if (rank is None) != (world_size is None):

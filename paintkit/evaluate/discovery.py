@@ -24,6 +24,11 @@ _PROBLEM_FILE = re.compile(r"^(\d+)(_input\.png|_answer\.png|\.json|_input\.svg|
 _SUFFIXES = ("_input.png", "_answer.png", ".json")
 
 
+#: Files of one problem in an outputs task folder: the output, and the model's text saved
+#: beside it by ``paintkit run`` (never scored, never reported as ignored).
+OUTPUT_COMPANIONS = ("output.png", "reasoning.txt", "plan.txt")
+
+
 class LayoutError(PaintkitError, ValueError):
     """A benchmark or outputs tree does not follow the standard layout (docs/file-layout.md)."""
 
@@ -191,8 +196,8 @@ def ignored_outputs(outputs_root, models: list[str], problems: list[BenchmarkPro
     outputs_root = Path(outputs_root)
     expected: dict[tuple[str, str], set[str]] = {}
     for problem in problems:
-        expected.setdefault((problem.benchmark, problem.task), set()).add(
-            f"{problem.idx:04d}_output.png")
+        expected.setdefault((problem.benchmark, problem.task), set()).update(
+            f"{problem.idx:04d}_{name}" for name in OUTPUT_COMPANIONS)
     tasks_of: dict[str, set[str]] = {}
     for bench, task in expected:
         tasks_of.setdefault(bench, set()).add(task)

@@ -17,6 +17,7 @@ import numpy as np
 from paintkit.evaluate.discovery import BenchmarkProblem, read_metadata
 from paintkit.io.atomic import write_text_atomic
 from paintkit.io.images import ImageDecodeError, load_rgb, write_png
+from paintkit.metrics.version import METRIC_VERSION
 
 #: Tolerances at which ``--save-images`` writes diff images.
 DIFF_TOLERANCES = (0, 2, 5, 10)
@@ -115,6 +116,7 @@ def score_problem(
             "correct_output_size": result.correct_output_size,
             "output": result.to_schema(),
             "delta_e": delta_e,
+            "metric_version": METRIC_VERSION,
         }
         if extra_metrics:
             row["extra_metrics"] = extra_figures(output, answer, extra_metrics)
@@ -192,45 +194,32 @@ def extra_figures(output, answer: np.ndarray, names) -> dict:
     return figures
 
 
-def _ratio(num: int, den: int) -> float:
-    return num / den if den > 0 else 1.0
-
-
 def score_output(output, answer: np.ndarray, inp: np.ndarray, return_bins: bool = False,
                  delta_e: str = "cie76"):
     """``(ProblemScore, bins or None)`` of one output (uint8 ``(H, W, 3)`` of any size, or a
     :class:`~paintkit.metrics.coerce.MissingImage`) against uint8 ``(H, W, 3)`` answer and
-    input. Same counts and figures as :func:`paintkit.metrics.score` (docs/metric-definition.md §6-8), with
-    the ``delta_e`` formula."""
+    input: the counts and figures of :func:`paintkit.metrics.score` (docs/metric-definition.md
+    §6-8) with the ``delta_e`` formula, without torch."""
     from paintkit.kernels.normalize import normalize_output_numba
     from paintkit.kernels.tolerance_counts import counts_from_histograms
     from paintkit.metrics.coerce import MissingImage
-    from paintkit.metrics.result import ProblemScore
-    from paintkit.metrics.score import _numba_histograms
-
-    tolerance_histograms_numba = _numba_histograms(delta_e)
+    from paintkit.metrics.histograms import numpy_histograms
+    from paintkit.metrics.result import scores_from_counts
 
     answer_size = (int(answer.shape[1]), int(answer.shape[0]))
     if not isinstance(output, MissingImage) and output.size == 0:
         output = MissingImage(f"empty image (shape {output.shape})")
     missing = isinstance(output, MissingImage)
     o = answer if missing else np.ascontiguousarray(normalize_output_numba(output, answer_size))
-    result = tolerance_histograms_numba(o[None], answer[None], inp[None],
-                                        return_bins=return_bins and not missing)
+    result = numpy_histograms(delta_e)(o[None], answer[None], inp[None],
+                                       return_bins=return_bins and not missing)
     hist, bins = result if return_bins and not missing else (result, None)
-    counts = {k: np.asarray(v)[0].tolist() for k, v in counts_from_histograms(hist).items()}
-    e, p = counts["edit_pixels"], counts["preservation_pixels"]
-    zero = [0] * len(counts["edit_correct"])
-    ce, cp, ch = (zero, zero, zero) if missing else \
-        (counts["edit_correct"], counts["preservation_correct"], counts["changed"])
-    score = ProblemScore(
-        has_output=not missing,
-        output_size=None if missing else (int(output.shape[1]), int(output.shape[0])),
-        answer_size=answer_size, edit_pixels=e, preservation_pixels=p,
-        edit_correct=tuple(ce), preservation_correct=tuple(cp), changed=tuple(ch),
-        edit_accuracy=tuple(0.0 if missing else _ratio(c, e) for c in ce),
-        preservation_accuracy=tuple(0.0 if missing else _ratio(c, p) for c in cp),
-        iou=tuple(_ratio(c, e + p - q) for c, q in zip(ce, cp, strict=True)),
-        error=output.error if missing else None, delta_e=delta_e,
-    )
+    counts = counts_from_histograms(hist)
+    if missing:  # docs/metric-definition.md §8: every count 0, the regions' sizes kept
+        for key in ("edit_correct", "preservation_correct", "changed"):
+            counts[key] = np.zeros_like(counts[key])
+    score = scores_from_counts(
+        counts, [not missing],
+        [None if missing else (int(output.shape[1]), int(output.shape[0]))], [answer_size],
+        [output.error if missing else None], delta_e)[0]
     return score, (None if bins is None else bins[0])

@@ -29,6 +29,7 @@ from paintkit.evaluate.results import (
 )
 from paintkit.io.folder_lock import FolderLock
 from paintkit.io.progress import Progress
+from paintkit.metrics.version import METRIC_VERSION, row_metric_version
 
 
 @dataclass
@@ -75,14 +76,27 @@ def _score_chunk(chunk, outputs_root, images_root, delta_e="cie76", extra_metric
     return rows
 
 
+def same_metric(row: dict, delta_e: str) -> bool:
+    """Whether a results row was scored with ``delta_e`` and this paintkit's
+    :data:`~paintkit.metrics.version.METRIC_VERSION` (rows without ``delta_e`` are CIE76)."""
+    return row.get("delta_e", "cie76") == delta_e and row_metric_version(row) == METRIC_VERSION
+
+
 def check_one_formula(rows: dict, delta_e: str, results_path: Path) -> None:
-    """Refuse to add ``delta_e`` rows to a results file scored with another formula (rows
-    without the field are CIE76, the benchmark's): their figures do not mix."""
-    found = sorted({row.get("delta_e", "cie76") for row in rows.values()} - {delta_e})
-    if found:
-        raise LayoutError(f"{results_path}: holds rows scored with delta_e {', '.join(found)}; "
+    """Refuse to add ``delta_e`` rows to a results file scored with another formula or
+    another metric version: their figures do not mix."""
+    formulas = sorted({row.get("delta_e", "cie76") for row in rows.values()} - {delta_e})
+    if formulas:
+        raise LayoutError(f"{results_path}: holds rows scored with delta_e {', '.join(formulas)}; "
                           f"this run uses {delta_e}. Write to another --out folder (one "
                           "formula per results folder) or pass --overwrite to rescore all")
+    versions = sorted({row_metric_version(row) for row in rows.values()} - {METRIC_VERSION})
+    if versions:
+        raise LayoutError(
+            f"{results_path}: holds rows scored with metric version "
+            f"{', '.join(map(str, versions))}; this paintkit scores with version "
+            f"{METRIC_VERSION} (docs/metric-definition.md), whose counts may differ in a few "
+            "cells. Pass --overwrite to rescore them all, or write to another --out folder")
 
 
 def check_extra_metrics(names) -> tuple[str, ...]:
@@ -175,11 +189,12 @@ def evaluate(
             summary.notes.append(loaded.describe(results_path))
         rows = loaded.rows
         dropped = 0
-        if overwrite:  # rows of another formula go (rescored below): one formula per file
-            rows = {k: r for k, r in rows.items() if r.get("delta_e", "cie76") == delta_e}
+        if overwrite:  # rows of another formula or version go (rescored below)
+            rows = {k: r for k, r in rows.items() if same_metric(r, delta_e)}
             dropped = len(loaded.rows) - len(rows)
             if dropped:
-                summary.notes.append(f"dropped {dropped} row(s) of another delta_e formula")
+                summary.notes.append(f"dropped {dropped} row(s) of another delta_e formula "
+                                     "or metric version")
         else:
             check_one_formula(rows, delta_e, results_path)
         work: list[tuple[BenchmarkProblem, list[str], dict]] = []

@@ -13,7 +13,7 @@ as PaintBench's task folders (problem ``NNN`` is condition ``NNN // per_cell``, 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from paintkit.conditions import CONDITIONS
 from paintkit.guidance.generate import GUIDED_TASKS
@@ -35,6 +35,11 @@ class GuidanceSuite(DataclassSuite):
     start_slot: int = 0
     namespace: str = GUIDANCE_NAMESPACE
     benchmark: str = GUIDANCE_BENCHMARK
+    beyond_benchmark: bool = False
+
+    OWN_NAMESPACE: ClassVar[str] = GUIDANCE_NAMESPACE
+    OWN_PER_CELL: ClassVar[int] = GUIDANCE_PER_CELL
+    OWN_NAME: ClassVar[str] = "the guidance suite"
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "tasks", check_names(self.tasks, GUIDED_TASKS, "guided task"))
@@ -72,5 +77,6 @@ class GuidanceSuite(DataclassSuite):
     def to_dict(self) -> dict[str, Any]:
         return {"suite": "guidance", "benchmark": self.benchmark, "namespace": self.namespace,
                 "tasks": list(self.tasks), "conditions": list(self.conditions),
-                "per_cell": self.per_cell, "start_slot": self.start_slot, "problems": len(self)}
+                "per_cell": self.per_cell, "start_slot": self.start_slot, "problems": len(self),
+                **({"beyond_benchmark": True} if self.beyond_benchmark else {})}
 

@@ -32,6 +32,24 @@ class MissingImage:
     error: str | None = None
 
 
+def tensor_of(value):
+    """``value`` as a torch tensor: NumPy arrays are wrapped without a copy, also when
+    read-only (an image decoded with ``np.asarray(Image.open(...))``). The metric never
+    writes into its inputs, so torch's "not writable" warning would only be noise."""
+    import torch
+
+    if isinstance(value, np.ndarray):
+        if not value.flags.writeable:
+            import warnings
+
+            with warnings.catch_warnings():
+                warnings.filterwarnings("ignore", "The given NumPy array is not writable",
+                                        UserWarning)
+                return torch.from_numpy(value)
+        return torch.from_numpy(value)
+    return torch.as_tensor(value)
+
+
 def _is_tensor(value) -> bool:
     return type(value).__module__.startswith("torch") and hasattr(value, "device")
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from paintkit.metrics.coerce import as_images
+from paintkit.metrics.coerce import as_images, tensor_of
 
 
 class Reference:
@@ -88,9 +88,8 @@ class Reference:
 
 
 def _on(image, device):
-    import torch
 
-    image = torch.from_numpy(image) if isinstance(image, np.ndarray) else image
+    image = tensor_of(image) if isinstance(image, np.ndarray) else image
     return image if image.device == device else image.to(device)
 
 
@@ -169,10 +168,9 @@ def prepare_reference(answers, inputs=None, *, device=None) -> Reference:
             raise ValueError(f"answers, inputs: expected one shape (B, H, W, 3), got "
                              f"{tuple(a.shape)} and {tuple(i.shape)}")
         if type(a) is not type(i):  # tensor + array: keep tensors
-            import torch
 
-            a = a if not isinstance(a, np.ndarray) else torch.from_numpy(a).to(i.device)
-            i = i if not isinstance(i, np.ndarray) else torch.from_numpy(i).to(a.device)
+            a = a if not isinstance(a, np.ndarray) else tensor_of(a).to(i.device)
+            i = i if not isinstance(i, np.ndarray) else tensor_of(i).to(a.device)
         if not isinstance(a, np.ndarray) and a.device != i.device:
             raise ValueError(f"answers, inputs: expected tensors on one device, got {a.device} "
                              f"and {i.device}")

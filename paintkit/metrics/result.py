@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from paintkit.metrics.statistics import MEDIAN_TOLERANCE, TOLERANCES
+import numpy as np
+
+from paintkit.metrics.figures import mean_over_tolerances, tolerance_figures
+from paintkit.metrics.statistics import TOLERANCES
 
 SCHEMA_KEYS = ("edit_correct_pixels", "preservation_correct_pixels", "edit_accuracy",
                "preservation_accuracy", "iou", "changed_pixels")
@@ -17,6 +20,10 @@ class ProblemScore:
     ``output_size`` and ``answer_size`` are ``(W, H)``; ``error`` says why an output is
     missing (no file, undecodable file) and is None otherwise. ``delta_e`` names the colour
     difference the counts use (``"cie76"``, the benchmark's, unless chosen otherwise).
+    The figures come from the counts by :func:`~paintkit.metrics.figures.tolerance_figures`
+    (build instances with :func:`scores_from_counts`): ``miou`` is the mean IoU over the 11
+    tolerances (docs/metric-definition.md §7), ``over_edit_ratio`` the changed pixels at
+    t = 5 over ``|E|`` (§10; NaN when ``|E| = 0``).
     """
 
     has_output: bool
@@ -30,24 +37,14 @@ class ProblemScore:
     edit_accuracy: tuple[float, ...]
     preservation_accuracy: tuple[float, ...]
     iou: tuple[float, ...]
+    miou: float
+    over_edit_ratio: float
     error: str | None = None
     delta_e: str = "cie76"
 
     @property
     def correct_output_size(self) -> bool:
         return self.has_output and tuple(self.output_size) == tuple(self.answer_size)
-
-    @property
-    def miou(self) -> float:
-        """Mean IoU over the 11 tolerances (docs/metric-definition.md §7)."""
-        return sum(self.iou) / len(self.iou)
-
-    @property
-    def over_edit_ratio(self) -> float:
-        """Changed pixels at t = 5 over |E| (docs/metric-definition.md §10); NaN when |E| = 0."""
-        if self.edit_pixels == 0:
-            return float("nan")
-        return self.changed[MEDIAN_TOLERANCE] / self.edit_pixels
 
     def to_schema(self) -> dict:
         """The docs/file-layout.md ``output`` object: sizes, region sizes, per-tolerance and mean figures.
@@ -65,8 +62,9 @@ class ProblemScore:
                 "iou": float(self.iou[t]),
                 "changed_pixels": int(self.changed[t]),
             }
-        n = len(TOLERANCES)
-        mean = {k: sum(per_t[str(t)][k] for t in TOLERANCES) / n for k in SCHEMA_KEYS}
+        mean = {k: float(mean_over_tolerances(np.array([per_t[str(t)][k] for t in TOLERANCES],
+                                                        np.float64)))
+                for k in SCHEMA_KEYS}
         return {
             "output_size": list(self.output_size) if self.output_size is not None else None,
             "edit_pixels": int(self.edit_pixels),
@@ -76,26 +74,43 @@ class ProblemScore:
         }
 
 
-def problem_scores(stats, output_sizes, answer_sizes, errors,
-                   delta_e: str = "cie76") -> list[ProblemScore]:
-    """Per-problem :class:`ProblemScore` from batched ``ToleranceStatistics``."""
-    cpu = stats.to("cpu")
-    edit_acc = cpu.edit_accuracy().tolist()
-    pres_acc = cpu.preservation_accuracy().tolist()
-    iou = cpu.iou().tolist()
-    e, p = cpu.edit_pixels.tolist(), cpu.preservation_pixels.tolist()
-    ce, cp, ch = cpu.edit_correct.tolist(), cpu.preservation_correct.tolist(), \
-        cpu.changed.tolist()
-    has = cpu.has_output.tolist()
+def scores_from_counts(counts: dict, has_output, output_sizes, answer_sizes, errors,
+                       delta_e: str = "cie76") -> list[ProblemScore]:
+    """One :class:`ProblemScore` per problem from NumPy counts.
+
+    ``counts``: ``edit_pixels``, ``preservation_pixels`` ``(B,)`` and ``edit_correct``,
+    ``preservation_correct``, ``changed`` ``(B, 11)`` (as
+    :func:`~paintkit.kernels.tolerance_counts.counts_from_histograms` gives them); a missing
+    output's counts must already be 0. ``has_output``: bool ``(B,)``; sizes ``(W, H)``.
+    """
+    c = {k: np.asarray(v) for k, v in counts.items()}
+    has = np.asarray(has_output, bool).reshape(-1)
+    figures = tolerance_figures(c["edit_pixels"], c["preservation_pixels"], c["edit_correct"],
+                                c["preservation_correct"], c["changed"], has)
+    f = {k: v.tolist() for k, v in figures.items()}
+    e, p = c["edit_pixels"].tolist(), c["preservation_pixels"].tolist()
+    ce, cp, ch = (c[k].tolist() for k in ("edit_correct", "preservation_correct", "changed"))
     return [
         ProblemScore(
             has_output=bool(has[k]),
             output_size=tuple(output_sizes[k]) if output_sizes[k] is not None else None,
             answer_size=tuple(answer_sizes[k]),
-            edit_pixels=e[k], preservation_pixels=p[k],
+            edit_pixels=int(e[k]), preservation_pixels=int(p[k]),
             edit_correct=tuple(ce[k]), preservation_correct=tuple(cp[k]), changed=tuple(ch[k]),
-            edit_accuracy=tuple(edit_acc[k]), preservation_accuracy=tuple(pres_acc[k]),
-            iou=tuple(iou[k]), error=errors[k], delta_e=delta_e,
+            edit_accuracy=tuple(f["edit_accuracy"][k]),
+            preservation_accuracy=tuple(f["preservation_accuracy"][k]),
+            iou=tuple(f["iou"][k]), miou=f["miou"][k], over_edit_ratio=f["over_edit_ratio"][k],
+            error=errors[k], delta_e=delta_e,
         )
         for k in range(len(has))
     ]
+
+
+def problem_scores(stats, output_sizes, answer_sizes, errors,
+                   delta_e: str = "cie76") -> list[ProblemScore]:
+    """Per-problem :class:`ProblemScore` from batched ``ToleranceStatistics``."""
+    cpu = stats.to("cpu")
+    counts = {k: getattr(cpu, k).numpy() for k in (
+        "edit_pixels", "preservation_pixels", "edit_correct", "preservation_correct", "changed")}
+    return scores_from_counts(counts, cpu.has_output.numpy(), output_sizes, answer_sizes,
+                              errors, delta_e)

@@ -6,7 +6,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from paintkit.metrics.coerce import MissingImage, as_images
+from paintkit.metrics.coerce import MissingImage, as_images, tensor_of
+from paintkit.metrics.histograms import numpy_histograms
 from paintkit.metrics.reference import Reference, prepare_reference
 from paintkit.metrics.result import ProblemScore, problem_scores
 from paintkit.metrics.statistics import ToleranceStatistics
@@ -73,10 +74,9 @@ def _size(image) -> tuple[int, int]:
 def _output_on(out, device, name):
     """One output image as a tensor on ``device``: tensors elsewhere are refused (a hidden
     copy per image is what this path avoids); host arrays are moved once."""
-    import torch
 
     if isinstance(out, np.ndarray):
-        return torch.from_numpy(np.ascontiguousarray(out)).to(device)
+        return tensor_of(np.ascontiguousarray(out)).to(device)
     if out.device != device:
         raise ValueError(f"{name}: expected a tensor on {device} (the batch's device), got "
                          f"one on {out.device}")
@@ -111,7 +111,7 @@ def tolerance_statistics(
     """
     from paintkit.kernels.delta_e import check_formula
 
-    check_formula(delta_e)
+    check_formula(delta_e)  # before any work: a typo fails fast
     reference = prepare_reference(answers, inputs)
     if not (isinstance(samples_per_problem, int) and samples_per_problem >= 1):
         raise ValueError(f"samples_per_problem: expected an int >= 1, got {samples_per_problem!r}")
@@ -134,25 +134,12 @@ def tolerance_statistics(
     return BatchStatistics(stats, output_sizes, answer_sizes, errors, bins, delta_e)
 
 
-def _numba_histograms(delta_e: str):
-    """The CPU histogram kernel of a formula: the fused exact CIE76 kernel, or the
-    formula-generic one (:mod:`paintkit.kernels.delta_e_counts`)."""
-    if delta_e == "cie76":
-        from paintkit.kernels.tolerance_counts import tolerance_histograms_numba
-
-        return tolerance_histograms_numba
-    from paintkit.kernels.delta_e_counts import tolerance_histograms_delta_e
-
-    return lambda o, a, i, return_bins=False: tolerance_histograms_delta_e(
-        o, a, i, delta_e, return_bins=return_bins)
-
-
 def _numba_statistics(outs, reference, samples, return_bins, delta_e="cie76"):
     import torch
 
     from paintkit.kernels.normalize import normalize_output_numba
 
-    tolerance_histograms_numba = _numba_histograms(delta_e)
+    tolerance_histograms_numba = numpy_histograms(delta_e)
 
     n = len(outs)
     answer_sizes = [reference.answer_size(k // samples) for k in range(n)]

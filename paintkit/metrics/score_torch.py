@@ -10,6 +10,7 @@ are scattered back to their input positions with ``index_copy_``.
 from __future__ import annotations
 
 from paintkit.metrics.coerce import MissingImage
+from paintkit.metrics.histograms import torch_histograms
 
 NUM_BINS = 12
 
@@ -46,12 +47,10 @@ def torch_statistics(outs, reference, device, samples: int, return_bins: bool,
 
     ``hist``: int64 ``(N, 3, 12)`` on ``device``; ``has_output``: bool ``(N,)`` on ``device``;
     ``bins``: with ``return_bins`` a list of uint8 ``(H, W)`` tensors (None when missing).
-    ``delta_e``: CIE76 runs the exact fused kernel on the prepared Lab; CIE94 / CIEDE2000
-    run :func:`~paintkit.kernels.delta_e_counts.tolerance_histograms_delta_e` (float64).
+    ``delta_e``: the formula (:func:`~paintkit.metrics.histograms.torch_histograms` picks
+    the kernel).
     """
     import torch
-
-    from paintkit.kernels.tolerance_counts_torch import tolerance_histograms_torch
 
     n = len(outs)
     answer_sizes = [reference.answer_size(k // samples) for k in range(n)]
@@ -68,15 +67,7 @@ def torch_statistics(outs, reference, device, samples: int, return_bins: bool,
     for group in reference.torch_groups(device):
         for g in range(samples):
             o, _ = _outputs_of(outs, group.positions, samples, g, group.size, group, device)
-            if delta_e == "cie76":
-                res = tolerance_histograms_torch(
-                    o, group.answers, group.inputs, lab_answers=group.lab_answers,
-                    lab_inputs=group.lab_inputs, edit_mask=group.edit, return_bins=return_bins)
-            else:
-                from paintkit.kernels.delta_e_counts import tolerance_histograms_delta_e
-
-                res = tolerance_histograms_delta_e(o, group.answers, group.inputs, delta_e,
-                                                   return_bins=return_bins)
+            res = torch_histograms(o, group, delta_e, return_bins)
             h, b = res if return_bins else (res, None)
             rows = group.index * samples + g if samples > 1 else group.index
             hist.index_copy_(0, rows, h)

@@ -52,10 +52,9 @@ def grayscale(images):
 def _pairs(outputs, answers):
     """Outputs and answers as lists of uint8 ``(1, H, W, 3)`` tensors of equal size per
     problem, or one pair of ``(B, H, W, 3)`` tensors when both are same-size batches."""
-    import torch
 
     from paintkit.kernels.normalize import normalize_output_torch
-    from paintkit.metrics.coerce import MissingImage, as_images
+    from paintkit.metrics.coerce import MissingImage, as_images, tensor_of
 
     outs = as_images(outputs, "outputs")
     answers = as_images(answers, "answers")
@@ -64,14 +63,14 @@ def _pairs(outputs, answers):
                          f"{len(outs)}")
     if not isinstance(outs, list) and not isinstance(answers, list) \
             and tuple(outs.shape) == tuple(answers.shape):
-        o, a = torch.as_tensor(outs), torch.as_tensor(answers)
+        o, a = tensor_of(outs), tensor_of(answers)
         return [(o, a.to(o.device))]
     pairs = []
     for k in range(len(answers)):
-        out, ans = outs[k], torch.as_tensor(answers[k])
+        out, ans = outs[k], tensor_of(answers[k])
         if isinstance(out, MissingImage):
             raise ValueError(f"outputs[{k}]: missing ({out.error}); similarity needs an image")
-        out = torch.as_tensor(out).to(ans.device)
+        out = tensor_of(out).to(ans.device)
         if tuple(out.shape) != tuple(ans.shape):
             out = normalize_output_torch(out, (int(ans.shape[1]), int(ans.shape[0])))
         pairs.append((out[None], ans[None]))

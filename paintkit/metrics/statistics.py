@@ -2,15 +2,18 @@
 
 The update/compute split of torchmetrics: :class:`ToleranceStatistics` holds, per problem,
 ``|E|``, ``|P|`` and for t = 0..10 the counts CE_t, CP_t and changed_t (metric §6); all other
-figures (accuracies, IoU, mIoU, over-edit ratio) are computed from them.
+figures (accuracies, IoU, mIoU, over-edit ratio) are computed from them by the metric's one
+compute step, :func:`~paintkit.metrics.figures.tolerance_figures`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
 
+from paintkit.metrics.figures import MEDIAN_TOLERANCE, tolerance_figures
+
 TOLERANCES: tuple[int, ...] = tuple(range(11))
-MEDIAN_TOLERANCE = 5  # median of 0..10: where the over-edit ratio is read (docs/metric-definition.md §10)
+__all__ = ["MEDIAN_TOLERANCE", "TOLERANCES", "ToleranceStatistics"]
 
 
 @dataclass
@@ -69,51 +72,29 @@ class ToleranceStatistics:
 
     # ------------------------------------------------------------------ compute step
 
-    def _ratio(self, num, den, empty_value: float, dtype):
-        import torch
-
-        num = num.to(dtype)
-        den = den.to(dtype)
-        value = torch.where(den > 0, num / den.clamp_min(1), torch.full_like(num, empty_value))
-        return value
+    def figures(self, dtype=None) -> dict:
+        """Every figure at once (:func:`~paintkit.metrics.figures.tolerance_figures`, on the
+        statistics' device): ``edit_accuracy``, ``preservation_accuracy``, ``iou`` ``(B, 11)``,
+        ``miou`` and ``over_edit_ratio`` ``(B,)``."""
+        return tolerance_figures(self.edit_pixels, self.preservation_pixels, self.edit_correct,
+                                 self.preservation_correct, self.changed, self.has_output, dtype)
 
     def edit_accuracy(self, dtype=None):
         """CE_t / |E| (1.0 when |E| = 0; 0 for a missing output), ``(B, 11)``."""
-        import torch
-
-        dtype = dtype or torch.float64
-        e = self.edit_pixels.view(-1, 1).expand_as(self.edit_correct)
-        acc = self._ratio(self.edit_correct, e, 1.0, dtype)
-        return acc * self.has_output.view(-1, 1).to(dtype)
+        return self.figures(dtype)["edit_accuracy"]
 
     def preservation_accuracy(self, dtype=None):
         """CP_t / |P| (1.0 when |P| = 0; 0 for a missing output), ``(B, 11)``."""
-        import torch
-
-        dtype = dtype or torch.float64
-        p = self.preservation_pixels.view(-1, 1).expand_as(self.preservation_correct)
-        acc = self._ratio(self.preservation_correct, p, 1.0, dtype)
-        return acc * self.has_output.view(-1, 1).to(dtype)
+        return self.figures(dtype)["preservation_accuracy"]
 
     def iou(self, dtype=None):
-        """CE_t / (|E| + IP_t), IP_t = |P| - CP_t (1.0 when the denominator is 0), ``(B, 11)``.
-
-        A missing output has CE_t = CP_t = 0, so its IoU is 0 except when |E| = |P| = 0.
-        """
-        import torch
-
-        dtype = dtype or torch.float64
-        den = (self.edit_pixels + self.preservation_pixels).view(-1, 1) - self.preservation_correct
-        return self._ratio(self.edit_correct, den, 1.0, dtype)
+        """CE_t / (|E| + IP_t), IP_t = |P| - CP_t (1.0 when the denominator is 0), ``(B, 11)``."""
+        return self.figures(dtype)["iou"]
 
     def miou(self, dtype=None):
         """Mean of IoU_t over the 11 tolerances, ``(B,)``."""
-        return self.iou(dtype).mean(dim=1)
+        return self.figures(dtype)["miou"]
 
     def over_edit_ratio(self, dtype=None):
         """changed_5 / |E| (docs/metric-definition.md §10), ``(B,)``; NaN when |E| = 0."""
-        import torch
-
-        dtype = dtype or torch.float64
-        changed = self.changed[:, MEDIAN_TOLERANCE]
-        return self._ratio(changed, self.edit_pixels, float("nan"), dtype)
+        return self.figures(dtype)["over_edit_ratio"]

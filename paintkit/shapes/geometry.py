@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import numpy as np
@@ -25,7 +26,11 @@ def polygon_signed_area(points: np.ndarray) -> float:
     Positive when the polygon runs clockwise on screen (y down), in squared input units.
     """
     x, y = points[:, 0], points[:, 1]
-    return 0.5 * float(np.dot(x, np.roll(y, -1)) - np.dot(np.roll(x, -1), y))
+    # Elementwise products (IEEE, the same on every CPU) and a correctly rounded sum: no BLAS
+    # dot product, whose summation order and fused multiply-adds depend on the CPU's kernel
+    # (the benchmark's metadata, which records areas, must not).
+    cross = x * np.roll(y, -1) - np.roll(x, -1) * y
+    return 0.5 * math.fsum(cross.tolist())
 
 
 def outline_area(contours: Sequence[np.ndarray]) -> float:

@@ -54,7 +54,8 @@ _BENCHMARK = re.compile(r"^[A-Za-z0-9_.-]+$")
 
 def check_slots_and_names(suite) -> None:
     """The checks every suite shares: ``per_cell`` an int >= 1, ``start_slot`` an int >= 0,
-    ``namespace`` letters, digits and ``_``, ``benchmark`` one folder name.
+    ``namespace`` letters, digits and ``_``, ``benchmark`` one folder name, and the benchmark
+    guard (:func:`check_benchmark_reach`).
 
     Raises:
         ValueError: naming the field, what came and what is allowed.
@@ -68,6 +69,37 @@ def check_slots_and_names(suite) -> None:
     if not isinstance(suite.benchmark, str) or not _BENCHMARK.match(suite.benchmark):
         raise ValueError(f"benchmark must be a folder name (letters, digits, '_.-'), got "
                          f"{suite.benchmark!r}")
+    check_benchmark_reach(suite)
+
+
+def reaches_past_benchmark(suite, rounds: int = 1) -> bool:
+    """Whether the first ``rounds`` rounds of ``suite`` hold problems past its benchmark's
+    own slots while in the benchmark's own seed namespace (so the suite holds every
+    benchmark problem too). Suites declare ``OWN_NAMESPACE`` and ``OWN_PER_CELL``."""
+    own = getattr(suite, "OWN_NAMESPACE", None)
+    return own is not None and suite.namespace == own and \
+        suite.start_slot + rounds * suite.per_cell > suite.OWN_PER_CELL
+
+
+def check_benchmark_reach(suite, rounds: int = 1) -> None:
+    """Refuse a suite (or ``rounds`` rounds of a stream over it) that would hold every
+    benchmark problem and more, unless built with ``beyond_benchmark=True``: training data
+    made from it would contain the benchmark itself.
+
+    Raises:
+        ValueError: saying which slots reach past the benchmark and the two ways out.
+    """
+    if getattr(suite, "beyond_benchmark", False) or not reaches_past_benchmark(suite, rounds):
+        return
+    from paintkit.suites.suite import TRAINING_NAMESPACE
+
+    reach = "an infinite stream" if rounds > 1 else \
+        f"per_cell={suite.per_cell} (from slot {suite.start_slot})"
+    raise ValueError(
+        f"{reach} in the '{suite.namespace}' namespace reaches past {suite.OWN_NAME}'s "
+        f"{suite.OWN_PER_CELL} per cell and contains every benchmark problem; use another "
+        f"namespace (e.g. '{TRAINING_NAMESPACE}') for training data, or beyond_benchmark=True "
+        "to do it anyway (command line: --namespace, --beyond-benchmark)")
 
 
 def check_names(value, allowed: tuple[str, ...], what: str) -> tuple[str, ...]:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
-from typing import Any
+from typing import Any, ClassVar
 
 from paintkit.conditions import CONDITIONS, Condition
 from paintkit.suites.spec import (
@@ -90,6 +90,9 @@ class Suite(SuiteMethods):
         counts: ``{table: (baseline, n_med, n_high, n_xhigh)}`` object-count overrides.
         preservation: add the preservation split when ``removal`` is among the tasks.
         benchmark: folder name of the directory layout (``<out>/<benchmark>/<task>/``).
+        beyond_benchmark: allow more than 12 problems per cell in the ``paintbench``
+            namespace (a suite that then holds every benchmark problem); refused otherwise,
+            so training data never contains the benchmark by accident.
 
     Example:
         >>> suite = Suite(tasks=["translation"], per_cell=2, namespace="demo")
@@ -107,6 +110,11 @@ class Suite(SuiteMethods):
     counts: tuple[tuple[str, tuple[int, int, int, int]], ...] = ()
     preservation: bool = True
     benchmark: str = "PaintBench"
+    beyond_benchmark: bool = False
+
+    OWN_NAMESPACE: ClassVar[str] = PAINTBENCH_NAMESPACE
+    OWN_PER_CELL: ClassVar[int] = PAINTBENCH_PER_CELL
+    OWN_NAME: ClassVar[str] = "PaintBench"
 
     def __post_init__(self) -> None:
         tasks = _as_tuple(self.tasks, "tasks")
@@ -207,6 +215,7 @@ class Suite(SuiteMethods):
             "size": None if self.size is None else list(self.size),
             "counts": {table: list(levels) for table, levels in self.counts},
             "preservation": self.has_preservation, "problems": len(self),
+            **({"beyond_benchmark": True} if self.beyond_benchmark else {}),
         }
 
     @classmethod

@@ -18,7 +18,7 @@ conditions or modes: both are ``"default"`` in specs and metadata.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from paintkit.suites.spec import PROBLEM, DataclassSuite, ProblemSpec, check_slots_and_names
 
@@ -44,6 +44,7 @@ class TinyGrafixSuite(DataclassSuite):
         start_slot: first slot of every task (continue a ``per_cell=N`` corpus with N).
         namespace: seed namespace; anything but ``tinygrafixbench`` gives fresh problems.
         benchmark: folder name of the directory layout.
+        beyond_benchmark: allow more than 30 per task in the ``tinygrafixbench`` namespace.
     """
 
     tasks: tuple[str, ...] = ()
@@ -51,6 +52,11 @@ class TinyGrafixSuite(DataclassSuite):
     start_slot: int = 0
     namespace: str = TINYGRAFIX_NAMESPACE
     benchmark: str = TINYGRAFIX_BENCHMARK
+    beyond_benchmark: bool = False
+
+    OWN_NAMESPACE: ClassVar[str] = TINYGRAFIX_NAMESPACE
+    OWN_PER_CELL: ClassVar[int] = TINYGRAFIX_PER_TASK
+    OWN_NAME: ClassVar[str] = TINYGRAFIX_BENCHMARK
 
     def __post_init__(self) -> None:
         allowed = _all_tasks()
@@ -100,5 +106,6 @@ class TinyGrafixSuite(DataclassSuite):
         """JSON-able description (the manifest's ``suite``); ``from_dict`` inverts it."""
         return {"suite": "tinygrafixbench", "benchmark": self.benchmark, "namespace": self.namespace,
                 "tasks": list(self.tasks), "per_cell": self.per_cell, "start_slot": self.start_slot,
-                "problems": len(self)}
+                "problems": len(self),
+                **({"beyond_benchmark": True} if self.beyond_benchmark else {})}
 

@@ -61,6 +61,25 @@ def test_a_results_folder_holds_one_formula(tree, tmp_path):
     assert summary.scored == len(read_rows(summary.results_path))
 
 
+def test_a_results_folder_holds_one_metric_version(tree, tmp_path):
+    """Rows scored by an older metric (no ``metric_version``: version 1) are never mixed
+    with this version's: eval refuses, and --overwrite rescores them all."""
+    from paintkit.metrics.version import METRIC_VERSION
+
+    bench, outputs = tree
+    summary = evaluate(bench, outputs, tmp_path, jobs=1, progress=False)
+    rows = read_rows(summary.results_path)
+    assert {r["metric_version"] for r in rows} == {METRIC_VERSION}
+    old = [{k: v for k, v in r.items() if k != "metric_version"} for r in rows[:3]]
+    summary.results_path.write_text("".join(json.dumps(r) + "\n" for r in old))
+    with pytest.raises(LayoutError, match=f"metric version 1; this paintkit scores with "
+                                          f"version {METRIC_VERSION}"):
+        evaluate(bench, outputs, tmp_path, jobs=1, progress=False)
+    summary = evaluate(bench, outputs, tmp_path, jobs=1, progress=False, overwrite=True)
+    rows = read_rows(summary.results_path)
+    assert len(rows) == summary.scored and {r["metric_version"] for r in rows} == {METRIC_VERSION}
+
+
 def test_extra_metrics_in_each_row(tree, tmp_path):
     assert _eval(tree, tmp_path, "--extra-metrics", "ssim,psnr") == 0
     bench, outputs = tree

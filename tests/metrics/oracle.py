@@ -1,7 +1,9 @@
-"""A plain float32 NumPy implementation of the metric, written straight from SPEC 1.
+"""A plain NumPy implementation of the metric, written straight from docs/metric-definition.md.
 
-Deliberately naive (no lookup tables, no caching, one pass per tolerance): it is the
-reference every fast kernel is compared against (SPEC 1.9).
+Deliberately naive (no caching, one pass per tolerance) and sharing no code with the
+package: it is the reference every kernel is compared against (§9). Its Lab is the
+canonical arithmetic of §3 (float64 basic operations, rounded to float32 once), so it gives
+the same bits on every machine.
 """
 
 from __future__ import annotations
@@ -38,9 +40,74 @@ def normalise(output: np.ndarray, answer_w: int, answer_h: int) -> np.ndarray:
     return np.asarray(resized.crop((x, y, x + answer_w, y + answer_h)))
 
 
+def linear_srgb() -> np.ndarray:
+    """docs/metric-definition.md §3.1: the 256 linear values, float64 nearest to the exact
+    sRGB curve, computed here in 60-digit decimal arithmetic (not read from the package)."""
+    from decimal import Decimal, localcontext
+
+    values = []
+    with localcontext() as ctx:
+        ctx.prec = 60
+        for v in range(256):
+            c = Decimal(v) / Decimal(255)
+            if c <= Decimal("0.04045"):
+                x = c / Decimal("12.92")
+            else:
+                x = ((c + Decimal("0.055")) / Decimal("1.055")) ** Decimal("2.4")
+            values.append(float(x))  # Decimal -> float rounds correctly
+    return np.array(values, np.float64)
+
+
+LINEAR = linear_srgb()
+
+
+def cbrt(t: np.ndarray) -> np.ndarray:
+    """§3.4: the canonical cube root of float64 ``t`` in ``[(6/29)^3, 8)``, + - x / only."""
+    t = np.array(t, np.float64)
+    s = np.ones_like(t)
+    for _ in range(3):
+        small = t < 0.125
+        t = np.where(small, t * 8.0, t)
+        s = np.where(small, s * 0.5, s)
+    y = 0.5 + 0.5 * t
+    for _ in range(3):
+        y3 = (y * y) * y
+        y = y - (y * (y3 - t)) / ((y3 + y3) + t)
+    return s * y
+
+
 def lab(rgb: np.ndarray) -> np.ndarray:
-    """SPEC 1.3 in float32, per pixel."""
-    c = rgb.astype(F) / F(255)
+    """§3, the canonical L*a*b*: uint8 ``(..., 3)`` -> float32 ``(..., 3)``.
+
+    float64 from the table on, each operation a separate IEEE ufunc, rounded to float32 at
+    the end. No ``np.cbrt`` and no ``np.power`` (their float32 results depend on the CPU).
+    """
+    rgb = np.asarray(rgb)
+    r, g, b = (LINEAR[rgb[..., k]] for k in range(3))
+    x = ((0.4124564 * r + 0.3575761 * g) + 0.1804375 * b) / 0.95047
+    y = ((0.2126729 * r + 0.7151522 * g) + 0.0721750 * b) / 1.00000
+    z = ((0.0193339 * r + 0.1191920 * g) + 0.9503041 * b) / 1.08883
+    eps, kappa, offset = 216.0 / 24389.0, 841.0 / 108.0, 4.0 / 29.0
+
+    def f(t):
+        return np.where(t > eps, cbrt(np.maximum(t, eps)), kappa * t + offset)
+
+    fx, fy, fz = f(x), f(y), f(z)
+    return np.stack([116.0 * fy - 16.0, 500.0 * (fx - fy), 200.0 * (fy - fz)],
+                    axis=-1).astype(F)
+
+
+def delta_e(lab_a: np.ndarray, lab_b: np.ndarray) -> np.ndarray:
+    """§4: CIE76 per pixel, float32, ``sqrt((dL*dL + da*da) + db*db)``."""
+    d = (lab_a - lab_b).astype(F)
+    return np.sqrt((d[..., 0] * d[..., 0] + d[..., 1] * d[..., 1]) + d[..., 2] * d[..., 2])
+
+
+def paper_lab(rgb: np.ndarray) -> np.ndarray:
+    """The paper's formulas run naively in float32 NumPy (``np.cbrt``, ``** 2.4``): NOT the
+    metric. Its bits depend on the CPU's SIMD path; tests use it only to bound how far the
+    canonical Lab lies from it."""
+    c = np.asarray(rgb).astype(F) / F(255)
     linear = np.where(c <= F(0.04045), c / F(12.92), ((c + F(0.055)) / F(1.055)) ** F(2.4))
     m = np.array([[0.4124564, 0.3575761, 0.1804375],
                   [0.2126729, 0.7151522, 0.0721750],
@@ -56,12 +123,6 @@ def lab(rgb: np.ndarray) -> np.ndarray:
 
     fx, fy, fz = f(x), f(y), f(z)
     return np.stack([F(116) * fy - F(16), F(500) * (fx - fy), F(200) * (fy - fz)], axis=-1)
-
-
-def delta_e(lab_a: np.ndarray, lab_b: np.ndarray) -> np.ndarray:
-    """SPEC 1.4: CIE76 per pixel, float32."""
-    d = lab_a - lab_b
-    return np.sqrt(d[..., 0] ** 2 + d[..., 1] ** 2 + d[..., 2] ** 2).astype(F)
 
 
 def problem_stats(output, answer, inp) -> dict:

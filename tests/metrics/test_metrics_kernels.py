@@ -1,4 +1,4 @@
-"""Every kernel against the float32 NumPy oracle (SPEC 1.9)."""
+"""Every kernel against the canonical NumPy oracle (docs/metric-definition.md §9)."""
 
 from __future__ import annotations
 
@@ -31,24 +31,23 @@ def histograms(backend, out, ans, inp, **kw):
 
 
 def assert_matches_oracle(counts, k, out, ans, inp):
+    """Counts equal the oracle's exactly; returns how many pixels lie within 1e-3 of an
+    integer tolerance (the ones a non-canonical arithmetic could count otherwise)."""
     ref = oracle.problem_stats(out, ans, inp)
     near_oa, near_oi = oracle.near_integer_pixels(out, ans, inp)
     assert counts["edit_pixels"][k] == ref["edit_pixels"]
     assert counts["preservation_pixels"][k] == ref["preservation_pixels"]
     for t in range(11):
         r = ref["cie76_threshold"][str(t)]
-        assert abs(int(counts["edit_correct"][k, t]) - r["edit_correct_pixels"]) <= near_oa
-        assert abs(int(counts["preservation_correct"][k, t])
-                   - r["preservation_correct_pixels"]) <= near_oa
-        assert abs(int(counts["changed"][k, t]) - r["changed_pixels"]) <= near_oi
+        assert int(counts["edit_correct"][k, t]) == r["edit_correct_pixels"]
+        assert int(counts["preservation_correct"][k, t]) == r["preservation_correct_pixels"]
+        assert int(counts["changed"][k, t]) == r["changed_pixels"]
     return near_oa, near_oi
 
 
-def test_linear_lut_is_bit_identical_to_the_formula():
-    c = np.arange(256, dtype=np.float32) / np.float32(255)
-    formula = np.where(c <= np.float32(0.04045), c / np.float32(12.92),
-                       ((c + np.float32(0.055)) / np.float32(1.055)) ** np.float32(2.4))
-    assert np.array_equal(LINEAR_LUT.view(np.uint32), formula.astype(np.float32).view(np.uint32))
+def test_linear_lut_is_the_canonical_table_in_float32():
+    assert np.array_equal(LINEAR_LUT.view(np.uint32),
+                          oracle.LINEAR.astype(np.float32).view(np.uint32))
 
 
 def _lab_within_contract(allc):

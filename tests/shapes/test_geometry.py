@@ -66,3 +66,29 @@ def test_rotated_diamond_bounds():
     side = 50 * math.sqrt(2)
     assert (x1 - x0, y1 - y0) == pytest.approx((side, side))
     assert ((x0 + x1) / 2, (y0 + y1) / 2) == pytest.approx((50.0, 50.0))
+
+
+@pytest.mark.parametrize("shape_type", SHAPE_TYPES)
+def test_areas_use_no_blas(shape_type, monkeypatch):
+    """Areas go into the benchmark's metadata, so they must not depend on the CPU's BLAS
+    kernel (a dot product's summation order and fused multiply-adds do): no np.dot / matmul,
+    and a correctly rounded sum of the shoelace terms."""
+    import numpy as np
+
+    from paintkit.shapes.geometry import polygon_signed_area
+    from paintkit.shapes.outlines import shape_outline
+
+    shape = Shape("s", shape_type, BBox(10.3, 20.7, 81.1, 47.9), (10, 20, 30), rotation=33.0)
+    expected = shape_area(shape)
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("a BLAS call in the area")
+
+    for name in ("dot", "matmul", "inner", "vdot", "einsum", "tensordot"):
+        monkeypatch.setattr(np, name, refuse)
+    assert shape_area(shape) == expected
+    for contour in shape_outline(shape):
+        x, y = contour[:, 0].tolist(), contour[:, 1].tolist()
+        n = len(x)
+        terms = [x[i] * y[(i + 1) % n] - x[(i + 1) % n] * y[i] for i in range(n)]
+        assert polygon_signed_area(contour) == 0.5 * math.fsum(terms)

@@ -1,5 +1,6 @@
-"""``paintkit generate``: corpora default to a namespace other than ``paintbench``; more
-than 12 per cell in ``paintbench`` needs ``--beyond-benchmark`` and prints a warning."""
+"""Corpora default to a namespace other than the benchmark's; more problems per cell than the
+benchmark has, in its own namespace, need ``beyond_benchmark=True`` (``--beyond-benchmark``):
+the suites refuse it themselves, so the library is as safe as the command line."""
 
 import argparse
 
@@ -30,11 +31,47 @@ def test_a_corpus_defaults_to_the_training_namespace(kwargs):
 
 
 def test_more_than_12_per_cell_in_paintbench_needs_the_flag(capsys):
-    with pytest.raises(ValueError, match="--beyond-benchmark"):
-        choose_namespace(_args(namespace="paintbench", per_cell=500))
+    from paintkit.cli.main import main
+
+    assert main(["generate", "paintbench", "--out", "unused", "--namespace", "paintbench",
+                 "--per-cell", "500", "--tasks", "translation"]) != 0
+    assert "--beyond-benchmark" in capsys.readouterr().err
     assert choose_namespace(_args(namespace="paintbench", per_cell=500,
                                   beyond_benchmark=True)) == "paintbench"
     assert "warning: this corpus contains the PaintBench problems" in capsys.readouterr().err
+
+
+def _suites():
+    from paintkit.compositional.suite import CompositionalSuite
+    from paintkit.guidance.suite import GuidanceSuite
+    from paintkit.suites import Suite
+    from paintkit.suites.tinygrafix import TinyGrafixSuite
+
+    return [(Suite, 12), (TinyGrafixSuite, 30), (CompositionalSuite, 12), (GuidanceSuite, 12)]
+
+
+@pytest.mark.parametrize(("suite_class", "own"), _suites())
+def test_the_library_refuses_a_suite_past_its_benchmark(suite_class, own):
+    suite_class(per_cell=own)  # the benchmark itself
+    suite_class(per_cell=own, namespace="train", start_slot=own)  # fresh problems
+    for kwargs in ({"per_cell": own + 1}, {"per_cell": 1, "start_slot": own}):
+        with pytest.raises(ValueError, match="beyond_benchmark=True"):
+            suite_class(**kwargs)
+        suite = suite_class(**kwargs, beyond_benchmark=True)
+        assert suite.to_dict()["beyond_benchmark"] is True
+        assert suite_class.from_dict(suite.to_dict()).to_dict() == suite.to_dict()
+    assert "beyond_benchmark" not in suite_class().to_dict()  # manifests unchanged
+
+
+def test_an_infinite_stream_in_the_benchmark_namespace_is_refused():
+    from paintkit.data import ProblemStream
+    from paintkit.suites import Suite
+
+    with pytest.raises(ValueError, match="an infinite stream in the 'paintbench' namespace"):
+        ProblemStream(Suite(tasks=["translation"]), infinite=True)
+    ProblemStream(Suite(tasks=["translation"]))  # the benchmark's problems, once: allowed
+    ProblemStream(Suite(tasks=["translation"], namespace="train"), infinite=True)
+    ProblemStream(Suite(tasks=["translation"], beyond_benchmark=True), infinite=True)
 
 
 def test_an_explicit_namespace_is_kept():

@@ -1,0 +1,54 @@
+"""Which kernel counts a batch: the one place where the ΔE formula picks an implementation.
+
+Every scorer (``score``, rewards, ``paintkit eval``, turns) gets its per-problem ``(3, 12)``
+ΔE histograms (docs/metric-definition.md §6) through :func:`numpy_histograms` (NumPy
+batches, Numba on the CPU) or :func:`torch_histograms` (tensors, on their device):
+
+- CIE76, the benchmark's formula: the fused exact kernels
+  (:mod:`paintkit.kernels.tolerance_counts`, :mod:`paintkit.kernels.tolerance_counts_torch`);
+- CIE94 and CIEDE2000 (opt-in): the formula-generic kernels of
+  :mod:`paintkit.kernels.delta_e_counts`.
+"""
+
+from __future__ import annotations
+
+from paintkit.kernels.delta_e import check_formula
+
+__all__ = ["numpy_histograms", "torch_histograms"]
+
+
+def numpy_histograms(delta_e: str = "cie76"):
+    """The CPU histogram kernel of ``delta_e``: ``kernel(outputs, answers, inputs,
+    return_bins=False)`` on uint8 ``(B, H, W, 3)`` arrays -> int64 ``(B, 3, 12)`` (and uint8
+    ``(B, H, W)`` bins).
+
+    Raises:
+        ValueError: an unknown formula.
+    """
+    if check_formula(delta_e) == "cie76":
+        from paintkit.kernels.tolerance_counts import tolerance_histograms_numba
+
+        return tolerance_histograms_numba
+    from paintkit.kernels.delta_e_counts import tolerance_histograms_delta_e
+
+    def kernel(outputs, answers, inputs, return_bins=False):
+        return tolerance_histograms_delta_e(outputs, answers, inputs, delta_e,
+                                            return_bins=return_bins)
+
+    return kernel
+
+
+def torch_histograms(outputs, group, delta_e: str = "cie76", return_bins: bool = False):
+    """Histograms of uint8 ``(G, H, W, 3)`` outputs against a prepared
+    :class:`~paintkit.metrics.reference.TargetGroup` on the outputs' device: int64
+    ``(G, 3, 12)``, or ``(histograms, bins)``."""
+    if check_formula(delta_e) == "cie76":
+        from paintkit.kernels.tolerance_counts_torch import tolerance_histograms_torch
+
+        return tolerance_histograms_torch(
+            outputs, group.answers, group.inputs, lab_answers=group.lab_answers,
+            lab_inputs=group.lab_inputs, edit_mask=group.edit, return_bins=return_bins)
+    from paintkit.kernels.delta_e_counts import tolerance_histograms_delta_e
+
+    return tolerance_histograms_delta_e(outputs, group.answers, group.inputs, delta_e,
+                                        return_bins=return_bins)

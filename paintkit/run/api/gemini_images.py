@@ -1,0 +1,80 @@
+"""Google Gemini image models (Nano-Banana) through the official ``google-genai`` client.
+
+``models.generate_content`` with the input image and the instruction, asking for text and
+image; the first image part is the output, the text parts (the model's reasoning or reply)
+are saved as ``NNNN_reasoning.txt``, ``usage_metadata`` (prompt, output and thinking
+tokens) goes to the run's totals. The client's own retries are off (one attempt):
+:class:`~paintkit.run.api.base.ApiModel` retries.
+"""
+
+from __future__ import annotations
+
+from paintkit.run.api.base import ApiModel, api_key
+from paintkit.run.interface import EditRequest, EditResult, png_bytes
+
+KEY_VARIABLES = ("GEMINI_API_KEY", "GOOGLE_API_KEY")
+_USAGE = ("prompt_token_count", "candidates_token_count", "thoughts_token_count",
+          "total_token_count")
+
+
+class GeminiImageEdit(ApiModel):
+    """``model``: the provider's model id (``gemini-2.5-flash-image`` is Nano-Banana);
+    ``options``: extra fields of ``GenerateContentConfig``."""
+
+    def __init__(self, name: str, model: str, *, base_url: str | None = None,
+                 key: str | None = None, options: dict | None = None, **limits):
+        super().__init__(**limits)
+        try:
+            from google import genai
+            from google.genai import types
+        except ImportError:
+            raise ValueError("Gemini models need the api extra: pip install 'paintkit[api]'") \
+                from None
+        self.types = types
+        self.name, self.model, self.options, self.base_url = name, model, dict(options or {}), \
+            base_url
+        http = types.HttpOptions(base_url=base_url, timeout=int(self.timeout * 1000),
+                                 retry_options=types.HttpRetryOptions(attempts=1))
+        self.client = genai.Client(api_key=api_key(KEY_VARIABLES, key), http_options=http)
+
+    def request(self, request: EditRequest) -> EditResult:
+        types = self.types
+        config = types.GenerateContentConfig(response_modalities=["TEXT", "IMAGE"],
+                                             **self.options)
+        response = self.client.models.generate_content(
+            model=self.model,
+            contents=[types.Part.from_bytes(data=png_bytes(request.image), mime_type="image/png"),
+                      request.instruction],
+            config=config)
+        image, texts = None, []
+        for candidate in response.candidates or []:
+            for part in (candidate.content.parts if candidate.content else None) or []:
+                if part.inline_data is not None and part.inline_data.data and image is None:
+                    image = part.inline_data.data
+                elif part.text:
+                    texts.append(part.text)
+        usage = {}
+        meta = response.usage_metadata
+        for key in _USAGE:
+            value = getattr(meta, key, None) if meta is not None else None
+            if isinstance(value, int):
+                usage[key] = value
+        if image is None:
+            reason = getattr(response.candidates[0], "finish_reason", None) \
+                if response.candidates else None
+            raise ValueError("the response holds no image"
+                             + (f" (finish reason {reason})" if reason else "")
+                             + (f"; text: {' '.join(texts)[:200]}" if texts else ""))
+        return EditResult(image=image, text="\n".join(texts) or None, usage=usage)
+
+    def close(self) -> None:
+        close = getattr(self.client, "close", None)
+        if close is not None:
+            close()
+
+    def describe(self) -> dict:
+        from google.genai import version
+
+        return {"name": self.name, "kind": "gemini-images", "model": self.model,
+                "base_url": self.base_url, "options": self.options, **self.limits(),
+                "concurrency": self.concurrency, "google-genai": version.__version__}

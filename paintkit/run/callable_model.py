@@ -1,0 +1,91 @@
+"""Any Python function as a model: ``paintkit run --model my_pkg.editor:edit``.
+
+The function takes a batch, a list of ``(PIL image, instruction)`` pairs, and returns one
+item per pair, in order. An item is the edited image (a PIL image, a uint8 ``(H, W, 3)``
+array, or encoded image bytes), or ``(image, text)`` where ``text`` is the model's
+reasoning (saved as ``NNNN_reasoning.txt``), or an ``Exception`` for a problem the model
+could not do (recorded as failed, retried on the next run). If the function declares a
+``seeds`` parameter it also gets the per-problem seeds (a list of ints); options given with
+``--option key=value`` arrive as keyword arguments. An exception raised by the function
+fails the whole batch, with its message as the reason.
+
+To load weights once rather than per batch, write ``module:factory()``: paintkit calls
+``factory(**options)`` once and then calls what it returns for every batch.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+from collections.abc import Callable
+
+from paintkit.run.interface import EditModel, EditRequest, EditResult
+
+
+def load_callable(spec: str) -> tuple[Callable, bool]:
+    """``"pkg.module:function"`` or ``"pkg.module:factory()"`` -> (object, is_factory).
+
+    Raises:
+        ValueError: a malformed spec, a module that does not import, a missing name.
+    """
+    module_name, sep, attr = spec.partition(":")
+    factory = attr.endswith("()")
+    attr = attr[:-2] if factory else attr
+    if not sep or not module_name or not attr.isidentifier():
+        raise ValueError(f"model {spec!r}: expected 'module:function' or 'module:factory()'")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise ValueError(f"model {spec!r}: cannot import {module_name}: {exc}") from None
+    target = getattr(module, attr, None)
+    if not callable(target):
+        raise ValueError(f"model {spec!r}: {module_name} has no function {attr}")
+    return target, factory
+
+
+def _accepts(function: Callable, name: str) -> bool:
+    try:
+        params = inspect.signature(function).parameters
+    except (TypeError, ValueError):
+        return False
+    return name in params or any(p.kind is p.VAR_KEYWORD for p in params.values())
+
+
+class CallableModel(EditModel):
+    """:class:`EditModel` around a user function (see the module docstring)."""
+
+    def __init__(self, spec: str, *, batch_size: int = 1, options: dict | None = None):
+        target, factory = load_callable(spec)
+        self.spec, self.options = spec, dict(options or {})
+        self.function = target(**self.options) if factory else target
+        self.call_options = {} if factory else self.options
+        self.name = spec
+        self.batch_size = batch_size
+        self._seeds = _accepts(self.function, "seeds")
+
+    def edit_batch(self, requests: list[EditRequest]) -> list[EditResult]:
+        batch = [(r.image, r.instruction) for r in requests]
+        kwargs = dict(self.call_options)
+        if self._seeds:
+            kwargs["seeds"] = [r.seed for r in requests]
+        items = self.function(batch, **kwargs)
+        items = list(items) if items is not None else []
+        if len(items) != len(requests):
+            raise ValueError(f"{self.spec} returned {len(items)} items for a batch of "
+                             f"{len(requests)}")
+        results = []
+        for item in items:
+            if isinstance(item, BaseException):
+                results.append(EditResult(error=f"{type(item).__name__}: {item}"))
+            elif isinstance(item, tuple) and len(item) == 2:
+                results.append(EditResult(image=item[0], text=None if item[1] is None
+                                          else str(item[1])))
+            else:
+                results.append(EditResult(image=item))
+        return results
+
+    def describe(self) -> dict:
+        module = self.spec.partition(":")[0]
+        version = getattr(importlib.import_module(module), "__version__", None)
+        return {"name": self.spec, "kind": "callable", "module_version": version,
+                "options": self.options}

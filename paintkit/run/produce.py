@@ -1,0 +1,108 @@
+"""One batch of problems through a model, written to the outputs tree (any engine).
+
+:func:`produce_batch` reads the inputs and instructions, asks the planner (if any), calls
+the model once for the batch, and writes each answer atomically: the reasoning text and the
+plan first, the ``NNNN_output.png`` last, so an output that exists always has its text
+beside it. It returns one log record per problem; a problem the model failed (or whose
+image does not decode) is recorded with its reason and leaves no file, so the next run
+retries it.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from PIL import Image
+
+from paintkit.evaluate.discovery import BenchmarkProblem, read_metadata
+from paintkit.io.atomic import write_text_atomic
+from paintkit.io.images import load_rgb, write_png
+from paintkit.run.interface import EditModel, EditRequest, EditResult, problem_seed, to_rgb_array
+
+
+def problem_key(problem: BenchmarkProblem) -> str:
+    return f"{problem.benchmark}/{problem.task}/{problem.idx:04d}"
+
+
+def text_path(problem: BenchmarkProblem, outputs_root: Path, folder: str, kind: str) -> Path:
+    """``<outputs>/<folder>/<Benchmark>/<task>/NNNN_<kind>.txt`` (reasoning, plan)."""
+    return problem.output_path(outputs_root, folder).with_name(f"{problem.idx:04d}_{kind}.txt")
+
+
+def output_decodes(path: Path) -> bool:
+    """Whether ``path`` holds an image that decodes (a kept output on resume)."""
+    try:
+        load_rgb(path)
+    except (ValueError, OSError):
+        return False
+    return True
+
+
+def _fail(problem: BenchmarkProblem, reason: str, **extra) -> dict:
+    return {"key": problem_key(problem), "status": "failed", "reason": reason, **extra}
+
+
+def produce_batch(model: EditModel, problems: list[BenchmarkProblem], outputs_root, folder: str,
+                  seed: int, planner=None) -> list[dict]:
+    """Run ``problems`` through ``model`` and write their files; one record per problem.
+
+    A record: ``key``, ``status`` (``"ok"`` / ``"failed"``), ``reason`` (failed),
+    ``latency_s`` (seconds of the model call for the whole batch), ``batch``, ``attempts``,
+    ``usage``, ``seed``, ``size`` (``[W, H]`` of the output).
+    """
+    outputs_root = Path(outputs_root)
+    records: dict[int, dict] = {}
+    requests, pending, plans = [], [], {}
+    for n, problem in enumerate(problems):
+        key = problem_key(problem)
+        try:
+            meta = read_metadata(problem)
+            instruction = str(meta["instruction"])
+            image = Image.fromarray(load_rgb(problem.input_path))
+        except (KeyError, ValueError, OSError) as exc:
+            records[n] = _fail(problem, f"cannot read the problem: {exc}")
+            continue
+        pseed = problem_seed(seed, key)
+        if planner is not None:
+            try:
+                plans[n] = planner.plan(image, instruction)
+            except Exception as exc:  # noqa: BLE001 - recorded, retried next run
+                records[n] = _fail(problem, f"planner: {type(exc).__name__}: {exc}", seed=pseed)
+                continue
+            instruction = planner.augment(instruction, plans[n])
+        requests.append(EditRequest(image, instruction, pseed, key))
+        pending.append(n)
+    if requests:
+        start = time.perf_counter()
+        try:
+            results = model.edit_batch(requests)
+            if len(results) != len(requests):
+                raise ValueError(f"model returned {len(results)} results for "
+                                 f"{len(requests)} requests")
+        except Exception as exc:  # noqa: BLE001 - a model crash fails the batch, not the run
+            results = [EditResult(error=f"{type(exc).__name__}: {exc}") for _ in requests]
+        latency = time.perf_counter() - start
+        for n, request, result in zip(pending, requests, results, strict=True):
+            extra = {"latency_s": round(latency, 4), "batch": len(requests),
+                     "attempts": result.attempts, "usage": result.usage, "seed": request.seed}
+            if n in plans:
+                extra["planner_usage"] = plans[n].usage
+            records[n] = _write(problems[n], result, outputs_root, folder, plans.get(n), extra)
+    return [records[n] for n in range(len(problems))]
+
+
+def _write(problem, result: EditResult, outputs_root: Path, folder: str, plan, extra) -> dict:
+    key = problem_key(problem)
+    if result.error is not None or result.image is None:
+        return _fail(problem, result.error or "the model returned no image", **extra)
+    try:
+        pixels = to_rgb_array(result.image, f"{key} output")
+    except ValueError as exc:
+        return _fail(problem, str(exc), **extra)
+    if plan is not None:
+        write_text_atomic(text_path(problem, outputs_root, folder, "plan"), plan.text)
+    if result.text:
+        write_text_atomic(text_path(problem, outputs_root, folder, "reasoning"), result.text)
+    write_png(problem.output_path(outputs_root, folder), pixels)
+    return {"key": key, "status": "ok", "size": [pixels.shape[1], pixels.shape[0]], **extra}

@@ -1,0 +1,224 @@
+"""``run_model``: every selected problem through a model, into the layout ``paintkit eval`` reads.
+
+Resumable and safe to interrupt: the model folder is locked for the run, temporary files a
+killed run left are removed once the lock is held, an output that already decodes is kept,
+one that does not is redone, and a problem that failed is retried on the next run.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import deque
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from paintkit.evaluate.discovery import BenchmarkProblem, discover_problems
+from paintkit.io.folder_lock import FolderLock
+from paintkit.io.progress import Progress
+from paintkit.run.produce import output_decodes, produce_batch
+from paintkit.run.records import LOCK_NAME, RunRecords, remove_stale_temporaries
+
+
+@dataclass
+class RunSummary:
+    """What a run did. ``failures``: ``{key: reason}`` of the problems that failed."""
+
+    model_dir: Path
+    written: int = 0
+    skipped: int = 0
+    failures: dict[str, str] = field(default_factory=dict)
+    seconds: float = 0.0
+    usage: dict = field(default_factory=dict)
+    scored: int = 0
+    workers: int = 1
+
+    @property
+    def problems_per_second(self) -> float:
+        return self.written / self.seconds if self.seconds > 0 else 0.0
+
+
+def folder_name(model: str) -> str:
+    """The default ``<outputs>/<model>`` folder of a model name: the name itself for a
+    built-in, the last path part for ``diffusers:<repo or path>``, ``module.function`` for
+    a callable; characters other than letters, digits, ``.``, ``_``, ``-`` become ``_``."""
+    if model.startswith("diffusers:"):
+        model = model[len("diffusers:"):].rstrip("/").rsplit("/", 1)[-1]
+    else:
+        model = model.replace(":", ".").rstrip("()")
+    name = re.sub(r"[^A-Za-z0-9._-]+", "_", model).strip("._") or "model"
+    return name
+
+
+def select_problems(benchmarks_root, *, benchmarks=None, tasks=None,
+                    limit: int | None = None) -> list[BenchmarkProblem]:
+    """The problems of a run, in benchmark, task, index order; ``limit``: the first
+    ``limit`` problems of each task folder."""
+    if limit is not None and limit < 1:
+        raise ValueError(f"limit: expected a positive number of problems per task, got {limit}")
+    problems = discover_problems(benchmarks_root, benchmarks=benchmarks, tasks=tasks)
+    if limit is None:
+        return problems
+    count: dict[tuple[str, str], int] = {}
+    kept = []
+    for problem in problems:
+        seen = count.get((problem.benchmark, problem.task), 0)
+        if seen < limit:
+            kept.append(problem)
+        count[(problem.benchmark, problem.task)] = seen + 1
+    return kept
+
+
+def _add_usage(total: dict, usage: dict) -> None:
+    for name, value in (usage or {}).items():
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            total[name] = total.get(name, 0) + value
+
+
+def run_model(model, benchmarks_root, outputs_root, *, folder: str | None = None,
+              benchmarks=None, tasks=None, limit: int | None = None,
+              batch_size: int | None = None, concurrency: int | None = None, seed: int = 0,
+              overwrite: bool = False, progress: bool = True, planner=None,
+              eval_out=None, engine: str = "local", workers: int | None = None,
+              address: str | None = None, settings: dict | None = None) -> RunSummary:
+    """Write ``<outputs>/<folder>/<Benchmark>/<task>/NNNN_output.png`` for each problem.
+
+    Args:
+        model: an :class:`~paintkit.run.interface.EditModel`, or (``engine="ray"``) a
+            zero-argument picklable function that builds one in each worker.
+        folder: the model folder name (default :func:`folder_name` of ``model.name``).
+        limit: the first ``limit`` problems of each task; ``tasks`` / ``benchmarks``: only
+            these folders.
+        batch_size, concurrency: problems per model call and calls in flight (defaults:
+            the model's own).
+        seed: the run seed; each problem's seed is derived from it and the problem.
+        overwrite: redo outputs that already decode.
+        planner: a :class:`~paintkit.run.planner.Planner` (its plan goes to the model with
+            the instruction and is saved as ``NNNN_plan.txt``).
+        eval_out: a results folder to score outputs into as they land.
+        engine, workers, address: ``"local"`` (threads in this process) or ``"ray"`` (one
+            worker per GPU of the cluster at ``address``, or ``workers`` workers, each
+            building its own model; a local Ray instance when no address is given).
+        settings: what else to record in the run manifest (the command's options).
+
+    Raises:
+        LayoutError: the benchmark tree breaks the layout.
+        FolderBusyError: another ``paintkit run`` writes into the same model folder.
+    """
+    import time
+
+    problems = select_problems(benchmarks_root, benchmarks=benchmarks, tasks=tasks, limit=limit)
+    if engine not in ("local", "ray"):
+        raise ValueError(f"engine: expected 'local' or 'ray', got {engine!r}")
+    local_model = model if engine == "local" else None
+    name = getattr(local_model, "name", None) or (settings or {}).get("model", "model")
+    folder = folder or folder_name(name)
+    outputs_root = Path(outputs_root)
+    model_dir = outputs_root / folder
+    batch_size = batch_size or getattr(local_model, "batch_size", 1)
+    concurrency = concurrency or getattr(local_model, "concurrency", 1)
+    if batch_size < 1 or concurrency < 1:
+        raise ValueError("batch size and concurrency must be positive")
+    summary = RunSummary(model_dir)
+    with FolderLock(model_dir, LOCK_NAME, "paintkit run"):
+        remove_stale_temporaries(model_dir)
+        todo, done = [], []
+        for problem in problems:
+            path = problem.output_path(outputs_root, folder)
+            (done if not overwrite and output_decodes(path) else todo).append(problem)
+        summary.skipped = len(done)
+        described = local_model.describe() if local_model is not None else {"name": name}
+        scorer = None
+        if eval_out is not None:  # first: a busy results folder stops the run before it starts
+            from paintkit.run.live_eval import LiveScorer
+
+            scorer = LiveScorer(eval_out, outputs_root, folder, done, todo)
+        try:
+            records = RunRecords(model_dir, {
+                "model": described, "seed": seed, "batch_size": batch_size,
+                "concurrency": concurrency, "engine": engine, "limit": limit,
+                "benchmarks": benchmarks, "tasks": tasks, "overwrite": overwrite,
+                "planner": planner.describe() if planner is not None else None,
+                "settings": settings or {}, "problems": len(problems), "todo": len(todo)})
+        except BaseException:
+            if scorer is not None:
+                scorer.close()
+            raise
+        bar = Progress(len(problems), verb="edited", enabled=progress)
+        bar.update(skipped=len(done))
+        by_key = {f"{p.benchmark}/{p.task}/{p.idx:04d}": p for p in todo}
+        latencies: list[float] = []
+        planner_usage: dict = {}
+
+        def consume(batch_records: list[dict]) -> None:
+            for record in batch_records:
+                records.log(record)
+                if record["status"] == "ok":
+                    summary.written += 1
+                    latencies.append(record["latency_s"] / max(1, record.get("batch", 1)))
+                else:
+                    summary.failures[record["key"]] = record["reason"]
+                _add_usage(summary.usage, record.get("usage"))
+                if record.get("planner_usage"):
+                    _add_usage(planner_usage, record["planner_usage"])
+                if scorer is not None:
+                    scorer.submit(by_key[record["key"]])
+            bar.update(processed=len(batch_records))
+
+        start = time.perf_counter()
+        batches = [todo[k:k + batch_size] for k in range(0, len(todo), batch_size)]
+        try:
+            if engine == "ray":
+                from paintkit.run.ray_engine import run_on_ray
+
+                summary.workers, described = run_on_ray(model, batches, outputs_root, folder,
+                                                        seed, planner, workers, consume, address)
+                if described is not None:
+                    records.entry["model"] = described
+            else:
+                _run_local(local_model, batches, outputs_root, folder, seed, planner,
+                           concurrency, consume)
+        finally:
+            summary.seconds = time.perf_counter() - start
+            bar.close()
+            if local_model is not None and local_model.usage_summary():
+                summary.usage = local_model.usage_summary()  # the provider's totals
+            latencies.sort()
+            records.finish(
+                written=summary.written, skipped=summary.skipped,
+                failed=len(summary.failures), failures=summary.failures, workers=summary.workers,
+                seconds=round(summary.seconds, 3), usage=summary.usage,
+                planner_usage=planner_usage or None,
+                latency_s={"mean": round(sum(latencies) / len(latencies), 4),
+                           "p50": latencies[len(latencies) // 2],
+                           "max": latencies[-1]} if latencies else None)
+            if scorer is not None:
+                scorer.close()
+                summary.scored = scorer.scored
+    return summary
+
+
+def _run_local(model, batches, outputs_root, folder, seed, planner, concurrency,
+               consume) -> None:
+    """Batches through ``model`` on ``concurrency`` threads, at most ``2 * concurrency``
+    submitted at once; records consumed as batches finish (a request waiting out its
+    back-off does not hold up the others)."""
+    if concurrency == 1:
+        for batch in batches:
+            consume(produce_batch(model, batch, outputs_root, folder, seed, planner))
+        return
+    queue = deque(batches)
+    with ThreadPoolExecutor(concurrency, thread_name_prefix="paintkit-run") as pool:
+        running: set = set()
+        try:
+            while queue or running:
+                while queue and len(running) < 2 * concurrency:
+                    running.add(pool.submit(produce_batch, model, queue.popleft(),
+                                            outputs_root, folder, seed, planner))
+                finished, running = wait(running, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    consume(future.result())
+        except BaseException:
+            for future in running:
+                future.cancel()
+            raise

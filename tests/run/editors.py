@@ -1,0 +1,76 @@
+"""Model functions for the callable interface (loaded by name as ``editors:<function>``).
+
+Each takes a batch of (PIL image, instruction) pairs, like a user's function would.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import numpy as np
+from PIL import Image, ImageOps
+
+CALLS: list[int] = []  # batch sizes seen in this process
+
+
+def invert(batch, seeds=None):
+    """The inverted input, with the instruction and the seed as reasoning text."""
+    CALLS.append(len(batch))
+    return [(ImageOps.invert(image), f"{text} | seed {seed}")
+            for (image, text), seed in zip(batch, seeds, strict=True)]
+
+
+def identity_array(batch):
+    """The input as a uint8 array, no text."""
+    return [np.asarray(image) for image, _ in batch]
+
+
+def flaky(batch, fail_file=""):
+    """Fails every problem whose input's top-left pixel is odd while ``fail_file`` exists."""
+    out = []
+    for image, _ in batch:
+        if fail_file and Path(fail_file).exists() and sum(image.getpixel((0, 0))) % 2:
+            out.append(RuntimeError("model refused"))
+        else:
+            out.append(image)
+    return out
+
+
+def broken_bytes(batch):
+    return [b"\x89PNG\r\n\x1a\nnot really" for _ in batch]
+
+
+def crash(batch):
+    raise RuntimeError("out of memory")
+
+
+def slow(batch, delay=0.05, log=""):
+    """The input after ``delay`` seconds; appends its pid per problem to ``log``."""
+    time.sleep(delay)
+    if log:
+        with open(log, "a") as fh:
+            fh.write(f"{os.getpid()}\n" * len(batch))
+    return [image for image, _ in batch]
+
+
+class _Loaded:
+    def __init__(self, scale):
+        self.scale = scale
+
+    def __call__(self, batch):
+        return [Image.new("RGB", image.size, (self.scale, 0, 0)) for image, _ in batch]
+
+
+def factory(scale=7):
+    """``editors:factory()``: built once, then called per batch."""
+    return _Loaded(scale)
+
+
+def invert_logged(batch, seeds=None, log=""):
+    """``invert``, appending this process's id to ``log`` once per problem."""
+    time.sleep(0.05)
+    with open(log, "a") as fh:
+        fh.write(f"{os.getpid()}\n" * len(batch))
+    return invert(batch, seeds=seeds)

@@ -1,0 +1,169 @@
+"""A loopback (127.0.0.1) server speaking the endpoints the real API clients call.
+
+- ``POST /v1/images/edits`` (OpenAI images.edit, multipart form): answers the inverted
+  input image as ``b64_json`` with token ``usage``;
+- ``POST /v1beta/models/<model>:generateContent`` (google-genai): a text part and the
+  inverted input as ``inlineData``, with ``usageMetadata``;
+- ``POST /v1/chat/completions`` (OpenAI chat, the planner): a plan naming the instruction.
+
+``behaviour(key, attempt)`` picks what each request gets: ``"ok"``, ``"429"``, ``"500"``,
+``"timeout"`` (answers after ``hang`` seconds), ``"slow"`` (ok after ``delay`` seconds) or
+``"garbage"`` (ok, but the image bytes are not an image). ``key`` identifies the problem
+(the instruction and a hash of the input), ``attempt`` counts its requests from 1. The
+server records every request's start time and the most requests in flight at once.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import io
+import json
+import threading
+import time
+from email.parser import BytesParser
+from email.policy import HTTP
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from PIL import Image, ImageOps
+
+
+def _invert_png(data: bytes) -> bytes:
+    image = ImageOps.invert(Image.open(io.BytesIO(data)).convert("RGB"))
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG")
+    return buffer.getvalue()
+
+
+class Loopback:
+    def __init__(self, behaviour=None, *, delay: float = 0.0, hang: float = 5.0):
+        self.behaviour = behaviour or (lambda key, attempt: "ok")
+        self.delay, self.hang = delay, hang
+        self.attempts: dict[str, int] = {}
+        self.starts: list[float] = []
+        self.paths: list[str] = []
+        self.in_flight = self.max_in_flight = 0
+        self.prompts: list[str] = []
+        self.lock = threading.Lock()
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *args):
+                pass
+
+            def do_POST(self):
+                server._handle(self)
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.httpd.daemon_threads = True
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.httpd.server_address[1]}"
+
+    def __enter__(self):
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+    # -- request handling ---------------------------------------------------------------
+
+    def _read(self, handler) -> bytes:
+        length = int(handler.headers.get("content-length", 0))
+        return handler.rfile.read(length)
+
+    def _send(self, handler, status: int, body: dict, headers: dict | None = None) -> None:
+        data = json.dumps(body).encode()
+        try:
+            handler.send_response(status)
+            handler.send_header("content-type", "application/json")
+            handler.send_header("content-length", str(len(data)))
+            for name, value in (headers or {}).items():
+                handler.send_header(name, value)
+            handler.end_headers()
+            handler.wfile.write(data)
+        except (BrokenPipeError, ConnectionResetError):  # the client gave up (timeout)
+            pass
+
+    def _parse(self, handler, body: bytes):
+        """(kind, image bytes, prompt) of a request."""
+        path = handler.path
+        if path.endswith("/images/edits"):
+            message = BytesParser(policy=HTTP).parsebytes(
+                b"content-type: " + handler.headers["content-type"].encode() + b"\r\n\r\n" + body)
+            fields = {part.get_param("name", header="content-disposition"):
+                      part.get_payload(decode=True) for part in message.iter_parts()}
+            image = fields.get("image") or fields.get("image[]")
+            return "openai", image, fields["prompt"].decode()
+        data = json.loads(body)
+        if path.endswith("/chat/completions"):
+            content = data["messages"][-1]["content"]
+            url = next(c["image_url"]["url"] for c in content if c["type"] == "image_url")
+            text = next(c["text"] for c in content if c["type"] == "text")
+            return "chat", base64.b64decode(url.split(",", 1)[1]), text
+        if ":generateContent" in path:
+            parts = data["contents"][0]["parts"]
+            data64 = next(p["inlineData"]["data"] for p in parts if "inlineData" in p)
+            image = base64.urlsafe_b64decode(data64 + "=" * (-len(data64) % 4))
+            text = next(p["text"] for p in parts if "text" in p)
+            return "gemini", image, text
+        raise ValueError(path)
+
+    def _handle(self, handler) -> None:
+        body = self._read(handler)
+        with self.lock:
+            self.in_flight += 1
+            self.max_in_flight = max(self.max_in_flight, self.in_flight)
+            self.starts.append(time.monotonic())
+            self.paths.append(handler.path)
+        try:
+            kind, image, prompt = self._parse(handler, body)
+            key = prompt + "|" + hashlib.sha256(image).hexdigest()[:12]
+            with self.lock:
+                attempt = self.attempts[key] = self.attempts.get(key, 0) + 1
+                self.prompts.append(prompt)
+            action = self.behaviour(key, attempt) if kind != "chat" else "ok"
+            if action == "429":
+                self._send(handler, 429, {"error": {"message": "rate limited", "code": 429,
+                                                    "status": "RESOURCE_EXHAUSTED"}},
+                           {"retry-after": "0"})
+                return
+            if action == "500":
+                self._send(handler, 500, {"error": {"message": "server error", "code": 500,
+                                                    "status": "INTERNAL"}})
+                return
+            if action == "timeout":
+                time.sleep(self.hang)
+            if action == "slow" or self.delay:
+                time.sleep(self.delay)
+            out = b"\x89PNG\r\n\x1a\n garbage" if action == "garbage" else _invert_png(image)
+            b64 = base64.b64encode(out).decode()
+            if kind == "openai":
+                self._send(handler, 200, {"created": 0, "data": [{"b64_json": b64}],
+                                          "usage": {"input_tokens": 10, "output_tokens": 100,
+                                                    "total_tokens": 110,
+                                                    "input_tokens_details": {
+                                                        "image_tokens": 8, "text_tokens": 2}}})
+            elif kind == "gemini":
+                self._send(handler, 200, {
+                    "candidates": [{"content": {"role": "model", "parts": [
+                        {"text": f"I will edit: {prompt}"},
+                        {"inlineData": {"mimeType": "image/png", "data": b64}}]},
+                        "finishReason": "STOP"}],
+                    "usageMetadata": {"promptTokenCount": 20, "candidatesTokenCount": 200,
+                                      "thoughtsTokenCount": 5, "totalTokenCount": 225}})
+            else:
+                self._send(handler, 200, {
+                    "id": "c", "object": "chat.completion", "created": 0, "model": "planner",
+                    "choices": [{"index": 0, "finish_reason": "stop", "message": {
+                        "role": "assistant", "content": f"1. Find the shape. 2. Do: {prompt}"}}],
+                    "usage": {"prompt_tokens": 30, "completion_tokens": 12, "total_tokens": 42}})
+        finally:
+            with self.lock:
+                self.in_flight -= 1
