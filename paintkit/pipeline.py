@@ -1,9 +1,10 @@
-"""``paintkit bench``: generate -> outputs -> eval -> stats -> report into one folder.
+"""``paintkit bench``: generate -> outputs (baselines, ``paintkit run`` models) -> eval ->
+stats -> report into one folder.
 
 One run folder holds every step's result::
 
     <out>/bench/                 the generated benchmark (paintkit generate)
-    <out>/outputs/<model>/...    baseline outputs (paintkit baseline)
+    <out>/outputs/<model>/...    baseline outputs (paintkit baseline), models' (paintkit run)
     <out>/results/               problem_stats.jsonl, aggregate_stats.jsonl, comparisons.jsonl
     <out>/report.html            the report
     <out>/bench-state.json       what each step was run on (its fingerprint)
@@ -44,6 +45,9 @@ class BenchConfig:
     #: A folder of your models' outputs (<model>/<Benchmark>/<task>/NNNN_output.png), scored
     #: beside the baselines; None: baselines only.
     outputs: str | None = None
+    #: Models run by ``paintkit run`` into ``<out>/outputs`` (built-in names,
+    #: ``diffusers:<repo>`` or ``module:function``; see docs/run.md), scored with the baselines.
+    models: list[str] = field(default_factory=list)
     tasks: list[str] | None = None
     conditions: list[str] | None = None
     per_cell: int | None = None
@@ -54,7 +58,7 @@ class BenchConfig:
     gallery_per_model: int = 2
 
     def __post_init__(self):
-        for name in ("benchmarks", "baselines", "tasks", "conditions"):
+        for name in ("benchmarks", "baselines", "tasks", "conditions", "models"):
             value = getattr(self, name)
             if isinstance(value, str):  # "a,b" in a config file
                 setattr(self, name, [v.strip() for v in value.split(",") if v.strip()])
@@ -66,8 +70,8 @@ class BenchConfig:
         if bad:
             raise ValueError(f"baselines: expected some of {', '.join(BASELINES)}, got "
                              f"{', '.join(bad)}")
-        if not self.baselines and not self.outputs:
-            raise ValueError("nothing to score: give baselines or an outputs folder")
+        if not self.baselines and not self.outputs and not self.models:
+            raise ValueError("nothing to score: give baselines, models or an outputs folder")
 
 
 def load_config(path) -> dict:
@@ -186,7 +190,14 @@ class Bench:
                        lambda name=name: main(["baseline", name, "--benchmarks", str(self.bench),
                                                "--out", str(self.outputs), "--quiet"]),
                        self.outputs / name)
-        roots = ([self.outputs] if c.baselines else []) + ([Path(c.outputs)] if c.outputs else [])
+        for model in c.models:  # paintkit run resumes: outputs that decode are kept
+            self._step(f"run {model}", _key(self.version, model, bench_fp),
+                       lambda model=model: main(["run", "--model", model, "--benchmarks",
+                                                 str(self.bench), "--outputs",
+                                                 str(self.outputs), "--quiet"]),
+                       self.outputs)
+        roots = ([self.outputs] if c.baselines or c.models else []) + \
+            ([Path(c.outputs)] if c.outputs else [])
         stats_file = self.results / "problem_stats.jsonl"
         for root in roots:
             name = "eval" if root == self.outputs else "eval (your outputs)"

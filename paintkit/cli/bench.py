@@ -28,6 +28,9 @@ def register(subparsers) -> None:
     parser.add_argument("--baselines", type=_names, metavar="A,B",
                         help="baselines to score (default: oracle,identity,blank,noise; "
                         "'' for none)")
+    parser.add_argument("--models", type=_names, metavar="A,B",
+                        help="models to run with 'paintkit run' first (built-in names, "
+                        "diffusers:<repo>, module:function; see docs/run.md)")
     parser.add_argument("--outputs", metavar="DIR",
                         help="your models' outputs (<model>/<Benchmark>/<task>/NNNN_output.png)")
     parser.add_argument("--tasks", type=_names, metavar="A,B", help="only these tasks")
@@ -48,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
     from paintkit.pipeline import Bench, BenchConfig, StepFailed, load_config
 
     settings = load_config(args.config) if args.config else {}
-    for key in ("out", "benchmarks", "baselines", "outputs", "tasks", "conditions", "per_cell",
+    for key in ("out", "benchmarks", "baselines", "models", "outputs", "tasks", "conditions", "per_cell",
                 "size", "jobs", "n_boot", "seed", "gallery_per_model"):
         value = getattr(args, key)
         if value is not None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -64,3 +65,18 @@ def test_flags_and_bad_configs(config, tmp_path, capsys):
     assert "--out DIR" in capsys.readouterr().err
     assert main(["bench", "--out", str(tmp_path / "r"), "--benchmarks", "nope"]) == 2
     assert "expected some of paintbench, tinygrafixbench" in capsys.readouterr().err
+
+
+def test_runs_a_model_with_paintkit_run(tmp_path, capsys, monkeypatch):
+    monkeypatch.syspath_prepend(str(Path(__file__).parent))  # echo_model, for paintkit run
+    run = tmp_path / "run"
+    args = ["bench", "--out", str(run), "--tasks", "removal", "--conditions", "baseline",
+            "--per-cell", "1", "--size", "128x128", "--baselines", "", "--models",
+            "echo_model:echo", "--jobs", "1", "--n-boot", "20", "--gallery-per-model", "0"]
+    assert main(args) == 0
+    steps = _steps(capsys.readouterr().err)
+    assert steps["run echo_model:echo"] == "ran" and "baseline oracle" not in steps
+    rows = [json.loads(line) for line in (run / "results" / "problem_stats.jsonl").open()]
+    assert rows and all(r["has_output"] for r in rows)
+    assert main(args) == 0
+    assert set(_steps(capsys.readouterr().err).values()) == {"skipped"}
