@@ -53,21 +53,30 @@ class BaselineSummary:
 
 
 def write_baseline(name: str, benchmarks_root, outputs_root, *, model: str | None = None,
-                   benchmarks=None, tasks=None, overwrite: bool = False) -> BaselineSummary:
+                   benchmarks=None, tasks=None, overwrite: bool = False,
+                   progress: bool = False) -> BaselineSummary:
     """Write ``<outputs>/<model>/<Benchmark>/<task>/<NNNN>_output.png`` for every problem.
 
     ``model`` defaults to ``name``. Each PNG is written atomically; existing files are kept
-    unless ``overwrite`` (so an interrupted run resumes).
+    unless ``overwrite`` (so an interrupted run resumes). ``progress``: the progress line
+    of :class:`paintkit.io.progress.Progress` on stderr.
     """
+    from paintkit.io.progress import Progress
+
     if name not in BASELINES:
         raise ValueError(f"baseline: expected one of {', '.join(BASELINES)}, got {name!r}")
     model = check_folder_name(model or name, "model")  # never outside outputs_root
     written = skipped = 0
-    for problem in discover_problems(benchmarks_root, benchmarks=benchmarks, tasks=tasks):
+    problems = discover_problems(benchmarks_root, benchmarks=benchmarks, tasks=tasks)
+    bar = Progress(len(problems), verb=f"{model}: written", enabled=progress)
+    for problem in problems:
         path = problem.output_path(Path(outputs_root), model)
         if path.exists() and not overwrite:
             skipped += 1
+            bar.update(skipped=1)
             continue
         write_png(path, baseline_output(name, problem))
         written += 1
+        bar.update(processed=1)
+    bar.close()
     return BaselineSummary(written, skipped, Path(outputs_root) / model)

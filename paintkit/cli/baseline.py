@@ -27,6 +27,7 @@ def register(subparsers) -> None:
     parser.add_argument("--task", action="append", dest="tasks", metavar="NAME",
                         help="only this task folder (repeatable)")
     parser.add_argument("--overwrite", action="store_true", help="rewrite existing outputs")
+    parser.add_argument("--quiet", action="store_true", help="no progress line")
     parser.set_defaults(func=run)
 
 
@@ -35,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
 
     summary = write_baseline(args.name, args.benchmarks_root, args.out, model=args.model,
                              benchmarks=args.benchmarks, tasks=args.tasks,
-                             overwrite=args.overwrite)
+                             overwrite=args.overwrite, progress=not args.quiet)
     print(f"{summary.written} outputs written, {summary.skipped} already there -> "
           f"{summary.out_dir}", file=sys.stderr)
     return 0

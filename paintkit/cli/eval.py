@@ -60,6 +60,31 @@ def _extra_metrics(text: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(names))
 
 
+#: Bootstrap resamples of the leaderboard eval prints (paintkit stats: 10,000 by default).
+LEADERBOARD_N_BOOT = 1000
+
+
+def print_leaderboard(results_path) -> None:
+    """The leaderboard of the results folder on stdout (model, score, CI, coverage)."""
+    from paintkit.stats.aggregate import aggregate_tables
+    from paintkit.stats.leaderboard import format_leaderboard, leaderboard_rows
+    from paintkit.stats.table import StatsInputError, load_tables
+
+    try:
+        tables = load_tables(results_path)
+    except (StatsInputError, OSError) as exc:
+        print(f"paintkit eval: no leaderboard ({exc})", file=sys.stderr)
+        return
+    try:
+        rows = aggregate_tables(tables, n_boot=LEADERBOARD_N_BOOT)
+    except ValueError as exc:  # the scores are written; only the summary is missing
+        print(f"paintkit eval: no leaderboard ({exc})", file=sys.stderr)
+        return
+    sys.stdout.write(format_leaderboard(leaderboard_rows(rows, tables)))
+    print(f"(95% CIs from {LEADERBOARD_N_BOOT:,} bootstrap resamples; 'paintkit stats' writes "
+          "the full aggregate)", file=sys.stderr)
+
+
 #: Ignored output files named one by one before "... and N more".
 SHOW_IGNORED = 10
 
@@ -98,6 +123,13 @@ def run(args: argparse.Namespace) -> int:
         f"-> {summary.results_path}",
         file=sys.stderr,
     )
+    if summary.scored == 0 and summary.skipped and not args.overwrite:
+        adds = [flag for flag, on in (("--explain", args.explain is not None),
+                                      ("--extra-metrics", bool(args.extra_metrics))) if on]
+        what = f"to add {' and '.join(adds)} to them" if adds else "to score them again"
+        print(f"paintkit eval: every problem was already scored; rerun with --overwrite {what}",
+              file=sys.stderr)
+    print_leaderboard(summary.results_path)
     if getattr(args, "turns", False):
         from paintkit.compositional.turn_eval import describe, score_turns
 

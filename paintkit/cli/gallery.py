@@ -19,8 +19,19 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--out", type=Path, required=True, help="folder to write into")
     p.add_argument("--per-condition", type=int, default=4, help="scenes per condition (default 4)")
-    p.add_argument("--conditions", nargs="+", choices=CONDITIONS, default=list(CONDITIONS))
+    p.add_argument("--conditions", nargs="+", type=_names, default=[list(CONDITIONS)],
+                   metavar="A,B", help="visual conditions, comma- or space-separated, as in "
+                   "'paintkit generate' (default: all 8)")
     p.set_defaults(func=run)
+
+
+def _names(text: str) -> list[str]:
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    unknown = [n for n in names if n not in CONDITIONS]
+    if unknown:
+        raise argparse.ArgumentTypeError(f"unknown condition {', '.join(unknown)}; expected "
+                                         f"some of {','.join(CONDITIONS)}")
+    return names
 
 
 def run(args: argparse.Namespace) -> int:
@@ -34,7 +45,8 @@ def run(args: argparse.Namespace) -> int:
     if args.per_condition < 1:
         raise ValueError(f"--per-condition must be >= 1, got {args.per_condition}")
     start, written = time.perf_counter(), 0
-    for condition in args.conditions:
+    conditions = list(dict.fromkeys(c for group in args.conditions for c in group))
+    for condition in conditions:
         for i in range(args.per_condition):
             png = args.out / condition / f"{i:03d}.png"
             if png.exists():
@@ -51,6 +63,7 @@ def run(args: argparse.Namespace) -> int:
             write_text_atomic(png.with_suffix(".json"), sampled.scene.to_json(indent=1))
             write_png(png, render(sampled.scene))
             written += 1
-        print(f"{condition}: {args.per_condition} scenes in {args.out / condition}")
+        print(f"{condition}: {args.per_condition} scene{'' if args.per_condition == 1 else 's'} "
+              f"in {args.out / condition}")
     print(f"wrote {written} scenes in {time.perf_counter() - start:.1f} s")
     return 0

@@ -17,7 +17,7 @@ from paintkit.errors import PaintkitError
 
 COMMANDS: tuple[str, ...] = ("scene", "gallery", "tasks", "show", "eval", "generate",
                              "baseline", "run", "stats", "report", "agreement", "explain",
-                             "subset")
+                             "subset", "bench")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -57,6 +57,13 @@ def _os_error_line(exc: OSError) -> str:
     return f"{where}{reason}{hint}"
 
 
+def command_line(argv: list[str]) -> str:
+    """``paintkit ARGS`` as a shell line (recorded in reports and stats provenance)."""
+    import shlex
+
+    return shlex.join(["paintkit", *map(str, argv)])
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run one command; every expected failure is one line on stderr, never a traceback.
 
@@ -65,6 +72,7 @@ def main(argv: list[str] | None = None) -> int:
     """
     parser = build_parser()
     args = parser.parse_args(argv)
+    args.command_line = command_line(sys.argv[1:] if argv is None else argv)
     if getattr(args, "func", None) is None:
         parser.print_help()
         return 0

@@ -20,7 +20,9 @@ def register(subparsers) -> None:
     parser.add_argument("--output", default="report.html", metavar="FILE",
                         help="HTML file to write (default: %(default)s)")
     parser.add_argument("--benchmarks", metavar="DIR", help="benchmark root, for the gallery")
-    parser.add_argument("--outputs", metavar="DIR", help="model outputs root, for the gallery")
+    parser.add_argument("--outputs", metavar="DIR", action="append",
+                        help="model outputs root, for the gallery (repeatable: each model's "
+                        "outputs are taken from the first root that has its folder)")
     parser.add_argument("--n-boot", type=int, default=10_000, metavar="B",
                         help="bootstrap resamples when aggregate_stats.jsonl is absent")
     parser.add_argument("--seed", type=int, default=0, help="bootstrap seed (default: 0)")
@@ -51,6 +53,7 @@ def run(args: argparse.Namespace) -> int:
         size = build_report(args.input, args.output, benchmarks_root=args.benchmarks,
                             outputs_root=args.outputs, n_boot=args.n_boot, seed=args.seed,
                             gallery_per_model=args.gallery_per_model, thumb=args.thumb,
-                            explanations=args.explanations)
+                            explanations=args.explanations,
+                            command=getattr(args, "command_line", None))
     print(f"report: {size / 1e6:.2f} MB -> {args.output}", file=sys.stderr)
     return 0

@@ -6,6 +6,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from paintkit.stats.leaderboard import FORMATS
+
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
@@ -13,12 +15,17 @@ def register(subparsers) -> None:
         help="aggregate problem_stats.jsonl into the benchmark hierarchy with bootstrap CIs",
         description="Reads a problem_stats.jsonl (docs/file-layout.md; from 'paintkit eval' or any tool "
         "with the same schema) and writes the aggregation hierarchy (mode, task, category, "
-        "visual_condition, benchmark) with 95%% percentile bootstrap CIs, one JSON row each.",
+        "visual_condition, benchmark) with 95% percentile bootstrap CIs, one JSON row each, into "
+        "the results folder, and prints the leaderboard (--format md, csv or latex for papers).",
     )
     parser.add_argument("--input", required=True, metavar="PATH",
                         help="a problem_stats.jsonl, or a results folder holding one")
-    parser.add_argument("--output", default="aggregate_stats.jsonl", metavar="FILE",
-                        help="where the aggregate rows go (default: %(default)s)")
+    parser.add_argument("--output", default=None, metavar="FILE",
+                        help="where the aggregate rows go (default: aggregate_stats.jsonl in "
+                        "the results folder, where 'paintkit report' reads it)")
+    parser.add_argument("--format", default="text", choices=FORMATS,
+                        help="the leaderboard printed on stdout: an aligned table (text), "
+                        "Markdown, CSV or a LaTeX tabular (default: %(default)s)")
     parser.add_argument("--n-boot", type=int, default=10_000, metavar="B",
                         help="bootstrap resamples (default: %(default)s)")
     parser.add_argument("--seed", type=int, default=0, help="bootstrap seed (default: 0)")
@@ -59,25 +66,48 @@ def run(args: argparse.Namespace) -> int:
     from paintkit.io.folder_lock import owned_outputs
     from paintkit.stats.aggregate import aggregate_tables
     from paintkit.stats.bootstrap import check_n_boot
-    from paintkit.stats.output import write_jsonl
+    from paintkit.stats.leaderboard import format_leaderboard, leaderboard_rows
+    from paintkit.stats.output import (
+        COMPARISONS_NAME,
+        default_output,
+        write_jsonl,
+        write_provenance,
+    )
     from paintkit.stats.table import load_tables, name_blocks
 
     start = time.perf_counter()
     check_n_boot(args.n_boot)
-    _refuse_overwriting(Path(args.input), {"--output": args.output,
+    output = Path(args.output) if args.output else default_output(args.input)
+    _refuse_overwriting(Path(args.input), {"--output": str(output),
                                            "--diagnostics": args.diagnostics})
     tables = load_tables(args.input, args.delta_e)
     formula = tables[0].delta_e if tables else "cie76"
-    outputs = [args.output] + ([args.diagnostics] if args.diagnostics else [])
+    outputs = [str(output)] + ([args.diagnostics] if args.diagnostics else [])
     with owned_outputs(outputs, "paintkit stats"):
         rows = aggregate_tables(tables, n_boot=args.n_boot, seed=args.seed,
                                 ci=not args.no_ci, jobs=args.jobs)
-        write_jsonl(args.output, name_blocks(rows, formula))
+        write_jsonl(output, name_blocks(rows, formula))
+        write_provenance(output, n_boot=None if args.no_ci else args.n_boot, seed=args.seed,
+                         delta_e=formula, command=getattr(args, "command_line", None))
+        if not args.no_ci:
+            from paintkit.stats.compare import comparison_rows
+
+            pairs = comparison_rows(tables, n_boot=args.n_boot, seed=args.seed)
+            if pairs:
+                write_jsonl(output.with_name(COMPARISONS_NAME), pairs)
+            for row in pairs:
+                if row["kind"] == "cross_benchmark_correlation" and row["pearson_r"] is not None:
+                    ci = (f" [95% CI {row['ci95_low']:.2f}, {row['ci95_high']:.2f}]"
+                          if row["ci95_low"] is not None else "")
+                    print(f"{row['first']} vs {row['second']}: Pearson r = "
+                          f"{row['pearson_r']:.2f}{ci} across {len(row['models'])} models",
+                          file=sys.stderr)
         if args.diagnostics:
             from paintkit.stats.diagnostics import diagnostics_rows
 
             write_jsonl(args.diagnostics, name_blocks(diagnostics_rows(
                 tables, n_boot=args.n_boot, seed=args.seed, ci=not args.no_ci), formula))
     print(f"{len(rows)} aggregate rows for {len(tables)} (model, benchmark) pairs in "
-          f"{time.perf_counter() - start:.2f} s -> {args.output}", file=sys.stderr)
+          f"{time.perf_counter() - start:.2f} s -> {output}", file=sys.stderr)
+    sys.stdout.write(format_leaderboard(leaderboard_rows(rows, tables), args.format))
     return 0

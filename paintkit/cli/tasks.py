@@ -23,7 +23,15 @@ def describe(name: str) -> str:
     lines = [f"{name} ({spec.category}); modes: {', '.join(spec.modes)}", "",
              (module.__doc__ or "").strip(), "", "Parameters:"]
     lines += [f"  {key}: {text}" for key, text in spec.parameters.items()]
-    return "\n".join(lines)
+    return _plain("\n".join(lines))
+
+
+def _plain(text: str) -> str:
+    """Docstring markup for a terminal: ``code`` -> code, :func:`x` -> x."""
+    import re
+
+    text = re.sub(r":[a-z]+:`~?([^`]+)`", r"\1", text)
+    return re.sub(r"``([^`]+)``", r"\1", text)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -177,7 +177,12 @@ def discover_models(outputs_root, models=None) -> list[str]:
     if models:
         missing = sorted(set(models) - set(names))
         if missing:
-            raise LayoutError(f"{outputs_root}: no model folder named {', '.join(missing)}")
+            import difflib
+
+            close = [m for name in missing for m in difflib.get_close_matches(name, names, n=1)]
+            hint = f" (did you mean {', '.join(close)}?)" if close else ""
+            raise LayoutError(f"{outputs_root}: no model folder named {', '.join(missing)}{hint};"
+                              f" the folder holds {', '.join(sorted(names)) or 'no model folders'}")
         names = [n for n in names if n in set(models)]
     return names
 

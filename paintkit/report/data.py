@@ -7,11 +7,14 @@ Reads ``problem_stats.jsonl`` (required) and ``aggregate_stats.jsonl`` beside it
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import sys
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from paintkit.io.jsonl import parse_json
-from paintkit.stats.table import BLOCKS, CI_FIGURES, ProblemTable, load_tables
+from paintkit.report.order import category_key, task_key
+from paintkit.report.text import display, finite
+from paintkit.stats.table import BLOCKS, CI_FIGURES, PRESERVATION_TASK, ProblemTable, load_tables
 
 AGGREGATE_NAME = "aggregate_stats.jsonl"
 #: Selector value -> (figure in the aggregate block, or a count ratio).
@@ -25,6 +28,8 @@ class ReportData:
     tables: list[ProblemTable]
     aggregate: list[dict]
     diagnostics: list[dict]
+    #: Where the figures came from: the aggregate file read (or None), bootstrap B and seed.
+    provenance: dict = field(default_factory=dict)
 
     @property
     def models(self) -> list[str]:
@@ -39,23 +44,6 @@ def _results_file(path: Path) -> Path:
     return path / "problem_stats.jsonl" if path.is_dir() else path
 
 
-def _aggregate_rows(path: Path) -> list[dict]:
-    """The rows of an ``aggregate_stats.jsonl``; ``ValueError`` naming the file and line."""
-    rows = []
-    for n, line in enumerate(path.read_bytes().split(b"\n"), 1):
-        if not line.strip():
-            continue
-        try:
-            row = parse_json(line)
-        except ValueError as exc:
-            raise ValueError(f"{path}:{n}: not JSON ({exc}); remove the file or rewrite it "
-                             "with 'paintkit stats'") from None
-        if not isinstance(row, dict) or "model" not in row or "benchmark" not in row:
-            raise ValueError(f"{path}:{n}: not an aggregate row (no model and benchmark)")
-        rows.append(row)
-    return rows
-
-
 def load_report_data(input_path, n_boot: int = 10_000, seed: int = 0) -> ReportData:
     """Tables, aggregate rows (read or computed) and diagnostics of ``input_path``."""
     from paintkit.stats.aggregate import aggregate_tables
@@ -67,32 +55,93 @@ def load_report_data(input_path, n_boot: int = 10_000, seed: int = 0) -> ReportD
         raise ValueError(f"{input_path}: rows scored with delta_e {tables[0].delta_e}; the "
                          "report shows CIE76 results (score with 'paintkit eval' without "
                          "--delta-e)")
-    agg_path = _results_file(input_path).parent / AGGREGATE_NAME
-    aggregate = None
-    if agg_path.is_file():
-        rows = _aggregate_rows(agg_path)
-        pairs = {(r["model"], r["benchmark"]) for r in rows}
-        if pairs == {(t.model, t.benchmark) for t in tables}:
-            aggregate = rows
+    results = _results_file(input_path)
+    agg_path = results.parent / AGGREGATE_NAME
+    aggregate = _read_aggregate(agg_path, results, tables)
+    provenance = {"n_boot": n_boot, "seed": seed, "aggregate_file": None,
+                  "metric_version": _metric_version(results)}
     if aggregate is None:
         aggregate = aggregate_tables(tables, n_boot=n_boot, seed=seed)
+    else:
+        provenance.update(read_stats_provenance(agg_path), aggregate_file=str(agg_path))
     diagnostics = diagnostics_rows(tables, n_boot=min(n_boot, 2000), seed=seed)
-    return ReportData(tables, aggregate, diagnostics)
+    return ReportData(tables, aggregate, diagnostics, provenance)
+
+
+def _metric_version(results: Path):
+    """The ``metric_version`` of the results rows (read on the first row: a results file
+    holds one version); rows without the field are version 1."""
+    try:
+        with open(results, encoding="utf-8") as fh:
+            for line in fh:
+                if line.strip():
+                    return parse_json(line).get("metric_version", 1)
+    except (OSError, ValueError, AttributeError):
+        pass
+    return None
+
+
+def read_stats_provenance(agg_path: Path) -> dict:
+    """What ``paintkit stats`` recorded beside ``agg_path`` (bootstrap B, seed, ...), or {}."""
+    side = agg_path.with_name(agg_path.stem + ".provenance.json")
+    try:
+        data = parse_json(side.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {"n_boot": None, "seed": None}
+    return data if isinstance(data, dict) else {"n_boot": None, "seed": None}
+
+
+def _read_aggregate(agg_path: Path, results: Path, tables: list[ProblemTable]) -> list[dict] | None:
+    """The rows of ``aggregate_stats.jsonl`` when they describe ``tables``, else None (then the
+    report computes them, and says why on stderr when the file exists)."""
+    if not agg_path.is_file():
+        return None
+    why = None
+    try:
+        if results.is_file() and agg_path.stat().st_mtime < results.stat().st_mtime:
+            why = f"older than {results.name}"
+        else:
+            rows = [parse_json(line) for line in agg_path.read_text(encoding="utf-8").splitlines()
+                    if line.strip()]
+            pairs = {(r["model"], r["benchmark"]) for r in rows}
+            if pairs != {(t.model, t.benchmark) for t in tables}:
+                why = "built from other models or benchmarks"
+            else:
+                for r in rows:
+                    _cell(r)  # every figure a number: else recompute
+                return rows
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+        why = f"unreadable ({exc})"
+    print(f"report: {agg_path}: {why}; recomputing the aggregate", file=sys.stderr)
+    return None
+
+
+def _count(value) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"expected a count, got {value!r}")
+    return value
 
 
 def _cell(row: dict) -> dict:
-    """Compact per-row payload: {block: [mean, low, high] per CI figure} + counts."""
-    out = {"n": row["n_problems"], "out": row["n_with_output"],
-           "size": row["n_correct_output_size"]}
+    """Compact per-row payload: {block: {figure: [mean, low, high]}} + counts.
+
+    Anything that is not a finite number becomes None (shown as "–"). The edit accuracy of
+    the preservation task has an empty denominator (no edit region): None too.
+    """
+    out = {"n": _count(row["n_problems"]), "out": _count(row["n_with_output"]),
+           "size": _count(row["n_correct_output_size"])}
+    no_edit = row.get("task") == PRESERVATION_TASK
     for block in BLOCKS:
         b = row[block]
-        out[block] = {f: [round(b[f"mean_{f}"], 6), _r(b.get(f"ci95_{f}_low")),
-                          _r(b.get(f"ci95_{f}_high"))] for f in CI_FIGURES}
+        out[block] = {f: ([None, None, None] if no_edit and f == "edit_accuracy" else
+                          [_r(b[f"mean_{f}"]), _r(b.get(f"ci95_{f}_low")),
+                           _r(b.get(f"ci95_{f}_high"))]) for f in CI_FIGURES}
     return out
 
 
 def _r(x):
-    return None if x is None or x != x else round(x, 6)
+    x = finite(x)
+    return None if x is None else round(x, 6)
 
 
 def table_payload(data: ReportData) -> dict:
@@ -129,21 +178,46 @@ def table_payload(data: ReportData) -> dict:
             cat = cats[name]
             task["modes"] = [{"name": m, "cells": c} for m, c in task["modes"].items()]
             cat["tasks"].append(task)
-        tree["categories"] = list(cats.values())
+        for cat in cats.values():
+            cat["tasks"].sort(key=lambda t: task_key(bench, t["name"]))
+        tree["categories"] = sorted(cats.values(), key=lambda c: (
+            c.get("unscored", False), category_key(bench, c["name"])))
         tree["conditions"] = [{"name": c, "cells": cells} for c, cells in conds.items()]
         benches[bench] = tree
-    return {"models": data.models, "benchmarks": benches, "metrics": METRICS}
+    return {"models": data.models, "benchmarks": benches, "metrics": METRICS,
+            "coverage": coverage(data)}
+
+
+def coverage(data: ReportData) -> dict:
+    """``{benchmark: {model: {"problems", "outputs", "expected"}}}``: rows scored, outputs
+    present, and the problems any model has in that benchmark (the denominator)."""
+    out: dict[str, dict] = {}
+    for bench in data.benchmarks:
+        mine = [t for t in data.tables if t.benchmark == bench]
+        union = {(str(task), int(i)) for t in mine for task, i in zip(t.task, t.idx, strict=True)}
+        out[bench] = {t.model: {"problems": len(t), "outputs": int(t.has_output.sum()),
+                                "expected": len(union)} for t in mine}
+    return out
 
 
 def leaderboard(data: ReportData) -> list[dict]:
-    """One entry per model: benchmark mIoU (cie76_mean) with CI per benchmark, best first."""
+    """One entry per model, best first on the first benchmark: ``{"model", "scores":
+    {benchmark: (mIoU, CI low, CI high)}, "coverage": {benchmark: {"problems", "outputs",
+    "expected"}}}`` (scores: ``cie76_mean`` of the benchmark row; None where not finite)."""
     scores: dict[str, dict] = {m: {} for m in data.models}
     for r in data.aggregate:
         if r["level"] == "benchmark":
             b = r["cie76_mean"]
-            scores[r["model"]][r["benchmark"]] = (b["mean_iou"], b.get("ci95_iou_low"),
-                                                  b.get("ci95_iou_high"))
+            scores[r["model"]][r["benchmark"]] = (finite(b["mean_iou"]), finite(b.get("ci95_iou_low")),
+                                                  finite(b.get("ci95_iou_high")))
+    cov = coverage(data)
     first = data.benchmarks[0] if data.benchmarks else None
-    entries = [{"model": m, "scores": s} for m, s in scores.items()]
-    entries.sort(key=lambda e: (-(e["scores"].get(first, (-1.0,))[0]), e["model"]))
+    entries = [{"model": m, "scores": s, "coverage": {b: cov[b][m] for b in cov if m in cov[b]}}
+               for m, s in scores.items()]
+
+    def key(e):
+        top = e["scores"].get(first, (None,))[0]
+        return (top is None, -(top or 0.0), display(e["model"]))
+
+    entries.sort(key=key)
     return entries

@@ -9,10 +9,10 @@ share) and the spurious changes outside every object.
 
 from __future__ import annotations
 
-import html
 from pathlib import Path
 
 from paintkit.io.jsonl import parse_json
+from paintkit.report.text import finite, h
 
 EXPLANATIONS_NAME = "explanations.jsonl"
 #: Objects listed one by one on a card before "... and N more".
@@ -78,36 +78,65 @@ def explanations_in_results(input_path) -> dict[tuple, dict] | None:
     return found or None
 
 
+def _int(value) -> int | None:
+    x = finite(value)
+    return None if x is None or x != int(x) else int(x)
+
+
 def _object_line(obj: dict) -> str:
+    """One object that is not correct; a field that is not a number is left out."""
     tag = str(obj.get("tag", "?"))
     detail = ""
-    if tag == "misplaced" and obj.get("offset") is not None:
-        dx, dy = obj["offset"]
-        detail = f" by ({dx:+d}, {dy:+d}) px"
-    elif tag == "wrong_colour" and obj.get("delta_e") is not None:
-        detail = f", ΔE {float(obj['delta_e']):.1f}"
-    elif tag in ("damaged", "missing") and obj.get("share") is not None:
-        detail = f", {100 * float(obj['share']):.0f}% right"
-    return f"{html.escape(str(obj.get('id', '?')))}: {html.escape(tag.replace('_', ' '))}{detail}"
+    offset = obj.get("offset")
+    if tag == "misplaced" and isinstance(offset, (list, tuple)) and len(offset) == 2:
+        dx, dy = (_int(v) for v in offset)
+        if dx is not None and dy is not None:
+            detail = f" by ({dx:+d}, {dy:+d}) px"
+    elif tag == "wrong_colour" and finite(obj.get("delta_e")) is not None:
+        detail = f", ΔE {finite(obj['delta_e']):.1f}"
+    elif tag in ("damaged", "missing") and finite(obj.get("share")) is not None:
+        detail = f", {100 * finite(obj['share']):.0f}% right"
+    return f"{h(obj.get('id', '?'))}: {h(tag.replace('_', ' '))}{detail}"
 
 
 def explanation_html(row: dict) -> str:
-    """The card's block: tag counts, the objects that are not correct, spurious changes."""
+    """The card's block: tag counts, the objects that are not correct, spurious changes and
+    notes. Every string from the row is escaped (the file may come from anywhere)."""
     if "has_output" not in row:  # the problem's own files were broken
-        return f'<div class="explain">explain: {html.escape(str(row.get("error", "no row")))}</div>'
+        return f'<div class="explain">explain: {h(row.get("error", "no row"))}</div>'
     if not row["has_output"]:
         return '<div class="explain">objects: no output</div>'
-    tags = row.get("tags") or {}
-    head = ", ".join(f"{n} {html.escape(t.replace('_', ' '))}" for t, n in sorted(tags.items()))
-    wrong = [o for o in row.get("objects") or [] if o.get("tag") != "correct"]
+    tags = row.get("tags") if isinstance(row.get("tags"), dict) else {}
+    head = ", ".join(f"{h(n)} {h(str(t).replace('_', ' '))}" for t, n in sorted(tags.items()))
+    objects = row.get("objects") if isinstance(row.get("objects"), list) else []
+    wrong = [o for o in objects if isinstance(o, dict) and o.get("tag") != "correct"]
     items = [_object_line(o) for o in wrong[:SHOW_OBJECTS]]
     if len(wrong) > SHOW_OBJECTS:
         items.append(f"... and {len(wrong) - SHOW_OBJECTS} more")
-    spurious = row.get("spurious") or {}
-    if spurious.get("pixels"):
-        items.append(f"spurious changes: {int(spurious.get('segments', 0))} segment(s), "
-                     f"{int(spurious['pixels'])} px")
+    spurious = row.get("spurious") if isinstance(row.get("spurious"), dict) else {}
+    pixels, segments = _int(spurious.get("pixels")), _int(spurious.get("segments"))
+    if pixels:
+        items.append(f"spurious changes: {segments if segments is not None else '?'} "
+                     f"segment(s), {pixels} px")
+    notes = row.get("notes") if isinstance(row.get("notes"), list) else []
+    items += [f"note: {h(n)}" for n in notes[:SHOW_OBJECTS]]
     body = "".join(f"<li>{item}</li>" for item in items)
     t = row.get("tolerance")
-    return (f'<div class="explain"><b>objects</b> (t={html.escape(str(t))}): '
+    return (f'<div class="explain"><b>objects</b> (t={h(t)}): '
             f'{head or "none tagged"}{f"<ul>{body}</ul>" if body else ""}</div>')
+
+
+def explanation_boxes(row: dict) -> list[tuple[str, list[int]]]:
+    """``(id, [left, top, width, height])`` of the objects the card lists (those not
+    ``correct``, at most :data:`SHOW_OBJECTS`), for outlining on the images; boxes that are
+    not four numbers are left out."""
+    objects = row.get("objects") if isinstance(row.get("objects"), list) else []
+    wrong = [o for o in objects if isinstance(o, dict) and o.get("tag") != "correct"]
+    boxes = []
+    for obj in wrong[:SHOW_OBJECTS]:
+        box = obj.get("bbox")
+        if isinstance(box, (list, tuple)) and len(box) == 4:
+            nums = [_int(v) for v in box]
+            if all(v is not None for v in nums) and nums[2] > 0 and nums[3] > 0:
+                boxes.append((str(obj.get("id", "?")), nums))
+    return boxes

@@ -8,7 +8,6 @@ takes more HTML (e.g. object-level explanations) before the page renders it.
 from __future__ import annotations
 
 import base64
-import html
 import io
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,7 +15,8 @@ from pathlib import Path
 import numpy as np
 
 from paintkit.evaluate.discovery import BenchmarkProblem, read_metadata
-from paintkit.stats.failure_modes import FAILURE_MODES
+from paintkit.report.text import h
+from paintkit.stats.failure_modes import FAILURE_MODES, SOLVED
 
 DIFF_TOLERANCES = (0, 2, 5, 10)
 
@@ -56,20 +56,55 @@ class GalleryCard:
     scores: dict
     failure_mode: str
     extras: list[str] = field(default_factory=list)
+    #: ``(W, H)`` of the problem's images (the coordinates of ``boxes``).
+    size: tuple[int, int] = (0, 0)
+    #: Outlined on the answer and output images: ``(label, [left, top, width, height])``,
+    #: e.g. the objects an explanation lists, so its ids point at something drawn.
+    boxes: list[tuple[str, list[int]]] = field(default_factory=list)
+
+    def _overlay(self) -> str:
+        w, h_ = self.size
+        if not self.boxes or not w or not h_:
+            return ""
+        marks = []
+        stroke = max(1.0, max(w, h_) / 160)
+        for label, (left, top, bw, bh) in self.boxes:
+            marks.append(f'<rect x="{left}" y="{top}" width="{bw}" height="{bh}" fill="none" '
+                         f'stroke="#000" stroke-width="{2 * stroke}"/><rect x="{left}" y="{top}" '
+                         f'width="{bw}" height="{bh}" fill="none" stroke="#ff0" '
+                         f'stroke-width="{stroke}"/><text x="{left + stroke}" y="{top - stroke}" '
+                         f'font-size="{max(w, h_) / 12:.1f}" fill="#000" stroke="#ff0" '
+                         f'stroke-width="{stroke / 2}" paint-order="stroke">{h(label)}</text>')
+        return (f'<svg class="boxes" viewBox="0 0 {w} {h_}" preserveAspectRatio="none" '
+                f'aria-hidden="true">{"".join(marks)}</svg>')
 
     def html(self) -> str:
         figs = []
         for label, uri in self.images:
-            body = (f'<img src="{uri}" alt="{html.escape(label)}">' if uri
-                    else '<div class="noimg">no output</div>')
-            figs.append(f"<figure>{body}<figcaption>{html.escape(label)}</figcaption></figure>")
+            body = (f'<img class="zoom" src="{uri}" alt="{h(label)}" title="click to enlarge">'
+                    if uri else '<div class="noimg">no output</div>')
+            if uri and label in ("answer", "output"):
+                body = f'<div class="boxed">{body}{self._overlay()}</div>'
+            figs.append(f"<figure>{body}<figcaption>{h(label)}</figcaption></figure>")
         score_text = " · ".join(f"{k} {v}" for k, v in self.scores.items())
-        return (f'<div class="card" data-mode="{self.failure_mode}">'
-                f'<div class="card-head"><b>{html.escape(self.model)}</b> · problem '
-                f'{self.problem.idx:03d} · <span class="tag">{self.failure_mode.replace("_", " ")}'
-                f'</span></div><div class="instr">{html.escape(self.instruction)}</div>'
-                f'<div class="scores">{html.escape(score_text)}</div>'
+        return (f'<div class="card" data-mode="{h(self.failure_mode)}" data-model="{h(self.model)}">'
+                f'<div class="card-head"><b>{h(self.model)}</b> · problem '
+                f'{self.problem.idx:03d} · <span class="tag">{h(self.failure_mode.replace("_", " "))}'
+                f'</span></div><div class="instr">{h(self.instruction)}</div>'
+                f'<div class="scores">{h(score_text)}</div>'
                 f'<div class="imgs">{"".join(figs)}</div>{"".join(self.extras)}</div>')
+
+
+def card_failure_mode(mode: str, miou: float) -> str:
+    """The tag a card shows: ``none`` only on a solved problem; a failed output whose curves
+    fit no pattern is an ``unclassified failure``, never ``none``."""
+    return "unclassified_failure" if mode == "none" and not miou >= SOLVED else mode
+
+
+def _tolerance_label(ts: list[int]) -> str:
+    if len(ts) > 2 and ts == list(range(ts[0], ts[-1] + 1)):
+        return f"diff t={ts[0]}–{ts[-1]}"
+    return "diff t=" + ", ".join(str(t) for t in ts)
 
 
 def _scores_text(row_values: np.ndarray) -> dict:
@@ -109,11 +144,21 @@ def gallery_card(problem: BenchmarkProblem, model: str, output_path: Path | None
                                      backend="numba", return_bins=True)
         bins = np.asarray(batch.bins[0])
         edit = (answer != inp).any(axis=-1)
+        # One image per distinct diff: tolerances whose diffs are identical share a thumbnail.
+        groups: list[tuple[list[int], np.ndarray]] = []
         for t in DIFF_TOLERANCES:
-            images.append((f"diff t={t}",
-                           image_data_uri(np.asarray(diff_image_from_bins(edit, bins, t)), thumb)))
+            diff = np.asarray(diff_image_from_bins(edit, bins, t))
+            for ts, seen in groups:
+                if np.array_equal(seen, diff):
+                    ts.append(t)
+                    break
+            else:
+                groups.append(([t], diff))
+        for ts, diff in groups:
+            images.append((_tolerance_label(ts), image_data_uri(diff, thumb)))
     return GalleryCard(model, problem, str(meta.get("instruction", "")), images,
-                       _scores_text(values), failure_mode)
+                       _scores_text(values), card_failure_mode(failure_mode, float(values[-1, 2])),
+                       size=(int(inp.shape[1]), int(inp.shape[0])))
 
 
 def pick_examples(codes: np.ndarray, idx: np.ndarray, per_model: int) -> list[int]:

@@ -31,7 +31,10 @@ def test_report_is_self_contained(report):
     # nothing fetched from anywhere: no external src/href, no CDN
     assert not re.search(r'(src|href)\s*=\s*["\']?(https?:)?//', text)
     assert "<svg" in text and "data:image/png;base64," in text
-    assert text.count('<tr><td>') >= 4  # leaderboard rows
+    # the tree is the benchmark's own problems (seed namespace paintbench)
+    assert "problems of the benchmark's own seeds (namespace paintbench)" in text
+    assert text.count('class="board"') == 1  # one leaderboard table per benchmark
+    assert 'id="provenance"' in text
     assert report.stat().st_size < 20e6
 
 
@@ -47,7 +50,8 @@ def test_report_without_gallery_or_aggregate(pipeline, tmp_path):
 
 def _chromium_context(playwright, user_dir):
     return playwright.chromium.launch_persistent_context(
-        user_dir, executable_path=str(CHROMIUM), args=CHROMIUM_FLAGS, headless=True)
+        user_dir, executable_path=str(CHROMIUM), args=CHROMIUM_FLAGS, headless=True,
+        accept_downloads=True)
 
 
 @pytest.mark.skipif(not CHROMIUM.exists(),
@@ -67,12 +71,12 @@ def test_report_in_headless_chromium(report):
             assert errors == []
             # every image resolves (data URIs decoded by the browser)
             page.evaluate("() => document.querySelectorAll('details').forEach(d => d.open = true)")
-            n_img = page.eval_on_selector_all("img", "els => els.length")
+            n_img = page.eval_on_selector_all(".card img", "els => els.length")
             broken = page.eval_on_selector_all(
-                "img", "els => els.filter(e => !(e.complete && e.naturalWidth > 0)).length")
+                ".card img", "els => els.filter(e => !(e.complete && e.naturalWidth > 0)).length")
             assert n_img > 0 and broken == 0
             # the leaderboard has one row per model
-            assert page.eval_on_selector_all("#leaderboard tbody tr", "els => els.length") == 4
+            assert page.eval_on_selector_all("#board-PaintBench tbody tr", "els => els.length") == 4
             # the selectors change the numbers shown
             cells = "#hier-PaintBench tbody tr td.val"
 
@@ -95,6 +99,24 @@ def test_report_in_headless_chromium(report):
             page.click("#hier-PaintBench tr.cat[data-cat='0'] td")
             hidden_after = page.eval_on_selector_all("#hier-PaintBench tr.task", count_hidden)
             assert hidden_after < hidden
+            # the gallery: click to enlarge, Esc closes, a model filter, expand all
+            page.click("#gallery-expand")  # all open (above): collapses all
+            assert page.eval_on_selector_all("#gallery details", "e => e.every(d => !d.open)")
+            page.click("#gallery-expand")
+            assert page.eval_on_selector_all("#gallery details", "e => e.every(d => d.open)")
+            page.click(".card img.zoom >> nth=0")
+            assert not page.eval_on_selector("#overlay", "e => e.hidden")
+            page.keyboard.press("Escape")
+            assert page.eval_on_selector("#overlay", "e => e.hidden")
+            page.select_option("#gallery-model", "blank")
+            shown = page.eval_on_selector_all(
+                ".card", "e => e.filter(c => !c.hidden).map(c => c.dataset.model)")
+            assert shown and set(shown) == {"blank"}
+            # each plot downloads as SVG and as PNG (drawn from the SVG)
+            for link, magic in (("a[download]", b"<svg"), ("a.png", b"\x89PNG")):
+                with page.expect_download() as download:
+                    page.click(f"figure.plot {link} >> nth=0")
+                assert Path(download.value.path()).read_bytes().startswith(magic)
             assert errors == []
         finally:
             ctx.close()
@@ -118,5 +140,7 @@ def test_report_from_foreign_rows_with_tinygrafixbench(tmp_path):
     text = out.read_text(encoding="utf-8")
     assert 'id="hier-PaintBench"' in text and 'id="hier-TinyGrafixBench"' in text
     assert 'id="cond-TinyGrafixBench"' not in text  # no condition rows for charts
-    board = text[text.index('id="leaderboard"'):text.index("</table>", text.index('id="leaderboard"'))]
-    assert board.index("1. strong") < board.index("2. weak")
+    from paintkit.report.data import leaderboard, load_report_data
+
+    board = leaderboard(load_report_data(tmp_path, n_boot=50))
+    assert [e["model"] for e in board] == ["strong", "weak"]

@@ -35,6 +35,10 @@ def test_cards_show_object_tags(pipeline, explained, tmp_path):
     assert re.search(r"<b>objects</b> \(t=5\): \d+ (correct|missing|damaged|misplaced)", text)
     # the blank baseline erases everything: some object is listed as not correct
     assert re.search(r"<li>[^<]+: (missing|damaged|wrong colour)", text)
+    # the ids listed are outlined and labelled on the answer and output images
+    listed = set(re.findall(r"<li>([^<:]+): ", text)) - {"spurious changes", "note"}
+    drawn = set(re.findall(r'paint-order="stroke">([^<]+)</text>', text))
+    assert listed and listed <= drawn
     plain = _report(pipeline, pipeline["results"], tmp_path / "plain.html")
     assert 'class="explain"' not in plain  # opt-in: nothing without explanations
 

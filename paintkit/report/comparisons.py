@@ -1,0 +1,67 @@
+"""The report's comparisons: "is A better than B" per benchmark (paired bootstrap on the
+shared problems) and the PaintBench / TinyGrafixBench correlation with its scatter plot
+(see :mod:`paintkit.stats.compare`)."""
+
+from __future__ import annotations
+
+from paintkit.report.text import h
+
+
+def _pp(x: float) -> str:
+    return f"{round(100 * x, 1) + 0.0:+.1f}"  # + 0.0: no "-0.0"
+
+
+def paired_table(rows: list[dict], benchmark: str) -> str:
+    mine = [r for r in rows if r["kind"] == "paired_difference" and r["benchmark"] == benchmark]
+    if not mine:
+        return ""
+    body = []
+    for r in mine:
+        if r["ci95_low"] > 0:
+            verdict = f"{h(r['model_a'])} better"
+        elif r["ci95_high"] < 0:
+            verdict = f"{h(r['model_b'])} better"
+        else:
+            verdict = "not distinguishable"
+        body.append(f"<tr><td>{h(r['model_a'])}</td><td>{h(r['model_b'])}</td>"
+                    f"<td>{_pp(r['diff'])} <span class=\"ci\">[{_pp(r['ci95_low'])}, "
+                    f"{_pp(r['ci95_high'])}]</span></td><td>{100 * r['share_a_better']:.1f}%</td>"
+                    f"<td class=\"verdict\">{verdict}</td></tr>")
+    n = mine[0]["n_shared"]
+    return (f"<h3>{h(benchmark)}: is A better than B?</h3><p class=\"ci\">Benchmark score "
+            f"difference A − B in percentage points on the {n:,} problems every model has, "
+            f"with its 95% paired-bootstrap CI ({mine[0]['n_boot']:,} resamples of the problems "
+            "within each task, the same for both models); P(A better) = share of resamples "
+            "in which A scores higher.</p>"
+            f'<table class="paired" id="paired-{h(benchmark)}"><thead><tr><th>A</th><th>B</th>'
+            "<th>A − B (pp) [95% CI]</th><th>P(A better)</th><th>verdict</th></tr></thead>"
+            f"<tbody>{''.join(body)}</tbody></table>")
+
+
+def correlation_html(row: dict | None, models: list[str]) -> str:
+    from paintkit.report import plots
+
+    if not row:
+        return ""
+    r = row["pearson_r"]
+    ci = (f" [95% CI {row['ci95_low']:.2f}, {row['ci95_high']:.2f}]"
+          if row["ci95_low"] is not None else "")
+    text = "undefined (scores do not vary)" if r is None else f"{r:.2f}{ci}"
+    svg = plots.cross_benchmark_scatter(row, models)
+    return (f"<h3>{h(row['first'])} against {h(row['second'])}</h3>"
+            f'<p id="correlation">Pearson r across the {len(row["models"])} models in both: '
+            f"<b>{h(text)}</b> (CI from {row['n_boot']:,} resamples of both benchmarks' "
+            "problems).</p>"
+            f'<div class="plots">{plots.figure_html(svg, "cross-benchmark") if svg else ""}</div>')
+
+
+def comparisons_html(data, n_boot: int = 2000, seed: int = 0) -> str:
+    """The section, or "" when there is nothing to compare (one model, one benchmark)."""
+    from paintkit.stats.compare import cross_benchmark_correlation, paired_differences
+
+    rows = paired_differences(data.tables, n_boot=n_boot, seed=seed)
+    corr = cross_benchmark_correlation(data.tables, n_boot=n_boot, seed=seed)
+    parts = [paired_table(rows, b) for b in data.benchmarks]
+    parts.append(correlation_html(corr, data.models))
+    body = "".join(p for p in parts if p)
+    return f'<h2>Comparisons</h2><div id="comparisons">{body}</div>' if body else ""
