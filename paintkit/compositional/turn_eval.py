@@ -23,6 +23,8 @@ import json
 import re
 from pathlib import Path
 
+from paintkit.metrics.version import METRIC_VERSION
+
 TURNS_NAME = "turn_stats.jsonl"
 TURN_OUTPUT = re.compile(r"^\d{4}_turn\d+_output\.png$")
 
@@ -87,7 +89,8 @@ def score_turns(benchmarks_root, outputs_root, out_dir, *, models=None, benchmar
                        "mode": meta.get("mode"), "visual_condition": meta.get("visual_condition"),
                        "idx": problem.idx, "turn": k, "turns": len(turns),
                        "operation": turn.get("operation"), "has_output": result.has_output,
-                       "delta_e": delta_e, "output": result.to_schema()}
+                       "delta_e": delta_e, "metric_version": METRIC_VERSION,
+                       "output": result.to_schema()}
                 if result.error is not None:
                     row["error"] = result.error
                 rows.append(row)

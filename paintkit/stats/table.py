@@ -139,6 +139,22 @@ def choose_formula(rows: list[dict], delta_e: str | None = None) -> tuple[str, l
     return delta_e, chosen
 
 
+def check_one_metric_version(rows: list[dict]) -> None:
+    """Refuse rows scored by different metric versions (docs/metric-definition.md §9): their
+    counts may differ in a few cells, so their means do not mix.
+
+    Raises:
+        StatsInputError: naming the versions found and how to rescore.
+    """
+    from paintkit.metrics.version import row_metric_version
+
+    versions = sorted({row_metric_version(r) for r in rows}, key=str)
+    if len(versions) > 1:
+        raise StatsInputError(f"rows scored with several metric versions "
+                              f"({', '.join(map(str, versions))}); rescore them with one "
+                              "paintkit ('paintkit eval --overwrite') before aggregating")
+
+
 def name_blocks(value, delta_e: str):
     """``value`` (aggregate or diagnostics rows) with ``cie76_*`` keys renamed after
     ``delta_e`` (unchanged for CIE76: ``cie76_*`` only ever means CIE76)."""
@@ -270,6 +286,7 @@ def build_tables(rows: list[dict], delta_e: str | None = None) -> list[ProblemTa
     is refused, see :func:`choose_formula`).
     """
     delta_e, rows = choose_formula(rows, delta_e)
+    check_one_metric_version(rows)
     latest: dict[tuple, dict] = {}
     for row in rows:
         latest[(str(row["model"]), str(row["benchmark"]), str(row["task"]), int(row["idx"]))] = row

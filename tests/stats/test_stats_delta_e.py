@@ -57,3 +57,15 @@ def test_mixed_formulas_are_refused_unless_one_is_chosen(tmp_path, capsys):
     assert [t.delta_e for t in build_tables(mixed, "cie76")] == ["cie76"]
     with pytest.raises(StatsInputError, match="no rows scored with delta_e ciede2000"):
         build_tables(rows, "ciede2000")
+
+
+def test_mixed_metric_versions_are_refused(tmp_path, capsys):
+    """Rows of metric version 1 (no field) and 2 never share a mean."""
+    rows = paintbench_rows(models=("m1", "m2"), per_cell=2)
+    current = [dict(r, metric_version=2) if r["model"] == "m2" else r for r in rows]
+    with pytest.raises(StatsInputError, match=r"several metric versions \(1, 2\)"):
+        build_tables(current)
+    src = _write(tmp_path / "mixed.jsonl", current)
+    assert main(["stats", "--input", str(src), "--output", str(tmp_path / "x.jsonl")]) == 2
+    assert "paintkit eval --overwrite" in capsys.readouterr().err
+    assert build_tables([dict(r, metric_version=2) for r in rows])  # one version: fine
