@@ -23,8 +23,13 @@ def check_folder_name(name: str, what: str = "benchmark") -> str:
         'gpt-image-1'
     """
     if not isinstance(name, str) or name in ("", ".", "..") or name.startswith(".") \
-            or any(c in name for c in ("/", "\\", "\0")) or os.path.isabs(name):
+            or any(c in name for c in _SEPARATORS) or os.path.isabs(name):
         raise ValueError(f"{what} name {name!r}: expected one plain folder name inside the "
-                         "output folder (letters, digits, '_.-'; not '.', '..', hidden or a "
-                         "path)")
+                         "output folder (not empty, '.', '..' or hidden, and no path "
+                         "separator)")
     return name
+
+
+#: What splits a path here: '/' and NUL everywhere, plus this system's own separators
+#: (a backslash is an ordinary character of a POSIX folder name, e.g. a model '$\\foo{$').
+_SEPARATORS = tuple({"/", "\0", os.sep, *((os.altsep,) if os.altsep else ())})

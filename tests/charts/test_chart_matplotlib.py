@@ -93,5 +93,5 @@ def test_report_plots_draw_under_another_matplotlib(other_matplotlib):
 
     row = {"level": "benchmark", "benchmark": "TinyGrafixBench", "model": "m",
            **{f"cie76_{t}": {"mean_iou": t / 10} for t in range(11)}}
-    svg = iou_vs_tolerance([row], "TinyGrafixBench")
+    svg = iou_vs_tolerance([row], "TinyGrafixBench", ["m"])
     assert svg.lstrip().startswith("<svg") or "<svg" in svg[:400]

@@ -12,7 +12,8 @@ from paintkit.cli.main import main
 from paintkit.evaluate import discover_problems
 from paintkit.io.names import check_folder_name
 
-HOSTILE = ["../escaped", "..", ".", "", "a/b", "a\\b", "/abs/path", ".hidden", "nul\0"]
+HOSTILE = ["../escaped", "..", ".", "", "a/b", "/abs/path", ".hidden", "nul\0"] + \
+    (["a\\b"] if "\\" in (os.sep, os.altsep) else [])
 
 
 def _files(root):
@@ -23,6 +24,15 @@ def _files(root):
 def test_check_folder_name_refuses(name):
     with pytest.raises(ValueError, match="expected one plain folder name"):
         check_folder_name(name, "model")
+
+
+def test_odd_but_legal_names_pass():
+    """Folder names a model may really have (the report escapes them for display)."""
+    names = ["<!--<script>x", "price$5 vs $6", "_nolegend_", "gpt image (v2)"]
+    if os.sep != "\\" and os.altsep != "\\":
+        names.append("$\\foo{$")  # a backslash is a plain character of a POSIX name
+    for name in names:
+        assert check_folder_name(name, "model") == name
 
 
 @pytest.mark.parametrize("model", ["../escaped", ".", "/ABS", "a/../../b", ".."])

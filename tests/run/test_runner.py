@@ -39,11 +39,11 @@ def test_cli_writes_the_layout_eval_reads(bench, tmp_path, capsys):
         np.testing.assert_array_equal(load_rgb(path), expected)
         text = path.with_name(f"{problem.idx:04d}_reasoning.txt").read_text()
         assert text.startswith("synthetic edit | seed ")
-    # every name is an output, its reasoning, or a run file: nothing else, nothing hidden
+    # every name is an output, its reasoning, a run file or the (released) lock file
     names = _outputs(out, "editors.invert")
-    assert len(names) == 2 * len(problems) + 2
-    assert "run_manifest.json" in names and "run_log.jsonl" in names
-    assert not (model_dir / LOCK_NAME).exists()
+    assert len(names) == 2 * len(problems) + 3
+    assert "run_manifest.json" in names and "run_log.jsonl" in names and LOCK_NAME in names
+    FolderLock(model_dir, LOCK_NAME, "paintkit run").release()  # not held any more
     (entry,) = read_manifest(model_dir)["runs"]
     assert entry["seed"] == 5 and entry["batch_size"] == 3 and entry["written"] == 12
     assert entry["model"]["name"] == "editors:invert" and entry["ended"]
