@@ -34,23 +34,40 @@ def pair_index(o, table, lab_a, lab_i, edit):
     ``o``: uint8 ``(k, m, 3)`` outputs; ``table``: float32 ``(3, 2^24)``
     (:func:`~paintkit.kernels.lab_table.lab_table`); ``lab_a``, ``lab_i``: float32
     ``(3, k, m)`` reference Lab; ``edit``: bool ``(k, m)``. ``bin = min(ceil(ΔE), 11)``
-    with ΔE in the definition's order, so eager and compiled give the same bits.
+    with ``ΔE²`` in the definition's order, binned by comparison (no square root), so eager
+    and compiled give the same bits.
     """
     import torch
 
     c = o.to(torch.int32)
     lab_o = table[:, (c[..., 0] * 65536 + c[..., 1] * 256) + c[..., 2]]
-    bin_oa = _bins(lab_o, lab_a).to(torch.int32)
-    bin_oi = _bins(lab_o, lab_i).to(torch.int32)
+    thresholds = _thresholds()
+    bin_oa = _bins(lab_o, lab_a, thresholds)
+    bin_oi = _bins(lab_o, lab_i, thresholds)
     return bin_oa + bin_oi * _NUM_BINS + edit.to(torch.int32) * (_NUM_BINS * _NUM_BINS)
 
 
-def _bins(lab_o, lab_x):
+def _bins(lab_o, lab_x, thresholds):
+    """``min(ceil(ΔE), 11)`` as int32 from ``ΔE²`` compared with the bin thresholds (no
+    square root; see :data:`~paintkit.kernels.tolerance_counts_torch.BIN_THRESHOLDS`)."""
     import torch
 
     d = lab_o - lab_x
-    return torch.ceil(torch.sqrt((d[0] * d[0] + d[1] * d[1]) + d[2] * d[2])).clamp_max(
-        float(_NUM_BINS - 1))
+    return torch.bucketize((d[0] * d[0] + d[1] * d[1]) + d[2] * d[2], thresholds,
+                           out_int32=True)
+
+
+_CPU_THRESHOLDS: list = []
+
+
+def _thresholds():
+    if not _CPU_THRESHOLDS:
+        import torch
+
+        from paintkit.kernels.tolerance_counts_torch import BIN_THRESHOLDS
+
+        _CPU_THRESHOLDS.append(torch.from_numpy(BIN_THRESHOLDS))
+    return _CPU_THRESHOLDS[0]
 
 
 def compiled(fn, device):

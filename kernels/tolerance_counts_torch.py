@@ -6,15 +6,18 @@ cache on CPU and bounded on GPU. Per chunk:
 - pixels where ``O == A == I`` (uint8 comparison) need no Lab at all: ``ΔE = 0`` twice.
   When they are the majority (palette outputs) only the other pixels are gathered;
 - the outputs' L*a*b* is looked up in :func:`~paintkit.kernels.lab_table.lab_table`, the
-  reference Lab of every 8-bit colour (the answers' and inputs' Lab come from the same
-  table, see :class:`paintkit.metrics.Reference`); ΔE is then computed with separate
-  float32 operations in the definition's order, so it is bit-identical to the plain NumPy
-  definition's (docs/metric-definition.md §3-6) and every count is exact, on any device;
+  canonical Lab of every 8-bit colour (the answers' and inputs' Lab come from the same
+  table, see :class:`paintkit.metrics.Reference`); ``ΔE²`` is then computed with separate
+  float32 operations in the definition's order and each bin ``min(ceil(ΔE), 11)`` read from
+  it by comparison with :data:`BIN_THRESHOLDS` (no library square root), so every count is
+  the definition's (docs/metric-definition.md §3-6) exactly, on any device;
 - one ``bincount`` on a combined index ``288 * problem + 144 * in_edit + 12 * bin_oi +
   bin_oa`` gives both histograms.
 """
 
 from __future__ import annotations
+
+import numpy as np
 
 from paintkit.kernels.lab import Workspace
 from paintkit.kernels.lab_table import colour_codes, lab_of_codes, lab_table, srgb_to_lab_exact
@@ -32,13 +35,30 @@ def changed_mask_torch(answers, inputs):
     return (answers != inputs).any(dim=-1)
 
 
-def delta_e_torch(lab_a, lab_b, work=None, name="bins"):
-    """CIE76 ``ΔE`` per pixel, float32 ``(...)``, from planar Lab ``(3, ...)``.
+def _bin_thresholds():
+    """float32 ``(11,)``: ``T_t``, the largest float32 ``x`` with ``sqrt(x) <= t`` (IEEE
+    float32 square root, correctly rounded), t = 0..10. ``ΔE <= t`` iff ``ΔE² <= T_t``: the
+    bins follow from ``ΔE²`` alone, so no library square root (torch's CPU ``sqrt`` is off by
+    an ulp on ~0.7 % of inputs on AVX-512 machines) can move a count."""
+    thresholds = []
+    for t in range(NUM_BINS - 1):
+        x = np.float32(t * t)
+        while np.sqrt(np.nextafter(x, np.float32(np.inf))) <= t:
+            x = np.nextafter(x, np.float32(np.inf))
+        thresholds.append(x)
+    return np.array(thresholds, np.float32)
 
-    Separate float32 operations in the definition's order, ``sqrt((dL^2 + da^2) + db^2)``:
-    on reference Lab the result is bit-identical to the NumPy definition's. The
-    colour-difference step of the kernel: one call, so another formula can replace it.
-    With a :class:`~paintkit.kernels.lab.Workspace` the result lives in its buffer ``name``.
+
+BIN_THRESHOLDS = _bin_thresholds()
+_THRESHOLDS_ON: dict = {}
+
+
+def squared_delta_e_torch(lab_a, lab_b, work=None, name="bins"):
+    """CIE76 ``ΔE²`` per pixel, float32 ``(...)``, from planar Lab ``(3, ...)``.
+
+    Separate float32 operations in the definition's order, ``(dL*dL + da*da) + db*db``
+    (docs/metric-definition.md §4). With a :class:`~paintkit.kernels.lab.Workspace` the
+    result lives in its buffer ``name``.
     """
     import torch
 
@@ -47,27 +67,26 @@ def delta_e_torch(lab_a, lab_b, work=None, name="bins"):
     d = torch.sub(lab_a, lab_b, out=work.get("bins_d", shape, torch.float32))
     d.mul_(d)
     dist = torch.add(d[0], d[1], out=work.get(name, shape[1:], torch.float32))
-    return dist.add_(d[2]).sqrt_()  # (dL^2 + da^2) + db^2, the oracle's order
+    return dist.add_(d[2])  # (dL^2 + da^2) + db^2, the definition's order
 
 
-def bins_from_delta_e_(dist, scratch=None):
-    """``min(ceil(ΔE), 11)`` in place, float32: ``ΔE < 1e-3`` gives bin 0.
-
-    Distinct 8-bit colours are more than 0.1 apart, so this only makes identical colours
-    exactly 0 whatever the arithmetic did (a vectorised op and its scalar tail may differ by
-    an ulp, so one colour's Lab can differ between two tensors). Arithmetic only:
-    ``masked_fill``/``where`` cost ~40x more per element on CPU.
-    """
+def bins_of_squared(squared, work=None, name="bins_int"):
+    """``min(ceil(ΔE), 11)`` per pixel, int32, from float32 ``ΔE²`` (:data:`BIN_THRESHOLDS`):
+    exactly the bin of the definition's ``sqrt`` on every device."""
     import torch
 
-    scratch = torch.empty_like(dist) if scratch is None else scratch
-    above = torch.mul(dist, 1000.0, out=scratch).clamp_(max=1.0).floor_()  # 0 below 1e-3, else 1
-    return dist.ceil_().clamp_(min=1.0, max=float(NUM_BINS - 1)).sub_(1.0).add_(above)
+    device = squared.device
+    thresholds = _THRESHOLDS_ON.get(device)
+    if thresholds is None:
+        thresholds = _THRESHOLDS_ON[device] = torch.from_numpy(BIN_THRESHOLDS).to(device)
+    out = None if work is None else work.get(name, squared.shape, torch.int32)
+    return torch.bucketize(squared, thresholds, out_int32=True, out=out)
 
 
 def delta_e_bins(lab_a, lab_b, work=None, name="bins"):
-    """``min(ceil(ΔE), 11)`` per pixel as float32 ``(...)`` from planar Lab ``(3, ...)``."""
-    return bins_from_delta_e_(delta_e_torch(lab_a, lab_b, work, name))
+    """``min(ceil(ΔE), 11)`` per pixel as int32 ``(...)`` from planar Lab ``(3, ...)``."""
+    return bins_of_squared(squared_delta_e_torch(lab_a, lab_b, work, name), work,
+                           name + "_int")
 
 
 def _group_need(o, a, i):
@@ -89,26 +108,21 @@ def _mostly_changed(o, a, i):
     return 4 * int(same.sum()) < same.numel()
 
 
-def _exact_bins_(dist):
-    """``min(ceil(ΔE), 11)`` in place, float32, of exact ΔE (identical colours give 0)."""
-    return dist.ceil_().clamp_max_(float(NUM_BINS - 1))
-
-
 def _pair_counts(lab_o, lab_a, lab_i, edit, offsets, minlength, work):
-    """Pair counts ``(minlength,)`` and ``bin_oa`` float32 ``(...)`` of Lab ``(3, ...)``.
+    """Pair counts ``(minlength,)`` and ``bin_oa`` int32 ``(...)`` of Lab ``(3, ...)``.
 
-    ``edit``: bool ``(...)``; ``offsets``: float32 ``288 * problem`` broadcastable to
+    ``edit``: bool ``(...)``; ``offsets``: int32 ``288 * problem`` broadcastable to
     ``(...)``, or None for one problem.
     """
     import torch
 
-    bin_oa = _exact_bins_(delta_e_torch(lab_o, lab_a, work, "bin_oa"))
-    bin_oi = _exact_bins_(delta_e_torch(lab_o, lab_i, work, "bin_oi"))
-    index = torch.add(bin_oa, bin_oi, alpha=NUM_BINS, out=bin_oi).add_(edit, alpha=_PAIRS)
+    bin_oa = delta_e_bins(lab_o, lab_a, work, "bin_oa")
+    bin_oi = delta_e_bins(lab_o, lab_i, work, "bin_oi")
+    index = torch.mul(bin_oi, NUM_BINS, out=work.get("index", bin_oi.shape, torch.int32))
+    index.add_(bin_oa).add_(edit.to(torch.int32).mul_(_PAIRS))
     if offsets is not None:
         index.add_(offsets)
-    codes = work.get("index", index.shape, torch.int32).copy_(index)
-    return torch.bincount(codes.view(-1), minlength=minlength), bin_oa
+    return torch.bincount(index.view(-1), minlength=minlength), bin_oa
 
 
 def _chunk_counts(o, a, i, lab_a, lab_i, edit, want_bins, work):
@@ -123,16 +137,16 @@ def _chunk_counts(o, a, i, lab_a, lab_i, edit, want_bins, work):
     k, m = edit.shape
     device = edit.device
     offsets = None if k == 1 else torch.arange(
-        k, device=device, dtype=torch.float32).mul_(2 * _PAIRS).view(k, 1)
+        k, device=device, dtype=torch.int32).mul_(2 * _PAIRS).view(k, 1)
     minlength = k * 2 * _PAIRS
     fused = compiled_pair_index(device)
     index = None if fused is None else run_compiled(
         fused, o, lab_table(device), lab_a, lab_i, edit)
     if index is not None:  # PAINTKIT_TORCH_COMPILE=1: one compiled loop per chunk
         if offsets is not None:
-            index += offsets.to(torch.int32)
+            index += offsets
         counts = torch.bincount(index.view(-1), minlength=minlength)
-        return counts, ((index % NUM_BINS).to(torch.float32) if want_bins else None)
+        return counts, ((index % NUM_BINS) if want_bins else None)
     pix = None
     if m % 8 == 0 and all(x.storage_offset() % 8 == 0 for x in (o, a, i)) \
             and not _mostly_changed(o, a, i):
@@ -152,14 +166,14 @@ def _chunk_counts(o, a, i, lab_a, lab_i, edit, want_bins, work):
     counts, bin_oa = _pair_counts(
         lab_o, lab_a.reshape(3, -1).index_select(1, pix), lab_i.reshape(3, -1).index_select(1, pix),
         edit.view(-1).index_select(0, pix), None if offsets is None else
-        (pix // m).to(torch.float32).mul_(2 * _PAIRS), minlength, work)
+        (pix // m).to(torch.int32).mul_(2 * _PAIRS), minlength, work)
     # The pixels left out have both bins 0: add them to pair (0, 0) of their region.
     pairs = counts.view(k, 2, _PAIRS)
     n_edit = edit.sum(dim=1)
     pairs[:, :, 0] += torch.stack((m - n_edit, n_edit), dim=1) - pairs.sum(dim=2)
     full = None
     if want_bins:
-        full = torch.zeros(k * m, dtype=torch.float32, device=device)
+        full = torch.zeros(k * m, dtype=torch.int32, device=device)
         full.index_copy_(0, pix, bin_oa)
         full = full.view(k, m)
     return counts, full
@@ -231,7 +245,7 @@ def tolerance_histograms_torch(
     lab_a = lab_answers.reshape(n, hw, 3).movedim(-1, 0)
     lab_i = lab_inputs.reshape(n, hw, 3).movedim(-1, 0)
     edit = edit_mask.reshape(n, hw)
-    # Whole problems per chunk (the float32 index stays exact: below 2^24), or ...
+    # Whole problems per chunk (bounded so the combined index stays small), or ...
     k = max(1, min(n, step // hw, (1 << 24) // (2 * _PAIRS)))
     m = min(hw, max(1, step))  # ... pixels of one problem per chunk
     work = Workspace(device)

@@ -94,3 +94,34 @@ def test_fast_arithmetic_alone_would_miss_these_pairs():
     fast = np.sqrt((d[:, 0] * d[:, 0] + d[:, 1] * d[:, 1]) + d[:, 2] * d[:, 2])
     flips = sum(int(((de <= t) != (fast <= t)).sum()) for t in range(1, 11))
     assert flips >= 10
+
+
+def test_bins_come_from_the_squared_distance_exactly(rng):
+    """``min(ceil(sqrt(s)), 11)`` with the correctly rounded float32 square root, also for
+    ``s`` one ulp around each threshold (where an inexact library sqrt would move a bin)."""
+    from paintkit.kernels.tolerance_counts_torch import BIN_THRESHOLDS, bins_of_squared
+
+    up, down = np.float32(np.inf), np.float32(0)
+    edges = np.concatenate([BIN_THRESHOLDS, np.nextafter(BIN_THRESHOLDS, up),
+                            np.nextafter(BIN_THRESHOLDS, down)]).astype(np.float32)
+    s = np.concatenate([edges, rng.uniform(0, 130, 200_000).astype(np.float32),
+                        np.float32([0, 1e-30, 121, 1e30])])
+    expected = np.minimum(np.ceil(np.sqrt(s)), 11).astype(np.int32)
+    assert np.array_equal(bins_of_squared(torch.from_numpy(s)).numpy(), expected)
+    for t, x in enumerate(BIN_THRESHOLDS):
+        assert np.sqrt(x) <= t < np.sqrt(np.nextafter(x, up))
+
+
+def test_the_kernel_takes_no_library_square_root(monkeypatch, rng):
+    """torch's CPU sqrt is off by an ulp on ~0.7 % of inputs (AVX-512 here): the counting
+    kernel must not call it."""
+    def refuse(*args, **kwargs):
+        raise AssertionError("a library square root in the counting kernel")
+
+    outs, answers, inputs = adversarial_problems(rng)
+    o, a, i = (torch.from_numpy(x) for x in (outs, answers, inputs))
+    expected = tolerance_histograms_torch(o, a, i)
+    for name in ("sqrt", "sqrt_"):
+        monkeypatch.setattr(torch.Tensor, name, refuse)
+    monkeypatch.setattr(torch, "sqrt", refuse)
+    assert torch.equal(tolerance_histograms_torch(o, a, i), expected)
