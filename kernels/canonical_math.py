@@ -27,7 +27,7 @@ The definitions (docs/metric-definition.md, "CIE94 and CIEDE2000"):
   ``pi/2 - .`` when ``|b| > |a|``, ``pi - .`` when ``a < 0``, ``2 pi - .`` when ``b < 0``;
   ``0`` for ``a = b = 0``.
 
-Twins: the scalar Numba functions (``*_numba``, inlined into the ΔE kernels) and the torch
+Twins: the scalar Numba functions (``*_numba``, called by the ΔE kernels) and the torch
 functions (``*_torch``, elementwise on float64 tensors, one separate ATen operation per IEEE
 operation: no ``alpha``, no ``addcmul``, no division by a Python scalar, which CUDA turns into
 a multiplication by the reciprocal). The tests check both against a plain NumPy oracle bit
@@ -86,9 +86,9 @@ _EXP_C = np.array(EXP_COEFFS)
 _ATAN_C = np.array(ATAN_COEFFS)
 
 
-# ---------------------------------------------------------------- Numba (scalar, inlined)
+# ---------------------------------------------------------------- Numba (scalar)
 
-@njit(inline="always", cache=True)
+@njit(cache=True)
 def _sin_kernel(r):
     z = r * r
     p = _SIN_C[0]
@@ -97,7 +97,7 @@ def _sin_kernel(r):
     return r + (r * z) * p
 
 
-@njit(inline="always", cache=True)
+@njit(cache=True)
 def _cos_kernel(r):
     z = r * r
     p = _COS_C[0]
@@ -106,7 +106,7 @@ def _cos_kernel(r):
     return 1.0 + z * p
 
 
-@njit(inline="always", cache=True)
+@njit(cache=True)
 def _reduce(x):
     """``(r, k mod 4)`` with ``x = k pi/2 + r``; ``x`` finite with ``|x| < 2^20``."""
     k = math.floor(x * TWO_OVER_PI + 0.5)
@@ -115,7 +115,7 @@ def _reduce(x):
     return r, k % 4
 
 
-@njit(inline="always", cache=True)
+@njit(cache=True)
 def sin_numba(x):
     """Canonical sine of a float64 ``x`` (``|x| < 2^20``; NaN for anything else)."""
     if not abs(x) < 1048576.0:
@@ -130,7 +130,7 @@ def sin_numba(x):
     return -_cos_kernel(r)
 
 
-@njit(inline="always", cache=True)
+@njit(cache=True)
 def cos_numba(x):
     """Canonical cosine of a float64 ``x`` (``|x| < 2^20``; NaN for anything else)."""
     if not abs(x) < 1048576.0:
@@ -145,7 +145,7 @@ def cos_numba(x):
     return _sin_kernel(r)
 
 
-@njit(inline="always", cache=True)
+@njit(cache=True)
 def exp_neg_numba(x):
     """Canonical ``exp(x)`` of a float64 ``x <= 0`` (``x < -700`` counts as -700, ``x > 0``
     as 0; NaN stays NaN)."""
@@ -164,7 +164,7 @@ def exp_neg_numba(x):
     return p * POW2_NEG[-k]
 
 
-@njit(inline="always", cache=True)
+@njit(cache=True)
 def hue_angle_numba(a, b):
     """Canonical ``atan2(b, a)`` taken into ``[0, 2 pi]``: the hue angle of ``(a, b)``."""
     ax = abs(a)

@@ -58,7 +58,7 @@ def _cie76(l1, a1, b1, l2, a2, b2):
     return math.sqrt((dl * dl + da * da) + db * db)
 
 
-@njit(inline="always", cache=True)
+@njit(cache=True)
 def _cie94(l1, a1, b1, l2, a2, b2):
     c1 = math.sqrt(a1 * a1 + b1 * b1)
     c2 = math.sqrt(a2 * a2 + b2 * b2)
@@ -82,7 +82,7 @@ def _pow7(x):
     return ((x2 * x2) * x2) * x
 
 
-@njit(inline="always", cache=True)
+@njit(cache=True)
 def _ciede2000(l1, a1, b1, l2, a2, b2):
     c_mean = 0.5 * (math.sqrt(a1 * a1 + b1 * b1) + math.sqrt(a2 * a2 + b2 * b2))
     c7 = _pow7(c_mean)
