@@ -220,3 +220,41 @@ def test_rgb_variants_are_the_canonical_delta_e(formula):
     np.testing.assert_array_equal(_bits(delta_e_rgb_numba(a, b, formula)), _bits(expected))
     got = delta_e_rgb_torch(torch.from_numpy(a), torch.from_numpy(b), formula).numpy()
     np.testing.assert_array_equal(_bits(got), _bits(expected))
+
+
+def _portable_pairs():
+    """Pairs built without any transcendental function (so the same on every machine):
+    random Lab, exactly opposite and achromatic colours, and the Sharma pairs."""
+    rng = np.random.default_rng(2100)
+    x, y = _random_lab(rng, 50000), _random_lab(rng, 50000)
+    y[:5000, 1:] = -x[:5000, 1:]  # opposite hues
+    x[5000:6000, 1:] = 0.0  # achromatic
+    y[6000:7000] = x[6000:7000]  # identical
+    sharma = np.array(SHARMA_PAIRS)
+    return np.concatenate([x, sharma[:, :3]]), np.concatenate([y, sharma[:, 3:6]])
+
+
+#: SHA-256 of the float64 bits of ΔE on :func:`_portable_pairs`. A change here changes the
+#: metric: only on purpose, with a version bump and a CHANGELOG entry (regenerate with
+#: ``_digest`` below).
+PINNED = {
+    "cie94": "7dd3fbc8be53238862294fba3f18cf5b013a51beda4f12732e3c064422ad6a5c",
+    "ciede2000": "f6e0ac040a1b24b8cf4855af659d0ea9e6fbb5863cb9b1ee8381ef343c835ccc",
+}
+
+
+def _digest(values: np.ndarray) -> str:
+    import hashlib
+
+    return hashlib.sha256(np.ascontiguousarray(values, "<f8").tobytes()).hexdigest()
+
+
+@pytest.mark.parametrize("formula", ["cie94", "ciede2000"])
+def test_the_canonical_delta_e_is_pinned(formula):
+    x, y = _portable_pairs()
+    digest = _digest(delta_e_numba(x, y, formula))
+    assert digest == _digest(de.FORMULAS[formula](x, y))
+    assert digest == PINNED[formula], (
+        f"the canonical {formula} moved (SHA-256 {digest}): the arithmetic of "
+        "docs/metric-definition.md changed. If on purpose, bump the metric version, add a "
+        "CHANGELOG entry and pin the new digest here.")
