@@ -32,6 +32,7 @@ __all__ = ["tolerance_histograms_delta_e"]
 NUM_BINS = 12  # ceil(ΔE) = 0..10, and 11 for ΔE > 10
 _PIXELS_PER_STEP = 1 << 20
 _CACHE = 1 << 14  # direct-mapped (colour pair -> bin) cache entries per work item
+_LAB_CACHE = 1 << 14  # direct-mapped (colour -> canonical Lab) cache entries per work item
 _ROWS_PER_ITEM = 64  # rows per work item: fewer cold caches (misses cost ~0.3 µs each)
 
 
@@ -46,23 +47,34 @@ def _code(x, i, j):
 
 
 @njit(inline="always", cache=True)
-def _pair_bin(code, sample, reference, i, j):
-    """Bin of ΔE(reference, sample) at pixel (i, j), from the canonical Lab."""
-    lr = lab_of_rgb_canonical(np.int64(reference[i, j, 0]), np.int64(reference[i, j, 1]),
-                              np.int64(reference[i, j, 2]))
-    ls = lab_of_rgb_canonical(np.int64(sample[i, j, 0]), np.int64(sample[i, j, 1]),
-                              np.int64(sample[i, j, 2]))
-    return _bin(delta_e_pixel(code, lr[0], lr[1], lr[2], ls[0], ls[1], ls[2]))
+def _cached_lab(colour, labs, lab_keys, x, i, j):
+    """Canonical Lab (float32 ``labs[slot]``) of colour code ``colour`` at pixel (i, j) of
+    ``x`` through a direct-mapped cache: the conversion costs ~150 float64 operations, and
+    a noisy output pairs each of its colours with an answer and an input colour."""
+    slot = ((colour * np.int64(-7046029254386353131)) >> np.int64(40)) & np.int64(_LAB_CACHE - 1)
+    if lab_keys[slot] != colour:
+        lab = lab_of_rgb_canonical(np.int64(x[i, j, 0]), np.int64(x[i, j, 1]), np.int64(x[i, j, 2]))
+        labs[slot, 0] = lab[0]
+        labs[slot, 1] = lab[1]
+        labs[slot, 2] = lab[2]
+        lab_keys[slot] = colour
+    return slot
 
 
 @njit(inline="always", cache=True)
-def _cached_bin(code, pair, cache_keys, cache_bins, sample, reference, i, j):
-    """Bin of a (sample, reference) colour pair through a direct-mapped cache: a noisy
-    output of a flat answer has few distinct pairs, and CIEDE2000 costs ~0.3 µs each."""
+def _cached_bin(code, s_code, r_code, cache_keys, cache_bins, labs, lab_keys, sample,
+                reference, i, j):
+    """Bin of ΔE(reference, sample) at pixel (i, j) through a direct-mapped cache of colour
+    pairs: a noisy output of a flat answer has few distinct pairs, and CIEDE2000 costs
+    ~0.3 µs each. The Lab is the canonical one (cached per colour)."""
+    pair = (s_code << 24) | r_code
     slot = ((pair * np.int64(-7046029254386353131)) >> np.int64(40)) & np.int64(_CACHE - 1)
     if cache_keys[slot] == pair:
         return cache_bins[slot]
-    b = _pair_bin(code, sample, reference, i, j)
+    r = _cached_lab(r_code, labs, lab_keys, reference, i, j)
+    lr0, lr1, lr2 = labs[r, 0], labs[r, 1], labs[r, 2]
+    s = _cached_lab(s_code, labs, lab_keys, sample, i, j)
+    b = _bin(delta_e_pixel(code, lr0, lr1, lr2, labs[s, 0], labs[s, 1], labs[s, 2]))
     cache_keys[slot] = pair
     cache_bins[slot] = b
     return b
@@ -76,6 +88,8 @@ def _histograms_kernel(code, out, ans, inp, hist, bins, write_bins):
     for item in prange(n_items):
         cache_keys = np.full(_CACHE, -1, np.int64)
         cache_bins = np.zeros(_CACHE, np.int64)
+        labs = np.zeros((_LAB_CACHE, 3), np.float32)
+        lab_keys = np.full(_LAB_CACHE, -1, np.int64)
         for r in range(item * _ROWS_PER_ITEM, min(n_rows, (item + 1) * _ROWS_PER_ITEM)):
             p = r // h
             i = r % h
@@ -91,11 +105,11 @@ def _histograms_kernel(code, out, ans, inp, hist, bins, write_bins):
                 b_oa = 0
                 b_oi = 0
                 if o_code != a_code:  # equal colours: ΔE = 0, no arithmetic
-                    b_oa = _cached_bin(code, (o_code << 24) | a_code, cache_keys, cache_bins,
-                                       out[p], ans[p], i, j)
+                    b_oa = _cached_bin(code, o_code, a_code, cache_keys, cache_bins, labs,
+                                       lab_keys, out[p], ans[p], i, j)
                 if o_code != i_code:  # the key orders (sample, reference): CIE94-safe
-                    b_oi = _cached_bin(code, (o_code << 24) | i_code, cache_keys, cache_bins,
-                                       out[p], inp[p], i, j)
+                    b_oi = _cached_bin(code, o_code, i_code, cache_keys, cache_bins, labs,
+                                       lab_keys, out[p], inp[p], i, j)
                 if b_oa != 0:
                     hist[r, 0 if a_code != i_code else 1, b_oa] += 1
                 elif a_code != i_code:
