@@ -7,10 +7,15 @@ The same ``(B, 3, 12)`` histograms as :mod:`paintkit.kernels.tolerance_counts` (
 step apply unchanged. The reference colour of each difference is the answer (``ΔE(O, A)``)
 or the input (``ΔE(O, I)``); it matters for CIE94 only.
 
-Lab per docs/metric-definition.md §3 in float32; the formula in float64 (on both backends), so the choice of
-backend moves a count only for pixels whose ΔE lies within ~1e-3 of an integer (the §9
-contract). A pixel equal to its reference gets ΔE = 0 exactly. The fused CIE76 kernels
-stay the benchmark's path; these are for the opt-in formulas.
+**Identical counts on every backend and machine.** Both paths take the canonical L*a*b* of
+docs/metric-definition.md §3 (Numba: :func:`~paintkit.kernels.lab_canonical.lab_of_rgb_canonical`
+per colour; torch: the lookup table of :mod:`paintkit.kernels.lab_table`, once per distinct
+colour pair) and the canonical formulas of :mod:`paintkit.kernels.delta_e` (CIE76 in float32,
+CIE94 and CIEDE2000 in float64 from IEEE basic operations only), so ΔE, and therefore every
+bin, is the same bits on NumPy, Numba (any SIMD path, any thread count) and torch (CPU or
+CUDA); the tests check it against a NumPy oracle, next to every integer tolerance too. A
+pixel equal to its reference gets ΔE = 0 exactly. The fused CIE76 kernels stay the
+benchmark's path; these are for the opt-in formulas.
 """
 
 from __future__ import annotations
@@ -20,13 +25,14 @@ from numba import njit, prange
 
 from paintkit.kernels.delta_e import check_formula, delta_e_torch
 from paintkit.kernels.delta_e_numba import FORMULA_CODES, delta_e_pixel
-from paintkit.kernels.lab import LINEAR_LUT, lab_of_rgb, srgb_to_lab_torch
+from paintkit.kernels.lab_canonical import lab_of_rgb_canonical
 
 __all__ = ["tolerance_histograms_delta_e"]
 
 NUM_BINS = 12  # ceil(ΔE) = 0..10, and 11 for ΔE > 10
 _PIXELS_PER_STEP = 1 << 20
 _CACHE = 1 << 14  # direct-mapped (colour pair -> bin) cache entries per work item
+_LAB_CACHE = 1 << 14  # direct-mapped (colour -> canonical Lab) cache entries per work item
 _ROWS_PER_ITEM = 64  # rows per work item: fewer cold caches (misses cost ~0.3 µs each)
 
 
@@ -41,36 +47,49 @@ def _code(x, i, j):
 
 
 @njit(inline="always", cache=True)
-def _pair_bin(code, sample, reference, i, j, lut):
-    """Bin of ΔE(reference, sample) at pixel (i, j)."""
-    lr = lab_of_rgb(np.int32(reference[i, j, 0]), np.int32(reference[i, j, 1]),
-                    np.int32(reference[i, j, 2]), lut)
-    ls = lab_of_rgb(np.int32(sample[i, j, 0]), np.int32(sample[i, j, 1]),
-                    np.int32(sample[i, j, 2]), lut)
-    return _bin(delta_e_pixel(code, lr[0], lr[1], lr[2], ls[0], ls[1], ls[2]))
+def _cached_lab(colour, labs, lab_keys, x, i, j):
+    """Canonical Lab (float32 ``labs[slot]``) of colour code ``colour`` at pixel (i, j) of
+    ``x`` through a direct-mapped cache: the conversion costs ~150 float64 operations, and
+    a noisy output pairs each of its colours with an answer and an input colour."""
+    slot = ((colour * np.int64(-7046029254386353131)) >> np.int64(40)) & np.int64(_LAB_CACHE - 1)
+    if lab_keys[slot] != colour:
+        lab = lab_of_rgb_canonical(np.int64(x[i, j, 0]), np.int64(x[i, j, 1]), np.int64(x[i, j, 2]))
+        labs[slot, 0] = lab[0]
+        labs[slot, 1] = lab[1]
+        labs[slot, 2] = lab[2]
+        lab_keys[slot] = colour
+    return slot
 
 
 @njit(inline="always", cache=True)
-def _cached_bin(code, pair, cache_keys, cache_bins, sample, reference, i, j, lut):
-    """Bin of a (sample, reference) colour pair through a direct-mapped cache: a noisy
-    output of a flat answer has few distinct pairs, and CIEDE2000 costs ~0.3 µs each."""
+def _cached_bin(code, s_code, r_code, cache_keys, cache_bins, labs, lab_keys, sample,
+                reference, i, j):
+    """Bin of ΔE(reference, sample) at pixel (i, j) through a direct-mapped cache of colour
+    pairs: a noisy output of a flat answer has few distinct pairs, and CIEDE2000 costs
+    ~0.3 µs each. The Lab is the canonical one (cached per colour)."""
+    pair = (s_code << 24) | r_code
     slot = ((pair * np.int64(-7046029254386353131)) >> np.int64(40)) & np.int64(_CACHE - 1)
     if cache_keys[slot] == pair:
         return cache_bins[slot]
-    b = _pair_bin(code, sample, reference, i, j, lut)
+    r = _cached_lab(r_code, labs, lab_keys, reference, i, j)
+    lr0, lr1, lr2 = labs[r, 0], labs[r, 1], labs[r, 2]
+    s = _cached_lab(s_code, labs, lab_keys, sample, i, j)
+    b = _bin(delta_e_pixel(code, lr0, lr1, lr2, labs[s, 0], labs[s, 1], labs[s, 2]))
     cache_keys[slot] = pair
     cache_bins[slot] = b
     return b
 
 
 @njit(parallel=True, cache=True)
-def _histograms_kernel(code, out, ans, inp, lut, hist, bins, write_bins):
+def _histograms_kernel(code, out, ans, inp, hist, bins, write_bins):
     h, w = out.shape[1:3]
     n_rows = out.shape[0] * h
     n_items = (n_rows + _ROWS_PER_ITEM - 1) // _ROWS_PER_ITEM
     for item in prange(n_items):
         cache_keys = np.full(_CACHE, -1, np.int64)
         cache_bins = np.zeros(_CACHE, np.int64)
+        labs = np.zeros((_LAB_CACHE, 3), np.float32)
+        lab_keys = np.full(_LAB_CACHE, -1, np.int64)
         for r in range(item * _ROWS_PER_ITEM, min(n_rows, (item + 1) * _ROWS_PER_ITEM)):
             p = r // h
             i = r % h
@@ -86,11 +105,11 @@ def _histograms_kernel(code, out, ans, inp, lut, hist, bins, write_bins):
                 b_oa = 0
                 b_oi = 0
                 if o_code != a_code:  # equal colours: ΔE = 0, no arithmetic
-                    b_oa = _cached_bin(code, (o_code << 24) | a_code, cache_keys, cache_bins,
-                                       out[p], ans[p], i, j, lut)
+                    b_oa = _cached_bin(code, o_code, a_code, cache_keys, cache_bins, labs,
+                                       lab_keys, out[p], ans[p], i, j)
                 if o_code != i_code:  # the key orders (sample, reference): CIE94-safe
-                    b_oi = _cached_bin(code, (o_code << 24) | i_code, cache_keys, cache_bins,
-                                       out[p], inp[p], i, j, lut)
+                    b_oi = _cached_bin(code, o_code, i_code, cache_keys, cache_bins, labs,
+                                       lab_keys, out[p], inp[p], i, j)
                 if b_oa != 0:
                     hist[r, 0 if a_code != i_code else 1, b_oa] += 1
                 elif a_code != i_code:
@@ -113,13 +132,37 @@ def _histograms_numba(code, outputs, answers, inputs, return_bins):
     rows = np.zeros((n * h, 3, NUM_BINS), np.int64)
     bins = np.zeros(outputs.shape[:3] if return_bins else (1, 1, 1), np.uint8)
     if outputs.size:
-        _histograms_kernel(code, outputs, answers, inputs, LINEAR_LUT, rows, bins, return_bins)
+        _histograms_kernel(code, outputs, answers, inputs, rows, bins, return_bins)
     hist = rows.reshape(n, h, 3, NUM_BINS).sum(axis=1)
     return (hist, bins) if return_bins else hist
 
 
+def _pair_bins_torch(formula, sample_codes, reference_codes):
+    """``min(ceil(ΔE(reference, sample)), 11)`` per pixel from int64 colour codes ``(N,)``:
+    int64 ``(N,)``. ΔE is computed once per distinct colour pair (an output of flat
+    colours has few: a 1024² noisy output ~30 times fewer than pixels), from the canonical
+    Lab looked up in the table; equal colours get bin 0 without arithmetic."""
+    import torch
+
+    from paintkit.kernels.lab_table import lab_of_codes
+
+    bins = torch.zeros(sample_codes.shape, dtype=torch.int64, device=sample_codes.device)
+    differ = sample_codes != reference_codes
+    if not bool(differ.any()):
+        return bins
+    pairs, where = torch.unique((sample_codes[differ] << 24) | reference_codes[differ],
+                                return_inverse=True)
+    lab_s = lab_of_codes((pairs >> 24).to(torch.int32))  # planar (3, P)
+    lab_r = lab_of_codes((pairs & 0xFFFFFF).to(torch.int32))
+    d = delta_e_torch(lab_r, lab_s, formula, channel_dim=0)  # the reference colour first
+    bins[differ] = d.ceil().clamp_(max=NUM_BINS - 1).long()[where]
+    return bins
+
+
 def _histograms_torch(formula, outputs, answers, inputs, return_bins):
     import torch
+
+    from paintkit.kernels.lab_table import colour_codes
 
     n = outputs.shape[0]
     device = outputs.device
@@ -127,19 +170,13 @@ def _histograms_torch(formula, outputs, answers, inputs, return_bins):
     bins_all = torch.empty(outputs.shape[:3], dtype=torch.uint8, device=device) \
         if return_bins else None
     for p in range(n):
-        o, a, i = (x[p].reshape(-1, 3) for x in (outputs, answers, inputs))
-        edit = (a != i).any(dim=-1)
+        o, a, i = (colour_codes(x[p, ..., 0], x[p, ..., 1], x[p, ..., 2]).reshape(-1).long()
+                   for x in (outputs, answers, inputs))
         for u in range(0, o.shape[0], _PIXELS_PER_STEP):
             v = u + _PIXELS_PER_STEP
-            lab_o = srgb_to_lab_torch(o[u:v]).double()
-            d_oa = delta_e_torch(srgb_to_lab_torch(a[u:v]).double(), lab_o, formula)
-            d_oi = delta_e_torch(srgb_to_lab_torch(i[u:v]).double(), lab_o, formula)
-            # Equal 8-bit colours are exactly 0 whatever the float path did.
-            b_oa = d_oa.ceil().clamp_(max=NUM_BINS - 1).long().masked_fill_(
-                (o[u:v] == a[u:v]).all(dim=-1), 0)
-            b_oi = d_oi.ceil().clamp_(max=NUM_BINS - 1).long().masked_fill_(
-                (o[u:v] == i[u:v]).all(dim=-1), 0)
-            region = (~edit[u:v]).long()  # 0 edit, 1 preservation
+            b_oa = _pair_bins_torch(formula, o[u:v], a[u:v])
+            b_oi = _pair_bins_torch(formula, o[u:v], i[u:v])
+            region = (a[u:v] == i[u:v]).long()  # 0 edit, 1 preservation
             hist[p, :2] += torch.bincount(region * NUM_BINS + b_oa,
                                           minlength=2 * NUM_BINS).view(2, NUM_BINS)
             hist[p, 2] += torch.bincount(b_oi, minlength=NUM_BINS)

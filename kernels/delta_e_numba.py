@@ -1,13 +1,18 @@
 """Colour differences on CPU with Numba: the twin of :mod:`paintkit.kernels.delta_e`.
 
-Same formulas and conventions (see that module): CIE76, CIE94 with graphic-arts weights
-(the first colour is the reference) and CIEDE2000. Arithmetic is float64 per pixel; the
-result is float32 when both inputs are float32, else float64. Arrays are channels last
-``(..., 3)`` and must have one shape (no broadcasting).
+Same formulas, conventions and bits (see that module): CIE76, CIE94 with graphic-arts
+weights (the first colour is the reference) and CIEDE2000, the canonical arithmetic of
+docs/metric-definition.md. CIE76 runs in the inputs' precision (float32 Lab: the metric's
+float32 ΔE); CIE94 and CIEDE2000 in float64 with a fixed order of IEEE basic operations and
+the libm-free functions of :mod:`paintkit.kernels.canonical_math`, so every machine and the
+torch twin give the same float64 bits. The result is float32 when both inputs are float32,
+else float64. Arrays are channels last ``(..., 3)`` and must have one shape (no
+broadcasting).
 
-:func:`delta_e_rgb_numba` fuses the docs/metric-definition.md §3 Lab conversion of two uint8 images with the
-formula, so no Lab image is stored; :func:`within_delta_e_rgb` goes on to the
-comparison with a tolerance, so not even ΔE is stored (and equal colours cost nothing).
+:func:`delta_e_rgb_numba` fuses the canonical Lab of two uint8 images
+(:func:`~paintkit.kernels.lab_canonical.lab_of_rgb_canonical`) with the formula, so no Lab
+image is stored; :func:`within_delta_e_rgb` goes on to the comparison with a tolerance, so
+not even ΔE is stored (and equal colours cost nothing).
 """
 
 from __future__ import annotations
@@ -17,93 +22,131 @@ import math
 import numpy as np
 from numba import njit, prange
 
-from paintkit.kernels.delta_e import check_formula
-from paintkit.kernels.lab import LINEAR_LUT, lab_of_rgb, srgb_to_lab_numba
+from paintkit.kernels.canonical_math import (
+    PI,
+    TWO_PI,
+    cos_numba,
+    exp_neg_numba,
+    hue_angle_numba,
+    sin_numba,
+)
+from paintkit.kernels.delta_e import (
+    DEG_PER_RAD,
+    K1_GRAPHIC,
+    K2_GRAPHIC,
+    POW25_7,
+    RAD6,
+    RAD30,
+    RAD63,
+    check_formula,
+)
+from paintkit.kernels.lab_canonical import canonical_lab, lab_of_rgb_canonical
 
 __all__ = ["FORMULA_CODES", "count_within_delta_e_rgb", "delta_e_numba", "delta_e_pixel",
            "delta_e_rgb_numba", "within_colour_lab", "within_delta_e_rgb"]
 
 #: Formula name -> the integer code the kernels switch on.
 FORMULA_CODES = {"cie76": 0, "cie94": 1, "ciede2000": 2}
-_POW25_7 = 25.0 ** 7
-_TWO_PI = 2.0 * math.pi
 
 
 @njit(inline="always", cache=True)
 def _cie76(l1, a1, b1, l2, a2, b2):
-    return math.sqrt((l1 - l2) ** 2 + (a1 - a2) ** 2 + (b1 - b2) ** 2)
+    """In the inputs' precision (float32 Lab: the metric's float32 ΔE, bit for bit)."""
+    dl = l1 - l2
+    da = a1 - a2
+    db = b1 - b2
+    return math.sqrt((dl * dl + da * da) + db * db)
 
 
-@njit(inline="always", cache=True)
+@njit(cache=True)
 def _cie94(l1, a1, b1, l2, a2, b2):
     c1 = math.sqrt(a1 * a1 + b1 * b1)
     c2 = math.sqrt(a2 * a2 + b2 * b2)
-    dh2 = max((a1 - a2) ** 2 + (b1 - b2) ** 2 - (c1 - c2) ** 2, 0.0)  # 0 when equal
-    sc = 1.0 + 0.045 * c1
-    sh = 1.0 + 0.015 * c1
-    de2 = (l1 - l2) ** 2 + ((c1 - c2) / sc) ** 2 + dh2 / (sh * sh)
-    return math.sqrt(max(de2, 0.0))
+    dl = l1 - l2
+    dc = c1 - c2
+    da = a1 - a2
+    db = b1 - b2
+    dh2 = (da * da + db * db) - dc * dc
+    if dh2 < 0.0:  # 0 when equal
+        dh2 = 0.0
+    sc = 1.0 + K1_GRAPHIC * c1
+    sh = 1.0 + K2_GRAPHIC * c1
+    q_c = dc / sc
+    de2 = (dl * dl + q_c * q_c) + dh2 / (sh * sh)
+    return math.sqrt(de2)
 
 
 @njit(inline="always", cache=True)
-def _hue(a, b):
-    h = math.atan2(b, a)
-    return h + _TWO_PI if h < 0.0 else h
+def _pow7(x):
+    x2 = x * x
+    return ((x2 * x2) * x2) * x
 
 
-@njit(inline="always", cache=True)
+@njit(cache=True)
 def _ciede2000(l1, a1, b1, l2, a2, b2):
     c_mean = 0.5 * (math.sqrt(a1 * a1 + b1 * b1) + math.sqrt(a2 * a2 + b2 * b2))
-    c7 = c_mean ** 7
-    g = 0.5 * (1.0 - math.sqrt(c7 / (c7 + _POW25_7)))
-    a1p = a1 * (1.0 + g)
-    a2p = a2 * (1.0 + g)
+    c7 = _pow7(c_mean)
+    g1 = 1.0 + 0.5 * (1.0 - math.sqrt(c7 / (c7 + POW25_7)))
+    a1p = a1 * g1
+    a2p = a2 * g1
     c1p = math.sqrt(a1p * a1p + b1 * b1)
     c2p = math.sqrt(a2p * a2p + b2 * b2)
-    h1p = _hue(a1p, b1)
-    h2p = _hue(a2p, b2)
+    h1p = hue_angle_numba(a1p, b1)
+    h2p = hue_angle_numba(a2p, b2)
     cc = c1p * c2p
     h_sum = h1p + h2p
     if cc == 0.0:
         dh = 0.0
         h_mean = h_sum
+    elif a1p * b2 == b1 * a2p:  # opposite hues: |h2 - h1| is pi exactly, not more
+        dh = h2p - h1p
+        h_mean = 0.5 * h_sum
     else:
         dh = h2p - h1p
-        if dh > math.pi:
-            dh -= _TWO_PI
-        elif dh < -math.pi:
-            dh += _TWO_PI
-        if abs(h1p - h2p) > math.pi:
-            h_mean = 0.5 * (h_sum + _TWO_PI if h_sum < _TWO_PI else h_sum - _TWO_PI)
+        if dh > PI:
+            dh = dh - TWO_PI
+        elif dh < -PI:
+            dh = dh + TWO_PI
+        if abs(h1p - h2p) > PI:
+            if h_sum < TWO_PI:
+                h_mean = 0.5 * (h_sum + TWO_PI)
+            else:
+                h_mean = 0.5 * (h_sum - TWO_PI)
         else:
             h_mean = 0.5 * h_sum
-    d_hue = 2.0 * math.sqrt(cc) * math.sin(dh / 2.0)
-    l50 = (0.5 * (l1 + l2) - 50.0) ** 2
-    s_l = 1.0 + 0.015 * l50 / math.sqrt(20.0 + l50)
+    d_hue = (2.0 * math.sqrt(cc)) * sin_numba(0.5 * dh)
+    lm = 0.5 * (l1 + l2) - 50.0
+    l50 = lm * lm
+    s_l = 1.0 + (0.015 * l50) / math.sqrt(20.0 + l50)
     cp_mean = 0.5 * (c1p + c2p)
     s_c = 1.0 + 0.045 * cp_mean
-    t = (1.0 - 0.17 * math.cos(h_mean - math.radians(30.0)) + 0.24 * math.cos(2.0 * h_mean)
-         + 0.32 * math.cos(3.0 * h_mean + math.radians(6.0))
-         - 0.20 * math.cos(4.0 * h_mean - math.radians(63.0)))
-    s_h = 1.0 + 0.015 * cp_mean * t
-    cp7 = cp_mean ** 7
-    r_c = 2.0 * math.sqrt(cp7 / (cp7 + _POW25_7))
-    d_theta = math.radians(30.0) * math.exp(-(((math.degrees(h_mean) - 275.0) / 25.0) ** 2))
-    r_t = -math.sin(2.0 * d_theta) * r_c
+    t = 1.0 - 0.17 * cos_numba(h_mean - RAD30)
+    t = t + 0.24 * cos_numba(2.0 * h_mean)
+    t = t + 0.32 * cos_numba(3.0 * h_mean + RAD6)
+    t = t - 0.20 * cos_numba(4.0 * h_mean - RAD63)
+    s_h = 1.0 + (0.015 * cp_mean) * t
+    cp7 = _pow7(cp_mean)
+    r_c = 2.0 * math.sqrt(cp7 / (cp7 + POW25_7))
+    x = (h_mean * DEG_PER_RAD - 275.0) / 25.0
+    d_theta = RAD30 * exp_neg_numba(-(x * x))
+    r_t = -sin_numba(2.0 * d_theta) * r_c
     term_l = (l2 - l1) / s_l
     term_c = (c2p - c1p) / s_c
     term_h = d_hue / s_h
-    de2 = term_l * term_l + term_c * term_c + term_h * term_h + r_t * term_c * term_h
-    return math.sqrt(max(de2, 0.0))
+    de2 = ((term_l * term_l + term_c * term_c) + term_h * term_h) + (r_t * term_c) * term_h
+    if de2 < 0.0:
+        de2 = 0.0
+    return math.sqrt(de2)
 
 
 @njit(inline="always", cache=True)
 def delta_e_pixel(code, l1, a1, b1, l2, a2, b2):
-    """ΔE (float64) of one pair of Lab colours by formula ``code`` (:data:`FORMULA_CODES`)."""
+    """ΔE of one pair of Lab colours by formula ``code`` (:data:`FORMULA_CODES`): CIE76 in
+    the inputs' precision, CIE94 and CIEDE2000 in float64 (returned as float64)."""
+    if code == 0:
+        return np.float64(_cie76(l1, a1, b1, l2, a2, b2))
     l1, a1, b1 = np.float64(l1), np.float64(a1), np.float64(b1)
     l2, a2, b2 = np.float64(l2), np.float64(a2), np.float64(b2)
-    if code == 0:
-        return _cie76(l1, a1, b1, l2, a2, b2)
     if code == 1:
         return _cie94(l1, a1, b1, l2, a2, b2)
     return _ciede2000(l1, a1, b1, l2, a2, b2)
@@ -117,22 +160,34 @@ def _delta_e_flat(code, lab1, lab2, out):
 
 
 @njit(inline="always", cache=True)
-def _delta_e_rgb_pixel(code, rgb1, rgb2, lut, k):
-    l1, a1, b1 = lab_of_rgb(np.int32(rgb1[k, 0]), np.int32(rgb1[k, 1]), np.int32(rgb1[k, 2]), lut)
-    l2, a2, b2 = lab_of_rgb(np.int32(rgb2[k, 0]), np.int32(rgb2[k, 1]), np.int32(rgb2[k, 2]), lut)
+def _lab_row(x, k):
+    """Canonical Lab (float32 triple) of row ``k`` of a uint8 ``(N, 3)`` array."""
+    return lab_of_rgb_canonical(np.int64(x[k, 0]), np.int64(x[k, 1]), np.int64(x[k, 2]))
+
+
+@njit(inline="always", cache=True)
+def _lab_pixel(x, i, j):
+    """Canonical Lab (float32 triple) of pixel ``(i, j)`` of a uint8 ``(H, W, 3)`` image."""
+    return lab_of_rgb_canonical(np.int64(x[i, j, 0]), np.int64(x[i, j, 1]), np.int64(x[i, j, 2]))
+
+
+@njit(inline="always", cache=True)
+def _delta_e_rgb_pixel(code, rgb1, rgb2, k):
+    l1, a1, b1 = _lab_row(rgb1, k)
+    l2, a2, b2 = _lab_row(rgb2, k)
     return delta_e_pixel(code, l1, a1, b1, l2, a2, b2)
 
 
 @njit(parallel=True, cache=True)
-def _delta_e_rgb_parallel(code, rgb1, rgb2, lut, out):
+def _delta_e_rgb_parallel(code, rgb1, rgb2, out):
     for k in prange(rgb1.shape[0]):
-        out[k] = _delta_e_rgb_pixel(code, rgb1, rgb2, lut, k)
+        out[k] = _delta_e_rgb_pixel(code, rgb1, rgb2, k)
 
 
 @njit(cache=True)
-def _delta_e_rgb_serial(code, rgb1, rgb2, lut, out):
+def _delta_e_rgb_serial(code, rgb1, rgb2, out):
     for k in range(rgb1.shape[0]):
-        out[k] = _delta_e_rgb_pixel(code, rgb1, rgb2, lut, k)
+        out[k] = _delta_e_rgb_pixel(code, rgb1, rgb2, k)
 
 
 #: Below this many pixels one thread is faster (waking a thread pool costs ~ms when busy).
@@ -161,8 +216,8 @@ def delta_e_numba(lab1: np.ndarray, lab2: np.ndarray, formula: str = "cie76") ->
     lab1, lab2 = np.asarray(lab1), np.asarray(lab2)
     _pair("lab1", lab1, "lab2", lab2, "float")
     dtype = np.float32 if lab1.dtype == lab2.dtype == np.float32 else np.float64
-    flat1 = np.ascontiguousarray(lab1).reshape(-1, 3)
-    flat2 = np.ascontiguousarray(lab2).reshape(-1, 3)
+    flat1 = np.ascontiguousarray(lab1, dtype).reshape(-1, 3)
+    flat2 = np.ascontiguousarray(lab2, dtype).reshape(-1, 3)
     out = np.empty(flat1.shape[0], np.float64)
     _delta_e_flat(code, flat1, flat2, out)
     return out.astype(dtype, copy=False).reshape(lab1.shape[:-1])
@@ -171,8 +226,9 @@ def delta_e_numba(lab1: np.ndarray, lab2: np.ndarray, formula: str = "cie76") ->
 def delta_e_rgb_numba(rgb1: np.ndarray, rgb2: np.ndarray, formula: str = "cie76") -> np.ndarray:
     """ΔE between uint8 sRGB arrays ``(..., 3)`` -> float64 ``(...)``; ``rgb1`` is the reference.
 
-    Lab per docs/metric-definition.md §3 in float32 (:func:`paintkit.kernels.lab.lab_of_rgb`), formula in
-    float64.
+    The canonical Lab of docs/metric-definition.md §3
+    (:func:`~paintkit.kernels.lab_canonical.lab_of_rgb_canonical`), then the formula: CIE76 in
+    float32 (the metric's ΔE, bit for bit), CIE94 and CIEDE2000 in canonical float64.
     """
     code = FORMULA_CODES[check_formula(formula)]
     rgb1, rgb2 = np.asarray(rgb1), np.asarray(rgb2)
@@ -181,12 +237,12 @@ def delta_e_rgb_numba(rgb1: np.ndarray, rgb2: np.ndarray, formula: str = "cie76"
     flat2 = np.ascontiguousarray(rgb2).reshape(-1, 3)
     out = np.empty(flat1.shape[0], np.float64)
     kernel = _delta_e_rgb_serial if flat1.shape[0] < SERIAL_PIXELS else _delta_e_rgb_parallel
-    kernel(code, flat1, flat2, LINEAR_LUT, out)
+    kernel(code, flat1, flat2, out)
     return out.reshape(rgb1.shape[:-1])
 
 
 @njit(cache=True)
-def _within_run(code, reference, sample, step, limit, lut, out, start, stop):
+def _within_run(code, reference, sample, step, limit, out, start, stop):
     """``out[k]`` for ``k`` in ``start..stop``: equal colours without arithmetic (ΔE = 0),
     the others by the formula, remembering the last pair (flat-colour images repeat it)."""
     last_pair = np.int64(-1)
@@ -202,10 +258,8 @@ def _within_run(code, reference, sample, step, limit, lut, out, start, stop):
             continue
         pair = (ref << 24) | smp
         if pair != last_pair:
-            l1, a1, b1 = lab_of_rgb(np.int32(reference[r, 0]), np.int32(reference[r, 1]),
-                                    np.int32(reference[r, 2]), lut)
-            l2, a2, b2 = lab_of_rgb(np.int32(sample[k, 0]), np.int32(sample[k, 1]),
-                                    np.int32(sample[k, 2]), lut)
+            l1, a1, b1 = _lab_row(reference, r)
+            l2, a2, b2 = _lab_row(sample, k)
             last = delta_e_pixel(code, l1, a1, b1, l2, a2, b2) <= limit
             last_pair = pair
         out[k] = last
@@ -215,16 +269,16 @@ _WITHIN_CHUNK = 1 << 14  # pixels per parallel work item
 
 
 @njit(parallel=True, cache=True)
-def _within_parallel(code, reference, sample, step, limit, lut, out):
+def _within_parallel(code, reference, sample, step, limit, out):
     n = sample.shape[0]
     for item in prange((n + _WITHIN_CHUNK - 1) // _WITHIN_CHUNK):
-        _within_run(code, reference, sample, step, limit, lut, out, item * _WITHIN_CHUNK,
+        _within_run(code, reference, sample, step, limit, out, item * _WITHIN_CHUNK,
                     min(n, (item + 1) * _WITHIN_CHUNK))
 
 
 @njit(cache=True)
-def _within_serial(code, reference, sample, step, limit, lut, out):
-    _within_run(code, reference, sample, step, limit, lut, out, 0, sample.shape[0])
+def _within_serial(code, reference, sample, step, limit, out):
+    _within_run(code, reference, sample, step, limit, out, 0, sample.shape[0])
 
 
 def within_delta_e_rgb(reference: np.ndarray, sample: np.ndarray, limit: float,
@@ -250,12 +304,12 @@ def within_delta_e_rgb(reference: np.ndarray, sample: np.ndarray, limit: float,
     ref = np.ascontiguousarray(reference).reshape(-1, 3)
     out = np.empty(flat.shape[0], np.bool_)
     kernel = _within_serial if flat.shape[0] < SERIAL_PIXELS else _within_parallel
-    kernel(code, ref, flat, 0 if one_colour else 1, float(limit), LINEAR_LUT, out)
+    kernel(code, ref, flat, 0 if one_colour else 1, float(limit), out)
     return out.reshape(sample.shape[:-1])
 
 
 @njit(cache=True)
-def _count_within(code, reference, sample, mask, limit, lut):
+def _count_within(code, reference, sample, mask, limit):
     count = 0
     last_pair = np.int64(-1)
     last = False
@@ -272,11 +326,8 @@ def _count_within(code, reference, sample, mask, limit, lut):
                 continue
             pair = (ref << 24) | smp
             if pair != last_pair:  # flat-colour images repeat pairs along a row
-                l1, a1, b1 = lab_of_rgb(np.int32(reference[i, j, 0]),
-                                        np.int32(reference[i, j, 1]),
-                                        np.int32(reference[i, j, 2]), lut)
-                l2, a2, b2 = lab_of_rgb(np.int32(sample[i, j, 0]), np.int32(sample[i, j, 1]),
-                                        np.int32(sample[i, j, 2]), lut)
+                l1, a1, b1 = _lab_pixel(reference, i, j)
+                l2, a2, b2 = _lab_pixel(sample, i, j)
                 last = delta_e_pixel(code, l1, a1, b1, l2, a2, b2) <= limit
                 last_pair = pair
             count += last
@@ -300,7 +351,7 @@ def count_within_delta_e_rgb(reference: np.ndarray, sample: np.ndarray, mask: np
     if reference.ndim != 3 or mask.dtype != np.bool_ or mask.shape != reference.shape[:2]:
         raise ValueError(f"reference, mask: expected (H, W, 3) images and a bool (H, W) mask, "
                          f"got {reference.shape} and {mask.dtype} {mask.shape}")
-    return int(_count_within(code, reference, sample, mask, float(limit), LINEAR_LUT))
+    return int(_count_within(code, reference, sample, mask, float(limit)))
 
 
 @njit(parallel=True, cache=True)
@@ -320,7 +371,7 @@ def within_colour_lab(colour: np.ndarray, sample: np.ndarray, sample_lab: np.nda
                       limit: float, formula: str = "cie76") -> np.ndarray:
     """:func:`within_delta_e_rgb` of one reference ``colour`` (uint8 ``(3,)``) and uint8
     ``(N, 3)`` ``sample`` whose Lab is already known (``sample_lab``: float32 ``(N, 3)``,
-    :func:`paintkit.kernels.lab.srgb_to_lab_numba` of ``sample``): the same decisions,
+    :func:`paintkit.kernels.lab_canonical.canonical_lab` of ``sample``): the same decisions,
     without converting the sample again. For testing many colours against one set of
     pixels (a noisy output's wrong pixels)."""
     code = FORMULA_CODES[check_formula(formula)]
@@ -332,7 +383,7 @@ def within_colour_lab(colour: np.ndarray, sample: np.ndarray, sample_lab: np.nda
     if sample_lab.dtype != np.float32 or sample_lab.shape != sample.shape:
         raise ValueError(f"sample_lab: expected float32 {sample.shape}, got {sample_lab.dtype} "
                          f"{sample_lab.shape}")
-    l1, a1, b1 = (float(v) for v in srgb_to_lab_numba(colour))
+    l1, a1, b1 = canonical_lab(colour)
     out = np.empty(sample.shape[0], np.bool_)
     _within_colour_lab(code, colour, l1, a1, b1, np.ascontiguousarray(sample),
                        np.ascontiguousarray(sample_lab), float(limit), out)

@@ -199,13 +199,13 @@ class ObjectTagger:
         pixels (an output that differs everywhere) get their Lab converted once, for every
         colour tested against them."""
         from paintkit.kernels.delta_e_numba import SERIAL_PIXELS, within_colour_lab
-        from paintkit.kernels.lab import srgb_to_lab_numba
+        from paintkit.kernels.lab_canonical import canonical_lab
 
         at, colours = self._wrong()
         if at.size < SERIAL_PIXELS:
             return at[self._matches(_unpack(code), colours)]
         if self._wrong_lab is None:
-            self._wrong_lab = srgb_to_lab_numba(colours)
+            self._wrong_lab = canonical_lab(colours)
         return at[within_colour_lab(_unpack(code), colours, self._wrong_lab, self.t,
                                     self.formula)]
 

@@ -79,14 +79,28 @@ def test_ciede2000_is_symmetric_and_hue_wraps_the_short_way():
     assert across[0] < 1.0
 
 
+def _at_the_hue_cut(x, y):
+    """Pairs whose CIEDE2000 hues (a scaled by 1 + G) are within 1e-9 rad of opposite."""
+    c = 0.5 * (np.hypot(x[:, 1], x[:, 2]) + np.hypot(y[:, 1], y[:, 2]))
+    g1 = 1 + 0.5 * (1 - np.sqrt(c ** 7 / (c ** 7 + 25.0 ** 7)))
+    a1p, a2p = x[:, 1] * g1, y[:, 1] * g1
+    gap = np.abs(np.abs(np.arctan2(x[:, 2], a1p) - np.arctan2(y[:, 2], a2p)) - np.pi)
+    return (gap < 1e-9) & (np.hypot(a1p, x[:, 2]) > 0) & (np.hypot(a2p, y[:, 2]) > 0)
+
+
 @pytest.mark.parametrize("formula", DELTA_E_FORMULAS)
 def test_random_and_adversarial_colours_match_skimage(formula):
     rng = np.random.default_rng(14)
     x = np.concatenate([_random_lab(rng, 4000), _adversarial_lab()[:, :3]])
     y = np.concatenate([_random_lab(rng, 4000), _adversarial_lab()[:, 3:]])
     expected = SKIMAGE[formula](x, y)
-    np.testing.assert_allclose(_torch(formula, x, y), expected, rtol=1e-9, atol=1e-6)
-    np.testing.assert_allclose(delta_e_numba(x, y, formula), expected, rtol=1e-9, atol=1e-6)
+    # CIEDE2000 jumps where two hues are opposite: there an ulp of rounding in the hue angles
+    # picks the branch, and the canonical arithmetic need not pick libm's (it takes exactly
+    # opposite hues as 180 degrees apart, like the paper's pair 10).
+    keep = ~_at_the_hue_cut(x, y) if formula == "ciede2000" else slice(None)
+    np.testing.assert_allclose(_torch(formula, x, y)[keep], expected[keep], rtol=1e-9, atol=1e-6)
+    np.testing.assert_allclose(delta_e_numba(x, y, formula)[keep], expected[keep], rtol=1e-9,
+                               atol=1e-6)
     # A perfect pixel must stay in the t = 0 bin: identical colours give exactly 0.
     assert np.all(_torch(formula, x, x) == 0) and np.all(delta_e_numba(x, x, formula) == 0)
 

@@ -1,47 +1,25 @@
-"""``score`` / ``reward`` / ``ScoreAccumulator`` with ``delta_e=``: counts against a float64
-scikit-image oracle on both backends; CIE76 unchanged."""
+"""``score`` / ``reward`` / ``ScoreAccumulator`` with ``delta_e=``: counts equal to the
+canonical NumPy oracle on both backends; CIE76 unchanged."""
 
 from __future__ import annotations
 
+import delta_e_oracle
 import numpy as np
 import pytest
 import torch
-from skimage.color import deltaE_cie76, deltaE_ciede94, deltaE_ciede2000
+from oracle import lab
 
 from paintkit.metrics import ScoreAccumulator, prepare_reference, reward, score
-
-SKIMAGE = {"cie76": deltaE_cie76, "cie94": deltaE_ciede94, "ciede2000": deltaE_ciede2000}
-
-
-def _spec_lab(rgb):
-    """SPEC 1.3 sRGB -> Lab in float64, straight from the formulas."""
-    c = rgb.astype(np.float64) / 255
-    lin = np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
-    m = np.array([[0.4124564, 0.3575761, 0.1804375], [0.2126729, 0.7151522, 0.0721750],
-                  [0.0193339, 0.1191920, 0.9503041]])
-    xyz = lin @ m.T / np.array([0.95047, 1.0, 1.08883])
-    f = np.where(xyz > (6 / 29) ** 3, np.cbrt(xyz), (29 / 6) ** 2 / 3 * xyz + 4 / 29)
-    return np.stack([116 * f[:, 1] - 16, 500 * (f[:, 0] - f[:, 1]), 200 * (f[:, 1] - f[:, 2])], 1)
 
 
 def _oracle_counts(formula, o, a, i):
     """Per problem ``(edit_correct, preservation_correct, changed)`` for t = 0..10 from the
-    float64 formula (reference colour first), and the pixels within 1e-3 of an integer."""
-    rows, ambiguous = [], 0
-    for p in range(o.shape[0]):
-        fo, fa, fi = (x[p].reshape(-1, 3) for x in (o, a, i))
-        lab_o = _spec_lab(fo)
-        d_oa = SKIMAGE[formula](_spec_lab(fa), lab_o)
-        d_oi = SKIMAGE[formula](_spec_lab(fi), lab_o)
-        d_oa[(fo == fa).all(axis=1)] = 0
-        d_oi[(fo == fi).all(axis=1)] = 0
-        for d in (d_oa, d_oi):
-            ambiguous += int(np.sum((np.abs(d - np.round(d)) < 1e-3) & (d > 1e-3)))
-        edit = (fa != fi).any(axis=1)
-        rows.append(([int(np.sum(edit & (d_oa <= t + 1e-9))) for t in range(11)],
-                     [int(np.sum(~edit & (d_oa <= t + 1e-9))) for t in range(11)],
-                     [int(np.sum(d_oi > t + 1e-9)) for t in range(11)]))
-    return rows, ambiguous
+    canonical NumPy oracle (Lab: ``oracle.lab``; ΔE: ``delta_e_oracle``, reference colour
+    first). The kernels must give exactly these counts on every backend."""
+    hist = delta_e_oracle.histograms(formula, o, a, i, lab)
+    return [([int(hist[p, 0, :t + 1].sum()) for t in range(11)],
+             [int(hist[p, 1, :t + 1].sum()) for t in range(11)],
+             [int(hist[p, 2, t + 1:].sum()) for t in range(11)]) for p in range(o.shape[0])]
 
 
 def _batch(seed, n=3, h=15, w=19):
@@ -66,13 +44,10 @@ def _counts(results):
 @pytest.mark.parametrize("backend", ["numba", "torch"])
 def test_score_counts_match_the_skimage_oracle(formula, backend):
     o, a, i = _batch(3)
-    expected, ambiguous = _oracle_counts(formula, o, a, i)
+    expected = _oracle_counts(formula, o, a, i)
     args = (o, a, i) if backend == "numba" else tuple(torch.from_numpy(x) for x in (o, a, i))
     got = score(*args, backend=backend, delta_e=formula)
-    # Exact except where the float64 ΔE lies within 1e-3 of an integer (float32 Lab may
-    # move such a pixel across the tolerance, one count each): the stated contract.
-    off = np.abs(np.array(_counts(got)) - np.array(expected)).sum()
-    assert off <= ambiguous and (formula != "cie76" or off == 0)
+    assert _counts(got) == expected  # exact: one number on every backend
     assert all(r.delta_e == formula for r in got)
 
 
@@ -99,9 +74,7 @@ def test_mixed_sizes_and_missing_outputs_with_another_formula():
     for backend in ("numba", "torch"):
         outs = outputs if backend == "numba" else [torch.from_numpy(o[0]), None]
         got = score(outs, answers, inputs, backend=backend, delta_e="cie94")
-        expected, ambiguous = _oracle_counts("cie94", o[:1], a[:1], i[:1])
-        off = np.abs(np.array(_counts(got[:1])) - np.array(expected)).sum()
-        assert off <= ambiguous
+        assert _counts(got[:1]) == _oracle_counts("cie94", o[:1], a[:1], i[:1])
         assert not got[1].has_output and got[1].miou == pytest.approx(
             float(np.mean([1.0 if got[1].edit_pixels == 0 else 0.0] * 11)))
 
