@@ -53,7 +53,7 @@ BIN_THRESHOLDS = _bin_thresholds()
 _THRESHOLDS_ON: dict = {}
 
 
-def squared_delta_e_torch(lab_a, lab_b, work=None, name="bins"):
+def squared_delta_e(lab_a, lab_b, work=None, name="bins"):
     """CIE76 ``ΔE²`` per pixel, float32 ``(...)``, from planar Lab ``(3, ...)``.
 
     Separate float32 operations in the definition's order, ``(dL*dL + da*da) + db*db``
@@ -85,7 +85,7 @@ def bins_of_squared(squared, work=None, name="bins_int"):
 
 def delta_e_bins(lab_a, lab_b, work=None, name="bins"):
     """``min(ceil(ΔE), 11)`` per pixel as int32 ``(...)`` from planar Lab ``(3, ...)``."""
-    return bins_of_squared(squared_delta_e_torch(lab_a, lab_b, work, name), work,
+    return bins_of_squared(squared_delta_e(lab_a, lab_b, work, name), work,
                            name + "_int")
 
 

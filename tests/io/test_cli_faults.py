@@ -28,8 +28,12 @@ from paintkit.evaluate.results import RESULTS_NAME
 def _interrupt(command: list[str], started, timeout: float = 120) -> subprocess.CompletedProcess:
     """Run ``command`` in its own process group, wait for ``started()`` and two worker
     processes, send SIGINT to the whole group (what Ctrl-C in a terminal does)."""
+    # SIGINT back to its default in the child: a test run started in the background of a
+    # non-interactive shell inherits it ignored, and Python then never raises
+    # KeyboardInterrupt (what a user's terminal Ctrl-C always gets).
     proc = subprocess.Popen(command, start_new_session=True, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+                            stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         deadline = time.monotonic() + timeout
         workers: set[int] = set()
