@@ -29,7 +29,9 @@ def test_perception_and_kernels_reproduce_the_answers():
 
 def test_training_raises_held_out_miou(capsys):
     example = load_example()
-    before, after = example.main(["--train", "30", "--held-out", "15", "--steps", "40",
+    before, after = example.main(["--train", "30", "--held-out", "15", "--steps", "80",
                                   "--eval-every", "20", "--seed", "0"])
-    assert after > before + 0.25 and after > 0.45, (before, after)
+    # 80 steps: seeds 0-3 all end at 0.60-0.70 here (40 steps left one seed at +0.05), so
+    # the margin does not hang on one lucky training path
+    assert after > before + 0.15 and after > 0.5, (before, after)
     assert "held-out mIoU" in capsys.readouterr().out
