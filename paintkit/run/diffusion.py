@@ -48,12 +48,16 @@ PIPELINES: dict[str, PipelineSpec] = {
     "flux.2-klein-9b": PipelineSpec(
         "black-forest-labs/FLUX.2-klein-9B", "Flux2KleinPipeline",
         {"num_inference_steps": 50, "guidance_scale": 4.0}, batched=False, note="9B"),
+    # Qwen's true CFG runs only with a negative prompt (without one the pipelines warn and
+    # ignore true_cfg_scale); " " is the one of Qwen's own examples
     "qwen-image-edit-2511": PipelineSpec(
         "Qwen/Qwen-Image-Edit-2511", "QwenImageEditPlusPipeline",
-        {"num_inference_steps": 50, "true_cfg_scale": 4.0}, batched=False, note="20B"),
+        {"num_inference_steps": 50, "true_cfg_scale": 4.0, "negative_prompt": " "},
+        batched=False, note="20B"),
     "qwen-image-edit": PipelineSpec(
         "Qwen/Qwen-Image-Edit", "QwenImageEditPipeline",
-        {"num_inference_steps": 50, "true_cfg_scale": 4.0}, batched=False, note="20B"),
+        {"num_inference_steps": 50, "true_cfg_scale": 4.0, "negative_prompt": " "},
+        batched=False, note="20B"),
     "longcat-image-edit": PipelineSpec(
         "meituan-longcat/LongCat-Image-Edit", "LongCatImageEditPipeline",
         {"num_inference_steps": 50, "guidance_scale": 4.0}, batched=False, note="6B"),
