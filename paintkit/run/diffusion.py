@@ -65,6 +65,20 @@ PIPELINES: dict[str, PipelineSpec] = {
 
 DTYPES = ("float32", "float16", "bfloat16")
 
+# pipelines whose published weights hold a transformers processor that needs torchvision
+# (transformers 5: Qwen2VLProcessor's video processor, PixtralProcessor)
+VISION_PROCESSOR_PIPELINES = frozenset({
+    "QwenImageEditPipeline", "QwenImageEditPlusPipeline", "LongCatImageEditPipeline",
+    "Flux2Pipeline"})
+
+
+def _has_torchvision() -> bool:
+    try:
+        from transformers.utils import is_torchvision_available
+    except ImportError:
+        return True  # nothing to say
+    return bool(is_torchvision_available())
+
 
 def _import_diffusers():
     try:
@@ -146,10 +160,19 @@ class DiffusersModel(EditModel):
             if cls is None:
                 raise ValueError(f"model {name!r}: this diffusers ({diffusers.__version__}) has "
                                  f"no {spec.pipeline}; upgrade diffusers")
-            with warnings.catch_warnings():  # newer diffusers rename torch_dtype to dtype
-                warnings.simplefilter("ignore", FutureWarning)
-                pipeline = cls.from_pretrained(self.repo, revision=revision,
-                                               torch_dtype=getattr(torch, dtype))
+            try:
+                with warnings.catch_warnings():  # newer diffusers rename torch_dtype to dtype
+                    warnings.simplefilter("ignore", FutureWarning)
+                    pipeline = cls.from_pretrained(self.repo, revision=revision,
+                                                   torch_dtype=getattr(torch, dtype))
+            except Exception as exc:
+                if spec.pipeline in VISION_PROCESSOR_PIPELINES and not _has_torchvision():
+                    raise ValueError(
+                        f"model {name!r}: loading {spec.pipeline} failed ({exc}); its text "
+                        "encoder's processor (transformers' Qwen2-VL or Pixtral processor) "
+                        "needs torchvision: pip install torchvision (the build that matches "
+                        "your torch)") from exc
+                raise
         self.pipeline = pipeline
         if offload == "model":
             pipeline.enable_model_cpu_offload(device=self.device)

@@ -87,3 +87,24 @@ def test_flux2_dev_runs_problems_one_by_one(bench80, tmp_path, capsys):
     assert model_entry["call"]["guidance_scale"] == 4.0
     assert model_entry["call"]["text_encoder_out_layers"] == [1, 2]
     assert sorted(r["batch"] for r in log) == [2, 2, 2, 2]
+
+
+def test_a_missing_torchvision_is_named(bench80, tmp_path, capsys):
+    """The published Qwen-Image-Edit weights hold a Qwen2VLProcessor, which transformers 5
+    builds only with torchvision: without it the error says so (exit 2, one line)."""
+    import json
+
+    from tiny_edit_pipelines import tiny_qwen_image_edit
+    from transformers.utils import is_torchvision_available
+
+    if is_torchvision_available():
+        pytest.skip("torchvision is installed: the processor loads")
+    weights = tiny_qwen_image_edit(tmp_path / "pipelines", plus=True)
+    index = json.loads((weights / "model_index.json").read_text())
+    index["processor"] = ["transformers", "Qwen2VLProcessor"]  # as in the published repo
+    (weights / "model_index.json").write_text(json.dumps(index))
+    code = main(["run", "--model", "qwen-image-edit-2511", "--weights", str(weights),
+                 "--device", "cpu", "--benchmarks", str(bench80), "--outputs",
+                 str(tmp_path / "out"), "--quiet"])
+    assert code == 2
+    assert "needs torchvision: pip install torchvision" in capsys.readouterr().err
