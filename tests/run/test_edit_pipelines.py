@@ -108,3 +108,26 @@ def test_a_missing_torchvision_is_named(bench80, tmp_path, capsys):
                  str(tmp_path / "out"), "--quiet"])
     assert code == 2
     assert "needs torchvision: pip install torchvision" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("negative_prompt, passes", [(" ", 2), (None, 1)])
+def test_qwen_true_cfg_runs_the_transformer_twice_per_step(negative_prompt, passes, tmp_path):
+    """The built-in's negative prompt is what makes true_cfg_scale 4.0 act: a conditional and
+    an unconditional pass per step; without it diffusers runs one pass and ignores the
+    scale."""
+    from PIL import Image
+    from tiny_edit_pipelines import tiny_qwen_image_edit
+
+    from paintkit.run.diffusion import DiffusersModel
+    from paintkit.run.interface import EditRequest
+
+    weights = tiny_qwen_image_edit(tmp_path / "pipelines", plus=True)
+    model = DiffusersModel("qwen-image-edit-2511", weights=str(weights), device="cpu",
+                           call={"num_inference_steps": 1})
+    if negative_prompt is None:
+        del model.call["negative_prompt"]
+    calls = []
+    model.pipeline.transformer.register_forward_hook(lambda *_: calls.append(1))
+    image = Image.new("RGB", (80, 64), (200, 30, 30))
+    [result] = model.edit_batch([EditRequest(image, "make it blue", seed=0)])
+    assert result.image.size == (80, 64) and len(calls) == passes
