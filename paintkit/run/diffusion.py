@@ -48,18 +48,36 @@ PIPELINES: dict[str, PipelineSpec] = {
     "flux.2-klein-9b": PipelineSpec(
         "black-forest-labs/FLUX.2-klein-9B", "Flux2KleinPipeline",
         {"num_inference_steps": 50, "guidance_scale": 4.0}, batched=False, note="9B"),
+    # Qwen's true CFG runs only with a negative prompt (without one the pipelines warn and
+    # ignore true_cfg_scale); " " is the one of Qwen's own examples
     "qwen-image-edit-2511": PipelineSpec(
         "Qwen/Qwen-Image-Edit-2511", "QwenImageEditPlusPipeline",
-        {"num_inference_steps": 50, "true_cfg_scale": 4.0}, batched=False, note="20B"),
+        {"num_inference_steps": 50, "true_cfg_scale": 4.0, "negative_prompt": " "},
+        batched=False, note="20B"),
     "qwen-image-edit": PipelineSpec(
         "Qwen/Qwen-Image-Edit", "QwenImageEditPipeline",
-        {"num_inference_steps": 50, "true_cfg_scale": 4.0}, batched=False, note="20B"),
+        {"num_inference_steps": 50, "true_cfg_scale": 4.0, "negative_prompt": " "},
+        batched=False, note="20B"),
     "longcat-image-edit": PipelineSpec(
         "meituan-longcat/LongCat-Image-Edit", "LongCatImageEditPipeline",
         {"num_inference_steps": 50, "guidance_scale": 4.0}, batched=False, note="6B"),
 }
 
 DTYPES = ("float32", "float16", "bfloat16")
+
+# pipelines whose published weights hold a transformers processor that needs torchvision
+# (transformers 5: Qwen2VLProcessor's video processor, PixtralProcessor)
+VISION_PROCESSOR_PIPELINES = frozenset({
+    "QwenImageEditPipeline", "QwenImageEditPlusPipeline", "LongCatImageEditPipeline",
+    "Flux2Pipeline"})
+
+
+def _has_torchvision() -> bool:
+    try:
+        from transformers.utils import is_torchvision_available
+    except ImportError:
+        return True  # nothing to say
+    return bool(is_torchvision_available())
 
 
 def _import_diffusers():
@@ -142,10 +160,19 @@ class DiffusersModel(EditModel):
             if cls is None:
                 raise ValueError(f"model {name!r}: this diffusers ({diffusers.__version__}) has "
                                  f"no {spec.pipeline}; upgrade diffusers")
-            with warnings.catch_warnings():  # newer diffusers rename torch_dtype to dtype
-                warnings.simplefilter("ignore", FutureWarning)
-                pipeline = cls.from_pretrained(self.repo, revision=revision,
-                                               torch_dtype=getattr(torch, dtype))
+            try:
+                with warnings.catch_warnings():  # newer diffusers rename torch_dtype to dtype
+                    warnings.simplefilter("ignore", FutureWarning)
+                    pipeline = cls.from_pretrained(self.repo, revision=revision,
+                                                   torch_dtype=getattr(torch, dtype))
+            except Exception as exc:
+                if spec.pipeline in VISION_PROCESSOR_PIPELINES and not _has_torchvision():
+                    raise ValueError(
+                        f"model {name!r}: loading {spec.pipeline} failed ({exc}); its text "
+                        "encoder's processor (transformers' Qwen2-VL or Pixtral processor) "
+                        "needs torchvision: pip install torchvision (the build that matches "
+                        "your torch)") from exc
+                raise
         self.pipeline = pipeline
         if offload == "model":
             pipeline.enable_model_cpu_offload(device=self.device)

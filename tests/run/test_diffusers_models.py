@@ -79,7 +79,8 @@ def test_builtin_defaults_are_the_papers():
         "flux.1-kontext-dev": (28, {"guidance_scale": 3.5}),
         "flux.2-dev": (50, {"guidance_scale": 4.0}),
         "flux.2-klein-9b": (50, {"guidance_scale": 4.0}),
-        "qwen-image-edit-2511": (50, {"true_cfg_scale": 4.0}),
+        "qwen-image-edit-2511": (50, {"true_cfg_scale": 4.0, "negative_prompt": " "}),
+        "qwen-image-edit": (50, {"true_cfg_scale": 4.0, "negative_prompt": " "}),
         "longcat-image-edit": (50, {"guidance_scale": 4.0}),
     }
     for name, (steps, guidance) in expected.items():

@@ -143,22 +143,22 @@ _CHAT_TEMPLATE = ("{% for m in messages %}<|im_start|>{{ m['role'] }}\n{{ m['con
                   "{% endfor %}{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}")
 
 
-def write_qwen2_tokenizer(folder: Path) -> None:
+def write_qwen2_tokenizer(folder: Path, specials: tuple[str, ...] = (),
+                          image_token: str | None = None) -> None:
     """A byte-level BPE Qwen2 tokenizer (one token per byte symbol, no merges) with a chat
-    template."""
+    template; ``specials``: more special tokens (Qwen2-VL's vision markers), ``image_token``:
+    the one a processor expands per image patch group."""
     from transformers import Qwen2TokenizerFast
 
     folder.mkdir(parents=True, exist_ok=True)
     symbols = _byte_symbols()
     vocab = {s: i for i, s in enumerate(symbols)}
-    for special in ("<|endoftext|>", "<|im_start|>", "<|im_end|>"):
-        vocab[special] = len(vocab)
-    (folder / "vocab.json").write_text(json.dumps(vocab), encoding="utf-8")
-    (folder / "merges.txt").write_text("#version: 0.2\n", encoding="utf-8")
-    tokenizer = Qwen2TokenizerFast(vocab_file=str(folder / "vocab.json"),
-                                   merges_file=str(folder / "merges.txt"),
-                                   unk_token="<|endoftext|>", pad_token="<|endoftext|>",
-                                   model_max_length=512)
+    # the vocabulary goes in as a dict: transformers 5 reads no vocab_file argument here
+    extra = {"extra_special_tokens": {"image_token": image_token}} if image_token else {}
+    tokenizer = Qwen2TokenizerFast(vocab=vocab, merges=[], unk_token="<|endoftext|>",
+                                   pad_token="<|endoftext|>", model_max_length=1024, **extra)
+    tokenizer.add_special_tokens({"additional_special_tokens": [
+        "<|im_start|>", "<|im_end|>", *specials]})
     tokenizer.chat_template = _CHAT_TEMPLATE
     tokenizer.save_pretrained(folder)
 
