@@ -21,25 +21,6 @@ import time
 os.environ.setdefault("NUMBA_NUM_THREADS", "1")
 
 
-def make_batch(kind: str, n: int, size: int, seed: int = 0):
-    """uint8 ``(n, size, size, 3)`` outputs, answers, inputs (16 distinct problems, repeated)."""
-    import numpy as np
-
-    from paintkit.evaluate.synthetic import model_output, synthetic_problem
-
-    rng = np.random.default_rng(seed)
-    pairs = [synthetic_problem(rng, size, size, n_shapes=12) for _ in range(min(n, 16))]
-    inp = np.stack([p[0] for p in pairs])
-    ans = np.stack([p[1] for p in pairs])
-    if kind == "random":
-        out = rng.integers(0, 256, ans.shape, dtype=np.uint8)
-    else:
-        style = "partial" if kind == "flat" else "noisy"
-        out = np.stack([model_output(rng, a, i, style) for a, i in zip(ans, inp, strict=True)])
-    reps = -(-n // len(pairs))
-    return tuple(np.ascontiguousarray(np.concatenate([x] * reps)[:n]) for x in (out, ans, inp))
-
-
 def cpu_ms(fn, n: int, repeats: int = 3) -> float:
     """Best CPU milliseconds per item of ``fn()`` over ``repeats`` (after one warm-up)."""
     fn()
@@ -53,6 +34,7 @@ def cpu_ms(fn, n: int, repeats: int = 3) -> float:
 
 def main() -> None:
     import torch
+    from metrics_side_by_side import make_batch  # bench/ is the script's folder
 
     from paintkit.evaluate import evaluate
     from paintkit.evaluate.synthetic import write_synthetic_tree
