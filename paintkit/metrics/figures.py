@@ -54,8 +54,8 @@ def tolerance_figures(edit_pixels, preservation_pixels, edit_correct, preservati
     e = edit_pixels.reshape(-1, 1)
     p = preservation_pixels.reshape(-1, 1)
     keep = has_output.reshape(-1, 1)
-    edit_accuracy = _ratio(edit_correct, e + 0 * edit_correct, 1.0, dtype)
-    preservation_accuracy = _ratio(preservation_correct, p + 0 * preservation_correct, 1.0, dtype)
+    edit_accuracy = _ratio(edit_correct, e, 1.0, dtype)  # (B, 11) / (B, 1), broadcast
+    preservation_accuracy = _ratio(preservation_correct, p, 1.0, dtype)
     iou = _ratio(edit_correct, (e + p) - preservation_correct, 1.0, dtype)
     if _is_numpy(iou):
         edit_accuracy = edit_accuracy * keep

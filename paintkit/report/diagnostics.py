@@ -21,6 +21,12 @@ def _pp(x) -> str:
     return "–" if x is None else f"{round(100 * x, 1) + 0.0:+.1f}"  # + 0.0: no "-0.0"
 
 
+def _table(kind: str, benchmark: str, head: str, body: list[str]) -> str:
+    """A diagnostics table ``<kind>-<benchmark>``: a model column, then ``head``'s cells."""
+    return (f'<table class="diag" id="{kind}-{h(benchmark)}"><thead><tr><th>model</th>{head}'
+            f"</tr></thead><tbody>{''.join(body)}</tbody></table>")
+
+
 def pass_rate_table(rows: list[dict], benchmark: str, models: list[str]) -> str:
     mine = [r for r in rows if r["kind"] == "pass_rate" and r["benchmark"] == benchmark
             and r["task"] != PRESERVATION_TASK]
@@ -40,8 +46,7 @@ def pass_rate_table(rows: list[dict], benchmark: str, models: list[str]) -> str:
     head = "".join(f"<th>IoU ≥ {h(k)}</th>" for k in thresholds)
     return (f"<h4>Pass rates</h4><p class=\"ci\">Share of problems (%) whose IoU at t = "
             f"{PASS_TOLERANCE} reaches each threshold, mean over tasks.</p>"
-            f'<table class="diag" id="pass-{h(benchmark)}"><thead><tr><th>model</th>{head}'
-            f"</tr></thead><tbody>{''.join(body)}</tbody></table>")
+            + _table("pass", benchmark, head, body))
 
 
 def condition_delta_table(rows: list[dict], benchmark: str, models: list[str]) -> str:
@@ -69,8 +74,7 @@ def condition_delta_table(rows: list[dict], benchmark: str, models: list[str]) -
     return ("<h4>Visual conditions against baseline</h4><p class=\"ci\">mIoU difference "
             "(percentage points) from the baseline condition, with the paired 95% CI "
             "(problems paired by slot); highlighted where the whole CI is below 0.</p>"
-            f'<table class="diag" id="delta-{h(benchmark)}"><thead><tr><th>model</th>{head}'
-            f"</tr></thead><tbody>{''.join(body)}</tbody></table>")
+            + _table("delta", benchmark, head, body))
 
 
 def over_edit_table(rows: list[dict], benchmark: str, models: list[str]) -> str:
@@ -92,8 +96,7 @@ def over_edit_table(rows: list[dict], benchmark: str, models: list[str]) -> str:
     return ("<h4>Over-edit ratio</h4><p class=\"ci\">Median of changed pixels at t = 5 over "
             "the edit-region size, per edit-region size quarter (1 = changed exactly as much "
             "as asked; above 1 = changed more).</p>"
-            f'<table class="diag" id="overedit-{h(benchmark)}"><thead><tr><th>model</th>{head}'
-            f"</tr></thead><tbody>{''.join(body)}</tbody></table>")
+            + _table("overedit", benchmark, head, body))
 
 
 def diagnostics_html(rows: list[dict], benchmark: str, models: list[str]) -> str:

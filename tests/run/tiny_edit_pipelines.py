@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tiny_pipelines import write_qwen2_tokenizer
+from tiny_pipelines import tiny_flux2_transformer_and_vae, write_qwen2_tokenizer
 
 _VISION = ("<|vision_start|>", "<|vision_end|>", "<|image_pad|>", "<|video_pad|>")
 
@@ -145,12 +145,7 @@ def tiny_flux2_dev(folder: Path) -> Path:
     """Save a random-weight Flux2Pipeline (FLUX.2-dev) into ``folder``: a Mistral 3 text
     encoder of 2 layers (run it with ``text_encoder_out_layers=(1, 2)``)."""
     import torch
-    from diffusers import (
-        AutoencoderKLFlux2,
-        FlowMatchEulerDiscreteScheduler,
-        Flux2Pipeline,
-        Flux2Transformer2DModel,
-    )
+    from diffusers import FlowMatchEulerDiscreteScheduler, Flux2Pipeline
     from transformers import AutoTokenizer, Mistral3Config, Mistral3ForConditionalGeneration
 
     torch.manual_seed(0)
@@ -165,15 +160,7 @@ def tiny_flux2_dev(folder: Path) -> Path:
                        "num_hidden_layers": 1, "num_attention_heads": 2, "head_dim": 8,
                        "patch_size": 16, "image_size": 64},
         image_token_index=tokenizer.convert_tokens_to_ids("[IMG]"), spatial_merge_size=1))
-    transformer = Flux2Transformer2DModel(
-        patch_size=1, in_channels=4, num_layers=1, num_single_layers=1, attention_head_dim=16,
-        num_attention_heads=2, joint_attention_dim=32, timestep_guidance_channels=32,
-        axes_dims_rope=(4, 4, 4, 4))
-    vae = AutoencoderKLFlux2(
-        in_channels=3, out_channels=3, down_block_types=("DownEncoderBlock2D",),
-        up_block_types=("UpDecoderBlock2D",), block_out_channels=(4,), layers_per_block=1,
-        latent_channels=1, norm_num_groups=1, sample_size=32, use_quant_conv=False,
-        use_post_quant_conv=False)
+    transformer, vae = tiny_flux2_transformer_and_vae()
     pipe = Flux2Pipeline(scheduler=FlowMatchEulerDiscreteScheduler(), vae=vae,
                          text_encoder=text_encoder, tokenizer=tokenizer, transformer=transformer)
     out = folder / "tiny-flux2-dev"

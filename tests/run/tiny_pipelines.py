@@ -163,25 +163,11 @@ def write_qwen2_tokenizer(folder: Path, specials: tuple[str, ...] = (),
     tokenizer.save_pretrained(folder)
 
 
-def tiny_flux2_klein(folder: Path) -> Path:
-    """Save a random-weight Flux2KleinPipeline into ``folder`` (a 2-layer Qwen3 text
-    encoder: run it with ``text_encoder_out_layers=(1, 2)``)."""
-    import torch
-    from diffusers import (
-        AutoencoderKLFlux2,
-        FlowMatchEulerDiscreteScheduler,
-        Flux2KleinPipeline,
-        Flux2Transformer2DModel,
-    )
-    from transformers import AutoTokenizer, Qwen3Config, Qwen3ForCausalLM
+def tiny_flux2_transformer_and_vae():
+    """The random-weight FLUX.2 transformer and VAE every tiny FLUX.2 pipeline shares
+    (joint attention width 32: the text encoder's 2 layers x 16)."""
+    from diffusers import AutoencoderKLFlux2, Flux2Transformer2DModel
 
-    torch.manual_seed(0)
-    write_qwen2_tokenizer(folder / "_qwen_src")
-    tokenizer = AutoTokenizer.from_pretrained(folder / "_qwen_src")
-    text_encoder = Qwen3ForCausalLM(Qwen3Config(
-        vocab_size=len(tokenizer), hidden_size=16, intermediate_size=32, num_hidden_layers=2,
-        num_attention_heads=2, num_key_value_heads=1, head_dim=8, max_position_embeddings=512,
-        pad_token_id=tokenizer.pad_token_id))
     transformer = Flux2Transformer2DModel(
         patch_size=1, in_channels=4, num_layers=1, num_single_layers=1, attention_head_dim=16,
         num_attention_heads=2, joint_attention_dim=32, timestep_guidance_channels=32,
@@ -191,6 +177,24 @@ def tiny_flux2_klein(folder: Path) -> Path:
         up_block_types=("UpDecoderBlock2D",), block_out_channels=(4,), layers_per_block=1,
         latent_channels=1, norm_num_groups=1, sample_size=32, use_quant_conv=False,
         use_post_quant_conv=False)
+    return transformer, vae
+
+
+def tiny_flux2_klein(folder: Path) -> Path:
+    """Save a random-weight Flux2KleinPipeline into ``folder`` (a 2-layer Qwen3 text
+    encoder: run it with ``text_encoder_out_layers=(1, 2)``)."""
+    import torch
+    from diffusers import FlowMatchEulerDiscreteScheduler, Flux2KleinPipeline
+    from transformers import AutoTokenizer, Qwen3Config, Qwen3ForCausalLM
+
+    torch.manual_seed(0)
+    write_qwen2_tokenizer(folder / "_qwen_src")
+    tokenizer = AutoTokenizer.from_pretrained(folder / "_qwen_src")
+    text_encoder = Qwen3ForCausalLM(Qwen3Config(
+        vocab_size=len(tokenizer), hidden_size=16, intermediate_size=32, num_hidden_layers=2,
+        num_attention_heads=2, num_key_value_heads=1, head_dim=8, max_position_embeddings=512,
+        pad_token_id=tokenizer.pad_token_id))
+    transformer, vae = tiny_flux2_transformer_and_vae()
     pipe = Flux2KleinPipeline(scheduler=FlowMatchEulerDiscreteScheduler(), vae=vae,
                               text_encoder=text_encoder, tokenizer=tokenizer,
                               transformer=transformer)
