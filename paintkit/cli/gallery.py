@@ -6,7 +6,10 @@ import argparse
 import time
 from pathlib import Path
 
+from paintkit.attempts import SCENE_ATTEMPTS, search_attempts
 from paintkit.conditions import CONDITIONS
+from paintkit.io.atomic import write_text_atomic
+from paintkit.seeds import python_rng, seed_from_key
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -35,12 +38,11 @@ def _names(text: str) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from paintkit.errors import RejectedSeed
-    from paintkit.io.atomic import write_text_atomic
+    # Deferred (heavy): Skia (the renderer), the PNG encoders and the shape sampler load
+    # only when scenes are drawn, so `paintkit --help` starts fast.
     from paintkit.io.images import write_png
     from paintkit.renderers import render
     from paintkit.sampling.condition import condition_scene
-    from paintkit.seeds import python_rng, seed_from_key
 
     if args.per_condition < 1:
         raise ValueError(f"--per-condition must be >= 1, got {args.per_condition}")
@@ -51,15 +53,10 @@ def run(args: argparse.Namespace) -> int:
             png = args.out / condition / f"{i:03d}.png"
             if png.exists():
                 continue
-            for attempt in range(100):
-                seed = seed_from_key("gallery", condition, i, attempt)
-                try:
-                    sampled = condition_scene(python_rng(seed), condition)
-                    break
-                except RejectedSeed:
-                    continue
-            else:
-                raise RuntimeError(f"no valid scene for {condition} #{i} in 100 attempts")
+            sampled = search_attempts(
+                lambda attempt, c=condition, k=i: seed_from_key("gallery", c, k, attempt),
+                lambda seed, c=condition: condition_scene(python_rng(seed), c),
+                max_attempts=SCENE_ATTEMPTS, what=f"gallery scene {condition} #{i}").value
             write_text_atomic(png.with_suffix(".json"), sampled.scene.to_json(indent=1))
             write_png(png, render(sampled.scene))
             written += 1

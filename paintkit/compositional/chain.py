@@ -25,19 +25,30 @@ instruction and its exact answer scene.
 from __future__ import annotations
 
 import random
+import warnings
 
+from paintkit.attempts import SLOT_ATTEMPTS, search_attempts
 from paintkit.colors import rgb_to_hex
-from paintkit.compositional.operations import GEOMETRIC, OPERATIONS, NoStep, Step, apply_operation
+from paintkit.compositional.operations import (
+    GEOMETRIC,
+    NOTHING_ELSE,
+    OPERATIONS,
+    VACATED,
+    NoStep,
+    Step,
+    apply_operation,
+    chain_notes,
+    step_sentence,
+)
+from paintkit.compositional.turns import conversation_instruction, turns_metadata
 from paintkit.conditions import Condition, get_condition
 from paintkit.errors import RejectedSeed
 from paintkit.kernels.edit_region import changed_mask_numba, count_changed
-from paintkit.language.phrases import CLIP_NOTE
 from paintkit.renderers import render
 from paintkit.sampling.condition import condition_scene
 from paintkit.scene import Scene
 from paintkit.seeds import compositional_seed, python_rng
 from paintkit.shapes import shape_area
-from paintkit.slots import MAX_ATTEMPTS
 from paintkit.tasks.base import (
     MAX_IDENTITY_MIOU,
     MIN_EDIT_PIXELS,
@@ -49,8 +60,9 @@ from paintkit.tasks.base import (
 KINDS: tuple[str, ...] = ("multi_edit", "conversational")
 STEP_COUNTS: tuple[int, ...] = (2, 3)
 CATEGORY = "compositional"
-VACATED = "Any area a shape leaves shows whatever lies beneath it."
-NOTHING_ELSE = "Nothing else changes."
+__all__ = ["CATEGORY", "KINDS", "NOTHING_ELSE", "STEP_COUNTS", "VACATED", "check_steps",
+           "generate_compositional", "make_compositional_problem", "multi_edit_instruction",
+           "sample_chain"]
 
 
 def check_steps(steps: int) -> int:
@@ -106,23 +118,11 @@ def _still_visible(before, after, final) -> int:
     return int((changed & ~changed_mask_numba(after, final)).sum())
 
 
-def _sentence(step: Step) -> str:
-    text = step.clause[0].upper() + step.clause[1:]
-    return f"{text}; {step.layer}." if step.layer else f"{text}."
-
-
-def _notes(chain: list[Step]) -> str:
-    geometric = any(s.operation in GEOMETRIC for s in chain)
-    moved = any(s.operation in GEOMETRIC or s.operation == "remove" for s in chain)
-    notes = ([VACATED] if moved else []) + ([CLIP_NOTE] if geometric else []) + [NOTHING_ELSE]
-    return " ".join(notes)
-
-
 def multi_edit_instruction(chain: list[Step]) -> str:
     """"Make these 2 edits in order, each on the result of the one before: 1. ... 2. ..."."""
-    listed = " ".join(f"{k}. {_sentence(s)}" for k, s in enumerate(chain, 1))
+    listed = " ".join(f"{k}. {step_sentence(s)}" for k, s in enumerate(chain, 1))
     return (f"Make these {len(chain)} edits in order, each on the result of the one before: "
-            f"{listed} {_notes(chain)}")
+            f"{listed} {chain_notes(chain)}")
 
 
 def _metadata(kind: str, condition: Condition, seed: int, scene: Scene, chain: list[Step],
@@ -135,45 +135,50 @@ def _metadata(kind: str, condition: Condition, seed: int, scene: Scene, chain: l
         "edit_pixels": count_changed(pixels[0], pixels[-1]),
         "targets": [s.target for s in chain],
         "params": {"steps": [{"operation": s.operation, "target": s.target,
-                              "instruction": _sentence(s), **s.params} for s in chain]},
+                              "instruction": step_sentence(s), **s.params} for s in chain]},
         "scene": scene.to_dict(), "answer_scene": chain[-1].scene.to_dict(),
     }
 
 
-def generate_compositional(kind: str, condition: str | Condition, steps: int, slot: int, *,
-                           namespace: str = "compositional", condition_key: str | None = None,
-                           max_attempts: int = MAX_ATTEMPTS) -> Problem:
-    """Problem ``slot`` of ``kind`` (``multi_edit`` or ``conversational``) with ``steps`` edits.
+def make_compositional_problem(kind: str, condition: str | Condition, steps: int, slot: int, *,
+                               namespace: str = "compositional", condition_key: str | None = None,
+                               max_attempts: int = SLOT_ATTEMPTS) -> Problem:
+    """Problem ``slot`` of ``kind`` (``multi_edit`` or ``conversational``) with ``steps`` edits,
+    in memory.
 
     The metadata has the usual problem JSON fields (``task`` is the kind, ``mode``
     ``steps2``/``steps3``, ``category`` ``compositional``) plus ``slot``, ``attempt``,
     ``namespace``; conversational problems also ``turns``.
+
+    Raises:
+        ValueError: an unknown kind or condition, steps not 2 or 3.
+        AttemptsExhausted: (a ``RuntimeError``) ``max_attempts`` seeds in a row were rejected.
     """
     if kind not in KINDS:
         raise ValueError(f"unknown compositional kind {kind!r}; allowed: {', '.join(KINDS)}")
     check_steps(steps)
     cond = condition if isinstance(condition, Condition) else get_condition(condition)
     key = condition_key or cond.name
-    last = None
-    for attempt in range(max_attempts):
-        seed = compositional_seed(key, steps, slot, attempt, namespace=namespace)
-        try:
-            scene, chain, pixels = sample_chain(seed, cond, steps)
-        except RejectedSeed as exc:
-            last = exc
-            continue
-        break
-    else:
-        raise RuntimeError(f"compositional {key} steps {steps} slot {slot}: {max_attempts} "
-                           f"attempts in a row were rejected; last reason: {last}")
+    found = search_attempts(
+        lambda attempt: compositional_seed(key, steps, slot, attempt, namespace=namespace),
+        lambda seed: sample_chain(seed, cond, steps),
+        max_attempts=max_attempts, what=f"compositional {key} steps {steps} slot {slot}")
+    seed, (scene, chain, pixels) = found.seed, found.value
     if kind == "multi_edit":
         meta = _metadata(kind, cond, seed, scene, chain, pixels, multi_edit_instruction(chain))
     else:
-        from paintkit.compositional.turns import conversation_instruction, turns_metadata
-
         meta = _metadata(kind, cond, seed, scene, chain, pixels, conversation_instruction(chain))
         meta["turns"] = turns_metadata(chain, pixels)
-    meta.update({"slot": slot, "attempt": attempt, "namespace": namespace})
+    meta.update({"slot": slot, "attempt": found.attempt, "namespace": namespace})
     if condition_key is not None:
         meta["condition_key"] = condition_key
     return Problem(pixels[0], pixels[-1], meta["instruction"], meta)
+
+
+def generate_compositional(kind: str, condition: str | Condition, steps: int, slot: int,
+                           **kwargs) -> Problem:
+    """Deprecated alias of :func:`make_compositional_problem` (same arguments); removed in
+    the next version."""
+    warnings.warn("paintkit.compositional.generate_compositional is deprecated; use "
+                  "make_compositional_problem (same arguments)", DeprecationWarning, stacklevel=2)
+    return make_compositional_problem(kind, condition, steps, slot, **kwargs)

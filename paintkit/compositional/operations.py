@@ -36,7 +36,7 @@ from paintkit.edits.geometric import (
     visible_fraction,
 )
 from paintkit.edits.regions import palette_colors
-from paintkit.language.phrases import color_code_phrase, describe_shape, join_words
+from paintkit.language.phrases import CLIP_NOTE, color_code_phrase, describe_shape, join_words
 from paintkit.scene import Scene, Shape
 from paintkit.shapes import shape_bounds
 
@@ -46,6 +46,8 @@ GEOMETRIC = frozenset({"translate", "rotate", "reflect", "scale"})
 PERCENT_RANGE = (10, 30)
 ANGLES = (30, 45, 60, 90, 120, 135, 150, 180)
 SCALE_FACTORS = (0.5, 0.75, 1.5, 2.0)
+VACATED = "Any area a shape leaves shows whatever lies beneath it."
+NOTHING_ELSE = "Nothing else changes."
 
 
 class NoStep(Exception):
@@ -140,3 +142,18 @@ def apply_operation(rng: random.Random, scene: Scene, colors: ColorSplit, target
     return Step(operation, target.id, f"recolor {phrase} to {color_code_phrase(color)}",
                 scene.replace_element(target.id, replace(target, fill=color)),
                 {"color": rgb_to_hex(color)})
+
+
+def step_sentence(step: Step) -> str:
+    """The step as one sentence: its clause capitalised, then its depth sentence, if any."""
+    text = step.clause[0].upper() + step.clause[1:]
+    return f"{text}; {step.layer}." if step.layer else f"{text}."
+
+
+def chain_notes(chain: list[Step]) -> str:
+    """The notes after the steps of ``chain``: what vacated areas show (when a step moves or
+    removes a shape), that shapes are clipped (geometric steps), and that nothing else changes."""
+    geometric = any(s.operation in GEOMETRIC for s in chain)
+    moved = any(s.operation in GEOMETRIC or s.operation == "remove" for s in chain)
+    notes = ([VACATED] if moved else []) + ([CLIP_NOTE] if geometric else []) + [NOTHING_ELSE]
+    return " ".join(notes)

@@ -12,17 +12,17 @@ import hashlib
 
 import numpy as np
 
-from paintkit.compositional.operations import Step
+from paintkit.compositional.operations import Step, chain_notes, step_sentence
 from paintkit.kernels.edit_region import count_changed
+from paintkit.renderers import render
+from paintkit.scene import Scene
 
 TURN_FIELDS = ("turn", "instruction", "operation", "target", "edit_pixels", "answer_sha256",
                "answer_scene")
 
 
 def _turn_instruction(step: Step) -> str:
-    from paintkit.compositional.chain import _notes, _sentence
-
-    return f"{_sentence(step)} {_notes([step])}"
+    return f"{step_sentence(step)} {chain_notes([step])}"
 
 
 def pixels_sha256(pixels: np.ndarray) -> str:
@@ -53,9 +53,6 @@ def answer_pixels(turn: dict) -> np.ndarray:
         ValueError: the turn has no ``answer_scene``, or its render does not match the
             recorded ``answer_sha256`` (another renderer build; the answer would not be exact).
     """
-    from paintkit.renderers import render
-    from paintkit.scene import Scene
-
     if "answer_scene" not in turn:
         raise ValueError(f"turn {turn.get('turn', '?')} has no 'answer_scene'; expected the fields "
                          f"{', '.join(TURN_FIELDS)}")

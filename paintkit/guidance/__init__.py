@@ -2,6 +2,10 @@
 instead of named in words. See docs/guidance.md."""
 
 from paintkit.guidance.cues import CUES
-from paintkit.guidance.generate import GUIDED_TASKS, generate_guided
+from paintkit.guidance.generate import (
+    GUIDED_TASKS,
+    generate_guided,  # deprecated alias of make_guided_problem
+    make_guided_problem,
+)
 
-__all__ = ["CUES", "GUIDED_TASKS", "generate_guided"]
+__all__ = ["CUES", "GUIDED_TASKS", "generate_guided", "make_guided_problem"]

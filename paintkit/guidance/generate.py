@@ -20,7 +20,9 @@ nothing would score an mIoU above ``MAX_IDENTITY_MIOU``.
 from __future__ import annotations
 
 import math
+import warnings
 
+from paintkit.attempts import SLOT_ATTEMPTS, search_attempts
 from paintkit.charts.style import lab_of_hex
 from paintkit.colors import rgb_to_hex
 from paintkit.errors import RejectedSeed
@@ -30,7 +32,6 @@ from paintkit.language.phrases import describe_shape
 from paintkit.renderers import render
 from paintkit.scene import Scene
 from paintkit.seeds import python_rng, seed_from_key
-from paintkit.slots import MAX_ATTEMPTS
 from paintkit.tasks import Problem, task_module
 from paintkit.tasks.base import MAX_IDENTITY_MIOU, identity_miou
 
@@ -95,22 +96,30 @@ def guide(problem: Problem, seed: int) -> Problem:
     return Problem(pixels, problem.answer, instruction, out)
 
 
-def generate_guided(task: str, condition: str, mode: str | None, slot: int, *,
-                    namespace: str = "guidance", max_attempts: int = MAX_ATTEMPTS) -> Problem:
-    """Guided problem ``slot`` of (task, condition, mode) (see the module docstring)."""
+def make_guided_problem(task: str, condition: str, mode: str | None, slot: int, *,
+                        namespace: str = "guidance", max_attempts: int = SLOT_ATTEMPTS) -> Problem:
+    """Guided problem ``slot`` of (task, condition, mode), in memory (see the module docstring).
+
+    Raises:
+        ValueError: a task without a guided variant, an unknown mode.
+        AttemptsExhausted: (a ``RuntimeError``) ``max_attempts`` seeds in a row were rejected.
+    """
     if task not in GUIDED_TASKS:
         raise ValueError(f"task {task!r} has no guided variant; allowed: {', '.join(GUIDED_TASKS)}")
     module = task_module(task)
     mode = module.SPEC.check_mode(mode)
-    last = None
-    for attempt in range(max_attempts):
-        seed = seed_from_key(namespace, "guidance", task, condition, mode, slot, attempt)
-        try:
-            problem = guide(module.generate(seed, condition, mode), seed)
-        except RejectedSeed as exc:
-            last = exc
-            continue
-        problem.metadata.update({"slot": slot, "attempt": attempt, "namespace": namespace})
-        return problem
-    raise RuntimeError(f"guidance {task}/{mode}/{condition} slot {slot}: {max_attempts} attempts "
-                       f"in a row were rejected; last reason: {last}")
+    found = search_attempts(
+        lambda attempt: seed_from_key(namespace, "guidance", task, condition, mode, slot, attempt),
+        lambda seed: guide(module.generate(seed, condition, mode), seed),
+        max_attempts=max_attempts, what=f"guidance {task}/{mode}/{condition} slot {slot}")
+    problem = found.value
+    problem.metadata.update({"slot": slot, "attempt": found.attempt, "namespace": namespace})
+    return problem
+
+
+def generate_guided(task: str, condition: str, mode: str | None, slot: int, **kwargs) -> Problem:
+    """Deprecated alias of :func:`make_guided_problem` (same arguments); removed in the next
+    version."""
+    warnings.warn("paintkit.guidance.generate_guided is deprecated; use make_guided_problem "
+                  "(same arguments)", DeprecationWarning, stacklevel=2)
+    return make_guided_problem(task, condition, mode, slot, **kwargs)

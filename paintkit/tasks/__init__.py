@@ -1,7 +1,7 @@
 """PaintBench tasks: a registry of task modules sharing one contract (see ``base.py``).
 
->>> from paintkit.tasks import generate
->>> problem = generate("translation", seed=7, condition="baseline", mode="amount")
+>>> from paintkit.tasks import make_problem
+>>> problem = make_problem("translation", seed=7, condition="baseline", mode="amount")
 >>> problem.input.shape, problem.instruction  # doctest: +ELLIPSIS
 ((1024, 1024, 3), 'Move the cloud 17% of the canvas width to the right ...')
 """
@@ -9,9 +9,9 @@
 from __future__ import annotations
 
 import importlib
-from types import ModuleType
+import warnings
 
-from paintkit.tasks.base import CATEGORIES, DEFAULT_MODE, Problem, TaskSpec
+from paintkit.tasks.base import CATEGORIES, DEFAULT_MODE, Problem, ProblemGenerator, TaskSpec
 
 #: The 20 tasks in the paper's order (table 4); task ``name`` lives in ``paintkit/tasks/<name>.py``.
 TASKS: tuple[str, ...] = (
@@ -22,8 +22,9 @@ TASKS: tuple[str, ...] = (
 )
 
 
-def task_module(name: str) -> ModuleType:
-    """The module implementing task ``name``; ``ValueError`` listing the known tasks."""
+def task_module(name: str) -> ProblemGenerator:
+    """The module implementing task ``name`` (a :class:`~paintkit.tasks.base.ProblemGenerator`:
+    ``SPEC`` and ``generate(seed, condition, mode)``); ``ValueError`` listing the known tasks."""
     if name not in TASKS:
         raise ValueError(f"unknown task {name!r}; allowed: {', '.join(TASKS)}")
     return importlib.import_module(f"paintkit.tasks.{name}")
@@ -34,8 +35,9 @@ def task_spec(name: str) -> TaskSpec:
     return task_module(name).SPEC
 
 
-def generate(task: str, seed: int, condition: str = "baseline", mode: str | None = None) -> Problem:
-    """Generate problem ``seed`` of ``task`` under ``condition`` and ``mode``.
+def make_problem(task: str, seed: int, condition: str = "baseline", mode: str | None = None) -> Problem:
+    """Problem ``seed`` of ``task`` under ``condition`` and ``mode``, in memory (one seed, no
+    attempt search: :func:`paintkit.slots.make_slot_problem` makes a benchmark slot).
 
     ``mode=None`` takes the task's first mode. Raises ``ValueError`` for unknown names and
     :class:`~paintkit.errors.RejectedSeed` when this seed gives no valid problem.
@@ -44,7 +46,14 @@ def generate(task: str, seed: int, condition: str = "baseline", mode: str | None
     return module.generate(seed, condition, module.SPEC.check_mode(mode))
 
 
+def generate(task: str, seed: int, condition: str = "baseline", mode: str | None = None) -> Problem:
+    """Deprecated alias of :func:`make_problem` (same arguments); removed in the next version."""
+    warnings.warn("paintkit.tasks.generate is deprecated; use paintkit.tasks.make_problem (same "
+                  "arguments)", DeprecationWarning, stacklevel=2)
+    return make_problem(task, seed, condition, mode)
+
+
 __all__ = [
-    "CATEGORIES", "DEFAULT_MODE", "Problem", "TASKS", "TaskSpec", "generate", "task_module",
-    "task_spec",
+    "CATEGORIES", "DEFAULT_MODE", "Problem", "ProblemGenerator", "TASKS", "TaskSpec",
+    "make_problem", "task_module", "task_spec",
 ]

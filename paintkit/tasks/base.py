@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -151,6 +151,23 @@ class TaskContext:
             metadata["answer_scene"] = answer_scene.to_dict()
         return Problem(np.ascontiguousarray(input_pixels), np.ascontiguousarray(answer_pixels),
                        instruction, metadata)
+
+
+@runtime_checkable
+class ProblemGenerator(Protocol):
+    """What a problem generator provides (every task module satisfies it; see
+    docs/generate.md#protocols).
+
+    ``SPEC`` says what the task is; ``generate(seed, condition, mode)`` makes problem
+    ``seed`` in memory or raises :class:`~paintkit.errors.RejectedSeed` when that seed gives
+    no valid problem (the attempt search, :func:`paintkit.attempts.search_attempts`, then
+    tries the next seed). It is a pure function of its arguments: the same bytes in any
+    process.
+    """
+
+    SPEC: TaskSpec
+
+    def generate(self, seed: int, condition: str | Condition, mode: str | None) -> Problem: ...
 
 
 def identity_miou(input_pixels: np.ndarray, answer_pixels: np.ndarray) -> float:
