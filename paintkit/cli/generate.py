@@ -5,6 +5,10 @@ from __future__ import annotations
 import argparse
 import sys
 
+from paintkit.cli.generate_charts import build_chart_suite
+from paintkit.cli.generate_compositional import build_compositional_suite, build_guidance_suite
+from paintkit.cli.namespaces import choose_namespace
+
 SUITES = ("paintbench", "tinygrafixbench", "all", "compositional", "guidance")
 FORMATS = ("directory", "webdataset", "parquet")
 ENGINES = ("process", "inprocess", "ray")
@@ -76,46 +80,21 @@ def register(subparsers) -> None:
     p.set_defaults(func=run)
 
 
-def choose_namespace(args: argparse.Namespace, per_cell: int | None = None, own: str = "paintbench",
-                     own_per_cell: int = 12, name: str = "PaintBench") -> str:
-    """The seed namespace: as given, else the benchmark's ``own`` namespace for its
-    ``own_per_cell`` slots per cell and ``train`` past them. Slots past them in ``own``
-    contain the benchmark's problems: the suite itself refuses them unless
-    ``--beyond-benchmark`` (:func:`paintkit.suites.spec.check_benchmark_reach`); with it,
-    a warning is printed."""
-    from paintkit.suites import TRAINING_NAMESPACE
-
-    if per_cell is None:
-        per_cell = own_per_cell if args.per_cell is None else args.per_cell
-    beyond = args.start_slot + per_cell > own_per_cell
-    if args.namespace is None:
-        return TRAINING_NAMESPACE if beyond else own
-    if args.namespace == own and beyond and getattr(args, "beyond_benchmark", False):
-        print(f"paintkit generate: warning: this corpus contains the {name} problems themselves "
-              f"(namespace '{own}', more than {own_per_cell} per cell); do not train on it and "
-              f"evaluate on {name}", file=sys.stderr)
-    return args.namespace
-
-
 def build_suite(args: argparse.Namespace):
     if args.suite == "compositional":
-        from paintkit.cli.generate_compositional import build_compositional_suite
-
         return build_compositional_suite(args)
     if args.suite == "guidance":
-        from paintkit.cli.generate_compositional import build_guidance_suite
-
         return build_guidance_suite(args)
     if getattr(args, "steps", None):
         raise ValueError("--steps applies to the compositional suite only")
     if args.suite != "paintbench":
-        from paintkit.cli.generate_charts import build_chart_suite
-
         return build_chart_suite(args, build_paintbench_suite)
     return build_paintbench_suite(args)
 
 
 def build_paintbench_suite(args: argparse.Namespace):
+    # Deferred (heavy): the suites import the tasks and their Numba kernels; `paintkit --help`
+    # stays fast.
     from paintkit.suites import Suite, parse_counts, parse_size
 
     per_cell = 12 if args.per_cell is None else args.per_cell
@@ -136,7 +115,8 @@ def build_paintbench_suite(args: argparse.Namespace):
 
 
 def run(args: argparse.Namespace) -> int:
-    from paintkit.engines import generate
+    # Deferred (heavy): the engines load the suites, writers and PNG encoders.
+    from paintkit.engines import write_suite
     from paintkit.writers import WriteError
 
     if args.address and args.engine != "ray":
@@ -146,10 +126,10 @@ def run(args: argparse.Namespace) -> int:
                          "charts, which are not scenes of shapes")
     suite = build_suite(args)
     try:
-        summary = generate(suite, args.out, format=args.format, shard_size=args.shard_size,
-                           engine=args.engine, jobs=args.jobs, address=args.address,
-                           overwrite=args.overwrite, progress=not args.quiet,
-                           svg=getattr(args, "svg", False))
+        summary = write_suite(suite, args.out, format=args.format, shard_size=args.shard_size,
+                              engine=args.engine, jobs=args.jobs, address=args.address,
+                              overwrite=args.overwrite, progress=not args.quiet,
+                              svg=getattr(args, "svg", False))
     except WriteError as exc:
         print(f"paintkit generate: error: {exc}", file=sys.stderr)
         return 1
@@ -159,3 +139,6 @@ def run(args: argparse.Namespace) -> int:
         return 130
     print(summary.describe(), file=sys.stderr)
     return 0
+
+
+__all__ = ["build_paintbench_suite", "build_suite", "choose_namespace", "register", "run"]

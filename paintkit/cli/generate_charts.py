@@ -6,14 +6,17 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 
+from paintkit.charts.environment import check_matplotlib
+from paintkit.cli.namespaces import choose_namespace
+
 # PaintBench-only options a chart suite cannot take (charts have no conditions or modes).
 _PAINTBENCH_ONLY = (("conditions", "--conditions"), ("modes", "--modes"), ("size", "--size"),
                     ("counts", "--counts"))
 
 
 def _chart_suite(args: argparse.Namespace, tasks):
-    from paintkit.charts.environment import check_matplotlib
-    from paintkit.cli.generate import choose_namespace
+    # Deferred (heavy): the chart suite imports the chart tasks and the Numba kernels;
+    # `paintkit --help` stays fast.
     from paintkit.suites.tinygrafix import TINYGRAFIX_PER_TASK, TinyGrafixSuite
 
     any_matplotlib = bool(getattr(args, "any_matplotlib", False))
@@ -31,7 +34,9 @@ def _chart_suite(args: argparse.Namespace, tasks):
 def build_chart_suite(args: argparse.Namespace, build_paintbench: Callable):
     """The suite of ``args.suite`` = ``tinygrafixbench`` or ``all`` (PaintBench, then
     TinyGrafixBench, each in its own benchmark folder of ``--out``)."""
+    # Deferred (heavy): paintkit.charts and the suites import the tasks and the Numba kernels.
     from paintkit.charts import TINYGRAFIX_TASKS
+    from paintkit.suites.combined import CombinedSuite
 
     if args.suite == "tinygrafixbench":
         for name, flag in _PAINTBENCH_ONLY:
@@ -39,7 +44,6 @@ def build_chart_suite(args: argparse.Namespace, build_paintbench: Callable):
                 raise ValueError(f"{flag} applies to PaintBench only; TinyGrafixBench has no visual "
                                  "conditions, modes, sizes or counts")
         return _chart_suite(args, args.tasks)
-    from paintkit.suites.combined import CombinedSuite
 
     if args.benchmark:
         raise ValueError("--benchmark names one benchmark folder; 'all' writes PaintBench/ and "

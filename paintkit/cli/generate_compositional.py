@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import argparse
 
+from paintkit.cli.namespaces import choose_namespace
+
 # Options of the PaintBench suite the compositional suite has no use for.
 _NOT_HERE = (("modes", "--modes"), ("size", "--size"), ("counts", "--counts"))
 
 
 def build_compositional_suite(args: argparse.Namespace):
-    from paintkit.cli.generate import choose_namespace
+    # Deferred (heavy): the suite imports the renderer (Skia) and the Numba kernels;
+    # `paintkit --help` stays fast.
     from paintkit.compositional.suite import (
         COMPOSITIONAL_BENCHMARK,
         COMPOSITIONAL_NAMESPACE,
@@ -34,7 +37,7 @@ def build_compositional_suite(args: argparse.Namespace):
 
 def build_guidance_suite(args: argparse.Namespace):
     """``paintkit generate guidance``: the single-target tasks with a drawn cue."""
-    from paintkit.cli.generate import choose_namespace
+    # Deferred (heavy): as above.
     from paintkit.guidance.suite import (
         GUIDANCE_BENCHMARK,
         GUIDANCE_NAMESPACE,

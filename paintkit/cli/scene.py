@@ -6,6 +6,8 @@ import argparse
 from pathlib import Path
 
 from paintkit.conditions import CONDITIONS
+from paintkit.io.atomic import write_text_atomic
+from paintkit.seeds import python_rng
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -25,18 +27,17 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    # Deferred (heavy): the renderer (Skia), the PNG encoders and the shape sampler load only
+    # when a scene is drawn; `paintkit --help` stays fast.
     from paintkit.io.images import write_png
     from paintkit.renderers import render
     from paintkit.sampling.condition import condition_scene
-    from paintkit.seeds import python_rng
 
     if args.seed < 0:
         raise ValueError(f"--seed must be a non-negative int, got {args.seed}")
     sampled = condition_scene(python_rng(args.seed), args.condition, count_range=args.count)
     write_png(args.out, render(sampled.scene))
     if args.json is not None:
-        from paintkit.io.atomic import write_text_atomic
-
         write_text_atomic(args.json, sampled.scene.to_json(indent=1))
     print(f"wrote {args.out} ({args.condition}, seed {args.seed}, "
           f"{len(sampled.scene.shapes)} shapes)")

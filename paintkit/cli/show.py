@@ -14,6 +14,8 @@ import json
 from pathlib import Path
 
 from paintkit.conditions import CONDITIONS
+from paintkit.errors import RejectedSeed
+from paintkit.io.atomic import write_text_atomic
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -46,6 +48,8 @@ def benchmark_index(task: str, condition: str, mode: str, slot: int) -> int | No
     Cell position ``p = slot * len(modes) + mode's index`` (modes split evenly); problem
     ``NNN = condition's index * 12 + p``.
     """
+    # Deferred (heavy): the suites and tasks import the Numba kernels; `paintkit --help`
+    # stays fast.
     from paintkit.suites import PAINTBENCH_PER_CELL
     from paintkit.tasks import task_spec
 
@@ -69,18 +73,18 @@ def describe(problem, task: str, condition: str, mode: str) -> list[str]:
             lines.append(f"PaintBench file: PaintBench/{task}/{idx:03d}_input.png")
     else:
         lines.append(f"problem with generator seed {meta['seed']}")
-    lines.append(f"reproduce: paintkit.tasks.generate({task!r}, seed={meta['seed']}, "
+    lines.append(f"reproduce: paintkit.tasks.make_problem({task!r}, seed={meta['seed']}, "
                  f"condition={condition!r}, mode={mode!r})")
     return lines
 
 
 def run(args: argparse.Namespace) -> int:
+    # Deferred (heavy): the charts, slots and tasks import the renderer (Skia) and the Numba
+    # kernels, the image writer the PNG encoders.
     from paintkit.charts import TINYGRAFIX_TASKS
-    from paintkit.errors import RejectedSeed
-    from paintkit.io.atomic import write_text_atomic
     from paintkit.io.images import write_png
-    from paintkit.slots import generate_slot
-    from paintkit.tasks import generate, task_spec
+    from paintkit.slots import make_slot_problem
+    from paintkit.tasks import make_problem, task_spec
 
     if args.task in TINYGRAFIX_TASKS:  # TinyGrafixBench: <chart>_<task>, no condition or mode
         return show_chart_problem(args)
@@ -89,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
         if args.seed < 0:
             raise ValueError(f"--seed must be a non-negative int, got {args.seed}")
         try:
-            problem = generate(args.task, args.seed, args.condition, mode)
+            problem = make_problem(args.task, args.seed, args.condition, mode)
         except RejectedSeed as exc:
             raise ValueError(f"seed {args.seed} gives no valid problem ({exc}); try another "
                              f"--seed, or --slot for the attempt search") from None
@@ -97,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
         slot = 0 if args.slot is None else args.slot
         if slot < 0:
             raise ValueError(f"--slot must be a non-negative int, got {slot}")
-        problem = generate_slot(args.task, args.condition, mode, slot, namespace=args.namespace)
+        problem = make_slot_problem(args.task, args.condition, mode, slot, namespace=args.namespace)
     write_png(args.out / "input.png", problem.input)
     write_png(args.out / "answer.png", problem.answer)
     write_text_atomic(args.out / "instruction.txt", problem.instruction + "\n")
@@ -111,8 +115,8 @@ def run(args: argparse.Namespace) -> int:
 
 def show_chart_problem(args: argparse.Namespace) -> int:
     """``paintkit show <chart>_<task>``: TinyGrafixBench problems are addressed by --slot only."""
-    from paintkit.charts import generate_chart_problem
-    from paintkit.io.atomic import write_text_atomic
+    # Deferred (heavy): as in run().
+    from paintkit.charts import make_chart_problem
     from paintkit.io.images import write_png
 
     if args.seed is not None:
@@ -122,7 +126,7 @@ def show_chart_problem(args: argparse.Namespace) -> int:
     if slot < 0:
         raise ValueError(f"--slot must be a non-negative int, got {slot}")
     namespace = "tinygrafixbench" if args.namespace == "paintbench" else args.namespace
-    problem = generate_chart_problem(args.task, slot, namespace=namespace)
+    problem = make_chart_problem(args.task, slot, namespace=namespace)
     meta = problem.metadata
     write_png(args.out / "input.png", problem.input)
     write_png(args.out / "answer.png", problem.answer)
@@ -133,7 +137,7 @@ def show_chart_problem(args: argparse.Namespace) -> int:
           f"seed {meta['seed']}")
     if namespace == "tinygrafixbench" and slot < 30:
         print(f"TinyGrafixBench file: TinyGrafixBench/{args.task}/{slot:03d}_input.png")
-    print(f"reproduce: paintkit.charts.generate_chart_problem({args.task!r}, slot={slot}, "
+    print(f"reproduce: paintkit.charts.make_chart_problem({args.task!r}, slot={slot}, "
           f"namespace={namespace!r})")
     print(f"wrote {args.out}/input.png, answer.png, instruction.txt, problem.json")
     return 0

@@ -4,6 +4,7 @@ prints one task's rules (its module docstring) and parameter ranges."""
 from __future__ import annotations
 
 import argparse
+import re
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -16,6 +17,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def describe(name: str) -> str:
     """The rules (module docstring) and parameter ranges of task ``name``."""
+    # Deferred (heavy): the tasks import the Numba kernels; `paintkit --help` stays fast.
     from paintkit.tasks import task_module
 
     module = task_module(name)
@@ -28,13 +30,12 @@ def describe(name: str) -> str:
 
 def _plain(text: str) -> str:
     """Docstring markup for a terminal: ``code`` -> code, :func:`x` -> x."""
-    import re
-
     text = re.sub(r":[a-z]+:`~?([^`]+)`", r"\1", text)
     return re.sub(r"``([^`]+)``", r"\1", text)
 
 
 def run(args: argparse.Namespace) -> int:
+    # Deferred (heavy): as in describe().
     from paintkit.tasks import TASKS, task_spec
 
     if args.task is not None:

@@ -10,7 +10,7 @@ usual layout, so ``paintkit eval`` scores it unchanged); order kind-major, then 
 then slot, and problem ``NNN`` of a folder is condition ``NNN // per_cell``, slot
 ``start_slot + NNN % per_cell`` (as PaintBench's task folders). It has the interface every
 engine and writer uses (``len``, ``spec``, ``specs``, ``problems``, ``to_dict``/``from_dict``,
-``benchmark``, :meth:`generate_spec`).
+``benchmark``, :meth:`make_problem`).
 """
 
 from __future__ import annotations
@@ -18,9 +18,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from paintkit.compositional.chain import KINDS, check_steps
+from paintkit.compositional.chain import KINDS, check_steps, make_compositional_problem
 from paintkit.conditions import CONDITIONS
-from paintkit.suites.spec import PROBLEM, DataclassSuite, ProblemSpec, check_names, check_slots_and_names
+from paintkit.suites.base import DataclassSuite
+from paintkit.suites.spec import PROBLEM, ProblemSpec, check_names, check_slots_and_names
+from paintkit.tasks import Problem
 
 COMPOSITIONAL_BENCHMARK = "Compositional"
 COMPOSITIONAL_NAMESPACE = "compositional"
@@ -87,12 +89,10 @@ class CompositionalSuite(DataclassSuite):
             folder=self.folders()[kind_i], idx=idx, idx_digits=max(3, len(str(self.block - 1))),
         )
 
-    def generate_spec(self, spec: ProblemSpec):
+    def make_problem(self, spec: ProblemSpec) -> Problem:
         """The problem ``spec`` names (called by :func:`paintkit.suites.build_problem`)."""
-        from paintkit.compositional.chain import generate_compositional
-
-        return generate_compositional(spec.task, spec.condition, self.steps, spec.slot,
-                                      namespace=spec.namespace)
+        return make_compositional_problem(spec.task, spec.condition, self.steps, spec.slot,
+                                          namespace=spec.namespace)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-able description (the manifest's ``suite``); ``from_dict`` inverts it."""

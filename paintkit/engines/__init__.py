@@ -1,15 +1,20 @@
 """Engines run a suite: in this process, in a local process pool (default) or on Ray.
 
 >>> from paintkit.suites import Suite
->>> from paintkit.engines import generate
->>> summary = generate(Suite(tasks=["translation"], per_cell=2), "out/demo")  # doctest: +SKIP
+>>> from paintkit.engines import write_suite
+>>> summary = write_suite(Suite(tasks=["translation"], per_cell=2), "out/demo")  # doctest: +SKIP
 >>> print(summary.describe())  # doctest: +SKIP
 
 Every engine gives the same bytes: a problem is a pure function of its spec, and the
 driver (``generate.py``) writes results in suite order.
 """
 
-from paintkit.engines.generate import ENGINES, generate, make_engine
+from paintkit.engines.generate import (
+    ENGINES,
+    generate,  # deprecated alias of write_suite
+    make_engine,
+    write_suite,
+)
 from paintkit.engines.local import Engine, InProcessEngine, ProcessPoolEngine, default_jobs
 from paintkit.engines.summary import GenerateSummary
 from paintkit.engines.work import WorkOptions, run_unit
@@ -17,5 +22,5 @@ from paintkit.io.progress import Progress  # re-exported: the one progress line 
 
 __all__ = [
     "ENGINES", "Engine", "GenerateSummary", "InProcessEngine", "ProcessPoolEngine", "Progress",
-    "WorkOptions", "default_jobs", "generate", "make_engine", "run_unit",
+    "WorkOptions", "default_jobs", "generate", "make_engine", "run_unit", "write_suite",
 ]

@@ -12,16 +12,18 @@ from __future__ import annotations
 
 import os
 import time
+import warnings
 from collections import deque
 from pathlib import Path
 
 from paintkit.arguments import check_int
 from paintkit.engines.local import Engine, InProcessEngine, ProcessPoolEngine
+from paintkit.engines.ray_engine import RayEngine
 from paintkit.engines.summary import GenerateSummary
 from paintkit.engines.work import WorkOptions
 from paintkit.io.folder_lock import FolderLock, FolderNotWritableError
 from paintkit.io.progress import Progress
-from paintkit.suites import Suite
+from paintkit.suites import ProblemSuite, check_suite
 from paintkit.writers import DEFAULT_SHARD_SIZE, WriteError, make_writer
 from paintkit.writers.manifest import (
     LOCK_NAME,
@@ -41,9 +43,7 @@ def make_engine(engine: str = "process", jobs: int | None = None, address: str |
         return ProcessPoolEngine(jobs)
     if engine == "inprocess":
         return InProcessEngine()
-    if engine == "ray":
-        from paintkit.engines.ray_engine import RayEngine
-
+    if engine == "ray":  # RayEngine imports ray itself only when it starts
         return RayEngine(address, jobs)
     raise ValueError(f"unknown engine {engine!r}; allowed: {', '.join(ENGINES)}")
 
@@ -60,15 +60,16 @@ def _plan(writer, suite_len: int, unit_size: int):
         index = stop
 
 
-def generate(suite: Suite, out: Path | str, *, format: str = "directory",
+def write_suite(suite: ProblemSuite, out: Path | str, *, format: str = "directory",
              shard_size: int = DEFAULT_SHARD_SIZE, engine: str | Engine = "process",
              jobs: int | None = None, address: str | None = None, overwrite: bool = False,
              progress: bool = True, png_encoder: str = "auto",
              unit_size: int = UNIT_SIZE, svg: bool = False) -> GenerateSummary:
-    """Generate ``suite`` into ``out`` in ``format`` and write ``out/manifest.json``.
+    """Generate ``suite`` and write it into ``out`` in ``format``, with ``out/manifest.json``.
 
     Args:
-        suite: what to generate (:class:`~paintkit.suites.Suite`).
+        suite: what to generate (any :class:`~paintkit.suites.ProblemSuite`: PaintBench's
+            :class:`~paintkit.suites.Suite`, TinyGrafixBench, compositional, guidance, combined).
         out: output folder; an interrupted run into it is resumed.
         format: ``directory`` (standard layout, docs/file-layout.md), ``webdataset`` or ``parquet``.
         shard_size: problems per shard (shard formats).
@@ -83,11 +84,13 @@ def generate(suite: Suite, out: Path | str, *, format: str = "directory",
         a :class:`~paintkit.engines.summary.GenerateSummary`.
 
     Raises:
+        TypeError: ``suite`` is not a :class:`~paintkit.suites.ProblemSuite`.
         ValueError: bad names or options, a folder holding another suite (no ``overwrite``),
             an unreachable Ray address.
         WriteError: a file could not be written (full disk, unwritable folder); every file
             completed before stays, and a rerun resumes.
     """
+    check_suite(suite)
     shard_size = check_int(shard_size, "shard_size", 1)
     unit_size = check_int(unit_size, "unit_size", 1)
     jobs = check_int(jobs, "jobs", 1, allow_none=True)
@@ -115,6 +118,13 @@ def generate(suite: Suite, out: Path | str, *, format: str = "directory",
                           unit_size)
         finally:
             lock.release()
+
+
+def generate(suite: ProblemSuite, out: Path | str, **kwargs) -> GenerateSummary:
+    """Deprecated alias of :func:`write_suite` (same arguments); removed in the next version."""
+    warnings.warn("paintkit.engines.generate is deprecated; use paintkit.engines.write_suite "
+                  "(same arguments)", DeprecationWarning, stacklevel=2)
+    return write_suite(suite, out, **kwargs)
 
 
 def _drive(suite, writer, engine, root, header, state, show, options, unit_size) -> GenerateSummary:

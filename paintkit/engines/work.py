@@ -7,9 +7,12 @@ the same bytes.
 from __future__ import annotations
 
 import os
+import sys
 from dataclasses import dataclass
 
-from paintkit.suites import Suite, build_problem
+from paintkit.engines.lifeline import bind_to_parent
+from paintkit.suites import ProblemSuite, build_problem
+from paintkit.writers.record import encode_problem
 
 
 @dataclass(frozen=True)
@@ -22,11 +25,9 @@ class WorkOptions:
     svg: bool = False  # also encode input and answer as SVG (directory format, --svg)
 
 
-def run_unit(suite: Suite, start: int, stop: int, options: WorkOptions) -> list:
+def run_unit(suite: ProblemSuite, start: int, stop: int, options: WorkOptions) -> list:
     """Problems ``start .. stop-1`` of ``suite``: a list of
     :class:`~paintkit.writers.record.EncodedProblem` (or of indices when not encoding)."""
-    from paintkit.writers.record import encode_problem
-
     out = []
     for index in range(start, stop):
         spec = suite.spec(index)
@@ -41,8 +42,6 @@ def run_unit(suite: Suite, start: int, stop: int, options: WorkOptions) -> list:
 
 def pool_worker(parent_pid: int) -> None:
     """Initializer of local pool workers: one thread each, and exit with the parent."""
-    from paintkit.engines.lifeline import bind_to_parent
-
     bind_to_parent(parent_pid)
     single_thread_worker()
 
@@ -50,8 +49,6 @@ def pool_worker(parent_pid: int) -> None:
 def single_thread_worker() -> None:
     """Worker-process setup: parallelism comes from the workers, so keep Numba / torch /
     BLAS to one thread each (their thread pools spin-wait and steal the cores)."""
-    import sys
-
     for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
         os.environ.setdefault(var, "1")
     if "numba" in sys.modules:

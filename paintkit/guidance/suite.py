@@ -16,8 +16,10 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from paintkit.conditions import CONDITIONS
-from paintkit.guidance.generate import GUIDED_TASKS
-from paintkit.suites.spec import PROBLEM, DataclassSuite, ProblemSpec, check_names, check_slots_and_names
+from paintkit.guidance.generate import GUIDED_TASKS, make_guided_problem
+from paintkit.suites.base import DataclassSuite
+from paintkit.suites.spec import PROBLEM, ProblemSpec, check_names, check_slots_and_names
+from paintkit.tasks import Problem, task_spec
 
 GUIDANCE_BENCHMARK = "Guidance"
 GUIDANCE_NAMESPACE = "guidance"
@@ -27,7 +29,7 @@ GUIDANCE_PER_CELL = 12
 @dataclass(frozen=True)
 class GuidanceSuite(DataclassSuite):
     """Ordered guided problems; the interface of the other suites (``len``, ``spec``,
-    ``specs``, ``problems``, ``to_dict``/``from_dict``, ``benchmark``, ``generate_spec``)."""
+    ``specs``, ``problems``, ``to_dict``/``from_dict``, ``benchmark``, ``make_problem``)."""
 
     tasks: tuple[str, ...] = ()
     conditions: tuple[str, ...] = ()
@@ -54,8 +56,6 @@ class GuidanceSuite(DataclassSuite):
         return len(self.tasks) * self.block
 
     def spec(self, index: int, round: int = 0) -> ProblemSpec:
-        from paintkit.tasks import task_spec
-
         if not 0 <= index < len(self):
             raise IndexError(f"problem index {index} outside [0, {len(self)})")
         task_i, rest = divmod(index, self.block)
@@ -68,11 +68,10 @@ class GuidanceSuite(DataclassSuite):
             idx_digits=max(3, len(str(self.block - 1))),
         )
 
-    def generate_spec(self, spec: ProblemSpec):
-        from paintkit.guidance.generate import generate_guided
-
-        return generate_guided(spec.task, spec.condition, spec.mode, spec.slot,
-                               namespace=spec.namespace)
+    def make_problem(self, spec: ProblemSpec) -> Problem:
+        """The guided problem ``spec`` names (called by :func:`paintkit.suites.build_problem`)."""
+        return make_guided_problem(spec.task, spec.condition, spec.mode, spec.slot,
+                                   namespace=spec.namespace)
 
     def to_dict(self) -> dict[str, Any]:
         return {"suite": "guidance", "benchmark": self.benchmark, "namespace": self.namespace,

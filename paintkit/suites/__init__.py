@@ -10,18 +10,14 @@
 """
 
 from paintkit.suites.build import build_problem, preservation_problem
-from paintkit.suites.spec import PRESERVATION, PRESERVATION_TASK, PROBLEM, ProblemSpec
-from paintkit.suites.suite import (
-    PAINTBENCH_NAMESPACE,
-    PAINTBENCH_PER_CELL,
-    TRAINING_NAMESPACE,
-    Suite,
-    resolve_modes,
-)
+from paintkit.suites.protocol import ProblemGenerator, ProblemSuite, check_suite
+from paintkit.suites.spec import PRESERVATION, PRESERVATION_TASK, PROBLEM, TRAINING_NAMESPACE, ProblemSpec
+from paintkit.suites.suite import PAINTBENCH_NAMESPACE, PAINTBENCH_PER_CELL, Suite, resolve_modes
 from paintkit.suites.variants import VariantCondition, parse_counts, parse_size, variant_condition
 
 __all__ = [
     "PAINTBENCH_NAMESPACE", "PAINTBENCH_PER_CELL", "PRESERVATION", "PRESERVATION_TASK", "PROBLEM",
-    "ProblemSpec", "Suite", "TRAINING_NAMESPACE", "VariantCondition", "build_problem",
-    "parse_counts", "parse_size", "preservation_problem", "resolve_modes", "variant_condition",
+    "ProblemGenerator", "ProblemSpec", "ProblemSuite", "Suite", "TRAINING_NAMESPACE",
+    "VariantCondition", "build_problem", "check_suite", "parse_counts", "parse_size",
+    "preservation_problem", "resolve_modes", "variant_condition",
 ]

@@ -1,7 +1,8 @@
-"""Generate the problem a :class:`~paintkit.suites.spec.ProblemSpec` names.
+"""Make the problem a :class:`~paintkit.suites.spec.ProblemSpec` names, ready to write.
 
-A problem is a pure function of (task, condition, mode, slot, namespace) and the suite's
-size/count overrides, so every engine, worker count and process gives the same bytes.
+The suite makes it (:meth:`~paintkit.suites.protocol.ProblemSuite.make_problem`: a pure
+function of the spec and the suite's settings, so every engine, worker count and process
+gives the same bytes); this module adds the preservation transform and the ids.
 
 **Preservation split.** Preservation problem ``NNN`` is built from removal problem ``NNN``
 of the same suite: its input *and* answer are the removal problem's answer image (the
@@ -14,31 +15,20 @@ the removal answer scene when the removal problem recorded one.
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import replace
-from typing import Any, Protocol
+from typing import Any
 
-from paintkit.conditions import Condition
-from paintkit.slots import generate_slot
+from paintkit.suites.protocol import ProblemSuite, check_suite
 from paintkit.suites.spec import PRESERVATION, PRESERVATION_TASK, ProblemSpec
 from paintkit.tasks import DEFAULT_MODE, Problem
 
 
-class SuiteConditions(Protocol):
-    """What building a problem needs of its :class:`~paintkit.suites.Suite`: a condition with
-    the suite's size / count overrides. A protocol, so this module never imports the suite
-    module (which imports this one)."""
-
-    def condition(self, name: str) -> Condition: ...
-
-
-def generate_spec(suite: SuiteConditions, spec: ProblemSpec) -> Problem:
-    """The task's problem for ``spec`` (before the preservation transform and ids)."""
-    if hasattr(suite, "generate_spec"):  # suites with their own generators (TinyGrafixBench)
-        return suite.generate_spec(spec)
-    if spec.seed_condition == spec.condition:  # nothing this task depends on was changed
-        return generate_slot(spec.task, spec.condition, spec.mode, spec.slot, namespace=spec.namespace)
-    return generate_slot(spec.task, suite.condition(spec.condition), spec.mode, spec.slot,
-                         namespace=spec.namespace, condition_key=spec.seed_condition)
+def generate_spec(suite: ProblemSuite, spec: ProblemSpec) -> Problem:
+    """Deprecated: ``suite.make_problem(spec)``; removed in the next version."""
+    warnings.warn("paintkit.suites.build.generate_spec is deprecated; use suite.make_problem(spec)",
+                  DeprecationWarning, stacklevel=2)
+    return check_suite(suite).make_problem(spec)
 
 
 def preservation_problem(removal: Problem, source_id: str) -> Problem:
@@ -56,9 +46,15 @@ def preservation_problem(removal: Problem, source_id: str) -> Problem:
     return Problem(removal.answer, removal.answer, removal.instruction, out)
 
 
-def build_problem(suite: SuiteConditions, spec: ProblemSpec) -> Problem:
-    """Generate ``spec`` and stamp ``problem_id`` and ``idx`` into its metadata (first keys)."""
-    problem = generate_spec(suite, spec)
+def build_problem(suite: ProblemSuite, spec: ProblemSpec) -> Problem:
+    """Make ``spec``'s problem with ``suite`` (:class:`~paintkit.suites.protocol.ProblemSuite`),
+    turn it into a preservation problem when ``spec`` says so, and stamp ``problem_id`` and
+    ``idx`` into its metadata (first keys).
+
+    Raises:
+        TypeError: ``suite`` is not a :class:`~paintkit.suites.protocol.ProblemSuite`.
+    """
+    problem = check_suite(suite).make_problem(spec)
     if spec.kind == PRESERVATION:
         source_id = replace(spec, folder=spec.task).problem_id
         problem = preservation_problem(problem, source_id)

@@ -11,7 +11,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from paintkit.suites.spec import PROBLEM, ProblemSpec, SuiteMethods
+from paintkit.suites.base import SuiteMethods
+from paintkit.suites.build import build_problem
+from paintkit.suites.spec import PROBLEM, ProblemSpec
+from paintkit.tasks import Problem
 
 #: The ``benchmark`` of a combined suite: the parts' benchmark folders sit in the output root.
 ROOT_BENCHMARK = "."
@@ -67,10 +70,8 @@ class CombinedSuite(SuiteMethods):
             namespace=inner.namespace, folder=f"{part.benchmark}/{inner.folder}", idx=inner.idx,
             idx_digits=inner.idx_digits, part=inner)
 
-    def generate_spec(self, spec: PartSpec):
+    def make_problem(self, spec: PartSpec) -> Problem:
         """The part's own problem (with its own ``problem_id`` and ``idx``)."""
-        from paintkit.suites.build import build_problem
-
         k, _ = self._locate(spec.index)
         return build_problem(self.parts[k], spec.part)
 

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, fields
-from typing import Any
+import warnings
+from dataclasses import dataclass
 
 PROBLEM = "problem"
 PRESERVATION = "preservation"
 PRESERVATION_TASK = "preservation"  # folder and metadata task name of the preservation split
 PRESERVATION_SOURCE = "removal"
+#: Default namespace of training streams and corpora: its seeds never meet the benchmark's.
+TRAINING_NAMESPACE = "train"
 
 
 @dataclass(frozen=True)
@@ -91,8 +92,6 @@ def check_benchmark_reach(suite, rounds: int = 1) -> None:
     """
     if getattr(suite, "beyond_benchmark", False) or not reaches_past_benchmark(suite, rounds):
         return
-    from paintkit.suites.suite import TRAINING_NAMESPACE
-
     reach = "an infinite stream" if rounds > 1 else \
         f"per_cell={suite.per_cell} (from slot {suite.start_slot})"
     raise ValueError(
@@ -117,30 +116,15 @@ def check_names(value, allowed: tuple[str, ...], what: str) -> tuple[str, ...]:
     return items
 
 
-class SuiteMethods:
-    """What every suite derives from its ``len`` and ``spec(index)``: ``specs`` and
-    ``problems``."""
+def __getattr__(name: str):
+    """``SuiteMethods`` and ``DataclassSuite`` moved to :mod:`paintkit.suites.base`; the old
+    import path works for one version with a ``DeprecationWarning``."""
+    if name in ("SuiteMethods", "DataclassSuite"):
+        warnings.warn(f"paintkit.suites.spec.{name} moved to paintkit.suites.base.{name}",
+                      DeprecationWarning, stacklevel=2)
+        # Deferred: base imports build, which imports this module (an import here would be
+        # a cycle); only the deprecated path takes it.
+        from paintkit.suites import base
 
-    def specs(self) -> Iterator[ProblemSpec]:
-        """Every problem spec, in order."""
-        return (self.spec(i) for i in range(len(self)))
-
-    def problems(self, start: int = 0, stop: int | None = None):
-        """Generate problems ``start .. stop-1`` in this process (an iterator of
-        :class:`~paintkit.tasks.Problem` with ``problem_id`` and ``idx`` in their metadata)."""
-        from paintkit.suites.build import build_problem
-
-        stop = len(self) if stop is None else min(stop, len(self))
-        return (build_problem(self, self.spec(i)) for i in range(start, stop))
-
-
-class DataclassSuite(SuiteMethods):
-    """:class:`SuiteMethods` plus ``from_dict`` for a dataclass suite whose ``to_dict``
-    writes its fields (tuples as JSON lists)."""
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]):
-        """The suite ``to_dict`` described (unknown keys such as ``problems`` ignored)."""
-        names = {f.name for f in fields(cls)}
-        return cls(**{k: (tuple(v) if isinstance(v, list) else v)
-                      for k, v in data.items() if k in names})
+        return getattr(base, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -25,21 +25,23 @@ from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
 from paintkit.conditions import CONDITIONS, Condition
+from paintkit.slots import make_slot_problem
+from paintkit.suites.base import SuiteMethods
 from paintkit.suites.spec import (
     PRESERVATION,
     PRESERVATION_SOURCE,
     PRESERVATION_TASK,
     PROBLEM,
     ProblemSpec,
-    SuiteMethods,
     check_slots_and_names,
 )
+from paintkit.suites.spec import (
+    TRAINING_NAMESPACE as TRAINING_NAMESPACE,  # its home is spec.py; kept importable here
+)
 from paintkit.suites.variants import check_counts, check_size, condition_key, variant_condition
-from paintkit.tasks import TASKS, task_spec
+from paintkit.tasks import TASKS, Problem, task_spec
 
 PAINTBENCH_NAMESPACE = "paintbench"
-#: Default namespace of training streams and corpora: its seeds never meet the benchmark's.
-TRAINING_NAMESPACE = "train"
 #: Problems per (task, condition) of PaintBench; more in its namespace reaches past the benchmark.
 PAINTBENCH_PER_CELL = 12
 
@@ -203,6 +205,14 @@ class Suite(SuiteMethods):
             idx_digits=max(3, len(str(self.block - 1))),
         )
 
+    def make_problem(self, spec: ProblemSpec) -> Problem:
+        """The task's problem ``spec`` names, in memory (before the preservation transform
+        and the ids, which :func:`~paintkit.suites.build_problem` adds)."""
+        if spec.seed_condition == spec.condition:  # nothing this task depends on was changed
+            return make_slot_problem(spec.task, spec.condition, spec.mode, spec.slot,
+                                     namespace=spec.namespace)
+        return make_slot_problem(spec.task, self.condition(spec.condition), spec.mode, spec.slot,
+                                 namespace=spec.namespace, condition_key=spec.seed_condition)
 
     # -- serialisation -------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:

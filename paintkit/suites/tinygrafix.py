@@ -7,7 +7,7 @@
 
 It has the interface every engine, writer and :class:`~paintkit.data.ProblemStream` uses
 (``len``, ``spec(index, round)``, ``problems``, ``to_dict``/``from_dict``, ``benchmark``) and
-generates its own problems (:meth:`generate_spec`), so the whole pipeline runs it unchanged.
+makes its own problems (:meth:`make_problem`), so the whole pipeline runs it unchanged.
 
 Order: task-major in ``tasks`` order (chart-major, the paper's order by default), then
 slot. Problem ``NNN`` of a task folder is slot ``start_slot + NNN``; round ``r`` of an
@@ -20,18 +20,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from paintkit.suites.spec import PROBLEM, DataclassSuite, ProblemSpec, check_slots_and_names
+from paintkit.charts.environment import installed_matplotlib
+from paintkit.charts.generate import make_chart_problem
+from paintkit.charts.registry import TINYGRAFIX_TASKS
+from paintkit.suites.base import DataclassSuite
+from paintkit.suites.spec import PROBLEM, ProblemSpec, check_slots_and_names
+from paintkit.tasks import Problem
 
 TINYGRAFIX_BENCHMARK = "TinyGrafixBench"
 TINYGRAFIX_NAMESPACE = "tinygrafixbench"
 TINYGRAFIX_PER_TASK = 30
 _DEFAULT = "default"
-
-
-def _all_tasks() -> tuple[str, ...]:
-    from paintkit.charts.registry import TINYGRAFIX_TASKS
-
-    return TINYGRAFIX_TASKS
 
 
 @dataclass(frozen=True)
@@ -62,7 +61,7 @@ class TinyGrafixSuite(DataclassSuite):
     OWN_NAME: ClassVar[str] = TINYGRAFIX_BENCHMARK
 
     def __post_init__(self) -> None:
-        allowed = _all_tasks()
+        allowed = TINYGRAFIX_TASKS
         tasks = self.tasks
         if isinstance(tasks, str):
             tasks = [t for t in tasks.split(",") if t.strip()]
@@ -99,11 +98,9 @@ class TinyGrafixSuite(DataclassSuite):
             folder=task, idx=round * self.per_cell + k, idx_digits=max(3, len(str(self.per_cell - 1))),
         )
 
-    def generate_spec(self, spec: ProblemSpec):
+    def make_problem(self, spec: ProblemSpec) -> Problem:
         """The chart problem ``spec`` names (called by :func:`paintkit.suites.build_problem`)."""
-        from paintkit.charts import generate_chart_problem
-
-        return generate_chart_problem(spec.task, spec.slot, namespace=spec.namespace,
+        return make_chart_problem(spec.task, spec.slot, namespace=spec.namespace,
                                       any_matplotlib=self.any_matplotlib)
 
     def to_dict(self) -> dict[str, Any]:
@@ -113,8 +110,6 @@ class TinyGrafixSuite(DataclassSuite):
                "problems": len(self),
                **({"beyond_benchmark": True} if self.beyond_benchmark else {})}
         if self.any_matplotlib:  # which matplotlib drew the charts (a resume must match it)
-            from paintkit.charts.environment import installed_matplotlib
-
             out.update(any_matplotlib=True, matplotlib=installed_matplotlib())
         return out
 

@@ -11,7 +11,7 @@ import pytest
 from chart_cases import chart_problem, task_slots
 from chart_oracle import delta_e
 
-from paintkit.charts import generate_chart_problem
+from paintkit.charts import make_chart_problem
 from paintkit.renderers.charts import render_chart
 
 TOLERANCES = range(11)
@@ -39,7 +39,7 @@ def test_doing_nothing_is_never_rewarded(name, slot):
 def test_the_contract_rejects_a_seed_that_rewards_doing_nothing(monkeypatch):
     import paintkit.charts.generate as gen
 
-    plain = generate_chart_problem("heatmap_shift_heatmap", 20)
+    plain = make_chart_problem("heatmap_shift_heatmap", 20)
     calls = []
 
     def fake(inp, ans):  # the first attempt that renders would reward doing nothing
@@ -47,7 +47,7 @@ def test_the_contract_rejects_a_seed_that_rewards_doing_nothing(monkeypatch):
         return 0.9 if len(calls) == 1 else 0.0
 
     monkeypatch.setattr(gen, "identity_miou", fake)
-    moved = gen.generate_chart_problem("heatmap_shift_heatmap", 20)
+    moved = gen.make_chart_problem("heatmap_shift_heatmap", 20)
     assert moved.metadata["attempt"] > plain.metadata["attempt"]
 
 

@@ -17,7 +17,7 @@ from generate_helpers import small_suite, tree_digest
 
 import paintkit.writers.directory as directory_writer
 from paintkit.cli.main import main
-from paintkit.engines import Progress, generate
+from paintkit.engines import Progress, write_suite
 from paintkit.evaluate.discovery import discover_problems
 from paintkit.io.images import load_rgb
 from paintkit.writers import WriteError
@@ -32,7 +32,7 @@ def reference(tmp_path_factory):
     out = {}
     for format in ("directory", "webdataset"):
         root = tmp_path_factory.mktemp(f"reference-{format}")
-        generate(SUITE, root, format=format, shard_size=5, engine="inprocess", progress=False)
+        write_suite(SUITE, root, format=format, shard_size=5, engine="inprocess", progress=False)
         out[format] = tree_digest(root)
     return out
 
@@ -40,7 +40,7 @@ def reference(tmp_path_factory):
 # --jobs 2 into the directory layout is covered by the kill-and-resume test below.
 @pytest.mark.parametrize("format, jobs", [("directory", 1), ("webdataset", 2)])
 def test_process_pool_gives_the_in_process_bytes(reference, tmp_path, format, jobs):
-    summary = generate(SUITE, tmp_path, format=format, shard_size=5, engine="process", jobs=jobs,
+    summary = write_suite(SUITE, tmp_path, format=format, shard_size=5, engine="process", jobs=jobs,
                        progress=False)
     assert (summary.engine, summary.workers, summary.generated) == ("process", jobs, len(SUITE))
     assert tree_digest(tmp_path) == reference[format]
@@ -58,7 +58,7 @@ def _cli(out: Path, *extra: str) -> list[str]:
 
 
 def test_killed_run_resumes_to_the_same_tree(tmp_path):
-    generate(KILL_SUITE, tmp_path / "reference", engine="inprocess", progress=False)
+    write_suite(KILL_SUITE, tmp_path / "reference", engine="inprocess", progress=False)
     out = tmp_path / "out"
     proc = subprocess.Popen(_cli(out, "--jobs", "2", "--quiet"), start_new_session=True,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
@@ -95,21 +95,21 @@ def test_write_error_names_the_path_and_keeps_finished_files(reference, tmp_path
     monkeypatch.setattr(directory_writer, "write_bytes_atomic", full_disk)
     with pytest.raises(WriteError, match=r"PaintBench/removal/000_answer\.png: cannot write: "
                                          r"No space left on device"):
-        generate(SUITE, tmp_path, engine="inprocess", progress=False)
+        write_suite(SUITE, tmp_path, engine="inprocess", progress=False)
     names = {p.name for p in (tmp_path / "PaintBench" / "translation").iterdir()}
     assert {f"{i:03d}{s}" for i in range(4) for s in ("_input.png", "_answer.png", ".json")} == names
     assert [p.name for p in (tmp_path / "PaintBench" / "removal").iterdir()] == ["000_input.png"]
     for i in range(4):  # baseline, baseline, horizontal, horizontal: complete, decodable files
         assert load_rgb(tmp_path / "PaintBench" / "translation" / f"{i:03d}_answer.png").shape[1] == 1024
     monkeypatch.setattr(directory_writer, "write_bytes_atomic", real)
-    generate(SUITE, tmp_path, engine="inprocess", progress=False)
+    write_suite(SUITE, tmp_path, engine="inprocess", progress=False)
     assert tree_digest(tmp_path) == reference["directory"]
 
 
 def test_unwritable_output_names_the_path(tmp_path):
     (tmp_path / "file").write_text("x")
     with pytest.raises(WriteError, match=f"{tmp_path}/file/out: cannot write"):
-        generate(SUITE, tmp_path / "file" / "out", engine="inprocess", progress=False)
+        write_suite(SUITE, tmp_path / "file" / "out", engine="inprocess", progress=False)
     code = main(["generate", "paintbench", "--out", str(tmp_path / "file" / "out"), "--tasks",
                  "translation", "--per-cell", "1", "--quiet"])
     assert code == 1
@@ -138,7 +138,7 @@ def test_ray_engine_gives_the_same_bytes(reference, tmp_path):
     ray = pytest.importorskip("ray")
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level="ERROR")
     try:
-        summary = generate(SUITE, tmp_path, engine="ray", progress=False)
+        summary = write_suite(SUITE, tmp_path, engine="ray", progress=False)
         assert summary.engine == "ray" and summary.workers == 2
         assert ray.is_initialized()  # a Ray session the caller started stays up
     finally:

@@ -14,7 +14,7 @@ from generate_helpers import kill_parent_and_check_workers, small_suite
 import paintkit.io.folder_lock as folder_lock
 import paintkit.writers.manifest as manifest_module
 from paintkit.cli.main import main
-from paintkit.engines import generate
+from paintkit.engines import write_suite
 from paintkit.io.folder_lock import FolderBusyError, FolderLock
 from paintkit.writers import WriteError
 from paintkit.writers.directory import DirectoryWriter
@@ -29,13 +29,13 @@ def _files(root: Path) -> set[str]:
 
 
 def test_overwrite_deletes_nothing_before_the_lock(tmp_path):
-    generate(SUITE, tmp_path, engine="inprocess", progress=False)
+    write_suite(SUITE, tmp_path, engine="inprocess", progress=False)
     before = _files(tmp_path)
     other = small_suite(tasks=("translation",), conditions=("baseline",), per_cell=1,
                         preservation=False, namespace="another")
     with FolderLock(tmp_path, LOCK_NAME, "paintkit generate"), \
             pytest.raises(FolderBusyError, match="another 'paintkit generate'"):
-        generate(other, tmp_path, engine="inprocess", progress=False, overwrite=True)
+        write_suite(other, tmp_path, engine="inprocess", progress=False, overwrite=True)
     assert _files(tmp_path) - {LOCK_NAME} == before - {LOCK_NAME}  # the other suite's files are intact
 
 
@@ -48,7 +48,7 @@ def test_files_deleted_during_the_run_leave_the_manifest_incomplete(tmp_path, mo
 
     monkeypatch.setattr(DirectoryWriter, "close", close_after_someone_deleted_a_file)
     with pytest.raises(WriteError, match="1 problem.* disappeared during the run"):
-        generate(SUITE, tmp_path, engine="inprocess", progress=False)
+        write_suite(SUITE, tmp_path, engine="inprocess", progress=False)
     assert json.loads((tmp_path / MANIFEST_NAME).read_text())["complete"] is False
 
 
@@ -59,7 +59,7 @@ def test_benchmark_names_that_leave_out_are_refused(tmp_path, name):
     with pytest.raises(ValueError, match="benchmark"):
         suite = small_suite(tasks=("translation",), conditions=("baseline",), per_cell=1,
                             preservation=False, benchmark=name)
-        generate(suite, tmp_path / "out", engine="inprocess", progress=False)
+        write_suite(suite, tmp_path / "out", engine="inprocess", progress=False)
     assert _files(tmp_path) == set()
 
 
@@ -128,7 +128,7 @@ def test_full_disk_while_writing_the_manifest(tmp_path, monkeypatch):
 
     monkeypatch.setattr(manifest_module, "open", opener, raising=False)
     with pytest.raises(WriteError, match=r"manifest\.json: cannot write: No space left"):
-        generate(SUITE, tmp_path, engine="inprocess", progress=False)
+        write_suite(SUITE, tmp_path, engine="inprocess", progress=False)
     leftovers = [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
     assert leftovers == []
     assert json.loads((tmp_path / MANIFEST_NAME).read_text())["complete"] is False
@@ -150,7 +150,7 @@ def test_files_follow_the_umask(tmp_path, umask, mode, monkeypatch):
     old = os.umask(umask)
     atomic._umask.cache_clear()
     try:
-        generate(SUITE, tmp_path, engine="inprocess", progress=False)
+        write_suite(SUITE, tmp_path, engine="inprocess", progress=False)
     finally:
         os.umask(old)
         atomic._umask.cache_clear()

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from paintkit.conditions import CONDITIONS
-from paintkit.slots import generate_slot
+from paintkit.slots import make_slot_problem
 from paintkit.tasks import TASKS, task_spec
 
 # The metric's NumPy oracle (tests/metrics/oracle.py) scores problems independently of paintkit.
@@ -56,7 +56,7 @@ def _grid_facts(task: str, mode: str, condition: str) -> GridFacts:
     from paintkit.kernels.pixels import distinct_colors
     from paintkit.metrics import score
 
-    p = generate_slot(task, condition, mode, 0)
+    p = make_slot_problem(task, condition, mode, 0)
     painted = distinct_colors(np.ascontiguousarray(p.answer[p.edit_mask]).reshape(1, -1, 3))
     return GridFacts(p.instruction, p.metadata, problem_hashes(p),
                      score([p.input], [p.answer], [p.input])[0].miou, frozenset(painted))

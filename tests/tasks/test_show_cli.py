@@ -9,8 +9,8 @@ from PIL import Image
 
 from paintkit.cli.main import main
 from paintkit.cli.show import benchmark_index
-from paintkit.slots import generate_slot
-from paintkit.tasks import generate
+from paintkit.slots import make_slot_problem
+from paintkit.tasks import make_problem
 
 
 def _pixels(path):
@@ -28,13 +28,13 @@ def test_slot_prints_id_seed_and_the_reproducing_call(tmp_path, capsys):
     call = (f"paintkit.tasks.generate('translation', seed={meta['seed']}, "
             f"condition='baseline', mode='amount')")
     assert call in out
-    again = generate("translation", seed=meta["seed"], condition="baseline", mode="amount")
+    again = make_problem("translation", seed=meta["seed"], condition="baseline", mode="amount")
     assert np.array_equal(again.input, _pixels(tmp_path / "input.png"))
     assert "PaintBench/translation/002_input.png" in out  # 2 modes: slot 1 of amount is 002
 
 
 def test_seed_is_a_generator_seed(tmp_path, capsys):
-    seed = generate_slot("border", "baseline", None, 0).metadata["seed"]
+    seed = make_slot_problem("border", "baseline", None, 0).metadata["seed"]
     assert main(["show", "border", "--seed", str(seed), "--out", str(tmp_path)]) == 0
     meta = json.loads((tmp_path / "problem.json").read_text())
     assert meta["seed"] == seed and "slot" not in meta

@@ -2,11 +2,11 @@
 
 import pytest
 
-from paintkit.slots import generate_slot
+from paintkit.slots import make_slot_problem
 
 
 @pytest.mark.slow
 def test_twelve_slots_generate(task, mode, condition):
     for slot in range(12):
-        p = generate_slot(task, condition, mode, slot)
+        p = make_slot_problem(task, condition, mode, slot)
         assert p.edit_mask.any()
