@@ -15,11 +15,12 @@ from typing import Any
 
 import numpy as np
 
+from paintkit.edits.context import EditContext
+from paintkit.edits.minimum import geometric_min_edit
 from paintkit.language.phrases import CLIP_NOTE, VACATED_NOTE, layer_phrase
 from paintkit.renderers import render
 from paintkit.scene import Affine, Canvas, Point, Scene, Shape, compose
 from paintkit.shapes import shape_area, shape_bounds, shape_outline
-from paintkit.tasks.base import Problem, TaskContext, geometric_min_edit
 
 # An edited shape keeps at least this fraction of its bounds on the canvas.
 MIN_VISIBLE = 0.5
@@ -98,15 +99,16 @@ def outline_vertices(shape: Shape) -> np.ndarray:
     return np.concatenate(shape_outline(shape))
 
 
-def affine_edit_problem(ctx: TaskContext, scene: Scene, target: Shape, affine: Affine, sentence: str,
-                        params: Mapping[str, Any]) -> Problem:
-    """The problem "apply ``affine`` to ``target``", stated by ``sentence``.
+def affine_edit_problem(ctx: EditContext, scene: Scene, target: Shape, affine: Affine, sentence: str,
+                        params: Mapping[str, Any]):
+    """The problem "apply ``affine`` to ``target``", stated by ``sentence`` (a
+    :class:`~paintkit.tasks.Problem` made by ``ctx.problem``).
 
     Composes ``affine`` into the target's placement, puts the edited shape on top of or
     beneath the others (50/50 from ``ctx.rng``; the instruction says which), re-renders
     both scenes and checks the edit: the seed is rejected when less than
     :data:`MIN_VISIBLE` of the edited shape's bounds stays on the canvas or the edit region
-    is smaller than :func:`~paintkit.tasks.base.geometric_min_edit` of the target's area
+    is smaller than :func:`~paintkit.edits.minimum.geometric_min_edit` of the target's area
     (degenerate edits: a symmetry of the shape). ``params`` gains ``on_top`` and the edit's
     ``affine`` ``[a, b, c, d, e, f]``.
     """

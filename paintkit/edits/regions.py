@@ -36,6 +36,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from paintkit.colors import ColorSplit, PaletteColor, rgb_to_hex
+from paintkit.edits.context import EditContext
 from paintkit.kernels.color_mask import color_mask
 from paintkit.kernels.edit_region import count_changed
 from paintkit.kernels.flood_fill import connected_region_numba
@@ -44,7 +45,6 @@ from paintkit.language.phrases import color_code_phrase
 from paintkit.renderers import render, render_mask
 from paintkit.sampling.condition import condition_scene
 from paintkit.scene import IDENTITY, RGB, Canvas, Point, Polygon, Scene, Stroke
-from paintkit.tasks.base import TaskContext
 
 OUTLINE_ID = "outline"
 OUTLINE_WIDTH = 4.0
@@ -256,7 +256,7 @@ def min_region_pixels(canvas: Canvas) -> int:
     return math.ceil(MIN_REGION_FRACTION * canvas.width * canvas.height)
 
 
-def outlined_scene(ctx: TaskContext, make_points=convex_outline) -> tuple[ColorSplit, Region, np.ndarray]:
+def outlined_scene(ctx: EditContext, make_points=convex_outline) -> tuple[ColorSplit, Region, np.ndarray]:
     """Sample the condition's scene and draw an outline around a random shape.
 
     ``make_points(rng, canvas, around)`` gives the outline's vertices (None: reject). The

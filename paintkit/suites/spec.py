@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import warnings
 from dataclasses import dataclass
 
 PROBLEM = "problem"
@@ -114,17 +113,3 @@ def check_names(value, allowed: tuple[str, ...], what: str) -> tuple[str, ...]:
     if len(set(items)) != len(items):
         raise ValueError(f"{what}s listed twice: {', '.join(items)}")
     return items
-
-
-def __getattr__(name: str):
-    """``SuiteMethods`` and ``DataclassSuite`` moved to :mod:`paintkit.suites.base`; the old
-    import path works for one version with a ``DeprecationWarning``."""
-    if name in ("SuiteMethods", "DataclassSuite"):
-        warnings.warn(f"paintkit.suites.spec.{name} moved to paintkit.suites.base.{name}",
-                      DeprecationWarning, stacklevel=2)
-        # Deferred: base imports build, which imports this module (an import here would be
-        # a cycle); only the deprecated path takes it.
-        from paintkit.suites import base
-
-        return getattr(base, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

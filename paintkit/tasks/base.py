@@ -19,6 +19,7 @@ import numpy as np
 
 from paintkit.colors import rgb_to_hex
 from paintkit.conditions import CONDITIONS, Condition, get_condition
+from paintkit.edits.minimum import MIN_EDIT_FRACTION, MIN_EDIT_PIXELS, geometric_min_edit
 from paintkit.errors import RejectedSeed
 from paintkit.kernels.edit_region import changed_mask_numba, count_changed
 from paintkit.scene import Scene
@@ -28,10 +29,13 @@ CATEGORIES: tuple[str, ...] = (
     "geometric_transformation", "structural_manipulation", "color_change", "symbolic_reasoning",
 )
 DEFAULT_MODE = "default"
-# Geometric edits must change at least this much of the target
-# (docs/generator-rules.md#no-degenerate-edits).
-MIN_EDIT_FRACTION = 0.05
-MIN_EDIT_PIXELS = 50
+# The least edit (MIN_EDIT_FRACTION, MIN_EDIT_PIXELS, geometric_min_edit) lives in
+# paintkit.edits.minimum, shared with the edit builders; its names stay importable here.
+__all__ = [
+    "CATEGORIES", "DEFAULT_MODE", "MAX_IDENTITY_MIOU", "MIN_EDIT_FRACTION", "MIN_EDIT_PIXELS",
+    "Problem", "ProblemGenerator", "TaskContext", "TaskSpec", "geometric_min_edit",
+    "identity_miou", "start",
+]
 # The input scored as if it were a model output may reach at most this mIoU: doing nothing
 # is never rewarded (docs/generator-rules.md#exact-unique-never-free).
 MAX_IDENTITY_MIOU = 0.05
@@ -204,12 +208,6 @@ def identity_miou(input_pixels: np.ndarray, answer_pixels: np.ndarray) -> float:
     if edit_pixels == 0:
         return 0.0
     return float(np.mean(counts["edit_correct"][0] / edit_pixels))
-
-
-def geometric_min_edit(target_area: float) -> int:
-    """Least edit region (px) of a geometric edit of a target of ``target_area`` px:
-    5% of the target's area and at least 50 px (docs/generator-rules.md#no-degenerate-edits)."""
-    return max(MIN_EDIT_PIXELS, int(np.ceil(MIN_EDIT_FRACTION * target_area)))
 
 
 def start(spec: TaskSpec, seed: int, condition: str | Condition, mode: str | None) -> TaskContext:

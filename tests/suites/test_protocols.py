@@ -1,0 +1,138 @@
+"""The declared interfaces of generation: every suite class is a ProblemSuite, every task
+module a ProblemGenerator, building a problem goes through the protocol, and the old
+entrances still work (deprecated, same bytes)."""
+
+from __future__ import annotations
+
+import inspect
+import warnings
+
+import numpy as np
+import pytest
+
+from paintkit.compositional.suite import CompositionalSuite
+from paintkit.guidance.suite import GuidanceSuite
+from paintkit.suites import ProblemGenerator, ProblemSuite, Suite, build_problem, check_suite
+from paintkit.suites.combined import CombinedSuite
+from paintkit.suites.tinygrafix import TinyGrafixSuite
+from paintkit.tasks import TASKS, Problem, task_module
+
+SUITES = {
+    "paintbench": lambda: Suite(tasks=["translation", "removal"], conditions=["baseline"], per_cell=1),
+    "tinygrafixbench": lambda: TinyGrafixSuite(tasks=["bar_chart_add_bar"], per_cell=1),
+    "compositional": lambda: CompositionalSuite(kinds=["multi_edit"], conditions=["baseline"],
+                                                per_cell=1),
+    "guidance": lambda: GuidanceSuite(tasks=["translation"], conditions=["baseline"], per_cell=1),
+    "combined": lambda: CombinedSuite([SUITES["paintbench"](), SUITES["tinygrafixbench"]()]),
+}
+MEMBERS = ("__len__", "spec", "specs", "problems", "make_problem", "to_dict")
+
+
+def _same(a: Problem, b: Problem) -> bool:
+    return (np.array_equal(a.input, b.input) and np.array_equal(a.answer, b.answer)
+            and a.metadata == b.metadata)
+
+
+@pytest.mark.parametrize("name", SUITES)
+def test_every_suite_class_is_a_problem_suite(name):
+    suite = SUITES[name]()
+    assert isinstance(suite, ProblemSuite)
+    assert check_suite(suite) is suite
+    assert isinstance(suite.benchmark, str) and len(suite) >= 1
+    # the signatures the protocol declares, not only the names
+    for member in MEMBERS:
+        declared = inspect.signature(getattr(ProblemSuite, member))
+        actual = inspect.signature(getattr(type(suite), member))
+        assert list(actual.parameters) == list(declared.parameters), (name, member)
+        for p in declared.parameters.values():
+            assert actual.parameters[p.name].default == p.default, (name, member, p.name)
+
+
+@pytest.mark.parametrize("name", ["paintbench", "tinygrafixbench", "compositional", "guidance"])
+def test_make_problem_is_what_build_problem_stamps_ids_into(name):
+    suite = SUITES[name]()
+    spec = suite.spec(0)
+    made, built = suite.make_problem(spec), build_problem(suite, spec)
+    assert np.array_equal(made.input, built.input) and np.array_equal(made.answer, built.answer)
+    assert built.metadata == {"problem_id": spec.problem_id, "idx": spec.idx, **made.metadata}
+    assert list(built.metadata)[:2] == ["problem_id", "idx"]
+    assert _same(next(suite.problems(0, 1)), built)
+
+
+def test_a_combined_suite_makes_each_part_s_own_problem():
+    suite = SUITES["combined"]()
+    last = len(suite) - 1
+    spec = suite.spec(last)
+    assert _same(build_problem(suite, spec), build_problem(suite.parts[1], spec.part))
+
+
+def test_an_object_that_is_not_a_suite_is_refused_by_name():
+    class Half:
+        benchmark = "Half"
+
+        def __len__(self):
+            return 1
+
+        def spec(self, index, round=0):
+            return None
+
+    with pytest.raises(TypeError, match=r"Half is not a suite .*lacks specs, problems, "
+                       r"make_problem, to_dict"):
+        build_problem(Half(), None)
+
+
+def test_every_task_module_is_a_problem_generator():
+    for task in TASKS:
+        module = task_module(task)
+        assert isinstance(module, ProblemGenerator), task
+        assert list(inspect.signature(module.generate).parameters) == ["seed", "condition", "mode"]
+        assert module.SPEC.name == task
+
+
+def test_the_old_entrances_warn_and_give_the_same_bytes(tmp_path):
+    from paintkit.charts import generate_chart_problem, make_chart_problem
+    from paintkit.compositional import generate_compositional, make_compositional_problem
+    from paintkit.engines import generate, write_suite
+    from paintkit.guidance import generate_guided, make_guided_problem
+    from paintkit.slots import generate_slot, make_slot_problem
+    from paintkit.suites.build import generate_spec
+    from paintkit.tasks import generate as generate_task
+    from paintkit.tasks import make_problem
+
+    pairs = [
+        (lambda: generate_task("translation", 7, "baseline", "amount"),
+         lambda: make_problem("translation", 7, "baseline", "amount")),
+        (lambda: generate_slot("border", "baseline", None, 0),
+         lambda: make_slot_problem("border", "baseline", None, 0)),
+        (lambda: generate_chart_problem("bar_chart_add_bar", 0, "demo"),
+         lambda: make_chart_problem("bar_chart_add_bar", 0, namespace="demo")),
+        (lambda: generate_guided("translation", "baseline", None, 0),
+         lambda: make_guided_problem("translation", "baseline", None, 0)),
+        (lambda: generate_compositional("multi_edit", "baseline", 2, 0),
+         lambda: make_compositional_problem("multi_edit", "baseline", 2, 0)),
+    ]
+    suite = SUITES["guidance"]()
+    pairs += [(lambda: suite.generate_spec(suite.spec(0)), lambda: suite.make_problem(suite.spec(0))),
+              (lambda: generate_spec(suite, suite.spec(0)), lambda: suite.make_problem(suite.spec(0)))]
+    for old, new in pairs:
+        with pytest.warns(DeprecationWarning):
+            before = old()
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", DeprecationWarning)
+            after = new()
+        assert _same(before, after)
+    tiny = Suite(tasks=["translation"], conditions=["baseline"], per_cell=1, namespace="demo")
+    with pytest.warns(DeprecationWarning, match="write_suite"):
+        old = generate(tiny, tmp_path / "old", engine="inprocess", progress=False)
+    new = write_suite(tiny, tmp_path / "new", engine="inprocess", progress=False)
+    assert (old.problems, old.files) == (new.problems, new.files)
+    for path in (tmp_path / "old").rglob("*.png"):
+        assert path.read_bytes() == (tmp_path / "new" / path.relative_to(tmp_path / "old")).read_bytes()
+
+
+def test_write_suite_refuses_what_is_not_a_suite(tmp_path):
+    from paintkit.engines import write_suite
+
+    with pytest.raises(TypeError, match="is not a suite"):
+        write_suite(["translation"], tmp_path)
+    assert not (tmp_path / "manifest.json").exists()
