@@ -2,7 +2,7 @@
 
 Two ways to name a problem, never mixed up: ``--slot N`` is problem N of a (task, condition,
 mode) cell in a seed namespace (PaintBench's own problems in ``paintbench``, found by the
-attempt search), ``--seed S`` is a generator seed, exactly ``paintkit.tasks.generate(task,
+attempt search), ``--seed S`` is a generator seed, exactly ``paintkit.tasks.make_problem(task,
 seed=S, ...)``. Either way ``show`` prints the problem's id and seed and the Python call that
 reproduces it.
 """
@@ -26,7 +26,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "instruction.txt and problem.json into OUT. --slot N is problem N of the (task, "
         "condition, mode) cell in --namespace (in 'paintbench', the benchmark's own problem, "
         "found by the attempt search); --seed S is a generator seed, the same as "
-        "paintkit.tasks.generate(TASK, seed=S). Prints the problem's id, seed and the Python "
+        "paintkit.tasks.make_problem(TASK, seed=S). Prints the problem's id, seed and the Python "
         "call that reproduces it.",
     )
     p.add_argument("task", help="task name (see 'paintkit tasks'), or a TinyGrafixBench <chart>_<task>")
@@ -36,7 +36,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     which.add_argument("--slot", type=int, default=None,
                        help="problem slot of the cell in --namespace (default 0)")
     which.add_argument("--seed", type=int, default=None,
-                       help="generator seed, as in paintkit.tasks.generate(task, seed=...)")
+                       help="generator seed, as in paintkit.tasks.make_problem(task, seed=...)")
     p.add_argument("--namespace", default="paintbench", help="seed namespace of --slot")
     p.add_argument("--out", type=Path, required=True, help="folder to write into")
     p.set_defaults(func=run)

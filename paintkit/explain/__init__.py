@@ -6,8 +6,8 @@ Everything is rebuilt from the scenes the problem metadata already stores (see
 are described in :mod:`paintkit.explain.objects` and ``docs/explain.md``.
 
 >>> from paintkit.explain import explain_problem
->>> from paintkit.slots import generate_slot
->>> problem = generate_slot("translation", "baseline", "amount", 0)
+>>> from paintkit.slots import make_slot_problem
+>>> problem = make_slot_problem("translation", "baseline", "amount", 0)
 >>> explain_problem(problem.metadata, problem.input, problem.answer, problem.input)["tags"]
 {'correct': 2, 'misplaced': 1}
 """

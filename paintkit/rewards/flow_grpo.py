@@ -68,8 +68,8 @@ def pixel_miou(device="cpu", *, root=None, fit: str = "stretch", tolerance: int 
 
     Example (``pixel_miou("cuda")`` on a GPU):
         >>> import torch
-        >>> from paintkit.slots import generate_slot
-        >>> problem = generate_slot("translation", "baseline", "amount", 0)
+        >>> from paintkit.slots import make_slot_problem
+        >>> problem = make_slot_problem("translation", "baseline", "amount", 0)
         >>> fn = pixel_miou("cpu")
         >>> images = torch.from_numpy(problem.answer).permute(2, 0, 1)[None].float() / 255
         >>> scores, info = fn(images, [problem.instruction],
