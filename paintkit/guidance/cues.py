@@ -23,6 +23,7 @@ import random
 
 import numpy as np
 
+from paintkit.renderers import render_mask
 from paintkit.scene import BBox, Line, Polygon, Scene, Shape, Stroke
 from paintkit.shapes import shape_bounds
 
@@ -119,8 +120,6 @@ def place_cue(rng: random.Random, scene: Scene, target: Shape, kind: str, color)
 
 def _check_clear(scene: Scene, elements, kind: str) -> None:
     """The cue stays on the canvas and touches no shape; raises :class:`NoCue`."""
-    from paintkit.renderers import render_mask
-
     if not _on_canvas(scene, elements):
         raise NoCue(f"the {kind} would leave the canvas")
     probe = scene.with_elements(*elements)

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
+import numba
 import numpy as np
 
 from paintkit.colors import rgb_to_hex
@@ -22,6 +23,7 @@ from paintkit.conditions import CONDITIONS, Condition, get_condition
 from paintkit.edits.minimum import MIN_EDIT_FRACTION, MIN_EDIT_PIXELS, geometric_min_edit
 from paintkit.errors import RejectedSeed
 from paintkit.kernels.edit_region import changed_mask_numba, count_changed
+from paintkit.kernels.tolerance_counts import counts_from_histograms, tolerance_histograms_numba
 from paintkit.scene import Scene
 from paintkit.seeds import python_rng
 
@@ -189,13 +191,6 @@ def identity_miou(input_pixels: np.ndarray, answer_pixels: np.ndarray) -> float:
     Returns:
         the mIoU in [0, 1] (0.0 when the two images are identical: nothing to score).
     """
-    import numba
-
-    from paintkit.kernels.tolerance_counts import (
-        counts_from_histograms,
-        tolerance_histograms_numba,
-    )
-
     inp, ans = input_pixels[None], answer_pixels[None]
     threads = numba.get_num_threads()
     numba.set_num_threads(1)
