@@ -17,7 +17,7 @@ import json
 import tarfile
 from pathlib import Path
 
-from paintkit.engines import generate
+from paintkit.engines import write_suite
 from paintkit.suites import Suite
 
 
@@ -31,7 +31,7 @@ def main() -> None:
 
     suite = Suite(tasks=args.tasks.split(","), per_cell=args.per_cell, namespace="corpus_example",
                   size=(512, 512))
-    summary = generate(suite, args.out, format="webdataset", shard_size=16, jobs=args.jobs)
+    summary = write_suite(suite, args.out, format="webdataset", shard_size=16, jobs=args.jobs)
     print(summary.describe())
 
     shards = sorted(Path(args.out).glob("shard-*.tar"))

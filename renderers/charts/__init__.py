@@ -1,8 +1,8 @@
 """Chart state -> pixels with matplotlib Agg (TinyGrafixBench).
 
->>> from paintkit.charts import generate_chart_problem
+>>> from paintkit.charts import make_chart_problem
 >>> from paintkit.renderers.charts import render_chart
->>> problem = generate_chart_problem("bar_chart_sort_bars", slot=0)
+>>> problem = make_chart_problem("bar_chart_sort_bars", slot=0)
 >>> pixels = render_chart(problem.metadata["input_state"])
 >>> pixels.shape, pixels.dtype, bool((pixels == problem.input).all())
 ((768, 1024, 3), dtype('uint8'), True)

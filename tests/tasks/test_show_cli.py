@@ -25,7 +25,7 @@ def test_slot_prints_id_seed_and_the_reproducing_call(tmp_path, capsys):
     assert meta["slot"] == 1 and meta["namespace"] == "paintbench"
     assert "problem paintbench-translation-baseline-amount-000001" in out
     assert f"seed {meta['seed']}" in out
-    call = (f"paintkit.tasks.generate('translation', seed={meta['seed']}, "
+    call = (f"paintkit.tasks.make_problem('translation', seed={meta['seed']}, "
             f"condition='baseline', mode='amount')")
     assert call in out
     again = make_problem("translation", seed=meta["seed"], condition="baseline", mode="amount")
