@@ -66,6 +66,20 @@ def test_a_combined_suite_makes_each_part_s_own_problem():
     assert _same(build_problem(suite, spec), build_problem(suite.parts[1], spec.part))
 
 
+def _subclasses(cls):
+    for sub in cls.__subclasses__():
+        yield sub
+        yield from _subclasses(sub)
+
+
+def test_every_suite_class_in_paintkit_is_covered_above():
+    from paintkit.suites.base import DataclassSuite, SuiteMethods
+
+    classes = {c for c in _subclasses(SuiteMethods) if c is not DataclassSuite
+               and c.__module__.startswith("paintkit.")}
+    assert {c.__name__ for c in classes} == {type(make()).__name__ for make in SUITES.values()}
+
+
 def test_an_object_that_is_not_a_suite_is_refused_by_name():
     class Half:
         benchmark = "Half"
