@@ -90,10 +90,10 @@ def write_suite(suite: ProblemSuite, out: Path | str, *, format: str = "director
         WriteError: a file could not be written (full disk, unwritable folder); every file
             completed before stays, and a rerun resumes.
     """
-    check_suite(suite)
     shard_size = check_int(shard_size, "shard_size", 1)
     unit_size = check_int(unit_size, "unit_size", 1)
     jobs = check_int(jobs, "jobs", 1, allow_none=True)
+    check_suite(suite)
     root = Path(out)
     writer = make_writer(format, root, suite, shard_size, svg=svg)
     header = manifest_header(suite, writer, png_encoder)
