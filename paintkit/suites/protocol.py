@@ -1,4 +1,4 @@
-"""The two declared interfaces of generation (docs/generate.md#protocols).
+"""The two declared interfaces of generation (docs/generate.md, "Protocols").
 
 - :class:`ProblemSuite`: what every suite provides (PaintBench's :class:`~paintkit.suites.Suite`,
   :class:`~paintkit.suites.tinygrafix.TinyGrafixSuite`,

@@ -162,7 +162,7 @@ class TaskContext:
 @runtime_checkable
 class ProblemGenerator(Protocol):
     """What a problem generator provides (every task module satisfies it; see
-    docs/generate.md#protocols).
+    docs/generate.md, "Protocols").
 
     ``SPEC`` says what the task is; ``generate(seed, condition, mode)`` makes problem
     ``seed`` in memory or raises :class:`~paintkit.errors.RejectedSeed` when that seed gives
