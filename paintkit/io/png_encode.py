@@ -69,13 +69,15 @@ def encoder_info(encoder: str = "auto") -> dict:
     return {"name": "pillow", "level": PILLOW_LEVEL, "version": PIL.__version__}
 
 
-def _scanlines(array: np.ndarray) -> bytes:
-    """Raw PNG image data: every row prefixed by filter byte 0 (None)."""
+def _scanlines(array: np.ndarray) -> np.ndarray:
+    """Raw PNG image data: every row prefixed by filter byte 0 (None), as one flat uint8
+    array. Flat on purpose: handed a two-dimensional buffer, ``zlibng_encode`` spends
+    more time taking it apart than deflating it (3.0 against 1.4 ms on a 1024² image)."""
     height, width, _ = array.shape
     raw = np.empty((height, width * 3 + 1), np.uint8)
     raw[:, 0] = 0
     raw[:, 1:] = array.reshape(height, width * 3)
-    return raw.data
+    return raw.reshape(-1)
 
 
 def encode_png(array: np.ndarray, encoder: str = "auto") -> bytes:
