@@ -97,3 +97,47 @@ def test_benchmark_png_bytes_are_pinned():
         got = tuple(hashlib.sha256(encode_png(image)).hexdigest()
                     for image in (problem.input, problem.answer))
         assert got == expected, f"{task}/{condition}: the PNG file bytes changed"
+
+
+def test_plain_decoder_reads_what_the_encoder_writes():
+    from paintkit.io.images import decode_rgb_bytes
+    from paintkit.io.png_encode import decode_plain_png
+
+    for image in _images():
+        for encoder in ("zlibng", "zlib"):
+            data = encode_png(image, encoder)
+            pixels = decode_plain_png(data)
+            assert pixels is not None and pixels.flags.writeable
+            assert np.array_equal(pixels, image) and np.array_equal(decode_rgb_bytes(data), image)
+
+
+def test_plain_decoder_leaves_everything_else_to_the_general_one():
+    from paintkit.io.images import ImageDecodeError, decode_rgb_bytes
+    from paintkit.io.png_encode import decode_plain_png
+
+    image = generate_slot("translation", "striped", None, 0).input
+    data = encode_png(image)
+    flipped = bytearray(data)
+    flipped[len(data) // 2] ^= 0xFF  # inside the IDAT: its CRC no longer matches
+    idat_start = data.index(b"IDAT") + 4
+    payload_bad = bytearray(data)
+    payload_bad[idat_start + 100] ^= 0xFF  # and with the CRC recomputed: the stream is corrupt
+    length = int.from_bytes(data[idat_start - 8:idat_start - 4], "big")
+    import zlib
+
+    crc = zlib.crc32(bytes(payload_bad[idat_start - 4:idat_start + length]))
+    payload_bad[idat_start + length:idat_start + length + 4] = crc.to_bytes(4, "big")
+    lying = bytearray(data)  # IHDR claims 64x the rows (CRC fixed): the stream cannot fill it
+    lying[20:24] = (1024 * 64).to_bytes(4, "big")
+    lying[29:33] = zlib.crc32(bytes(lying[12:29])).to_bytes(4, "big")
+    others = [b"", data[:40], data[:-12], bytes(flipped), bytes(payload_bad), bytes(lying),
+              bytes(imagecodecs.png_encode(image)),  # libpng: filtered rows
+              bytes(imagecodecs.png_encode(np.dstack([image, image[..., :1]]))),  # RGBA
+              Image.fromarray(image).tobytes()]
+    for other in others:
+        assert decode_plain_png(other) is None
+    assert np.array_equal(decode_rgb_bytes(bytes(imagecodecs.png_encode(image))), image)
+    assert np.array_equal(decode_rgb_bytes(data[:-12]), image)  # libpng accepts a missing IEND
+    for corrupt in (bytes(flipped), bytes(payload_bad)):
+        with pytest.raises(ImageDecodeError):
+            decode_rgb_bytes(corrupt)
