@@ -3,6 +3,7 @@
     python bench/stage_breakdown.py generate [--limit 96] [--tasks a,b]
     python bench/stage_breakdown.py score    [--batch 16] [--size 1024] [--kind noisy]
     python bench/stage_breakdown.py eval     [--size 1024] [--problems 24] [--files paintkit]
+    python bench/stage_breakdown.py stream   [--batch 8]
     python bench/stage_breakdown.py floors   # the machine's floors alone
 
 One thread, CPU time of that thread (``time.thread_time``), so a machine shared with other
@@ -480,6 +481,45 @@ def eval_path(args) -> None:
     print(f"  (imagecodecs {imagecodecs.__version__})")
 
 
+def stream_path(args) -> None:
+    """The stream's hand-over, in one process: a DataLoader worker's collate and pickling
+    (into its shared-memory ring) and the training process's unpickling, before and now."""
+    from generate_common import bench_suite, spread
+    from stream_throughput import collate_before
+
+    from paintkit.data import ProblemStream, collate_problems, transfer
+
+    suite = bench_suite(args.tasks)
+    stream = ProblemStream(suite)
+    items = [stream.problem(p) for p in spread(len(suite), 4 * args.batch)]
+    items = [item for item in items if item["input"].shape == (1024, 1024, 3)][:args.batch]
+    sizes = {tuple(item["input"].shape) for item in items}
+    info = type("Info", (), {"id": 0, "num_workers": 1})()
+    transfer.get_worker_info = lambda: info  # this process plays the worker (and the trainer)
+
+    def hand_over(collate):
+        batch = collate(items)
+        rebuild, state = batch.__reduce__()
+        got = rebuild(*state)
+        assert got["input"].shape[0] == len(items)
+        del batch, got  # the training step is done: the slot goes back
+
+    rows = []
+    for name, collate in (("now: stack into the ring slot", collate_problems),
+                          ("before: stack, then copy", collate_before)):
+        transfer._WORKER = transfer._WorkerSide()
+        rows.append((name, best_ms(lambda c=collate: hand_over(c), args.repeats) / len(items)))
+    nbytes = sum(item["input"].numel() + item["answer"].numel() for item in items) / len(items)
+    floor = nbytes / copy_bandwidth() * 1000
+    print(f"stream hand-over (collate + pickle in the worker, unpickle in the trainer), "
+          f"B = {len(items)}, sizes {sorted(sizes)}, one thread, load avg {os.getloadavg()[0]:.1f}")
+    print(f"{'path':32s} {'CPU ms/problem':>15} {'floor ms':>9} {'x floor':>8}")
+    for name, ms in rows:
+        print(f"{name:32s} {ms:15.2f} {floor:9.2f} {ms / floor:7.1f}x")
+    print(f"floor: copying the problem's pixels once ({nbytes / 1e6:.1f} MB); now "
+          f"{rows[1][1] / rows[0][1]:.2f}x less CPU than before")
+
+
 def floors_only(args) -> None:
     bandwidth = copy_bandwidth()
     print(f"single-thread memcpy: {bandwidth / 1e9:.1f} GB/s -> a 1024x1024 RGB image "
@@ -488,7 +528,7 @@ def floors_only(args) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("path", choices=("generate", "score", "eval", "floors"))
+    parser.add_argument("path", choices=("generate", "score", "eval", "stream", "floors"))
     parser.add_argument("--limit", type=int, default=96, help="generate: problems timed")
     parser.add_argument("--tasks", default=None)
     parser.add_argument("--batch", type=int, default=16)
@@ -499,7 +539,7 @@ def main() -> None:
     parser.add_argument("--files", default="paintkit", choices=("paintkit", "libpng"),
                         help="eval: who wrote the PNGs (paintkit: as `paintkit generate` does)")
     args = parser.parse_args()
-    {"generate": generate_path, "score": score_path, "eval": eval_path,
+    {"generate": generate_path, "score": score_path, "eval": eval_path, "stream": stream_path,
      "floors": floors_only}[args.path](args)
 
 
