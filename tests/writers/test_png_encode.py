@@ -137,6 +137,11 @@ def test_plain_decoder_leaves_everything_else_to_the_general_one():
     for other in others:
         assert decode_plain_png(other) is None
     assert np.array_equal(decode_rgb_bytes(bytes(imagecodecs.png_encode(image))), image)
+    for small in (image[:40, :50], np.zeros((40, 50, 3), np.uint8)):  # one IDAT, by Pillow
+        buffer = io.BytesIO()
+        Image.fromarray(np.ascontiguousarray(small)).save(buffer, format="PNG")
+        pixels = decode_plain_png(buffer.getvalue())  # turned away, or read right
+        assert pixels is None or np.array_equal(pixels, small)
     assert np.array_equal(decode_rgb_bytes(data[:-12]), image)  # libpng accepts a missing IEND
     for corrupt in (bytes(flipped), bytes(payload_bad)):
         with pytest.raises(ImageDecodeError):
