@@ -15,6 +15,10 @@ only when the last of those tensors (and of their views) has been freed, so a ba
 never change under the training loop, however long it keeps them; a loop that keeps many
 batches simply makes its workers fall back to the usual path.
 
+A batch that :func:`~paintkit.data.stream.collate_problems` builds inside a worker is
+stacked straight into a reserved slot (:func:`stack_in_ring`), so pickling it copies nothing
+more.
+
 Anything that does not fit (no free slot, not a uint8 CPU tensor, too little room in
 ``/dev/shm``) falls back to torch's usual path, so the ring is an optimisation, never a
 requirement. Outside a DataLoader worker a :class:`StreamItem` pickles as a plain dict.
