@@ -7,7 +7,9 @@ Times the whole run as a user sees it (worker start-up included) for each format
 fresh temporary folder, next to the in-memory ceiling (the same pool generating and
 encoding PNGs but writing nothing). With all 20 tasks the suite is the 2,016-problem
 benchmark; with fewer, the last column extrapolates to 2,016 problems at the measured rate
-(labelled "extrapolated"). The machine may be shared; run it a few times.
+(labelled "extrapolated"). CPU ms per problem counts every process (driver and workers,
+start-up included): on a shared machine it is the steadier figure; run it a few times. The
+stages inside those milliseconds and their floors: ``bench/stage_breakdown.py generate``.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ import time
 os.environ.setdefault("NUMBA_NUM_THREADS", "1")
 sys.path.insert(0, os.path.dirname(__file__))
 
-from generate_common import bench_suite  # noqa: E402
+from generate_common import bench_suite, tree_cpu_seconds  # noqa: E402
 
 from paintkit.engines import ProcessPoolEngine, WorkOptions, generate  # noqa: E402
 from paintkit.tasks import TASKS  # noqa: E402
@@ -60,18 +62,22 @@ def main() -> None:
     print(f"suite: {len(suite.tasks)} tasks, {len(suite)} problems; {args.jobs} workers; "
           f"cores: {os.cpu_count()}, load avg {os.getloadavg()[0]:.1f}")
     label = "s for 2,016" if full else "s for 2,016 (extrapolated)"
+    cpu_start = tree_cpu_seconds()
     seconds, rate = encode_only(suite, args.jobs)
+    cpu = (tree_cpu_seconds() - cpu_start) * 1000 / len(suite)
     print(f"{'pool, encode, no writes':26s} {seconds:7.1f} s {rate:8.1f} problems/s   1.00x "
-          f"{PAINTBENCH_PROBLEMS / rate:6.1f} {label}")
+          f"{PAINTBENCH_PROBLEMS / rate:6.1f} {label}  {cpu:5.1f} CPU ms/problem")
     for format in args.formats.split(","):
         root = os.path.join(args.keep, format) if args.keep else tempfile.mkdtemp(prefix="pk-bench-")
         shutil.rmtree(root, ignore_errors=True)
+        cpu_start = tree_cpu_seconds()
         summary = generate(suite, root, format=format, jobs=args.jobs, progress=False,
                            shard_size=args.shard_size)
         ratio = summary.problems_per_second / rate
         print(f"{'generate --format ' + format:26s} {summary.seconds:7.1f} s "
               f"{summary.problems_per_second:8.1f} problems/s {ratio:6.2f}x "
               f"{PAINTBENCH_PROBLEMS / summary.problems_per_second:6.1f} {label}  "
+              f"{(tree_cpu_seconds() - cpu_start) * 1000 / len(suite):5.1f} CPU ms/problem  "
               f"{summary.files:,} files, {summary.nbytes / 1e6:,.0f} MB")
         if not args.keep:
             shutil.rmtree(root, ignore_errors=True)

@@ -15,7 +15,11 @@ in the same run (one backend after the other, OpenMP threads waiting passively).
 loop compiled by ``torch.compile``, CPU only; the compile happens in the untimed warm-up). Rates
 are problems/s, best of ``--repeats``; the machine may be shared, so
 read the ratios, not only the figures. Batches above 64 at 1024² are synthesised by
-repeating 16 distinct problems (a reward does not care).
+repeating 16 distinct problems (a reward does not care). Each rate is also given as a
+percentage of its device's memory floor (reading the float output, the answer and the input
+once at the copy bandwidth measured in the same run; docs/performance.md). On one GPU:
+``python bench/reward_throughput.py --sizes 1024 --batches 64 --kinds noisy`` (the goal is
+>= 20,000 problems/s on one H100).
 """
 
 from __future__ import annotations
@@ -66,6 +70,30 @@ def rate(fn, n: int, repeats: int, device) -> float:
     return n / best
 
 
+#: Bytes a reward must at least read per pixel: the float32 output (3 x 4) plus the
+#: answer and the input (uint8 RGB each). The memory-bandwidth floor of a backend is
+#: ``bandwidth / (FLOOR_BYTES_PER_PIXEL * H * W)`` problems/s.
+FLOOR_BYTES_PER_PIXEL = 3 * 4 + 3 + 3
+
+
+def copy_bandwidth(device) -> float:
+    """Bytes/s a device copy moves (read + write), best of 5: the memory floor's bandwidth."""
+    n = (1 << 30) if device.type == "cuda" else (64 << 20)
+    src = torch.empty(n, dtype=torch.uint8, device=device)
+    dst = torch.empty_like(src)
+    dst.copy_(src)
+    best = float("inf")
+    for _ in range(5):
+        if device.type == "cuda":
+            torch.cuda.synchronize()
+        start = time.perf_counter()
+        dst.copy_(src)
+        if device.type == "cuda":
+            torch.cuda.synchronize()
+        best = min(best, time.perf_counter() - start)
+    return 2 * n / best
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--sizes", default="512,1024")
@@ -96,10 +124,17 @@ def main() -> None:
             rates[device_name, backend, kind, size, batch] = rate(
                 lambda o=outputs, t=targets, b=backend: reward(o, t, backend=b[:5]),
                 batch, args.repeats, device)
-    print(f"{'outputs':>8}{'size':>6}{'batch':>6}" + "".join(f"{d + '/' + b:>20}" for d, b in runs))
+    bandwidths = {name: copy_bandwidth(torch.device(name)) for name in {d for d, _ in runs}}
+    print("memory floor: reading the float32 output, the answer and the input once "
+          f"({FLOOR_BYTES_PER_PIXEL} bytes/pixel) at the device's copy bandwidth: " + ", ".join(
+              f"{name} {bw / 1e9:.0f} GB/s" for name, bw in bandwidths.items()))
+    print("problems/s (% of the memory floor)")
+    print(f"{'outputs':>8}{'size':>6}{'batch':>6}" + "".join(f"{d + '/' + b:>24}" for d, b in runs))
     for kind, size, batch in cases:
+        floor = {name: bw / (FLOOR_BYTES_PER_PIXEL * size * size) for name, bw in bandwidths.items()}
+        cells = [(rates[d, b, kind, size, batch], floor[d]) for d, b in runs]
         print(f"{kind:>8}{size:>6}{batch:>6}" + "".join(
-            f"{rates[d, b, kind, size, batch]:>20.1f}" for d, b in runs))
+            f"{rate:>14.1f} ({100 * rate / limit:5.1f} %)" for rate, limit in cells))
 
 
 if __name__ == "__main__":

@@ -9,6 +9,9 @@ number of worker processes, worker start-up excluded:
 - ``stream, per item``: ``DataLoader(stream, batch_size=None)``, one message per problem;
 - ``stream, batched``: ``ProblemStream(batch_size=B)`` collated in the workers, one message
   per batch (images of one canvas size stacked; mixed sizes as lists);
+- ``before: stack, then copy``: the batched stream as it was before images were stacked
+  straight into the worker's ring slot (a fresh ``torch.stack``, copied into the ring when
+  pickled), side by side;
 - ``... + pin_memory``: the same with ``pin_memory=True`` (only with CUDA).
 
 Prints problems/s and each stream's ratio to the process pool (the target is >= 0.8), and
@@ -31,8 +34,25 @@ from generate_common import bench_suite, spread, tree_cpu_seconds  # noqa: E402
 from generate_in_memory import process_pool  # noqa: E402
 
 
+def collate_before(items):
+    """``collate_problems`` before it stacked into the ring: a fresh ``torch.stack``, copied
+    into a ring slot again when pickled."""
+    import torch
+
+    from paintkit.data.transfer import StreamItem
+
+    batch = StreamItem()
+    for key in ("input", "answer"):
+        images = [item[key] for item in items]
+        same = all(image.shape == images[0].shape for image in images)
+        batch[key] = torch.stack(images) if same else images
+    for key in ("instruction", "metadata", "index"):
+        batch[key] = [item[key] for item in items]
+    return batch
+
+
 def stream_rate(suite, indices, jobs: int, batch: int | None, pin: bool,
-                cpu: list | None = None) -> float:
+                cpu: list | None = None, before: bool = False) -> float:
     import torch
     from torch.utils.data import DataLoader, IterableDataset, get_worker_info
 
@@ -48,7 +68,7 @@ def stream_rate(suite, indices, jobs: int, batch: int | None, pin: bool,
             units = [indices[u:u + size] for u in range(0, len(indices), size)]
             for unit in units[worker::workers]:
                 items = [stream.problem(i) for i in unit]
-                yield collate_problems(items) if batch else items[0]
+                yield (collate_before if before else collate_problems)(items) if batch else items[0]
 
     loader = DataLoader(Subset(), batch_size=None, num_workers=jobs, prefetch_factor=4,
                         pin_memory=pin and torch.cuda.is_available())
@@ -81,11 +101,13 @@ def main() -> None:
     pool_cpu = cpu[-1] * 1000
     print(f"{'process pool (ceiling)':32s} {pool:8.1f} problems/s          "
           f"{pool_cpu:6.1f} CPU ms/problem", flush=True)
-    paths = [("stream, per item", None, False), (f"stream, batched ({args.batch})", args.batch, False)]
+    paths = [("stream, per item", None, False, False),
+             (f"stream, batched ({args.batch})", args.batch, False, False),
+             (f"  before: stack, then copy ({args.batch})", args.batch, False, True)]
     if torch_cuda():
-        paths.append((f"stream, batched ({args.batch}) + pin", args.batch, True))
-    for name, batch, pin in paths:
-        rate = stream_rate(suite, indices, args.jobs, batch, pin, cpu)
+        paths.append((f"stream, batched ({args.batch}) + pin", args.batch, True, False))
+    for name, batch, pin, before in paths:
+        rate = stream_rate(suite, indices, args.jobs, batch, pin, cpu, before)
         print(f"{name:32s} {rate:8.1f} problems/s  {rate / pool:5.2f}x  {cpu[-1] * 1000:6.1f} CPU "
               f"ms/problem ({pool_cpu / (cpu[-1] * 1000):.2f}x of the pool's CPU rate)", flush=True)
 

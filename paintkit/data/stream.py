@@ -21,7 +21,7 @@ import torch
 from torch.utils.data import IterableDataset, get_worker_info
 
 from paintkit.arguments import check_int
-from paintkit.data.transfer import StreamItem
+from paintkit.data.transfer import StreamItem, stack_in_ring
 from paintkit.suites import TRAINING_NAMESPACE, Suite, build_problem
 from paintkit.suites.spec import check_benchmark_reach
 
@@ -162,13 +162,22 @@ def collate_problems(items: list[dict[str, Any]]) -> StreamItem:
 
     The batch is a :class:`~paintkit.data.transfer.StreamItem`: inside a DataLoader worker
     its images reach the training process through the worker's reused shared-memory ring
-    (one copy in, one copy out) instead of a fresh shared-memory segment per tensor.
+    instead of a fresh shared-memory segment per tensor. There, images that stack are
+    stacked straight into a ring slot (one copy, into memory already mapped), so the batch's
+    stacked tensors view shared memory that is reused once the training process has freed
+    them: a worker should not keep a batch after yielding it.
     """
     batch = StreamItem()
+    stacks = {}
     for key in ("input", "answer"):
         images = [item[key] for item in items]
         same = all(image.shape == images[0].shape for image in images)
-        batch[key] = torch.stack(images) if same else images
+        batch[key] = images
+        if same:
+            stacks[key] = images
+    in_ring = stack_in_ring(stacks) if len(stacks) == 2 else None
+    for key, images in stacks.items():
+        batch[key] = in_ring[key] if in_ring else torch.stack(images)
     for key in ("instruction", "metadata", "index"):
         batch[key] = [item[key] for item in items]
     return batch

@@ -34,6 +34,7 @@ from PIL import Image
 
 from paintkit.errors import PaintkitError
 from paintkit.io.atomic import write_bytes_atomic
+from paintkit.io.png_encode import decode_plain_png
 
 #: Largest image accepted, in pixels (W * H).
 MAX_PIXELS = 1 << 28
@@ -159,6 +160,8 @@ def decode_rgb_bytes(data: bytes, where: str = "<bytes>") -> np.ndarray:
     if header is not None:
         width, height, depth, color = header
         _check_size(width, height, where)
+        if depth == 8 and color == 2 and (pixels := decode_plain_png(data)) is not None:
+            return pixels  # as paintkit writes benchmark files: ~4x faster than libpng
         if _imagecodecs is not None and depth == 8 and color in (2, 6):
             try:
                 pixels = _imagecodecs.png_decode(data)

@@ -1,6 +1,7 @@
 """The worker -> training process pixel ring: same values as torch's path, no aliasing of
 reused slots, clean fallbacks."""
 
+import copy
 import pickle
 
 import numpy as np
@@ -177,3 +178,66 @@ def test_copies_in_a_worker_do_not_touch_the_ring(monkeypatch):
         assert type(twin) is StreamItem
         assert_same(dict(twin), dict(item))
     assert transfer._WORKER.ring is None
+
+
+def _in_worker(monkeypatch):
+    """Pretend to be a DataLoader worker with a fresh worker side (its own ring)."""
+    info = type("Info", (), {"id": 0, "num_workers": 1})()
+    monkeypatch.setattr(transfer, "get_worker_info", lambda: info)
+    monkeypatch.setattr(transfer, "_WORKER", transfer._WorkerSide())
+
+
+def _views_ring(tensor, ring) -> bool:
+    start = ring.buffer.data_ptr()
+    return start <= tensor.data_ptr() < start + ring.buffer.numel()
+
+
+def test_a_worker_stacks_a_batch_straight_into_a_slot_and_sends_it_as_is(monkeypatch):
+    _in_worker(monkeypatch)
+    items = [fake_item(k) for k in (0, 1)]  # one shape: input and answer stack
+    batch = collate_problems(items)
+    ring = transfer._WORKER.ring
+    assert ring is not None and all(_views_ring(batch[key], ring) for key in ("input", "answer"))
+    (slot,) = ring.reserved  # filled, not sent: no one else may take it
+    assert ring.acquire()[0] != slot
+    rebuild, args = batch.__reduce__()
+    assert rebuild is transfer._receive and args[2] == slot and not ring.reserved
+    got = rebuild(*args)
+    want = {"input": torch.stack([i["input"] for i in items]),
+            "answer": torch.stack([i["answer"] for i in items])}
+    for key in want:
+        assert torch.equal(got[key], want[key]) and got[key].is_contiguous()
+    assert [got[k] for k in ("instruction", "metadata", "index")] == \
+        [[i[k] for i in items] for k in ("instruction", "metadata", "index")]
+    # pickled a second time, the batch is copied into another slot like any other item
+    rebuild2, args2 = batch.__reduce__()
+    assert rebuild2 is transfer._receive and args2[2] != slot
+    assert torch.equal(rebuild2(*args2)["input"], want["input"])
+
+
+def test_an_unsent_stacked_batch_gives_its_slot_back_when_dropped(monkeypatch):
+    _in_worker(monkeypatch)
+    batch = collate_problems([fake_item(0), fake_item(1)])
+    ring = transfer._WORKER.ring
+    assert len(ring.reserved) == 1
+    twin = copy.copy(batch)  # DataLoader workers shallow-copy: the twin shares the tensors
+    del batch
+    assert len(ring.reserved) == 1
+    del twin
+    assert not ring.reserved and not transfer._WORKER.stacked
+
+
+def test_a_batch_changed_after_stacking_is_copied_as_it_now_is(monkeypatch):
+    _in_worker(monkeypatch)
+    batch = collate_problems([fake_item(0), fake_item(1)])
+    batch["input"] = batch["input"].flip(0).contiguous()  # a worker-side transform
+    want = batch["input"].clone()
+    rebuild, args = batch.__reduce__()
+    assert rebuild is transfer._receive and torch.equal(rebuild(*args)["input"], want)
+
+
+def test_mixed_sizes_and_outside_a_worker_stack_as_before():
+    batch = collate_problems([fake_item(0), fake_item(1)])
+    assert batch["input"].shape == (2, *SHAPES[0]) and not batch["input"].is_shared()
+    mixed = collate_problems([fake_item(1), fake_item(2)])
+    assert isinstance(mixed["input"], list) and len(mixed["input"]) == 2
