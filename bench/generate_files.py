@@ -1,6 +1,6 @@
 """``paintkit generate paintbench`` to files, side by side: directory, WebDataset, Parquet.
 
-    python bench/generate_files.py [--jobs 2] [--formats directory,webdataset,parquet]
+    python -m bench.generate_files [--jobs 2] [--formats directory,webdataset,parquet]
                                    [--tasks a,b] [--per-cell 12] [--keep DIR]
 
 Times the whole run as a user sees it (worker start-up included) for each format, into a
@@ -15,15 +15,12 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
-import sys
 import tempfile
 import time
 
 os.environ.setdefault("NUMBA_NUM_THREADS", "1")
-sys.path.insert(0, os.path.dirname(__file__))
 
-from generate_common import bench_suite  # noqa: E402
-
+from bench.generate_common import bench_suite
 from paintkit.engines import ProcessPoolEngine, WorkOptions, generate  # noqa: E402
 from paintkit.tasks import TASKS  # noqa: E402
 
