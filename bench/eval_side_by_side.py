@@ -25,11 +25,11 @@ import tempfile
 import time
 from pathlib import Path
 
-import numpy as np  # noqa: E402
+import numpy as np
 
-from paintkit.evaluate import discover_problems, evaluate  # noqa: E402
-from paintkit.evaluate.synthetic import model_output, synthetic_problem  # noqa: E402
-from paintkit.io.images import encode_png, load_rgb, write_png  # noqa: E402
+from paintkit.evaluate import discover_problems, evaluate
+from paintkit.evaluate.synthetic import model_output, synthetic_problem
+from paintkit.io.images import encode_png, load_rgb, write_png
 from tests.support import metric_oracle as oracle
 
 MODELS = ("model_a", "model_b")

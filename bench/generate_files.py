@@ -21,8 +21,8 @@ import time
 os.environ.setdefault("NUMBA_NUM_THREADS", "1")
 
 from bench.generate_common import bench_suite
-from paintkit.engines import ProcessPoolEngine, WorkOptions, generate  # noqa: E402
-from paintkit.tasks import TASKS  # noqa: E402
+from paintkit.engines import ProcessPoolEngine, WorkOptions, generate
+from paintkit.tasks import TASKS
 
 PAINTBENCH_PROBLEMS = 2016
 

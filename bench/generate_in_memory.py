@@ -25,8 +25,8 @@ import time
 os.environ.setdefault("NUMBA_NUM_THREADS", "1")
 
 from bench.generate_common import bench_suite, spread, tree_cpu_seconds
-from paintkit.engines import ProcessPoolEngine, WorkOptions  # noqa: E402
-from paintkit.suites import build_problem  # noqa: E402
+from paintkit.engines import ProcessPoolEngine, WorkOptions
+from paintkit.suites import build_problem
 
 
 def one_process(suite, indices) -> float:

@@ -22,7 +22,7 @@ import time
 os.environ.setdefault("NUMBA_NUM_THREADS", "1")
 
 from bench.generate_common import bench_suite
-from paintkit.engines import generate  # noqa: E402
+from paintkit.engines import generate
 
 
 def _rss_mb(pid: int) -> float:
