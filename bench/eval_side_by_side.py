@@ -1,7 +1,7 @@
 """``paintkit eval`` over PNG files vs the plain NumPy scorer run as a user with two
 cores would run it: one process per model, side by side.
 
-    python bench/eval_side_by_side.py [--problems 1000] [--size 1024] [--jobs 2]
+    python -m bench.eval_side_by_side [--problems 1000] [--size 1024] [--jobs 2]
                                       [--oracle-problems 60] [--keep DIR]
 
 ``--keep DIR`` keeps the synthesised tree there and reuses it on the next run.
@@ -21,18 +21,16 @@ import argparse
 import json
 import multiprocessing
 import resource
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "metrics"))
-import numpy as np  # noqa: E402
-import oracle  # noqa: E402
+import numpy as np
 
-from paintkit.evaluate import discover_problems, evaluate  # noqa: E402
-from paintkit.evaluate.synthetic import model_output, synthetic_problem  # noqa: E402
-from paintkit.io.images import encode_png, load_rgb, write_png  # noqa: E402
+from paintkit.evaluate import discover_problems, evaluate
+from paintkit.evaluate.synthetic import model_output, synthetic_problem
+from paintkit.io.images import encode_png, load_rgb, write_png
+from tests.support import metric_oracle as oracle
 
 MODELS = ("model_a", "model_b")
 

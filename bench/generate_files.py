@@ -1,6 +1,6 @@
 """``paintkit generate paintbench`` to files, side by side: directory, WebDataset, Parquet.
 
-    python bench/generate_files.py [--jobs 2] [--formats directory,webdataset,parquet]
+    python -m bench.generate_files [--jobs 2] [--formats directory,webdataset,parquet]
                                    [--tasks a,b] [--per-cell 12] [--keep DIR]
 
 Times the whole run as a user sees it (worker start-up included) for each format, into a
@@ -17,17 +17,14 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
-import sys
 import tempfile
 import time
 
 os.environ.setdefault("NUMBA_NUM_THREADS", "1")
-sys.path.insert(0, os.path.dirname(__file__))
 
-from generate_common import bench_suite, tree_cpu_seconds  # noqa: E402
-
-from paintkit.engines import ProcessPoolEngine, WorkOptions, generate  # noqa: E402
-from paintkit.tasks import TASKS  # noqa: E402
+from bench.generate_common import bench_suite, tree_cpu_seconds
+from paintkit.engines import ProcessPoolEngine, WorkOptions, write_suite
+from paintkit.tasks import TASKS
 
 PAINTBENCH_PROBLEMS = 2016
 
@@ -71,7 +68,7 @@ def main() -> None:
         root = os.path.join(args.keep, format) if args.keep else tempfile.mkdtemp(prefix="pk-bench-")
         shutil.rmtree(root, ignore_errors=True)
         cpu_start = tree_cpu_seconds()
-        summary = generate(suite, root, format=format, jobs=args.jobs, progress=False,
+        summary = write_suite(suite, root, format=format, jobs=args.jobs, progress=False,
                            shard_size=args.shard_size)
         ratio = summary.problems_per_second / rate
         print(f"{'generate --format ' + format:26s} {summary.seconds:7.1f} s "

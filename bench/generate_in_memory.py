@@ -1,6 +1,6 @@
 """In-memory generation over the PaintBench task and condition mix: problems/s, side by side.
 
-    python bench/generate_in_memory.py [--jobs 2] [--limit N] [--tasks a,b] [--size WxH]
+    python -m bench.generate_in_memory [--jobs 2] [--limit N] [--tasks a,b] [--size WxH]
 
 Three ways to get problems into memory (no PNG encoding, nothing written), over the same
 PaintBench suite (every available task, 8 conditions, 12 per cell, preservation included;
@@ -20,16 +20,13 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 import time
 
 os.environ.setdefault("NUMBA_NUM_THREADS", "1")
-sys.path.insert(0, os.path.dirname(__file__))
 
-from generate_common import bench_suite, spread, tree_cpu_seconds  # noqa: E402
-
-from paintkit.engines import ProcessPoolEngine, WorkOptions  # noqa: E402
-from paintkit.suites import build_problem  # noqa: E402
+from bench.generate_common import bench_suite, spread, tree_cpu_seconds
+from paintkit.engines import ProcessPoolEngine, WorkOptions
+from paintkit.suites import build_problem
 
 
 def one_process(suite, indices) -> float:

@@ -1,6 +1,6 @@
 """Memory over a long corpus run: resident memory of the driver and its workers over time.
 
-    python bench/generate_memory.py [--problems 20000] [--tasks translation] [--jobs 2]
+    python -m bench.generate_memory [--problems 20000] [--tasks translation] [--jobs 2]
                                     [--format webdataset] [--size WxH]
 
 Generates a corpus of about ``--problems`` problems (namespace ``membench``, all 8
@@ -15,17 +15,14 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
-import sys
 import tempfile
 import threading
 import time
 
 os.environ.setdefault("NUMBA_NUM_THREADS", "1")
-sys.path.insert(0, os.path.dirname(__file__))
 
-from generate_common import bench_suite  # noqa: E402
-
-from paintkit.engines import generate  # noqa: E402
+from bench.generate_common import bench_suite
+from paintkit.engines import generate
 
 
 def _rss_mb(pid: int) -> float:

@@ -1,6 +1,6 @@
 """How far the canonical metric lies from the paper's float32 NumPy arithmetic, per SIMD path.
 
-    python bench/metric_arithmetic.py --benchmarks out/paintbench [--every 1] [--jpeg 75]
+    python -m bench.metric_arithmetic --benchmarks out/paintbench [--every 1] [--jpeg 75]
 
 The paper's formulas run naively in float32 NumPy (``np.cbrt``, ``** 2.4``) give different
 bits on different CPUs: NumPy dispatches another cube root and power on AVX-512, AVX2 and the
@@ -33,8 +33,6 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "metrics"))
-
 PATHS = {  # NumPy SIMD path -> the features to disable
     "avx512": "",
     "avx2": "X86_V4 AVX512_ICL AVX512_SPR",
@@ -42,9 +40,8 @@ PATHS = {  # NumPy SIMD path -> the features to disable
 }
 
 _CHILD = """
-import sys, numpy as np
-sys.path.insert(0, {metrics!r})
-import oracle
+import numpy as np
+from tests.support import metric_oracle as oracle
 code = np.arange(1 << 24, dtype=np.uint32)
 table = np.empty((3, 1 << 24), np.float32)
 for k in range(0, 1 << 24, 1 << 20):
@@ -58,8 +55,8 @@ np.save({out!r}, table)
 def paper_table(path: str, workdir: Path) -> np.ndarray:
     out = workdir / f"paper-{path}.npy"
     env = dict(os.environ, NPY_DISABLE_CPU_FEATURES=PATHS[path])
-    metrics = str(Path(__file__).resolve().parents[1] / "tests" / "metrics")
-    subprocess.run([sys.executable, "-c", _CHILD.format(metrics=metrics, out=str(out))],
+    root = Path(__file__).resolve().parents[1]  # `python -c` imports tests.support from its cwd
+    subprocess.run([sys.executable, "-c", _CHILD.format(out=str(out))], cwd=root,
                    env=env, check=True, capture_output=True, text=True)
     return np.load(out)
 

@@ -1,6 +1,6 @@
 """In-memory batched scoring at 1024x1024: Numba and torch CPU paths vs the NumPy oracle.
 
-    python bench/metrics_side_by_side.py [--batch 16] [--size 1024] [--oracle-problems 4]
+    python -m bench.metrics_side_by_side [--batch 16] [--size 1024] [--oracle-problems 4]
 
 Three kinds of outputs: ``flat`` (palette images, like rendered or program outputs),
 ``noisy`` (the answer with +-3 per channel: every pixel a new colour, like generative
@@ -11,18 +11,13 @@ models' outputs) and ``random`` (uniform noise, worst case for colour caches).
 from __future__ import annotations
 
 import argparse
-import sys
 import time
-from pathlib import Path
 
 import numpy as np
 import torch
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "metrics"))
-import oracle  # noqa: E402
-
-from paintkit.evaluate.synthetic import model_output, synthetic_problem  # noqa: E402
-from paintkit.metrics import prepare_reference, tolerance_statistics  # noqa: E402
+from paintkit.evaluate.synthetic import model_output, synthetic_problem
+from paintkit.metrics import prepare_reference, tolerance_statistics
 
 
 def make_batch(kind: str, n: int, size: int, seed: int = 0):
@@ -49,6 +44,10 @@ def best_rate(fn, n_problems: int, repeats: int = 3) -> float:
 
 
 def main() -> None:
+    # imported here: bench/metric_cpu_cost.py takes make_batch from this file as a plain
+    # script, where tests.support is not on the path
+    from tests.support import metric_oracle as oracle
+
     parser = argparse.ArgumentParser()
     parser.add_argument("--batch", type=int, default=16)
     parser.add_argument("--size", type=int, default=1024)

@@ -1,9 +1,9 @@
 """Size, build time and Chromium load time of the report of a full-size run.
 
-    python bench/report_size.py [--n-boot 1000] [--runs 5]
+    python -m bench.report_size [--n-boot 1000] [--runs 5]
 
 Rows shaped like the full benchmarks (2,016 PaintBench problems per model and 200
-TinyGrafixBench problems, 4 models; ``tests/report/full_rows.py``, no images, so no gallery)
+TinyGrafixBench problems, 4 models; ``tests/support/full_rows.py``, no images, so no gallery)
 go through ``paintkit stats`` and ``paintkit report``; the page is then opened ``--runs``
 times in headless Chromium (/usr/bin/chromium) and the median time from navigation start to
 the end of the load event is printed, with the time the page's script takes to fill every
@@ -20,8 +20,6 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "report"))
-
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -29,10 +27,10 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args()
 
-    from full_rows import full_rows
     from playwright.sync_api import sync_playwright
 
     from paintkit.cli.main import main as paintkit
+    from tests.support.full_rows import full_rows
 
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)

@@ -1,8 +1,8 @@
 """paintkit run with an API editor: problems/s at concurrency 1, 8 and 32 on a loopback server.
 
-    python bench/run_api_throughput.py [--problems 64] [--latency 0.1] [--model gpt-image-2]
+    python -m bench.run_api_throughput [--problems 64] [--latency 0.1] [--model gpt-image-2]
 
-The loopback server of the tests (tests/run/loopback.py: the real openai / google-genai
+The loopback server of the tests (tests/support/loopback.py: the real openai / google-genai
 clients, 127.0.0.1) answers each request after ``--latency`` seconds, like a provider
 would; the run's throughput should grow with the concurrency until the client's own cost
 (PNG encode and decode, HTTP) is the limit. Prints problems/s and the most requests the
@@ -13,18 +13,14 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "run"))
-
-from loopback import Loopback  # noqa: E402
-
-from paintkit.evaluate.synthetic import write_synthetic_tree  # noqa: E402
-from paintkit.run.registry import build_model  # noqa: E402
-from paintkit.run.runner import run_model  # noqa: E402
+from paintkit.evaluate.synthetic import write_synthetic_tree
+from paintkit.run.registry import build_model
+from paintkit.run.runner import run_model
+from tests.support.loopback import Loopback
 
 
 def main() -> None:

@@ -1,9 +1,9 @@
 """paintkit run with a diffusers pipeline: problems/s at batch size 1 vs 8 (CPU by default).
 
-    python bench/run_diffusers_batching.py [--problems 16] [--size 64] [--steps 4]
+    python -m bench.run_diffusers_batching [--problems 16] [--size 64] [--steps 4]
 
 Builds the tiny random-weight InstructPix2Pix pipeline of the tests
-(tests/run/tiny_pipelines.py; no download) and runs the same problems at each batch size.
+(tests/support/tiny_pipelines.py; no download) and runs the same problems at each batch size.
 On a tiny model the per-call overhead (text encoding, scheduler, VAE calls) is what
 batching saves; on a real model on a GPU the gain comes from filling the device.
 """
@@ -12,19 +12,16 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "run"))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
-from tiny_pipelines import tiny_instruct_pix2pix  # noqa: E402
-
-from paintkit.evaluate.synthetic import write_synthetic_tree  # noqa: E402
-from paintkit.run.registry import build_model  # noqa: E402
-from paintkit.run.runner import run_model  # noqa: E402
+from paintkit.evaluate.synthetic import write_synthetic_tree
+from paintkit.run.registry import build_model
+from paintkit.run.runner import run_model
+from tests.support.tiny_pipelines import tiny_instruct_pix2pix
 
 
 def main() -> None:

@@ -1,10 +1,10 @@
 """CPU ms per problem of every stage of every path, next to the floor that stage could reach.
 
-    python bench/stage_breakdown.py generate [--limit 96] [--tasks a,b]
-    python bench/stage_breakdown.py score    [--batch 16] [--size 1024] [--kind noisy]
-    python bench/stage_breakdown.py eval     [--size 1024] [--problems 24] [--files paintkit]
-    python bench/stage_breakdown.py stream   [--batch 8]
-    python bench/stage_breakdown.py floors   # the machine's floors alone
+    python -m bench.stage_breakdown generate [--limit 96] [--tasks a,b]
+    python -m bench.stage_breakdown score    [--batch 16] [--size 1024] [--kind noisy]
+    python -m bench.stage_breakdown eval     [--size 1024] [--problems 24] [--files paintkit]
+    python -m bench.stage_breakdown stream   [--batch 8]
+    python -m bench.stage_breakdown floors   # the machine's floors alone
 
 One thread, CPU time of that thread (``time.thread_time``), so a machine shared with other
 work moves the figures far less than a wall-clock rate; every figure is the best of
@@ -34,9 +34,8 @@ from collections import defaultdict
 
 os.environ.setdefault("NUMBA_NUM_THREADS", "1")
 os.environ.setdefault("OMP_NUM_THREADS", "1")
-sys.path.insert(0, os.path.dirname(__file__))
 
-import numpy as np  # noqa: E402
+import numpy as np
 
 CORES = 2
 thread_time = time.thread_time
@@ -236,8 +235,7 @@ def instrument(clock: StageClock) -> None:
 
 
 def generate_path(args) -> None:
-    from generate_common import bench_suite, spread
-
+    from bench.generate_common import bench_suite, spread
     from paintkit.io.png_encode import ZLIBNG_LEVEL, _scanlines, encode_png
     from paintkit.suites import build_problem
     from paintkit.writers.record import metadata_bytes
@@ -360,8 +358,7 @@ def _numba_stages():
 
 
 def score_path(args) -> None:
-    from metrics_side_by_side import make_batch
-
+    from bench.metrics_side_by_side import make_batch
     from paintkit.kernels.lab import LINEAR_LUT
     from paintkit.metrics import prepare_reference, tolerance_statistics
 
@@ -488,9 +485,9 @@ def eval_path(args) -> None:
 def stream_path(args) -> None:
     """The stream's hand-over, in one process: a DataLoader worker's collate and pickling
     (into its shared-memory ring) and the training process's unpickling, before and now."""
-    from generate_common import bench_suite, spread
     from stream_throughput import collate_before
 
+    from bench.generate_common import bench_suite, spread
     from paintkit.data import ProblemStream, collate_problems, transfer
 
     suite = bench_suite(args.tasks)

@@ -1,6 +1,6 @@
 """``ProblemStream`` through a torch ``DataLoader`` against the process-pool generation rate.
 
-    python bench/stream_throughput.py [--jobs 2] [--limit 96] [--batch 8] [--tasks a,b]
+    python -m bench.stream_throughput [--jobs 2] [--limit 96] [--batch 8] [--tasks a,b]
 
 Side by side on the same machine, same suite subset (PaintBench mix, evenly spread), same
 number of worker processes, worker start-up excluded:
@@ -24,14 +24,12 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 import time
 
 os.environ.setdefault("NUMBA_NUM_THREADS", "1")
-sys.path.insert(0, os.path.dirname(__file__))
 
-from generate_common import bench_suite, spread, tree_cpu_seconds  # noqa: E402
-from generate_in_memory import process_pool  # noqa: E402
+from bench.generate_common import bench_suite, spread, tree_cpu_seconds
+from bench.generate_in_memory import process_pool
 
 
 def collate_before(items):

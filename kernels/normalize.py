@@ -16,7 +16,13 @@ import numpy as np
 from numba import njit, prange
 
 
-def _pillow_nearest_sources(src: int, dst: int) -> np.ndarray:
+def pillow_nearest_sources(src: int, dst: int) -> np.ndarray:
+    """Source index of each of ``dst`` pixels when Pillow's ``NEAREST`` resizes ``src``
+    pixels to ``dst`` along one axis: int64 ``(dst,)``, each in ``[0, src)``.
+
+    >>> pillow_nearest_sources(4, 2).tolist()
+    [1, 3]
+    """
     # Pillow (Geometry.c, ImagingScaleAffine): xo = a / 2, then xo += a per pixel, with
     # a = src / dst in double; the source index is (int) xo.
     step = src / dst
@@ -41,8 +47,8 @@ def normalize_indices(
     scale = max(w_a / w_o, h_a / h_o)
     n_w, n_h = math.ceil(w_o * scale), math.ceil(h_o * scale)
     x0, y0 = (n_w - w_a) // 2, (n_h - h_a) // 2
-    xs = _pillow_nearest_sources(w_o, n_w)[x0:x0 + w_a]
-    ys = _pillow_nearest_sources(h_o, n_h)[y0:y0 + h_a]
+    xs = pillow_nearest_sources(w_o, n_w)[x0:x0 + w_a]
+    ys = pillow_nearest_sources(h_o, n_h)[y0:y0 + h_a]
     return ys, xs
 
 
@@ -84,3 +90,13 @@ def normalize_output_torch(images, answer_size: tuple[int, int]):
     ys_t = torch.from_numpy(ys).to(images.device)
     xs_t = torch.from_numpy(xs).to(images.device)
     return images.index_select(-3, ys_t).index_select(-2, xs_t)
+
+
+def __getattr__(name: str):
+    if name == "_pillow_nearest_sources":  # the old private name, for one version
+        import warnings
+
+        warnings.warn("paintkit.kernels.normalize._pillow_nearest_sources is now "
+                      "pillow_nearest_sources", DeprecationWarning, stacklevel=2)
+        return pillow_nearest_sources
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

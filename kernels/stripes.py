@@ -200,7 +200,7 @@ def stripe_mask(
             raise ValueError(f"{name} must be an int >= 1 (px); got {value!r}")
     geometry = _check_geometry(orientation, band_width, waveform, amplitude, frequency, phase)
     layout, disp, bw = _prepare(int(width), int(height), geometry)
-    from . import _stripes_numba
+    from . import _stripes_numba  # numba: slow to import; solid backgrounds never need it
 
     mask = np.empty((int(height), int(width)), np.uint8)
     return _stripes_numba.band_mask(mask, layout, disp, bw).view(np.bool_)
@@ -243,7 +243,7 @@ def paint_background(
     if rgb_holdout is None:
         return _fill_solid(out, rgb)
     layout, disp, bw = _prepare(width, height, geometry)
-    from . import _stripes_numba
+    from . import _stripes_numba  # numba: slow to import; solid backgrounds never need it
 
     if channels == 4:
         # One 32-bit store per pixel; the byte order of the packed word follows the machine.

@@ -156,7 +156,7 @@ def contours_path(contours: Sequence[np.ndarray], closed: bool = True) -> skia.P
 @lru_cache(maxsize=1)
 def _crossings_kernel() -> Any:
     # Numba compiles on first use (cached on disk), so importing this module stays cheap.
-    from paintkit.renderers._scanline_kernel import crossings
+    from paintkit.renderers._scanline_kernel import crossings  # numba: compiled on first use
 
     return crossings
 

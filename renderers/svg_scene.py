@@ -33,6 +33,7 @@ from paintkit.colors import rgb_to_hex
 from paintkit.kernels.color_mask import color_mask
 from paintkit.kernels.edit_region import changed_mask_numba
 from paintkit.kernels.stripes import paint_background
+from paintkit.renderers.skia_scene import render
 from paintkit.scene import RGB, Element, Line, Polygon, Scene, Shape
 from paintkit.shapes.outlines import shape_outline
 from paintkit.shapes.strokes import capsule_outline, stroke_outline
@@ -131,8 +132,6 @@ def _background_svg(scene: Scene) -> str:
 
 
 def _edits_svg(scene: Scene, pixels: np.ndarray) -> str:
-    from paintkit.renderers.skia_scene import render
-
     expected = (scene.canvas.height, scene.canvas.width, 3)
     if pixels.shape != expected or pixels.dtype != np.uint8:
         raise ValueError(f"pixels must be uint8 {expected} (the scene's canvas), got "

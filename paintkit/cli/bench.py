@@ -1,9 +1,12 @@
-"""``paintkit bench``: the whole benchmark in one command (see :mod:`paintkit.pipeline`)."""
+"""``paintkit bench``: the whole benchmark in one command (the steps:
+:mod:`paintkit.cli.pipeline`)."""
 
 from __future__ import annotations
 
 import argparse
 import sys
+
+from paintkit.cli.pipeline import Bench, BenchConfig, StepFailed, load_config
 
 
 def _names(text: str) -> list[str]:
@@ -48,8 +51,6 @@ def register(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from paintkit.pipeline import Bench, BenchConfig, StepFailed, load_config
-
     settings = load_config(args.config) if args.config else {}
     for key in ("out", "benchmarks", "baselines", "models", "outputs", "tasks", "conditions", "per_cell",
                 "size", "jobs", "n_boot", "seed", "gallery_per_model"):

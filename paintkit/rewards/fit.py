@@ -34,7 +34,7 @@ def fit_output(image, answer_size: tuple[int, int], fit: str = "cover"):
     """
     import numpy as np
 
-    from paintkit.kernels.normalize import _pillow_nearest_sources
+    from paintkit.kernels.normalize import pillow_nearest_sources
 
     check_fit(fit)
     h_o, w_o = int(image.shape[-3]), int(image.shape[-2])
@@ -44,7 +44,7 @@ def fit_output(image, answer_size: tuple[int, int], fit: str = "cover"):
     if fit == "exact":
         raise ValueError(f"outputs: expected the answer's size {w_a}x{h_a} (fit='exact'), got "
                          f"{w_o}x{h_o}")
-    ys, xs = _pillow_nearest_sources(h_o, h_a), _pillow_nearest_sources(w_o, w_a)
+    ys, xs = pillow_nearest_sources(h_o, h_a), pillow_nearest_sources(w_o, w_a)
     if isinstance(image, np.ndarray):
         return image[..., ys, :, :][..., xs, :]
     import torch

@@ -17,6 +17,8 @@ from typing import Any
 import numpy as np
 from PIL import Image
 
+from paintkit.io.images import ImageDecodeError, decode_rgb_bytes, rgb_from_array
+
 
 @dataclass(frozen=True)
 class EditRequest:
@@ -87,8 +89,6 @@ def to_rgb_array(image: Any, where: str) -> np.ndarray:
     Raises:
         ValueError: anything else, or bytes that do not decode (naming ``where``).
     """
-    from paintkit.io.images import ImageDecodeError, decode_rgb_bytes, rgb_from_array
-
     if isinstance(image, Image.Image):
         return np.asarray(image.convert("RGB"))
     if isinstance(image, bytes | bytearray | memoryview):

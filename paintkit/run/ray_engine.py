@@ -12,6 +12,9 @@ from __future__ import annotations
 
 from collections import deque
 
+from paintkit.engines.ray_engine import check_reachable
+from paintkit.run.produce import produce_batch
+
 
 def _worker_class(ray):
     @ray.remote
@@ -20,8 +23,6 @@ def _worker_class(ray):
             self.model = build()
 
         def produce(self, batch, outputs_root, folder, seed, planner):
-            from paintkit.run.produce import produce_batch
-
             return produce_batch(self.model, batch, outputs_root, folder, seed, planner)
 
         def usage(self):
@@ -54,8 +55,6 @@ def run_on_ray(build, batches, outputs_root, folder, seed, planner, workers, con
     owns = False
     if not ray.is_initialized():
         if address not in (None, "auto", "local"):
-            from paintkit.engines.ray_engine import check_reachable
-
             check_reachable(address)
         kwargs = {"num_cpus": workers} if address is None and workers else {}
         try:

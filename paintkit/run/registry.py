@@ -10,7 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from paintkit.run.diffusion import PIPELINES
+from paintkit.run.api.gemini_images import GeminiImageEdit
+from paintkit.run.api.openai_images import OpenAIImageEdit
+from paintkit.run.callable_model import CallableModel
+from paintkit.run.diffusion import PIPELINES, DiffusersModel
 
 
 @dataclass(frozen=True)
@@ -96,8 +99,6 @@ def build_model(name: str, *, weights=None, revision=None, dtype=None, device=No
     if name in RECIPES:
         raise ValueError(f"model {name!r} is not built in: {RECIPES[name]}")
     if name in PIPELINES or name.startswith("diffusers:"):
-        from paintkit.run.diffusion import DiffusersModel
-
         call = dict(options)
         if steps is not None:
             call["num_inference_steps"] = steps
@@ -113,17 +114,11 @@ def build_model(name: str, *, weights=None, revision=None, dtype=None, device=No
         limits = {"rpm": rpm, "retries": retries, "base_delay": retry_delay,
                   "timeout": timeout, "concurrency": concurrency}
         if spec.provider == "openai":
-            from paintkit.run.api.openai_images import OpenAIImageEdit
-
             return OpenAIImageEdit(name, api_model or spec.model, base_url=api_base,
                                    options=options, **limits)
-        from paintkit.run.api.gemini_images import GeminiImageEdit
-
         return GeminiImageEdit(name, api_model or spec.model, base_url=api_base,
                                options=options, **limits)
     if ":" in name:
-        from paintkit.run.callable_model import CallableModel
-
         return CallableModel(name, batch_size=batch_size or 1, options=options)
     raise ValueError(f"model {name!r}: unknown; 'paintkit run --list' shows the built-in "
                      "models, or give diffusers:<repo or path> or module:function")

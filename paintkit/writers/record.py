@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from paintkit.io.png_encode import encode_png
+from paintkit.renderers.svg_scene import problem_svgs
 from paintkit.suites.spec import ProblemSpec
 from paintkit.tasks import Problem
 
@@ -74,8 +75,6 @@ def encode_problem(spec: ProblemSpec, problem: Problem, *, png_encoder: str = "a
     the input and answer as SVG (:func:`paintkit.renderers.svg_scene.problem_svgs`)."""
     svgs = (b"", b"")
     if svg:
-        from paintkit.renderers.svg_scene import problem_svgs
-
         svgs = tuple(text.encode() for text in
                      problem_svgs(problem.metadata, problem.input, problem.answer))
     input_png = encode_png(problem.input, png_encoder)

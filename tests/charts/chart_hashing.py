@@ -1,14 +1,14 @@
 """SHA-256 of a chart problem (pixels and metadata) for the hash-pinned tests.
 
 Regenerate the pinned table (only after a deliberate change to the charts, the renderer or
-the matplotlib pin): ``python tests/charts/chart_hashing.py``.
+the matplotlib pin): ``python -m tests.charts.chart_hashing`` (from the
+repository root).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import sys
 from pathlib import Path
 
 TABLE = Path(__file__).with_name("pinned_hashes.json")
@@ -31,7 +31,6 @@ def hashes_of(names_slots) -> dict[str, dict[str, str]]:
 
 
 if __name__ == "__main__":
-    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
     from paintkit.charts import TINYGRAFIX_TASKS
 
     table = hashes_of([(n, s) for n in TINYGRAFIX_TASKS for s in PINNED_SLOTS])

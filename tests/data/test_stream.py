@@ -3,11 +3,11 @@
 import numpy as np
 import pytest
 import torch
-from generate_helpers import small_suite
 from torch.utils.data import DataLoader
 
 from paintkit.data import ProblemStream, collate_problems
 from paintkit.suites import Suite, build_problem
+from tests.support.generate_helpers import small_suite
 
 SUITE = small_suite(conditions=("baseline",), per_cell=2)  # 6 problems incl. preservation
 

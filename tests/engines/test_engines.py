@@ -13,7 +13,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from generate_helpers import small_suite, tree_digest
 
 import paintkit.writers.directory as directory_writer
 from paintkit.cli.main import main
@@ -22,6 +21,7 @@ from paintkit.evaluate.discovery import discover_problems
 from paintkit.io.images import load_rgb
 from paintkit.writers import WriteError
 from paintkit.writers.manifest import LOCK_NAME, MANIFEST_NAME
+from tests.support.generate_helpers import small_suite, tree_digest
 
 SUITE = small_suite(tasks=("translation", "removal", "flood_fill"))
 

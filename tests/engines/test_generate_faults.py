@@ -9,7 +9,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from generate_helpers import kill_parent_and_check_workers, small_suite
 
 import paintkit.io.folder_lock as folder_lock
 import paintkit.writers.manifest as manifest_module
@@ -19,6 +18,7 @@ from paintkit.io.folder_lock import FolderBusyError, FolderLock
 from paintkit.writers import WriteError
 from paintkit.writers.directory import DirectoryWriter
 from paintkit.writers.manifest import LOCK_NAME, MANIFEST_NAME
+from tests.support.generate_helpers import kill_parent_and_check_workers, small_suite
 
 SUITE = small_suite(tasks=("translation",), conditions=("baseline",), per_cell=2,
                     preservation=False)  # 2 problems

@@ -21,9 +21,7 @@ from paintkit.io.folder_lock import FolderBusyError, FolderLock
 from paintkit.io.images import encode_png
 from paintkit.io.progress import Progress
 from paintkit.metrics import score
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "writers"))
-from generate_helpers import kill_parent_and_check_workers  # noqa: E402
+from tests.support.generate_helpers import kill_parent_and_check_workers
 
 MODELS = ("exact", "noisy")
 

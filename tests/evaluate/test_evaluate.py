@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import json
 
-import oracle
 import pytest
 
 from paintkit.cli.main import main
 from paintkit.evaluate import LayoutError, discover_problems, evaluate, read_rows
 from paintkit.evaluate.synthetic import write_synthetic_tree
+from tests.support import metric_oracle as oracle
 
 
 @pytest.fixture(scope="module")

@@ -5,11 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import torch
-from sharma_pairs import SHARMA_PAIRS
 from skimage.color import deltaE_cie76, deltaE_ciede94, deltaE_ciede2000
 
 from paintkit.kernels.delta_e import DELTA_E_FORMULAS, delta_e_rgb_torch, delta_e_torch
 from paintkit.kernels.delta_e_numba import delta_e_numba, delta_e_rgb_numba
+from tests.support.sharma_pairs import SHARMA_PAIRS
 
 SKIMAGE = {
     "cie76": deltaE_cie76,

@@ -1,10 +1,7 @@
 """Tolerance histograms with CIE94 / CIEDE2000 against the canonical NumPy oracle
-(tests/metrics/delta_e_oracle.py; more in tests/metrics/test_delta_e_canonical.py)."""
+(tests/support/delta_e_oracle.py; more in tests/metrics/test_delta_e_canonical.py)."""
 
 from __future__ import annotations
-
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -12,10 +9,8 @@ import torch
 
 from paintkit.kernels.delta_e_counts import tolerance_histograms_delta_e
 from paintkit.kernels.tolerance_counts import tolerance_histograms_numba
-
-sys.path.insert(0, str(Path(__file__).parents[1] / "metrics"))
-import delta_e_oracle  # noqa: E402
-from oracle import lab  # noqa: E402
+from tests.support import delta_e_oracle
+from tests.support.metric_oracle import lab
 
 
 def _batch(rng, n=3, h=17, w=23):

@@ -1,10 +1,11 @@
 """Adversarial colour pairs: reference ΔE within 1e-4 of an integer tolerance 1..10.
 
-``python tests/metrics/near_integer_colours.py`` rewrites ``data/near_integer_colours.npy``
-(uint8 ``(K, 2, 3)``: output colour, reference colour): every pair of a seeded random search
-whose fast-kernel ``ceil(ΔE)`` differs from the reference's, plus up to 12 pairs next to
-each integer. Uses only NumPy (the reference float32 formulas, as in ``oracle.py``) and
-the fast Lab of the Numba kernel.
+``python -m tests.metrics.near_integer_colours`` (from the repository root) rewrites
+``data/near_integer_colours.npy`` (uint8 ``(K, 2, 3)``: output colour, reference colour):
+every pair of a seeded random search whose fast-kernel ``ceil(ΔE)`` differs from the
+reference's, plus up to 12 pairs next to each integer. Uses only NumPy (the reference
+float32 formulas, as in ``tests/support/metric_oracle.py``) and the fast Lab of the Numba
+kernel.
 """
 
 from __future__ import annotations
@@ -17,9 +18,8 @@ PATH = Path(__file__).resolve().parent / "data" / "near_integer_colours.npy"
 
 
 def search(pairs: int = 1 << 23, seed: int = 0) -> np.ndarray:
-    import oracle
-
     from paintkit.kernels.lab import srgb_to_lab_numba
+    from tests.support import metric_oracle as oracle
 
     rng = np.random.default_rng(seed)
     ref_colour = rng.integers(0, 256, (pairs, 3))
@@ -40,9 +40,6 @@ def search(pairs: int = 1 << 23, seed: int = 0) -> np.ndarray:
 
 
 if __name__ == "__main__":
-    import sys
-
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
     colours = search()
     np.save(PATH, colours)
     print(f"{len(colours)} pairs -> {PATH}")

@@ -14,7 +14,6 @@ import hashlib
 from fractions import Fraction
 
 import numpy as np
-import oracle
 import pytest
 
 from paintkit.kernels.lab_canonical import (
@@ -24,6 +23,7 @@ from paintkit.kernels.lab_canonical import (
     canonical_lab_table,
     cbrt_canonical,
 )
+from tests.support import metric_oracle as oracle
 
 #: SHA-256 of ``canonical_lab_table().tobytes()`` (planar float32 (3, 2^24), little-endian).
 PINNED_LAB_SHA256 = "09016336d510de06ac41de8a0d0d34f7454223dfec30fe50752be3ffe3c94ef5"

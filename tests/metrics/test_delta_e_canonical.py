@@ -4,24 +4,19 @@ integer tolerance), and the formulas are still right (scikit-image, Sharma et al
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
-import delta_e_oracle as de
 import numpy as np
 import pytest
 import torch
 from numba import njit
-from oracle import lab as canonical_lab_oracle
 from skimage.color import deltaE_ciede94, deltaE_ciede2000
 
 from paintkit.kernels import canonical_math as cm
 from paintkit.kernels.delta_e import delta_e_torch
 from paintkit.kernels.delta_e_counts import tolerance_histograms_delta_e
 from paintkit.kernels.delta_e_numba import delta_e_numba
-
-sys.path.insert(0, str(Path(__file__).parents[1] / "kernels"))
-from sharma_pairs import SHARMA_PAIRS  # noqa: E402
+from tests.support import delta_e_oracle as de
+from tests.support.metric_oracle import lab as canonical_lab_oracle
+from tests.support.sharma_pairs import SHARMA_PAIRS
 
 FORMULAS = ("cie76", "cie94", "ciede2000")
 SKIMAGE = {"cie94": lambda x, y: deltaE_ciede94(x, y, kL=1, k1=0.045, k2=0.015),

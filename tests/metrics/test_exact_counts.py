@@ -8,13 +8,13 @@ on colours whose ΔE lies next to an integer tolerance.
 from __future__ import annotations
 
 import numpy as np
-import oracle
 import pytest
 from near_integer_colours import PATH
 
 from paintkit.kernels.exact_delta_e import GUARD_BAND, MAX_FAST_LAB_ERROR
 from paintkit.kernels.lab_canonical import canonical_lab, canonical_lab_table
 from paintkit.kernels.tolerance_counts import counts_from_histograms, tolerance_histograms_numba
+from tests.support import metric_oracle as oracle
 
 
 def _numba(outputs, answers, inputs):

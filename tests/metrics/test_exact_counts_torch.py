@@ -10,12 +10,12 @@ up to two per tolerance 2..10 (none turned up next to 1).
 from __future__ import annotations
 
 import numpy as np
-import oracle
 import pytest
 import torch
 
 from paintkit.kernels.lab_table import colour_codes, srgb_to_lab_exact
 from paintkit.kernels.tolerance_counts_torch import tolerance_histograms_torch
+from tests.support import metric_oracle as oracle
 
 ADVERSARIAL = [  # (output colour, reference colour): canonical and fast ΔE on opposite sides of t
     ((78, 234, 221), (69, 235, 220)), ((45, 232, 49), (43, 234, 45)),  # t = 2

@@ -7,7 +7,6 @@ from __future__ import annotations
 import io
 
 import numpy as np
-import oracle
 import pytest
 import torch
 from PIL import Image
@@ -19,6 +18,7 @@ from paintkit.kernels.tolerance_counts import (
 )
 from paintkit.metrics import score
 from paintkit.slots import generate_slot
+from tests.support import metric_oracle as oracle
 
 PROBLEMS = [("point_operations", "baseline", 0), ("flood_fill", "n_high", 1)]
 

@@ -4,11 +4,11 @@ the oracle's rules (docs/metric-definition.md §6-8, §10)."""
 from __future__ import annotations
 
 import numpy as np
-import oracle
 import torch
 
 from paintkit.metrics import score
 from paintkit.metrics.figures import mean_over_tolerances, tolerance_figures
+from tests.support import metric_oracle as oracle
 
 
 def _random_counts(rng, n=200):

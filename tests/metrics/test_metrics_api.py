@@ -5,10 +5,8 @@ from __future__ import annotations
 import io
 
 import numpy as np
-import oracle
 import pytest
 import torch
-from metric_images import palette_pair
 from PIL import Image
 
 from paintkit.io.images import MAX_PIXELS, ImageTooLargeError, load_rgb, write_png
@@ -19,6 +17,8 @@ from paintkit.metrics import (
     score,
     tolerance_statistics,
 )
+from tests.support import metric_oracle as oracle
+from tests.support.metric_images import palette_pair
 
 
 @pytest.fixture

@@ -9,10 +9,8 @@ shortcut is exercised here against the float32 oracle.
 from __future__ import annotations
 
 import numpy as np
-import oracle
 import pytest
 import torch
-from metric_images import adversarial_problem, palette_pair
 from test_metrics_kernels import assert_matches_oracle
 
 from paintkit.kernels.lab import cbrt_fast
@@ -22,6 +20,8 @@ from paintkit.kernels.tolerance_counts import (
     tolerance_histograms_numba,
     tolerance_histograms_torch,
 )
+from tests.support import metric_oracle as oracle
+from tests.support.metric_images import adversarial_problem, palette_pair
 
 # (backend, torch max_pixels_per_step): chunks of several problems, of part of a problem,
 # of a size that is not a multiple of 8 (no group shortcut) and, for torch, with the

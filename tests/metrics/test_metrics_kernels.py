@@ -5,10 +5,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-import oracle
 import pytest
 import torch
-from metric_images import adversarial_problem, palette_pair
 from PIL import Image
 
 from paintkit.kernels.diff_image import DIFF_COLORS, diff_image, diff_image_from_bins
@@ -19,6 +17,8 @@ from paintkit.kernels.tolerance_counts import (
     tolerance_histograms_numba,
     tolerance_histograms_torch,
 )
+from tests.support import metric_oracle as oracle
+from tests.support.metric_images import adversarial_problem, palette_pair
 
 BACKENDS = ("numba", "torch")
 

@@ -3,13 +3,13 @@ canonical NumPy oracle on both backends; CIE76 unchanged."""
 
 from __future__ import annotations
 
-import delta_e_oracle
 import numpy as np
 import pytest
 import torch
-from oracle import lab
 
 from paintkit.metrics import ScoreAccumulator, prepare_reference, reward, score
+from tests.support import delta_e_oracle
+from tests.support.metric_oracle import lab
 
 
 def _oracle_counts(formula, o, a, i):

@@ -3,9 +3,9 @@
 import numpy as np
 import pytest
 import torch
-from metric_images import palette_pair
 
 from paintkit.metrics import prepare_reference, reward, soft_reward
+from tests.support.metric_images import palette_pair
 
 
 def batch(rng, n=3, h=16, w=20):

@@ -3,9 +3,9 @@
 import numpy as np
 import pytest
 import torch
-from metric_images import palette_pair
 
 from paintkit.metrics import ScoreAccumulator, score
+from tests.support.metric_images import palette_pair
 
 torchmetrics = pytest.importorskip("torchmetrics")
 

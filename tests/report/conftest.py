@@ -25,9 +25,3 @@ def pipeline(tmp_path_factory):
     assert main(["stats", "--input", str(results), "--output",
                  str(results / "aggregate_stats.jsonl"), "--n-boot", "500"]) == 0
     return {"bench": bench, "outputs": outputs, "results": results}
-
-# full_rows (the full-size rows of the browser tests) sits beside this file
-import sys  # noqa: E402
-from pathlib import Path  # noqa: E402
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))

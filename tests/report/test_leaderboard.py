@@ -6,8 +6,6 @@ import csv
 import io
 import json
 import math
-import sys
-from pathlib import Path
 
 import pytest
 
@@ -15,9 +13,7 @@ from paintkit.cli.main import main
 from paintkit.stats.aggregate import aggregate_tables
 from paintkit.stats.leaderboard import format_leaderboard, leaderboard_rows
 from paintkit.stats.table import build_tables
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "stats"))
-from rows_factory import paintbench_rows, tinygrafix_rows  # noqa: E402
+from tests.support.rows_factory import paintbench_rows, tinygrafix_rows
 
 
 @pytest.fixture(scope="module")

@@ -124,10 +124,8 @@ def test_report_in_headless_chromium(report):
 
 def test_report_from_foreign_rows_with_tinygrafixbench(tmp_path):
     import json
-    import sys
 
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "stats"))
-    from rows_factory import paintbench_rows, tinygrafix_rows
+    from tests.support.rows_factory import paintbench_rows, tinygrafix_rows
 
     rows = paintbench_rows(models=("weak", "strong"), per_cell=2) + \
         tinygrafix_rows(models=("weak", "strong"), per_task=3)

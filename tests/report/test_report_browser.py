@@ -34,7 +34,7 @@ pytestmark = pytest.mark.skipif(
 
 @pytest.fixture(scope="module")
 def full_report(tmp_path_factory):
-    from full_rows import full_rows
+    from tests.support.full_rows import full_rows
 
     folder = tmp_path_factory.mktemp("full")
     rows = full_rows()

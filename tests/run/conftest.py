@@ -1,14 +1,12 @@
-"""Make tests/run importable (the model functions in editors.py are loaded by name), and keep
-every test off the network."""
+"""Keep every test off the network, and share a small benchmark.
+
+The model functions in editors.py are loaded by name (``editors:invert``): pytest puts this
+folder on ``sys.path`` when it imports this file (it is not a package)."""
 
 import os
-import sys
-from pathlib import Path
 
 import pytest
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 

@@ -8,7 +8,6 @@ import time
 
 import numpy as np
 import pytest
-from loopback import Loopback
 from PIL import Image, ImageOps
 
 from paintkit.cli.main import main
@@ -17,6 +16,7 @@ from paintkit.io.images import load_rgb
 from paintkit.run.records import read_log, read_manifest
 from paintkit.run.registry import build_model
 from paintkit.run.runner import run_model
+from tests.support.loopback import Loopback
 
 pytest.importorskip("openai")
 pytest.importorskip("google.genai")

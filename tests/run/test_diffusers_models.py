@@ -18,7 +18,7 @@ pytest.importorskip("transformers")
 
 @pytest.fixture(scope="module")
 def ip2p(tmp_path_factory):
-    from tiny_pipelines import tiny_instruct_pix2pix
+    from tests.support.tiny_pipelines import tiny_instruct_pix2pix
 
     return tiny_instruct_pix2pix(tmp_path_factory.mktemp("pipelines"))
 
@@ -91,7 +91,7 @@ def test_builtin_defaults_are_the_papers():
 
 @pytest.fixture(scope="module")
 def kontext(tmp_path_factory):
-    from tiny_pipelines import tiny_flux_kontext
+    from tests.support.tiny_pipelines import tiny_flux_kontext
 
     return tiny_flux_kontext(tmp_path_factory.mktemp("kontext"))
 
@@ -125,7 +125,7 @@ def bench64(tmp_path_factory):
 
 
 def test_flux2_klein_runs_problems_one_by_one(bench64, tmp_path, capsys):
-    from tiny_pipelines import tiny_flux2_klein
+    from tests.support.tiny_pipelines import tiny_flux2_klein
 
     weights = tiny_flux2_klein(tmp_path / "pipelines")
     out, res = tmp_path / "out", tmp_path / "res"

@@ -227,15 +227,12 @@ def test_folder_names():
     assert editors.CALLS is not None
 
 
-def test_the_documented_example_runs(bench, tmp_path):
+def test_the_documented_example_runs(bench, tmp_path, monkeypatch):
     examples = str(__import__("pathlib").Path(__file__).resolve().parents[2] / "examples")
-    sys.path.insert(0, examples)
-    try:
-        assert main(["run", "--model", "run_my_model:load_editor()", "--benchmarks", str(bench),
-                     "--outputs", str(tmp_path), "--batch-size", "4", "--limit", "2",
-                     "--quiet"]) == 0
-    finally:
-        sys.path.remove(examples)
+    monkeypatch.syspath_prepend(examples)
+    assert main(["run", "--model", "run_my_model:load_editor()", "--benchmarks", str(bench),
+                 "--outputs", str(tmp_path), "--batch-size", "4", "--limit", "2",
+                 "--quiet"]) == 0
     outputs = sorted((tmp_path / "run_my_model.load_editor").rglob("*_output.png"))
     assert len(outputs) == 6
     assert "input kept" in outputs[0].with_name("0000_reasoning.txt").read_text()

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tiny_pipelines import tiny_flux2_transformer_and_vae, write_qwen2_tokenizer
+from tests.support.tiny_pipelines import tiny_flux2_transformer_and_vae, write_qwen2_tokenizer
 
 _VISION = ("<|vision_start|>", "<|vision_end|>", "<|image_pad|>", "<|video_pad|>")
 

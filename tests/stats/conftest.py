@@ -1,6 +1,3 @@
-"""Make the stats helpers (rows_factory, reference) importable here."""
+"""Fixtures of the stats tests: a small results folder (``stats_input``)."""
 
-import sys
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+from tests.support.hostile import stats_input  # noqa: F401 (fixture)

@@ -7,11 +7,11 @@ import json
 import numpy as np
 import pytest
 from reference import loop_bootstrap_benchmark, reference_levels
-from rows_factory import paintbench_rows, tinygrafix_rows
 
 from paintkit.cli.main import main
 from paintkit.stats.aggregate import aggregate_tables
 from paintkit.stats.table import BLOCKS, StatsInputError, build_tables, load_tables
+from tests.support.rows_factory import paintbench_rows, tinygrafix_rows
 
 
 def _key(row):

@@ -8,7 +8,6 @@ import random
 
 import numpy as np
 import pytest
-from rows_factory import paintbench_rows, problem_row
 
 from paintkit.cli.main import main
 from paintkit.stats.diagnostics import (
@@ -21,6 +20,7 @@ from paintkit.stats.diagnostics import (
 )
 from paintkit.stats.failure_modes import FAILURE_MODES
 from paintkit.stats.table import build_tables
+from tests.support.rows_factory import paintbench_rows, problem_row
 
 
 def test_pass_rates_match_plain_count():

@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 
 import pytest
-from rows_factory import paintbench_rows
 
 from paintkit.cli.main import main
 from paintkit.stats.table import StatsInputError, build_tables
+from tests.support.rows_factory import paintbench_rows
 
 
 def _as_formula(rows, formula):

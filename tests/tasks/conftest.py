@@ -1,9 +1,7 @@
 """Shared fixtures for task tests: the reduced (task, mode, condition) grid."""
 
 import functools
-import sys
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -11,9 +9,6 @@ import pytest
 from paintkit.conditions import CONDITIONS
 from paintkit.slots import make_slot_problem
 from paintkit.tasks import TASKS, task_spec
-
-# The metric's NumPy oracle (tests/metrics/oracle.py) scores problems independently of paintkit.
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "metrics"))
 
 
 def task_mode_pairs() -> list[tuple[str, str]]:

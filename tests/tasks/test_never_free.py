@@ -5,7 +5,6 @@ checks here run on every (task, mode, condition) and on the seeds that used to b
 """
 
 import numpy as np
-import oracle
 import pytest
 
 from paintkit.errors import RejectedSeed
@@ -14,6 +13,7 @@ from paintkit.seeds import paintbench_seed
 from paintkit.slots import make_slot_problem
 from paintkit.tasks import make_problem
 from paintkit.tasks.base import MAX_IDENTITY_MIOU, identity_miou
+from tests.support import metric_oracle as oracle
 
 
 def test_doing_nothing_is_never_rewarded(task, mode, condition, grid_facts):

@@ -1,9 +1,9 @@
-"""Fixtures for writer tests (helpers live in generate_helpers.py)."""
+"""Fixtures for writer tests (helpers live in tests/support/generate_helpers.py)."""
 
 import pytest
-from generate_helpers import small_suite
 
 from paintkit.suites import Suite
+from tests.support.generate_helpers import small_suite
 
 
 @pytest.fixture(scope="module")

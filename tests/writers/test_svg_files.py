@@ -1,13 +1,13 @@
 """``paintkit generate --svg``: NNN_input.svg and NNN_answer.svg beside the PNGs."""
 
 import pytest
-from generate_helpers import small_suite
 
 from paintkit.cli.main import main
 from paintkit.engines import generate
 from paintkit.evaluate.discovery import discover_problems
 from paintkit.renderers.svg_scene import problem_svgs
 from paintkit.writers import make_writer
+from tests.support.generate_helpers import small_suite
 
 
 @pytest.fixture(scope="module")

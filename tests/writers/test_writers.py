@@ -6,12 +6,12 @@ import tarfile
 
 import numpy as np
 import pytest
-from generate_helpers import small_suite, tree_digest
 
 from paintkit.engines import generate
 from paintkit.evaluate.discovery import discover_problems, read_metadata
 from paintkit.io.images import load_rgb
 from paintkit.writers.manifest import LOCK_NAME, MANIFEST_NAME
+from tests.support.generate_helpers import small_suite, tree_digest
 
 
 @pytest.fixture(scope="module")

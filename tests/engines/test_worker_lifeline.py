@@ -8,7 +8,7 @@ import json
 import sys
 import time
 
-from generate_helpers import kill_parent_and_check_workers
+from tests.support.generate_helpers import kill_parent_and_check_workers
 
 
 def _after(seconds: float):
@@ -23,7 +23,7 @@ def _after(seconds: float):
 
 
 def test_stats_workers_die_with_their_parent(tmp_path):
-    from rows_factory import paintbench_rows
+    from tests.support.rows_factory import paintbench_rows
 
     results = tmp_path / "problem_stats.jsonl"  # two models: a few seconds of bootstrap each
     results.write_text("".join(json.dumps(r) + "\n" for r in paintbench_rows(per_cell=30)))

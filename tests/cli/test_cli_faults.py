@@ -13,7 +13,6 @@ import tempfile
 import time
 
 import pytest
-from generate_helpers import _alive, _descendants
 
 import paintkit.evaluate.results as results_module
 import paintkit.io.atomic as atomic_module
@@ -21,6 +20,7 @@ import paintkit.io.folder_lock as folder_lock
 from paintkit.cli.main import main
 from paintkit.evaluate import read_rows
 from paintkit.evaluate.results import RESULTS_NAME
+from tests.support.generate_helpers import _alive, _descendants
 
 # --- Ctrl-C -----------------------------------------------------------------------------
 
@@ -95,7 +95,7 @@ def test_ctrl_c_in_eval_with_workers(tmp_path):
 
 
 def test_ctrl_c_in_stats_with_workers(tmp_path):
-    from rows_factory import paintbench_rows
+    from tests.support.rows_factory import paintbench_rows
 
     path = tmp_path / "problem_stats.jsonl"
     path.write_text("".join(json.dumps(r) + "\n" for r in paintbench_rows(per_cell=30)))

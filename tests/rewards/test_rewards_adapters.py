@@ -4,11 +4,11 @@ clear errors when the metadata lacks the answer."""
 import numpy as np
 import pytest
 import torch
-from metric_images import palette_pair
 from PIL import Image
 
 from paintkit.metrics import reward, score
 from paintkit.rewards import PixelIoURewardModel, compute_score, fit_output, pixel_miou, reward_fn
+from tests.support.metric_images import palette_pair
 
 
 def problems(rng, n=3, h=12, w=16):

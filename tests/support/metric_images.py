@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import numpy as np
-from oracle import delta_e, lab
+
+from tests.support.metric_oracle import delta_e, lab
 
 
 def palette_pair(rng, h, w, n_colors=6, n_rects=5):

@@ -8,11 +8,8 @@ Four baselines-like models of different skill, one of them missing 25 outputs. D
 from __future__ import annotations
 
 import random
-import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "stats"))
-from rows_factory import problem_row  # noqa: E402
+from tests.support.rows_factory import problem_row
 
 MODELS = {"oracle-like": 0.98, "strong": 0.7, "middling": 0.45, "weak": 0.2}
 MISSING = {"weak": 25}

@@ -8,13 +8,13 @@ none of them. They run on CPU here and on CUDA where one is present.
 from __future__ import annotations
 
 import numpy as np
-import oracle
 import pytest
 import torch
-from metric_images import palette_pair
 from PIL import Image
 
 from paintkit.metrics import ScoreAccumulator, prepare_reference, reward, score
+from tests.support import metric_oracle as oracle
+from tests.support.metric_images import palette_pair
 
 DEVICES = ["cpu", pytest.param("cuda", marks=pytest.mark.skipif(
     not torch.cuda.is_available(), reason="needs a CUDA device (none on this machine)"))]

@@ -17,10 +17,10 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 import torch
-from metric_images import palette_pair
 from PIL import Image
 
 from paintkit.metrics import reward
+from tests.support.metric_images import palette_pair
 
 
 def load_by_dotted_path(path: str):
