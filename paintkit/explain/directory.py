@@ -83,9 +83,9 @@ def explain_directory(benchmarks_root, outputs_root, out_dir, *, models=None, be
     ``jobs``."""
     from paintkit.evaluate.discovery import discover_models, discover_problems
     from paintkit.io.atomic import write_text_atomic
-    from paintkit.kernels.delta_e import check_formula
+    from paintkit.kernels.delta_e import check_delta_e
 
-    check_formula(delta_e)
+    check_delta_e(delta_e)
     check_tolerance(tolerance)
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise ValueError(f"jobs: expected an int >= 1, got {jobs!r}")

@@ -7,6 +7,7 @@ processes combine by addition (:meth:`ScoreAccumulator.merge`, :meth:`ScoreAccum
 from __future__ import annotations
 
 from paintkit.arguments import check_int
+from paintkit.kernels.delta_e import check_delta_e
 from paintkit.metrics.score import tolerance_statistics
 from paintkit.metrics.statistics import TOLERANCES, ToleranceStatistics
 
@@ -54,11 +55,9 @@ class ScoreAccumulator:
     """
 
     def __init__(self, backend: str = "auto", device=None, delta_e: str = "cie76"):
-        from paintkit.kernels.delta_e import check_formula
-
         self.backend = backend
         self.device = device
-        self.delta_e = check_formula(delta_e)  # every batch is counted with this formula
+        self.delta_e = check_delta_e(delta_e)  # every batch is counted with this formula
         self.reset()
 
     def reset(self) -> None:

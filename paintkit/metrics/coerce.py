@@ -50,7 +50,7 @@ def tensor_of(value):
     return torch.as_tensor(value)
 
 
-def _is_tensor(value) -> bool:
+def is_tensor(value) -> bool:
     return type(value).__module__.startswith("torch") and hasattr(value, "device")
 
 
@@ -203,7 +203,7 @@ def _one_image(item, name: str, allow_missing: bool, numba: bool = True):
             if allow_missing:
                 return MissingImage("no output")
             raise ValueError(f"{name}: got None; only outputs may be missing")
-        if _is_tensor(item):
+        if is_tensor(item):
             if not (item.ndim == 3 or (item.ndim == 4 and item.shape[0] == 1)):
                 raise _layout_error(name, item.shape, item.dtype)
             image = tensor_to_uint8_nhwc(item.detach(), name, numba)[0]
@@ -230,7 +230,7 @@ def as_images(value, name: str, allow_missing: bool = False, numba: bool = True)
     :class:`MissingImage` when ``allow_missing``; for answers and inputs they raise.
     ``numba=False``: float CPU tensors are converted with torch ops (the torch backend).
     """
-    if _is_tensor(value):
+    if is_tensor(value):
         return tensor_to_uint8_nhwc(value.detach(), name, numba)
     if isinstance(value, np.ndarray):
         return array_to_uint8_nhwc(value, name)
@@ -240,3 +240,15 @@ def as_images(value, name: str, allow_missing: bool = False, numba: bool = True)
     if allow_missing and value is None:
         return [MissingImage("no output")]
     return [_one_image(value, name, allow_missing, numba)]
+
+
+def output_on_device(out, device, name: str):
+    """One output image as a tensor on ``device``: tensors elsewhere are refused (a hidden
+    copy per image is what this path avoids); host arrays are moved once."""
+
+    if isinstance(out, np.ndarray):
+        return tensor_of(np.ascontiguousarray(out)).to(device)
+    if out.device != device:
+        raise ValueError(f"{name}: expected a tensor on {device} (the batch's device), got "
+                         f"one on {out.device}")
+    return out

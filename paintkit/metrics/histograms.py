@@ -12,7 +12,7 @@ batches, Numba on the CPU) or :func:`torch_histograms` (tensors, on their device
 
 from __future__ import annotations
 
-from paintkit.kernels.delta_e import check_formula
+from paintkit.kernels.delta_e import check_delta_e
 
 __all__ = ["numpy_histograms", "torch_histograms"]
 
@@ -25,7 +25,7 @@ def numpy_histograms(delta_e: str = "cie76"):
     Raises:
         ValueError: an unknown formula.
     """
-    if check_formula(delta_e) == "cie76":
+    if check_delta_e(delta_e) == "cie76":
         from paintkit.kernels.tolerance_counts import tolerance_histograms_numba
 
         return tolerance_histograms_numba
@@ -40,9 +40,9 @@ def numpy_histograms(delta_e: str = "cie76"):
 
 def torch_histograms(outputs, group, delta_e: str = "cie76", return_bins: bool = False):
     """Histograms of uint8 ``(G, H, W, 3)`` outputs against a prepared
-    :class:`~paintkit.metrics.reference.TargetGroup` on the outputs' device: int64
+    :class:`~paintkit.metrics.targets.TargetGroup` on the outputs' device: int64
     ``(G, 3, 12)``, or ``(histograms, bins)``."""
-    if check_formula(delta_e) == "cie76":
+    if check_delta_e(delta_e) == "cie76":
         from paintkit.kernels.tolerance_counts_torch import tolerance_histograms_torch
 
         return tolerance_histograms_torch(

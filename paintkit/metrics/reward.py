@@ -2,23 +2,9 @@
 
 from __future__ import annotations
 
-import numbers
-
-import numpy as np
-
 from paintkit.arguments import check_int
 from paintkit.metrics.score import tolerance_statistics
-
-
-def check_tolerance(tolerance):
-    """``None`` or an integer 0..10 (Python or NumPy integer) as an ``int``; ``bool`` refused."""
-    if tolerance is None:
-        return None
-    if isinstance(tolerance, bool | np.bool_) or not isinstance(tolerance, numbers.Integral) \
-            or not 0 <= int(tolerance) <= 10:
-        raise ValueError(f"tolerance: expected None or an integer 0..10, got {tolerance!r} "
-                         f"({type(tolerance).__name__})")
-    return int(tolerance)
+from paintkit.metrics.tolerance import check_tolerance
 
 
 def reward(outputs, targets, inputs=None, *, tolerance: int | None = None,
@@ -28,8 +14,8 @@ def reward(outputs, targets, inputs=None, *, tolerance: int | None = None,
     Args:
         outputs: model outputs, e.g. a ``(B, 3, H, W)`` float tensor in [0, 1] or uint8;
             any form :func:`paintkit.metrics.score` accepts.
-        targets: a :class:`paintkit.metrics.Reference` from
-            ``prepare_reference(answers, inputs)`` (prepare once, reuse every step), or the
+        targets: a :class:`paintkit.metrics.Targets` from
+            ``prepare_targets(answers, inputs)`` (prepare once, reuse every step), or the
             answers themselves together with ``inputs``.
         inputs: the input images when ``targets`` are raw answers.
         tolerance: None for mIoU, or an integer 0..10 for IoU_t.
@@ -52,7 +38,7 @@ def reward(outputs, targets, inputs=None, *, tolerance: int | None = None,
     """
     import torch
 
-    tolerance = check_tolerance(tolerance)
+    tolerance = check_tolerance(tolerance, allow_none=True)
     samples_per_problem = check_int(samples_per_problem, "samples_per_problem", 1)
     stats = tolerance_statistics(outputs, targets, inputs, backend=backend,
                                  samples_per_problem=samples_per_problem,

@@ -11,7 +11,10 @@ as correct at ``t = 0``, as the step does, instead of one half).
 
 from __future__ import annotations
 
+from paintkit.metrics.coerce import _channels_last_axis
 from paintkit.metrics.statistics import TOLERANCES
+from paintkit.metrics.targets import prepare_targets
+from paintkit.metrics.tolerance import check_tolerance
 
 
 def _lab_float(rgb):
@@ -39,7 +42,7 @@ def soft_reward(outputs, targets, inputs=None, *, tau: float = 0.5, margin: floa
     Args:
         outputs: float ``(B, 3, H, W)`` (or ``(B, H, W, 3)``) in [0, 1] at the answers' size;
             gradients flow back to it.
-        targets: a prepared :class:`~paintkit.metrics.Reference` of one canvas size, or the
+        targets: a prepared :class:`~paintkit.metrics.Targets` of one canvas size, or the
             answers (with ``inputs``).
         tau: temperature of the sigmoid in ΔE units (smaller: closer to the step, sparser
             gradients).
@@ -52,18 +55,14 @@ def soft_reward(outputs, targets, inputs=None, *, tau: float = 0.5, margin: floa
     """
     import torch
 
-    from paintkit.metrics.coerce import _channels_last_axis
-    from paintkit.metrics.reference import prepare_reference
-    from paintkit.metrics.reward import check_tolerance
-
-    tolerance = check_tolerance(tolerance)
+    tolerance = check_tolerance(tolerance, allow_none=True)
     if not (isinstance(outputs, torch.Tensor) and outputs.is_floating_point() and outputs.ndim == 4):
         raise ValueError(f"outputs: expected a float tensor (B, 3, H, W) in [0, 1], got "
                          f"{getattr(outputs, 'dtype', type(outputs).__name__)} "
                          f"{tuple(getattr(outputs, 'shape', ()))}")
     if not tau > 0:
         raise ValueError(f"tau: expected a positive temperature, got {tau!r}")
-    reference = prepare_reference(targets, inputs)
+    reference = prepare_targets(targets, inputs)
     groups = reference.torch_groups(outputs.device)
     if len(groups) != 1 or groups[0].positions != list(range(len(outputs))):
         raise ValueError("targets: soft_reward needs one batch of one canvas size with one "

@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from paintkit.arguments import check_int
+from paintkit.metrics.coerce import is_tensor, tensor_to_uint8_nhwc
 from paintkit.rewards._common import (
     ANSWER_KEYS,
     DEFAULT_CACHE_BYTES,
@@ -162,6 +163,4 @@ class PixelIoURewardModel:
 
 def _hwc(image):
     """Tensors from the trainer are usually ``(3, H, W)``: channels last for the metric."""
-    from paintkit.metrics.coerce import _is_tensor, tensor_to_uint8_nhwc
-
-    return tensor_to_uint8_nhwc(image, "condition image")[0] if _is_tensor(image) else image
+    return tensor_to_uint8_nhwc(image, "condition image")[0] if is_tensor(image) else image
