@@ -1,8 +1,16 @@
-"""Building task scenes from parts: placing given shapes and drawing small marks.
+"""Deprecated name of :mod:`paintkit.scene_parts` (placing shapes, glyphs and marks in task
+scenes; unrelated to :mod:`paintkit.compositional`, the multi-edit problems). Kept for one
+version: ``paintkit.composition.placement`` / ``.glyphs`` / ``.marks`` are the
+``paintkit.scene_parts`` modules themselves."""
 
-- :mod:`.placement`: places given shapes on a canvas under the spacing rules (groups, grids,
-  circles, tally strips, legend keys), for tasks that do not sample their scene whole.
-- :mod:`.glyphs`: rectangles, bars, arrows and crosses as filled polygons.
-- :mod:`.marks`: outlined marks in a reserved colour (the squares of ``copying``, the crop
-  rectangle of ``cropping``).
-"""
+import sys
+
+from paintkit.deprecation import warn_deprecated
+from paintkit.scene_parts import glyphs, marks, placement
+
+warn_deprecated("paintkit.composition", "paintkit.scene_parts", stacklevel=2)
+
+for _module in (glyphs, marks, placement):
+    sys.modules[f"{__name__}.{_module.__name__.rsplit('.', 1)[1]}"] = _module
+
+__all__ = ["glyphs", "marks", "placement"]

@@ -78,3 +78,18 @@ def test_check_formula_is_check_delta_e():
         assert delta_e_module.check_formula("cie94") == "cie94"
     with pytest.raises(ValueError, match="delta_e: expected one of"):
         delta_e_module.check_delta_e("lab")
+
+
+def test_composition_is_scene_parts():
+    import paintkit.scene_parts.placement as placement
+
+    for name in [n for n in sys.modules if n == "paintkit.composition" or
+                 n.startswith("paintkit.composition.")]:
+        sys.modules.pop(name)
+    with pytest.warns(DeprecationWarning, match="paintkit.scene_parts"):
+        from paintkit.composition.placement import edge_margin
+    assert edge_margin is placement.edge_margin
+    from paintkit.composition import glyphs, marks
+
+    assert glyphs is importlib.import_module("paintkit.scene_parts.glyphs")
+    assert marks.OUTLINE_WIDTH == 4
