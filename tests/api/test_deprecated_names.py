@@ -93,3 +93,17 @@ def test_composition_is_scene_parts():
 
     assert glyphs is importlib.import_module("paintkit.scene_parts.glyphs")
     assert marks.OUTLINE_WIDTH == 4
+
+
+def test_one_encode_png_and_write_png_keeps_its_bytes(tmp_path):
+    imagecodecs = pytest.importorskip("imagecodecs")
+    from paintkit.io import images, png_encode
+
+    image = np.random.default_rng(0).integers(0, 256, (33, 17, 3), dtype=np.uint8)
+    expected = bytes(imagecodecs.png_encode(image, level=1))  # what write_png always wrote
+    assert png_encode.encode_png(image, "imagecodecs") == expected
+    images.write_png(tmp_path / "a.png", image)
+    assert (tmp_path / "a.png").read_bytes() == expected
+    with pytest.warns(DeprecationWarning, match="paintkit.io.png_encode.encode_png"):
+        assert images.encode_png(image) == expected
+    assert png_encode.encoder_info("imagecodecs")["name"] == "imagecodecs"
