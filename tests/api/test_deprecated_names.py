@@ -107,3 +107,13 @@ def test_one_encode_png_and_write_png_keeps_its_bytes(tmp_path):
     with pytest.warns(DeprecationWarning, match="paintkit.io.png_encode.encode_png"):
         assert images.encode_png(image) == expected
     assert png_encode.encoder_info("imagecodecs")["name"] == "imagecodecs"
+
+
+def test_balanced_is_subsets():
+    import paintkit.subsets as subsets
+
+    sys.modules.pop("paintkit.balanced", None)
+    with pytest.warns(DeprecationWarning, match="paintkit.subsets"):
+        from paintkit.balanced import balanced_subset
+    assert balanced_subset is subsets.balanced_subset
+    assert sys.modules["paintkit.balanced"] is subsets

@@ -16,7 +16,7 @@ ANSWER[0, 0] = 255
 
 def _calls():
     """``{name: call(value)}``: one public entry point per integer argument."""
-    from paintkit.balanced import balanced_subset
+    from paintkit.subsets import balanced_subset
     from paintkit.data.stream import ProblemStream
     from paintkit.engines import generate
     from paintkit.metrics import ScoreAccumulator, prepare_reference, reward
