@@ -19,7 +19,7 @@ the problem's metadata)::
 - :class:`Problem` and the scene classes (:mod:`paintkit.scene`).
 
 Where things live: :mod:`paintkit.tasks` (the 20 tasks on one contract; what they share is
-in :mod:`paintkit.language`, :mod:`paintkit.placement` and :mod:`paintkit.edits`),
+in :mod:`paintkit.language`, :mod:`paintkit.scene_parts` and :mod:`paintkit.edits`),
 :mod:`paintkit.shapes`, :mod:`paintkit.sampling`, :mod:`paintkit.renderers` (Scene -> exact
 pixels), :mod:`paintkit.kernels` (every per-pixel computation), :mod:`paintkit.cli` (the
 ``paintkit`` command).
