@@ -19,13 +19,13 @@ _INT_STATE = ("problems", "missing", "over_edit_problems", "edit_pixels",
 
 def _float_dtype(device):
     """float64 sums where the device has float64, else float32 (e.g. Apple MPS)."""
-    import torch
+    import torch  # heavy: loaded on first use
 
     return torch.float32 if torch.device(device).type == "mps" else torch.float64
 
 
 def _zero_state(device) -> dict:
-    import torch
+    import torch  # heavy: loaded on first use
 
     n = len(TOLERANCES)
     f, i = _float_dtype(device), torch.int64
@@ -123,7 +123,7 @@ class ScoreAccumulator:
         ``device``: where the all-reduce happens (e.g. ``"cuda"`` for NCCL); default: where
         the state lives. The state stays where it was.
         """
-        import torch.distributed as dist
+        import torch.distributed as dist  # heavy: loaded on first use
 
         if not (dist.is_available() and dist.is_initialized()):
             return

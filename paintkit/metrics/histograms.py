@@ -13,6 +13,9 @@ batches, Numba on the CPU) or :func:`torch_histograms` (tensors, on their device
 from __future__ import annotations
 
 from paintkit.kernels.delta_e import check_delta_e
+from paintkit.kernels.delta_e_counts import tolerance_histograms_delta_e
+from paintkit.kernels.tolerance_counts import tolerance_histograms_numba
+from paintkit.kernels.tolerance_counts_torch import tolerance_histograms_torch
 
 __all__ = ["numpy_histograms", "torch_histograms"]
 
@@ -26,10 +29,7 @@ def numpy_histograms(delta_e: str = "cie76"):
         ValueError: an unknown formula.
     """
     if check_delta_e(delta_e) == "cie76":
-        from paintkit.kernels.tolerance_counts import tolerance_histograms_numba
-
         return tolerance_histograms_numba
-    from paintkit.kernels.delta_e_counts import tolerance_histograms_delta_e
 
     def kernel(outputs, answers, inputs, return_bins=False):
         return tolerance_histograms_delta_e(outputs, answers, inputs, delta_e,
@@ -43,12 +43,9 @@ def torch_histograms(outputs, group, delta_e: str = "cie76", return_bins: bool =
     :class:`~paintkit.metrics.targets.TargetGroup` on the outputs' device: int64
     ``(G, 3, 12)``, or ``(histograms, bins)``."""
     if check_delta_e(delta_e) == "cie76":
-        from paintkit.kernels.tolerance_counts_torch import tolerance_histograms_torch
-
         return tolerance_histograms_torch(
             outputs, group.answers, group.inputs, lab_answers=group.lab_answers,
             lab_inputs=group.lab_inputs, edit_mask=group.edit, return_bins=return_bins)
-    from paintkit.kernels.delta_e_counts import tolerance_histograms_delta_e
 
     return tolerance_histograms_delta_e(outputs, group.answers, group.inputs, delta_e,
                                         return_bins=return_bins)

@@ -36,7 +36,7 @@ def reward(outputs, targets, inputs=None, *, tolerance: int | None = None,
         >>> reward(ans, ans, inp)
         tensor([1., 1.])
     """
-    import torch
+    import torch  # heavy: loaded on first use
 
     tolerance = check_tolerance(tolerance, allow_none=True)
     samples_per_problem = check_int(samples_per_problem, "samples_per_problem", 1)

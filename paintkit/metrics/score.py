@@ -7,7 +7,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from paintkit.arguments import check_int
+from paintkit.kernels import numba_lock
 from paintkit.kernels.delta_e import check_delta_e
+from paintkit.kernels.normalize import normalize_output_numba
 from paintkit.metrics.coerce import MissingImage, as_images
 from paintkit.metrics.histograms import numpy_histograms
 from paintkit.metrics.result import ProblemScore, problem_scores
@@ -45,7 +47,7 @@ class BatchStatistics:
 
 
 def _device_of(outputs, reference: Targets):
-    import torch
+    import torch  # heavy: loaded on first use
 
     candidates = [outputs] if not isinstance(outputs, list) else outputs
     candidates = list(candidates) + [reference.answers] + (
@@ -121,16 +123,12 @@ def tolerance_statistics(
 
 
 def _numba_statistics(outs, reference, samples, return_bins, delta_e="cie76"):
-    from paintkit.kernels import numba_lock
-
     with numba_lock():  # several threads scoring at once (a no-op under Numba's TBB layer)
         return _numba_statistics_locked(outs, reference, samples, return_bins, delta_e)
 
 
 def _numba_statistics_locked(outs, reference, samples, return_bins, delta_e):
-    import torch
-
-    from paintkit.kernels.normalize import normalize_output_numba
+    import torch  # heavy: loaded on first use
 
     tolerance_histograms_numba = numpy_histograms(delta_e)
 

@@ -9,6 +9,7 @@ are scattered back to their input positions with ``index_copy_``.
 
 from __future__ import annotations
 
+from paintkit.kernels.normalize import normalize_output_torch
 from paintkit.metrics.coerce import MissingImage, output_on_device
 from paintkit.metrics.histograms import torch_histograms
 
@@ -18,11 +19,9 @@ NUM_BINS = 12
 def _outputs_of(outs, positions, samples, g, size, group, device):
     """Sample ``g`` of each problem of a group, normalised: uint8 ``(G, H, W, 3)``, and
     whether each is present (Python bools)."""
-    import torch
+    import torch  # heavy: loaded on first use
 
     # heavy: paintkit.kernels.normalize compiles with Numba at import
-    from paintkit.kernels.normalize import normalize_output_torch
-
     if not isinstance(outs, list):  # a batch tensor: a strided view per sample, ...
         batch = outs if samples == 1 else outs.view(-1, samples, *outs.shape[1:])[:, g]
         if len(positions) != len(batch):  # ... and the group's rows when sizes are mixed
@@ -50,7 +49,7 @@ def torch_statistics(outs, reference, device, samples: int, return_bins: bool,
     ``delta_e``: the formula (:func:`~paintkit.metrics.histograms.torch_histograms` picks
     the kernel).
     """
-    import torch
+    import torch  # heavy: loaded on first use
 
     n = len(outs)
     answer_sizes = [reference.answer_size(k // samples) for k in range(n)]

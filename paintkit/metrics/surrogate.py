@@ -11,6 +11,7 @@ as correct at ``t = 0``, as the step does, instead of one half).
 
 from __future__ import annotations
 
+from paintkit.kernels.lab import LAB_EPSILON, LAB_KAPPA, LAB_OFFSET, SRGB_TO_XYZ, WHITE_D65
 from paintkit.metrics.coerce import _channels_last_axis
 from paintkit.metrics.statistics import TOLERANCES
 from paintkit.metrics.targets import prepare_targets
@@ -19,9 +20,7 @@ from paintkit.metrics.tolerance import check_tolerance
 
 def _lab_float(rgb):
     """Differentiable L*a*b* of float sRGB in [0, 1], planar ``(3, ...)`` -> ``(3, ...)``."""
-    import torch
-
-    from paintkit.kernels.lab import LAB_EPSILON, LAB_KAPPA, LAB_OFFSET, SRGB_TO_XYZ, WHITE_D65
+    import torch  # heavy: loaded on first use
 
     low = rgb / 12.92
     high = ((rgb.clamp_min(0.04045) + 0.055) / 1.055) ** 2.4
@@ -53,7 +52,7 @@ def soft_reward(outputs, targets, inputs=None, *, tau: float = 0.5, margin: floa
         float ``(B,)`` on the outputs' device: per problem, the mean over t of
         ``soft_CE_t / (|E| + |P| - soft_CP_t)`` with ``soft = sigmoid((t + margin - ΔE) / tau)``.
     """
-    import torch
+    import torch  # heavy: loaded on first use
 
     tolerance = check_tolerance(tolerance, allow_none=True)
     if not (isinstance(outputs, torch.Tensor) and outputs.is_floating_point() and outputs.ndim == 4):

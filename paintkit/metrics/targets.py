@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from paintkit.kernels.tolerance_counts_torch import changed_mask_torch, srgb_to_lab_exact
 from paintkit.metrics.coerce import as_images, tensor_of
 
 
@@ -58,7 +59,7 @@ class Targets:
         shapes) one per size, in order of first appearance. Tensors already on ``device``
         are not copied to the host; others move to ``device`` once, here.
         """
-        import torch
+        import torch  # heavy: loaded on first use
 
         device = torch.device(device)
         cached = self._torch_cache.get(device)
@@ -88,7 +89,6 @@ class Targets:
 
 
 def _on(image, device):
-
     image = tensor_of(image) if isinstance(image, np.ndarray) else image
     return image if image.device == device else image.to(device)
 
@@ -118,9 +118,7 @@ class TargetGroup:
 
     @classmethod
     def build(cls, positions, size, answers, inputs) -> TargetGroup:
-        import torch
-
-        from paintkit.kernels.tolerance_counts_torch import changed_mask_torch, srgb_to_lab_exact
+        import torch  # heavy: loaded on first use
 
         index = torch.arange(len(positions), device=answers.device) if \
             positions == list(range(len(positions))) else \

@@ -8,7 +8,7 @@ device; ``update`` never copies pixels to the host.
 
 from __future__ import annotations
 
-import torch
+import torch  # heavy: loaded on first use
 from torchmetrics import Metric
 
 from paintkit.arguments import check_int

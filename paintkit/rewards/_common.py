@@ -211,7 +211,7 @@ def images_list(images, device, name="images") -> list:
     hidden copy per call is what the device-true path avoids); host images (arrays, PIL)
     are moved to ``device`` once, here.
     """
-    import torch
+    import torch  # heavy: loaded on first use
 
     device = torch.device(device)
 
@@ -244,7 +244,7 @@ def score_grouped(outputs, keys, answers, inputs, cache: TargetCache, fit: str,
     """Rewards ``(B,)`` of ``outputs`` (a list of uint8 ``(H, W, 3)`` tensors on the cache's
     device, sizes may differ), each against its problem; samples of one problem share one
     prepared target."""
-    import torch
+    import torch  # heavy: loaded on first use
 
     result = torch.empty(len(outputs), dtype=torch.float32, device=cache.device)
     groups: dict = {}

@@ -47,7 +47,7 @@ def fit_output(image, answer_size: tuple[int, int], fit: str = "cover"):
     ys, xs = _pillow_nearest_sources(h_o, h_a), _pillow_nearest_sources(w_o, w_a)
     if isinstance(image, np.ndarray):
         return image[..., ys, :, :][..., xs, :]
-    import torch
+    import torch  # heavy: loaded on first use
 
     ys_t, xs_t = (torch.from_numpy(v).to(image.device) for v in (ys, xs))
     return image.index_select(-3, ys_t).index_select(-2, xs_t)

@@ -76,7 +76,7 @@ class PixelIoURewardModel:
     def __init__(self, config=None, accelerator=None, *, device=None, fit: str | None = None,
                  tolerance: int | None = None, root=None, cache_bytes: int | None = None,
                  cache_size: int | None = None):
-        import torch
+        import torch  # heavy: loaded on first use
 
         if isinstance(config, str | torch.device):
             config, device = None, config if device is None else device
@@ -97,7 +97,7 @@ class PixelIoURewardModel:
 
     def to(self, device):
         """Move scoring to ``device`` (prepared targets are dropped)."""
-        import torch
+        import torch  # heavy: loaded on first use
 
         self.device = torch.device(device)
         self.cache = TargetCache(self.device, self.cache.max_bytes, self.cache.max_items)
@@ -108,7 +108,7 @@ class PixelIoURewardModel:
 
     def __call__(self, prompt=None, image=None, condition_images=None, metadata=None,
                  answer_images=None, **kwargs) -> RewardOutput:
-        import torch
+        import torch  # heavy: loaded on first use
 
         if image is None:
             raise ValueError("image: the PaintBench reward scores generated images; got none")
