@@ -42,9 +42,12 @@ DEFAULT_TOLERANCE = 5
 
 
 def _is_metadata(value) -> bool:
-    """Whether ``value`` is problem metadata (a dict, or the path of its JSON file): what the
-    first argument of the old ``(metadata, inputs, answer, ...)`` order is, never an image."""
-    return isinstance(value, Mapping | str | os.PathLike)
+    """Whether ``value`` is problem metadata (a dict, or the path of a ``.json`` file): what
+    the first argument of the old ``(metadata, inputs, answer, ...)`` order is, never an
+    image."""
+    if isinstance(value, str | os.PathLike):
+        return os.fspath(value).lower().endswith(".json")
+    return isinstance(value, Mapping)
 
 
 def _metadata_of(metadata) -> Mapping:

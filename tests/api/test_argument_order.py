@@ -88,3 +88,10 @@ def test_one_tolerance_check_for_reward_and_explain(problem):
         with pytest.raises(ValueError, match="tolerance: expected"):
             paintkit.reward([a], [a], [i], tolerance=bad)
     assert paintkit.explain(a, a, i, problem.metadata, tolerance=np.int64(3))["tolerance"] == 3
+
+
+def test_an_image_path_first_is_not_taken_for_metadata(problem, tmp_path):
+    # only a dict or a .json path selects the old order; anything else is the output
+    with pytest.raises(ValueError, match="output: expected a uint8"):
+        paintkit.explain(str(tmp_path / "0000_output.png"), problem.answer, problem.input,
+                         problem.metadata)
