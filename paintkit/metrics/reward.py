@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from paintkit.arguments import check_int
+from paintkit.deprecation import warn_deprecated
+from paintkit.metrics import tolerance as tolerance_check
 from paintkit.metrics.score import tolerance_statistics
-from paintkit.metrics.tolerance import check_tolerance
 
 
 def reward(outputs, targets, inputs=None, *, tolerance: int | None = None,
@@ -38,10 +39,19 @@ def reward(outputs, targets, inputs=None, *, tolerance: int | None = None,
     """
     import torch  # heavy: loaded on first use
 
-    tolerance = check_tolerance(tolerance, allow_none=True)
+    tolerance = tolerance_check.check_tolerance(tolerance, allow_none=True)
     samples_per_problem = check_int(samples_per_problem, "samples_per_problem", 1)
     stats = tolerance_statistics(outputs, targets, inputs, backend=backend,
                                  samples_per_problem=samples_per_problem,
                                  delta_e=delta_e).stats
     iou = stats.iou(torch.float32)
     return iou.mean(dim=1) if tolerance is None else iou[:, tolerance].contiguous()
+
+
+def __getattr__(name):
+    # Old name (one version): this module's check_tolerance accepted None.
+    if name == "check_tolerance":
+        warn_deprecated("paintkit.metrics.reward.check_tolerance",
+                        "paintkit.metrics.tolerance.check_tolerance(tolerance, allow_none=True)")
+        return lambda tolerance: tolerance_check.check_tolerance(tolerance, allow_none=True)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

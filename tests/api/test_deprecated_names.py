@@ -117,3 +117,13 @@ def test_balanced_is_subsets():
         from paintkit.balanced import balanced_subset
     assert balanced_subset is subsets.balanced_subset
     assert sys.modules["paintkit.balanced"] is subsets
+
+
+def test_reward_check_tolerance_keeps_accepting_none():
+    from paintkit.metrics import reward as reward_module
+
+    with pytest.warns(DeprecationWarning, match="allow_none=True"):
+        check = reward_module.check_tolerance
+    assert check(None) is None and check(np.int64(4)) == 4
+    with pytest.raises(ValueError, match="None or an integer 0..10"):
+        check(11)
