@@ -120,7 +120,7 @@ def test_balanced_is_subsets():
 
 
 def test_reward_check_tolerance_keeps_accepting_none():
-    from paintkit.metrics import reward as reward_module
+    reward_module = importlib.import_module("paintkit.metrics.reward")
 
     with pytest.warns(DeprecationWarning, match="allow_none=True"):
         check = reward_module.check_tolerance
