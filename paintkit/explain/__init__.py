@@ -36,8 +36,7 @@ class _CallableModule(types.ModuleType):
     package runs :func:`explain`, so ``paintkit.explain(...)`` works whether or not the
     package's submodules were imported first."""
 
-    def __call__(self, *args, **kwargs):
-        return explain(*args, **kwargs)
+    __call__ = staticmethod(explain)  # no extra frame: warnings point at the caller's line
 
 
 sys.modules[__name__].__class__ = _CallableModule

@@ -39,9 +39,11 @@ def test_explain_takes_output_answer_inputs_metadata(problem):
         by_name = paintkit.explain(output=output, answer=problem.answer, inputs=problem.input,
                                    metadata=problem.metadata)
     assert new == by_name
-    with pytest.warns(DeprecationWarning, match=r"explain\(output, answer, inputs, metadata\)"):
+    with pytest.warns(DeprecationWarning, match=r"explain\(output, answer, inputs, metadata\)") \
+            as record:
         old = paintkit.explain(problem.metadata, problem.input, problem.answer, output)
     assert old == new
+    assert record[0].filename == __file__  # the warning names the caller's line
     with pytest.warns(DeprecationWarning):  # old order, output by name
         assert paintkit.explain(problem.metadata, problem.input, problem.answer,
                                 output=output, tolerance=5) == new
