@@ -127,3 +127,11 @@ def test_reward_check_tolerance_keeps_accepting_none():
     assert check(None) is None and check(np.int64(4)) == 4
     with pytest.raises(ValueError, match="None or an integer 0..10"):
         check(11)
+
+
+def test_rewards_batch_targets():
+    plain = importlib.import_module("paintkit.rewards.plain")
+    with pytest.warns(DeprecationWarning, match="batch_targets"):
+        assert plain.prepare_targets is plain.batch_targets
+    image = np.zeros((2, 4, 4, 3), np.uint8)
+    assert isinstance(plain.batch_targets({"answer": image, "input": image}), paintkit.Targets)

@@ -29,6 +29,7 @@ def _definitions() -> dict[str, list[str]]:
     ("check_tolerance", "paintkit/metrics/tolerance.py"),
     ("check_delta_e", "kernels/delta_e.py"),
     ("Targets", "paintkit/metrics/targets.py"),
+    ("prepare_targets", "paintkit/metrics/targets.py"),
     ("balanced_subset", "paintkit/subsets.py"),
 ])
 def test_defined_once(name, home):
