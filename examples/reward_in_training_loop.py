@@ -14,7 +14,7 @@ from torch.utils.data import DataLoader
 from paintkit.data import ProblemStream
 from paintkit.metrics import ScoreAccumulator
 from paintkit.rewards import reward_fn
-from paintkit.rewards.plain import prepare_targets
+from paintkit.rewards.plain import batch_targets
 from paintkit.suites import Suite
 
 DEVICE = "cuda" if torch.cuda.is_available() else "cpu"
@@ -41,7 +41,7 @@ def dummy_policy(inputs, answers, skill, generator):
 generator = torch.Generator().manual_seed(0)
 accumulator = ScoreAccumulator(backend="torch")
 for step, problems in enumerate(loader):
-    targets = prepare_targets(problems, device=DEVICE)  # once per batch of problems
+    targets = batch_targets(problems, device=DEVICE)  # once per batch of problems
     inputs = problems["input"] if isinstance(problems["input"], list) else list(problems["input"])
     answers = problems["answer"] if isinstance(problems["answer"], list) else list(problems["answer"])
     skill = (step + 1) / len(loader)

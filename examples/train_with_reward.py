@@ -45,7 +45,7 @@ from paintkit.colors import hex_to_rgb
 from paintkit.kernels.color_mask import color_mask
 from paintkit.kernels.flood_fill import connected_region_numba
 from paintkit.kernels.point_ops import point_operation_numba
-from paintkit.metrics import prepare_reference, reward, score
+from paintkit.metrics import prepare_targets, reward, score
 from paintkit.slots import make_slot_problem
 
 TASK = "point_operations"
@@ -115,7 +115,7 @@ class Prepared:
         self.x = torch.from_numpy(features(problem.instruction))
         self.window, self.masks = scope_masks(problem)
         self.pixels = np.ascontiguousarray(problem.input[self.window])
-        self.target = prepare_reference([np.ascontiguousarray(problem.answer[self.window])],
+        self.target = prepare_targets([np.ascontiguousarray(problem.answer[self.window])],
                                         [self.pixels])
 
     def output(self, operation: str, scope: str, amount: int, full: bool = False) -> np.ndarray:

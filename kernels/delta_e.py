@@ -33,6 +33,9 @@ are computed in float64 and rounded to it once), on the inputs' device.
 
 from __future__ import annotations
 
+import functools
+import warnings
+
 import numpy as np
 
 from paintkit.kernels.canonical_math import (
@@ -45,8 +48,8 @@ from paintkit.kernels.canonical_math import (
 )
 
 __all__ = [
-    "DELTA_E_FORMULAS", "check_formula", "delta_e_torch", "delta_e_cie76", "delta_e_cie94",
-    "delta_e_ciede2000", "delta_e_rgb_torch",
+    "DELTA_E_FORMULAS", "accepts_formula_keyword", "check_delta_e", "check_formula",
+    "delta_e_torch", "delta_e_cie76", "delta_e_cie94", "delta_e_ciede2000", "delta_e_rgb_torch",
 ]
 
 #: Formula names accepted everywhere a ΔE can be chosen; ``"cie76"`` is the benchmark's.
@@ -64,11 +67,37 @@ RAD63 = float.fromhex("0x1.197c987c952c4p+0")
 DEG_PER_RAD = float.fromhex("0x1.ca5dc1a63c1f8p+5")
 
 
+def check_delta_e(delta_e) -> str:
+    """``delta_e`` if it names a ΔE formula, else ``ValueError`` listing the choices."""
+    if delta_e not in DELTA_E_FORMULAS:
+        raise ValueError(f"delta_e: expected one of {', '.join(DELTA_E_FORMULAS)}, got {delta_e!r}")
+    return delta_e
+
+
 def check_formula(formula) -> str:
-    """``formula`` if it names a ΔE formula, else ``ValueError`` listing the choices."""
-    if formula not in DELTA_E_FORMULAS:
-        raise ValueError(f"delta_e: expected one of {', '.join(DELTA_E_FORMULAS)}, got {formula!r}")
-    return formula
+    """Deprecated name of :func:`check_delta_e` (kept for one version)."""
+    warnings.warn("paintkit.kernels.delta_e.check_formula is deprecated and will be removed in "
+                  "the next version; use check_delta_e", DeprecationWarning, stacklevel=2)
+    return check_delta_e(formula)
+
+
+def accepts_formula_keyword(function):
+    """Decorator: the colour-difference keyword is ``delta_e=`` everywhere; the old
+    ``formula=`` still works for one version, with a ``DeprecationWarning``."""
+
+    @functools.wraps(function)
+    def wrapper(*args, **kwargs):
+        if "formula" in kwargs:
+            if "delta_e" in kwargs:
+                raise TypeError(f"{function.__name__}(): got both delta_e= and its deprecated "
+                                f"name formula=")
+            warnings.warn(f"{function.__name__}(formula=...) is deprecated and will be removed "
+                          f"in the next version; use delta_e=...", DeprecationWarning,
+                          stacklevel=2)
+            kwargs["delta_e"] = kwargs.pop("formula")
+        return function(*args, **kwargs)
+
+    return wrapper
 
 
 def _channels(lab1, lab2, channel_dim: int):
@@ -242,17 +271,19 @@ def _pow7(x):
 _FUNCTIONS = {"cie76": delta_e_cie76, "cie94": delta_e_cie94, "ciede2000": delta_e_ciede2000}
 
 
-def delta_e_torch(lab1, lab2, formula: str = "cie76", *, channel_dim: int = -1):
-    """ΔE between Lab tensors by ``formula`` (one of :data:`DELTA_E_FORMULAS`).
+@accepts_formula_keyword
+def delta_e_torch(lab1, lab2, delta_e: str = "cie76", *, channel_dim: int = -1):
+    """ΔE between Lab tensors by formula ``delta_e`` (one of :data:`DELTA_E_FORMULAS`).
 
     ``lab1`` is the reference (it matters for CIE94 only). Shapes ``(*, 3)`` (or the
     channels at ``channel_dim``, e.g. ``(B, 3, H, W)`` with ``channel_dim=1``); returns
     ``(*)`` on the inputs' device.
     """
-    return _FUNCTIONS[check_formula(formula)](lab1, lab2, channel_dim=channel_dim)
+    return _FUNCTIONS[check_delta_e(delta_e)](lab1, lab2, channel_dim=channel_dim)
 
 
-def delta_e_rgb_torch(rgb1, rgb2, formula: str = "cie76", *, dtype=None):
+@accepts_formula_keyword
+def delta_e_rgb_torch(rgb1, rgb2, delta_e: str = "cie76", *, dtype=None):
     """ΔE between 8-bit sRGB tensors, channels last: uint8 ``(*, 3)`` x ``(*, 3)`` -> ``(*)``.
 
     The canonical Lab of docs/metric-definition.md §3 (looked up:
@@ -265,10 +296,10 @@ def delta_e_rgb_torch(rgb1, rgb2, formula: str = "cie76", *, dtype=None):
 
     from paintkit.kernels.lab_table import srgb_to_lab_exact
 
-    check_formula(formula)
+    check_delta_e(delta_e)
     if dtype is None:
-        dtype = torch.float32 if formula == "cie76" else torch.float64
+        dtype = torch.float32 if delta_e == "cie76" else torch.float64
     lab1, lab2 = srgb_to_lab_exact(rgb1), srgb_to_lab_exact(rgb2)
-    if formula == "cie76":  # float32 Lab differences, as the metric
-        return delta_e_torch(lab1, lab2, formula).to(dtype)
-    return delta_e_torch(lab1.to(dtype), lab2.to(dtype), formula)
+    if delta_e == "cie76":  # float32 Lab differences, as the metric
+        return delta_e_torch(lab1, lab2, delta_e).to(dtype)
+    return delta_e_torch(lab1.to(dtype), lab2.to(dtype), delta_e)

@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from paintkit.kernels.delta_e import check_formula, delta_e_torch
+from paintkit.kernels.delta_e import accepts_formula_keyword, check_delta_e, delta_e_torch
 from paintkit.kernels.delta_e_numba import FORMULA_CODES, delta_e_pixel
 from paintkit.kernels.lab_canonical import lab_of_rgb_canonical
 
@@ -137,7 +137,7 @@ def _histograms_numba(code, outputs, answers, inputs, return_bins):
     return (hist, bins) if return_bins else hist
 
 
-def _pair_bins_torch(formula, sample_codes, reference_codes):
+def _pair_bins_torch(delta_e, sample_codes, reference_codes):
     """``min(ceil(ΔE(reference, sample)), 11)`` per pixel from int64 colour codes ``(N,)``:
     int64 ``(N,)``. ΔE is computed once per distinct colour pair (an output of flat
     colours has few: a 1024² noisy output ~30 times fewer than pixels), from the canonical
@@ -154,12 +154,12 @@ def _pair_bins_torch(formula, sample_codes, reference_codes):
                                 return_inverse=True)
     lab_s = lab_of_codes((pairs >> 24).to(torch.int32))  # planar (3, P)
     lab_r = lab_of_codes((pairs & 0xFFFFFF).to(torch.int32))
-    d = delta_e_torch(lab_r, lab_s, formula, channel_dim=0)  # the reference colour first
+    d = delta_e_torch(lab_r, lab_s, delta_e, channel_dim=0)  # the reference colour first
     bins[differ] = d.ceil().clamp_(max=NUM_BINS - 1).long()[where]
     return bins
 
 
-def _histograms_torch(formula, outputs, answers, inputs, return_bins):
+def _histograms_torch(delta_e, outputs, answers, inputs, return_bins):
     import torch
 
     from paintkit.kernels.lab_table import colour_codes
@@ -174,8 +174,8 @@ def _histograms_torch(formula, outputs, answers, inputs, return_bins):
                    for x in (outputs, answers, inputs))
         for u in range(0, o.shape[0], _PIXELS_PER_STEP):
             v = u + _PIXELS_PER_STEP
-            b_oa = _pair_bins_torch(formula, o[u:v], a[u:v])
-            b_oi = _pair_bins_torch(formula, o[u:v], i[u:v])
+            b_oa = _pair_bins_torch(delta_e, o[u:v], a[u:v])
+            b_oi = _pair_bins_torch(delta_e, o[u:v], i[u:v])
             region = (a[u:v] == i[u:v]).long()  # 0 edit, 1 preservation
             hist[p, :2] += torch.bincount(region * NUM_BINS + b_oa,
                                           minlength=2 * NUM_BINS).view(2, NUM_BINS)
@@ -185,21 +185,22 @@ def _histograms_torch(formula, outputs, answers, inputs, return_bins):
     return (hist, bins_all) if return_bins else hist
 
 
-def tolerance_histograms_delta_e(outputs, answers, inputs, formula: str = "cie76", *,
+@accepts_formula_keyword
+def tolerance_histograms_delta_e(outputs, answers, inputs, delta_e: str = "cie76", *,
                                  return_bins: bool = False):
-    """Per-problem ``(3, 12)`` ΔE histograms with ``formula`` (module docstring).
+    """Per-problem ``(3, 12)`` ΔE histograms with formula ``delta_e`` (module docstring).
 
     Args:
         outputs, answers, inputs: uint8 ``(B, H, W, 3)`` of one shape (outputs already
             normalised to the answer size), all NumPy arrays (parallel Numba, CPU) or all
             torch tensors (on their device).
-        formula: ``"cie76"``, ``"cie94"`` or ``"ciede2000"``.
+        delta_e: ``"cie76"``, ``"cie94"`` or ``"ciede2000"``.
         return_bins: also return ``min(ceil(ΔE(O, A)), 11)`` per pixel, uint8 ``(B, H, W)``.
 
     Returns:
         int64 ``(B, 3, 12)`` (array or tensor like the inputs), or ``(histograms, bins)``.
     """
-    check_formula(formula)
+    check_delta_e(delta_e)
     batch = (outputs, answers, inputs)
     numpy_inputs = all(isinstance(x, np.ndarray) for x in batch)
     for name, x in zip(("outputs", "answers", "inputs"), batch, strict=True):
@@ -212,6 +213,6 @@ def tolerance_histograms_delta_e(outputs, answers, inputs, formula: str = "cie76
         raise ValueError("outputs, answers, inputs: expected one shape (B, H, W, 3), got "
                          f"{tuple(outputs.shape)}, {tuple(answers.shape)}, {tuple(inputs.shape)}")
     if numpy_inputs:
-        return _histograms_numba(FORMULA_CODES[formula], *(np.ascontiguousarray(x) for x in batch),
+        return _histograms_numba(FORMULA_CODES[delta_e], *(np.ascontiguousarray(x) for x in batch),
                                  return_bins)
-    return _histograms_torch(formula, outputs, answers, inputs, return_bins)
+    return _histograms_torch(delta_e, outputs, answers, inputs, return_bins)

@@ -38,7 +38,8 @@ from paintkit.kernels.delta_e import (
     RAD6,
     RAD30,
     RAD63,
-    check_formula,
+    accepts_formula_keyword,
+    check_delta_e,
 )
 from paintkit.kernels.lab_canonical import canonical_lab, lab_of_rgb_canonical
 
@@ -204,7 +205,8 @@ def _pair(name1: str, x1, name2: str, x2, kind: str) -> None:
         raise ValueError(f"{name1}, {name2}: expected one shape, got {x1.shape} and {x2.shape}")
 
 
-def delta_e_numba(lab1: np.ndarray, lab2: np.ndarray, formula: str = "cie76") -> np.ndarray:
+@accepts_formula_keyword
+def delta_e_numba(lab1: np.ndarray, lab2: np.ndarray, delta_e: str = "cie76") -> np.ndarray:
     """ΔE between float Lab arrays ``(..., 3)`` -> ``(...)``; ``lab1`` is the reference.
 
     Example:
@@ -212,7 +214,7 @@ def delta_e_numba(lab1: np.ndarray, lab2: np.ndarray, formula: str = "cie76") ->
         >>> delta_e_numba(a, b, "ciede2000").round(4)
         array([2.0425])
     """
-    code = FORMULA_CODES[check_formula(formula)]
+    code = FORMULA_CODES[check_delta_e(delta_e)]
     lab1, lab2 = np.asarray(lab1), np.asarray(lab2)
     _pair("lab1", lab1, "lab2", lab2, "float")
     dtype = np.float32 if lab1.dtype == lab2.dtype == np.float32 else np.float64
@@ -223,14 +225,15 @@ def delta_e_numba(lab1: np.ndarray, lab2: np.ndarray, formula: str = "cie76") ->
     return out.astype(dtype, copy=False).reshape(lab1.shape[:-1])
 
 
-def delta_e_rgb_numba(rgb1: np.ndarray, rgb2: np.ndarray, formula: str = "cie76") -> np.ndarray:
+@accepts_formula_keyword
+def delta_e_rgb_numba(rgb1: np.ndarray, rgb2: np.ndarray, delta_e: str = "cie76") -> np.ndarray:
     """ΔE between uint8 sRGB arrays ``(..., 3)`` -> float64 ``(...)``; ``rgb1`` is the reference.
 
     The canonical Lab of docs/metric-definition.md §3
     (:func:`~paintkit.kernels.lab_canonical.lab_of_rgb_canonical`), then the formula: CIE76 in
     float32 (the metric's ΔE, bit for bit), CIE94 and CIEDE2000 in canonical float64.
     """
-    code = FORMULA_CODES[check_formula(formula)]
+    code = FORMULA_CODES[check_delta_e(delta_e)]
     rgb1, rgb2 = np.asarray(rgb1), np.asarray(rgb2)
     _pair("rgb1", rgb1, "rgb2", rgb2, "uint8")
     flat1 = np.ascontiguousarray(rgb1).reshape(-1, 3)
@@ -281,8 +284,9 @@ def _within_serial(code, reference, sample, step, limit, out):
     _within_run(code, reference, sample, step, limit, out, 0, sample.shape[0])
 
 
+@accepts_formula_keyword
 def within_delta_e_rgb(reference: np.ndarray, sample: np.ndarray, limit: float,
-                             formula: str = "cie76") -> np.ndarray:
+                             delta_e: str = "cie76") -> np.ndarray:
     """``ΔE(reference, sample) <= limit`` per pixel, without storing ΔE: bool ``(...)``.
 
     ``sample`` is uint8 ``(..., 3)``; ``reference`` uint8 of the same shape or one colour
@@ -295,7 +299,7 @@ def within_delta_e_rgb(reference: np.ndarray, sample: np.ndarray, limit: float,
         ...                          np.array([[0, 0, 255], [0, 0, 250], [255, 0, 0]], np.uint8), 5)
         array([ True,  True, False])
     """
-    code = FORMULA_CODES[check_formula(formula)]
+    code = FORMULA_CODES[check_delta_e(delta_e)]
     reference, sample = np.asarray(reference), np.asarray(sample)
     one_colour = reference.shape == (3,)
     _pair("reference", reference if not one_colour else np.broadcast_to(reference, sample.shape),
@@ -334,8 +338,9 @@ def _count_within(code, reference, sample, mask, limit):
     return count
 
 
+@accepts_formula_keyword
 def count_within_delta_e_rgb(reference: np.ndarray, sample: np.ndarray, mask: np.ndarray,
-                                   limit: float, formula: str = "cie76") -> int:
+                                   limit: float, delta_e: str = "cie76") -> int:
     """How many pixels of bool ``mask`` ``(H, W)`` have ``ΔE(reference, sample) <= limit``,
     for uint8 ``(H, W, 3)`` images (views of larger images are fine: nothing is copied).
     The same decision per pixel as :func:`within_delta_e_rgb`.
@@ -345,7 +350,7 @@ def count_within_delta_e_rgb(reference: np.ndarray, sample: np.ndarray, mask: np
         >>> count_within_delta_e_rgb(ref, out, np.ones((2, 2), bool), 5)
         3
     """
-    code = FORMULA_CODES[check_formula(formula)]
+    code = FORMULA_CODES[check_delta_e(delta_e)]
     reference, sample, mask = np.asarray(reference), np.asarray(sample), np.asarray(mask)
     _pair("reference", reference, "sample", sample, "uint8")
     if reference.ndim != 3 or mask.dtype != np.bool_ or mask.shape != reference.shape[:2]:
@@ -367,14 +372,15 @@ def _within_colour_lab(code, colour, l1, a1, b1, sample, lab, limit, out):
                                        lab[k, 2]) <= limit
 
 
+@accepts_formula_keyword
 def within_colour_lab(colour: np.ndarray, sample: np.ndarray, sample_lab: np.ndarray,
-                      limit: float, formula: str = "cie76") -> np.ndarray:
+                      limit: float, delta_e: str = "cie76") -> np.ndarray:
     """:func:`within_delta_e_rgb` of one reference ``colour`` (uint8 ``(3,)``) and uint8
     ``(N, 3)`` ``sample`` whose Lab is already known (``sample_lab``: float32 ``(N, 3)``,
     :func:`paintkit.kernels.lab_canonical.canonical_lab` of ``sample``): the same decisions,
     without converting the sample again. For testing many colours against one set of
     pixels (a noisy output's wrong pixels)."""
-    code = FORMULA_CODES[check_formula(formula)]
+    code = FORMULA_CODES[check_delta_e(delta_e)]
     colour, sample, sample_lab = np.asarray(colour), np.asarray(sample), np.asarray(sample_lab)
     if colour.dtype != np.uint8 or colour.shape != (3,):
         raise ValueError(f"colour: expected uint8 (3,), got {colour.dtype} {colour.shape}")

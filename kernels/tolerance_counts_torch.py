@@ -7,7 +7,7 @@ cache on CPU and bounded on GPU. Per chunk:
   When they are the majority (palette outputs) only the other pixels are gathered;
 - the outputs' L*a*b* is looked up in :func:`~paintkit.kernels.lab_table.lab_table`, the
   canonical Lab of every 8-bit colour (the answers' and inputs' Lab come from the same
-  table, see :class:`paintkit.metrics.Reference`); ``ΔE²`` is then computed with separate
+  table, see :class:`paintkit.metrics.Targets`); ``ΔE²`` is then computed with separate
   float32 operations in the definition's order and each bin ``min(ceil(ΔE), 11)`` read from
   it by comparison with :data:`BIN_THRESHOLDS` (no library square root), so every count is
   the definition's (docs/metric-definition.md §3-6) exactly, on any device;
@@ -237,7 +237,7 @@ def tolerance_histograms_torch(
             :func:`~paintkit.kernels.lab_table.srgb_to_lab_exact`; approximate Lab would
             make the counts approximate) and bool ``(B, H, W)`` edit region of the
             answers/inputs, precomputed once and reused for many outputs (see
-            :class:`paintkit.metrics.Reference`); computed if omitted.
+            :class:`paintkit.metrics.Targets`); computed if omitted.
         return_bins: also return ``ceil(ΔE(O, A))`` clipped to 11, uint8 ``(B, H, W)``.
         max_pixels_per_step: pixels per chunk (bounds temporary memory); default
             :data:`DEFAULT_PIXELS_PER_STEP` for the device type.

@@ -1,19 +1,36 @@
 """paintkit: exact procedurally generated image-editing benchmarks and fast scoring.
 
-Start here:
+The main entry points are here, with one argument order (outputs, answers, inputs, then
+the problem's metadata)::
 
-- :mod:`paintkit.scene` — the scene model (canvas, background, shapes, extra elements);
-- :mod:`paintkit.shapes` — the 12 shapes, their outlines and named control points;
-- :mod:`paintkit.sampling` — random shapes that follow the PaintBench placement rules
-  (``shapes``) and a visual condition's whole scene from one seed (``condition``);
-- :mod:`paintkit.tasks` — the 20 tasks on one contract (``generate``); what they share lives
-  in :mod:`paintkit.language`, :mod:`paintkit.composition` and :mod:`paintkit.edits`;
-- :mod:`paintkit.renderers` — Scene -> exact pixels (Skia, no anti-aliasing);
-- :mod:`paintkit.kernels` — every per-pixel computation (torch / Numba / NumPy);
-- :mod:`paintkit.cli` — the ``paintkit`` command.
+    import paintkit
 
-Heavy dependencies (torch, numba, skia) are imported lazily by the modules that need them.
+    problem = paintkit.generate("translation", seed=7)           # one Problem, in memory
+    results = paintkit.score([output], [problem.answer], [problem.input])   # ProblemScore list
+    rewards = paintkit.reward(outputs, targets)                  # float32 tensor (B,)
+    report = paintkit.explain(output, problem.answer, problem.input, problem.metadata)  # dict
+
+- :func:`generate` (:func:`paintkit.tasks.generate`): problem ``seed`` of a task, in memory;
+- :func:`score`, :func:`reward`, :func:`soft_reward`, :func:`prepare_targets`,
+  :class:`Targets`, :class:`ScoreAccumulator` (:mod:`paintkit.metrics`);
+- :func:`explain` (:mod:`paintkit.explain`): which objects an output got right;
+- the suites (:mod:`paintkit.suites`): :class:`Suite` (PaintBench), :class:`TinyGrafixSuite`,
+  :class:`GuidanceSuite`, :class:`CompositionalSuite`, :class:`CombinedSuite`;
+- :class:`Problem` and the scene classes (:mod:`paintkit.scene`).
+
+Where things live: :mod:`paintkit.tasks` (the 20 tasks on one contract; what they share is
+in :mod:`paintkit.language`, :mod:`paintkit.scene_parts` and :mod:`paintkit.edits`),
+:mod:`paintkit.shapes`, :mod:`paintkit.sampling`, :mod:`paintkit.renderers` (Scene -> exact
+pixels), :mod:`paintkit.kernels` (every per-pixel computation), :mod:`paintkit.cli` (the
+``paintkit`` command).
+
+``import paintkit`` stays light: only the scene classes load with it; every other name
+above is imported on first use, so torch, Numba and Skia load only when something needs them.
 """
+
+from __future__ import annotations
+
+import importlib
 
 from paintkit._version import __version__
 from paintkit.scene import (
@@ -28,7 +45,47 @@ from paintkit.scene import (
     Stroke,
 )
 
+#: Top-level name -> (module, attribute), imported on first access.
+_LAZY = {
+    "generate": ("paintkit.tasks", "generate"),
+    "Problem": ("paintkit.tasks", "Problem"),
+    "TASKS": ("paintkit.tasks", "TASKS"),
+    "score": ("paintkit.metrics", "score"),
+    "reward": ("paintkit.metrics", "reward"),
+    "soft_reward": ("paintkit.metrics", "soft_reward"),
+    "tolerance_statistics": ("paintkit.metrics", "tolerance_statistics"),
+    "prepare_targets": ("paintkit.metrics", "prepare_targets"),
+    "Targets": ("paintkit.metrics", "Targets"),
+    "ProblemScore": ("paintkit.metrics", "ProblemScore"),
+    "ScoreAccumulator": ("paintkit.metrics", "ScoreAccumulator"),
+    "explain": ("paintkit.explain", "explain"),
+    "Suite": ("paintkit.suites", "Suite"),
+    "TinyGrafixSuite": ("paintkit.suites.tinygrafix", "TinyGrafixSuite"),
+    "CombinedSuite": ("paintkit.suites.combined", "CombinedSuite"),
+    "GuidanceSuite": ("paintkit.guidance.suite", "GuidanceSuite"),
+    "CompositionalSuite": ("paintkit.compositional.suite", "CompositionalSuite"),
+}
+
+
+def __getattr__(name: str):
+    if name == "explain":
+        # ``paintkit.explain`` is also the subpackage: the package itself is callable
+        # (``paintkit.explain(...)`` runs ``paintkit.explain.explain``), so the attribute
+        # stays right whether or not the subpackage has been imported.
+        return importlib.import_module("paintkit.explain")
+    if name in _LAZY:
+        module, attribute = _LAZY[name]
+        value = getattr(importlib.import_module(module), attribute)
+        globals()[name] = value  # later lookups skip __getattr__
+        return value
+    raise AttributeError(f"module 'paintkit' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
+
+
 __all__ = [
     "__version__", "BBox", "Background", "Canvas", "Line", "Polygon", "Scene", "Shape",
-    "Stripes", "Stroke",
+    "Stripes", "Stroke", *_LAZY,
 ]

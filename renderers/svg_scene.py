@@ -17,7 +17,7 @@ The root carries ``shape-rendering="crispEdges"``, so renderers that honour it (
 fill aliased, pixel centre in or out, like the Skia render.
 
 Problems whose answer is computed in pixel space (flood fill, gradients, blending, ...)
-have no answer scene. :func:`pixels_svg` then draws the closest scene and adds
+have no answer scene. :func:`scene_svg` given the pixels then draws the closest scene and adds
 ``<g id="pixel-edits">``: one path per colour, made of the pixel runs where the image
 differs from that scene's render (and the pixels next to them), so the SVG still renders to
 the image, exactly there.

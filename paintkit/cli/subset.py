@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
+from collections import Counter
+
+from paintkit.io.atomic import write_bytes_atomic
+from paintkit.subsets import balanced_subset, levels, load_pool
 
 
 def register(subparsers) -> None:
@@ -11,7 +16,7 @@ def register(subparsers) -> None:
         "subset", help="pick a subset of a generated suite balanced by difficulty",
         description="Reads every NNN.json under --benchmarks and picks --n problems spread "
         "evenly over object count, edit-region size and number of steps (see "
-        "docs/balanced-subsets.md). Writes the chosen problems with their levels as JSON.")
+        "docs/subsets.md). Writes the chosen problems with their levels as JSON.")
     p.add_argument("--benchmarks", required=True, metavar="DIR", help="a generated output folder")
     p.add_argument("--n", type=int, required=True, help="problems to pick")
     p.add_argument("--seed", type=int, default=0, help="sampling seed (default 0)")
@@ -22,12 +27,6 @@ def register(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import json
-    from collections import Counter
-
-    from paintkit.balanced import balanced_subset, levels, load_pool
-    from paintkit.io.atomic import write_bytes_atomic
-
     factors = tuple(f.strip() for f in args.factors.split(",") if f.strip())
     pool = load_pool(args.benchmarks)
     level_of = dict(zip((it.key for it in pool), levels(pool), strict=True))

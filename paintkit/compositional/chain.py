@@ -17,8 +17,8 @@ can undo an earlier one. A seed is rejected when
 - later steps cover up an earlier one: fewer than ``MIN_EDIT_PIXELS`` of the pixels a step
   changed still show its result in the final answer (so every step counts).
 
-:func:`multi_edit_problem` states the steps in order in one instruction;
-:func:`conversational_problem` adds ``turns`` (docs/compositional.md#turns): each turn's
+:func:`generate_compositional` makes both kinds: ``"multi_edit"`` states the steps in order
+in one instruction; ``"conversational"`` adds ``turns`` (docs/compositional.md#turns): each turn's
 instruction and its exact answer scene.
 """
 

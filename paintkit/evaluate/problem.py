@@ -75,7 +75,7 @@ def score_problem(
     named after it). ``extra_metrics``: names from
     :data:`~paintkit.metrics.similarity.EXTRA_METRICS` added as ``row["extra_metrics"]``.
     ``explain``: a tolerance (0..10) to add ``row["explanation"]``, the output's object
-    tags and error segments (:func:`paintkit.explain.explain_problem`) from the per-pixel
+    tags and error segments (:func:`paintkit.explain.explain`) from the per-pixel
     bins the scoring computes anyway, with the problem's scenes prepared once for every
     model.
 
@@ -141,14 +141,14 @@ class _Explainer:
 
     def __init__(self, meta: dict, inp: np.ndarray, answer: np.ndarray, tolerance: int,
                  delta_e: str):
-        self.args = (meta, inp, answer)
+        self.args = (answer, inp, meta)
         self.tolerance, self.delta_e = tolerance, delta_e
         self.scenes = None
         self.error = None
 
     def __call__(self, output, bins) -> dict:
         """The explanation of ``output`` (None when missing) from its scoring ``bins``."""
-        from paintkit.explain import explain_problem, prepare_scenes
+        from paintkit.explain import explain, prepare_scenes
 
         if self.scenes is None and self.error is None:
             try:
@@ -157,9 +157,9 @@ class _Explainer:
                 self.error = str(exc)
         if self.error is not None:
             return {"error": self.error}
-        return explain_problem(*self.args, output,
-                               tolerance=self.tolerance, delta_e=self.delta_e, bins=bins,
-                               scenes=self.scenes)
+        return explain(output, *self.args,
+                       tolerance=self.tolerance, delta_e=self.delta_e, bins=bins,
+                       scenes=self.scenes)
 
 
 def write_segments(path: Path, meta: dict, inp, answer, bins, delta_e: str) -> None:
@@ -169,7 +169,7 @@ def write_segments(path: Path, meta: dict, inp, answer, bins, delta_e: str) -> N
 
     from paintkit.explain import segment_maps
 
-    maps = segment_maps(meta, inp, answer, bins, DIFF_TOLERANCES)
+    maps = segment_maps(bins, answer, inp, meta, DIFF_TOLERANCES)
     body = {"delta_e": delta_e, "segments": {str(t): maps[t] for t in DIFF_TOLERANCES}}
     write_text_atomic(path, json.dumps(body, sort_keys=True) + "\n")
 

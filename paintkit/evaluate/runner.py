@@ -159,10 +159,10 @@ def evaluate(
             ``--model`` / ``--benchmark`` / ``--task`` (naming what exists).
         FolderBusyError: another eval is writing into ``out_dir``.
     """
-    from paintkit.kernels.delta_e import check_formula
+    from paintkit.kernels.delta_e import check_delta_e
 
     outputs_root, out_dir = Path(outputs_root), Path(out_dir)
-    check_formula(delta_e)
+    check_delta_e(delta_e)
     extra_metrics = check_extra_metrics(extra_metrics)
     if explain is not None:
         from paintkit.explain.problem import check_tolerance

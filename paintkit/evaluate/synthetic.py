@@ -12,7 +12,8 @@ from pathlib import Path
 
 import numpy as np
 
-from paintkit.io.images import encode_png, write_png
+from paintkit.io.images import write_png
+from paintkit.io.png_encode import encode_png
 
 _PALETTE = np.array([[255, 0, 0], [255, 165, 0], [255, 255, 0], [0, 255, 0], [0, 0, 255],
                      [128, 0, 128], [255, 192, 203], [139, 69, 19], [0, 0, 0],
@@ -115,7 +116,7 @@ def write_synthetic_tree(
             style = model if model in ("exact", "noisy", "partial", "resized") else "noisy"
             if resized_every and k % resized_every == resized_every - 1:
                 style = "resized"
-            data = encode_png(model_output(rng, answer, inp, style))
+            data = encode_png(model_output(rng, answer, inp, style), "imagecodecs")
             if corrupt_every and k % corrupt_every == corrupt_every - 1:
                 data = data[: len(data) // 2]
             path.write_bytes(data)

@@ -1,7 +1,7 @@
 """Explain every output of a benchmark tree (standard layout, docs/file-layout.md) into one JSONL file.
 
 For each (model, problem) the benchmark's input, answer and metadata are read once, the
-output is explained with :func:`~paintkit.explain.explain_problem`, and one row is written:
+output is explained with :func:`~paintkit.explain.explain`, and one row is written:
 the problem key (``model, benchmark, task, mode, visual_condition, idx``) plus the
 explanation. A problem whose own files are broken gets a row with ``"error"`` and the run
 goes on; a missing or undecodable output gets ``has_output: false`` and its ``error``.
@@ -17,7 +17,7 @@ from pathlib import Path
 from paintkit.explain.problem import (
     DEFAULT_TOLERANCE,
     check_tolerance,
-    explain_problem,
+    explain,
     prepare_scenes,
 )
 
@@ -38,7 +38,7 @@ def _problem_rows(problem, models, outputs_root, tolerance, formula) -> list[dic
 
     meta = read_metadata(problem)
     inputs, answer = load_rgb(problem.input_path), load_rgb(problem.answer_path)
-    scenes = prepare_scenes(meta, inputs, answer)  # once for every model's output
+    scenes = prepare_scenes(answer, inputs, meta)  # once for every model's output
     rows = []
     for model in models:
         key = {"model": model, "benchmark": problem.benchmark, "task": problem.task,
@@ -49,8 +49,8 @@ def _problem_rows(problem, models, outputs_root, tolerance, formula) -> list[dic
             output, error = load_rgb(path), None
         except ImageDecodeError as exc:
             output, error = None, str(exc) if path.exists() else f"{path}: no output file"
-        row = {**key, **explain_problem(meta, inputs, answer, output, tolerance=tolerance,
-                                        delta_e=formula, scenes=scenes)}
+        row = {**key, **explain(output, answer, inputs, meta, tolerance=tolerance,
+                                delta_e=formula, scenes=scenes)}
         if error is not None:
             row["error"] = error
         rows.append(row)
@@ -83,9 +83,9 @@ def explain_directory(benchmarks_root, outputs_root, out_dir, *, models=None, be
     ``jobs``."""
     from paintkit.evaluate.discovery import discover_models, discover_problems
     from paintkit.io.atomic import write_text_atomic
-    from paintkit.kernels.delta_e import check_formula
+    from paintkit.kernels.delta_e import check_delta_e
 
-    check_formula(delta_e)
+    check_delta_e(delta_e)
     check_tolerance(tolerance)
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise ValueError(f"jobs: expected an int >= 1, got {jobs!r}")

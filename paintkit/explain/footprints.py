@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from paintkit.kernels.scene_codes import decode_codes, renders_exactly
 from paintkit.scene import Line, Scene
 
 __all__ = ["Footprints", "checked_footprints", "footprints", "same_coverage",
@@ -97,7 +98,6 @@ def checked_footprints(pairs) -> list[tuple[Footprints | None, bool]]:
         a scene with the coverage of the pair before it (:func:`same_coverage`) shares that
         render and its footprint map.
     """
-    from paintkit.kernels.scene_codes import decode_codes, renders_exactly
     from paintkit.renderers import render_codes
 
     results: list[tuple[Footprints | None, bool]] = []

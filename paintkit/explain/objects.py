@@ -30,6 +30,16 @@ from __future__ import annotations
 
 import numpy as np
 
+from paintkit.kernels.components import connected_components
+from paintkit.kernels.delta_e_numba import (
+    SERIAL_PIXELS,
+    count_within_delta_e_rgb,
+    delta_e_rgb_numba,
+    within_colour_lab,
+    within_delta_e_rgb,
+)
+from paintkit.kernels.lab_canonical import canonical_lab
+
 __all__ = ["CORRECT_SHARE", "MISPLACED_SHARE", "MISSING_SHARE", "UNIFORM_SHARE", "ObjectTagger"]
 
 CORRECT_SHARE = 0.95
@@ -76,14 +86,14 @@ class ObjectTagger:
         output, answer, inputs: uint8 ``(H, W, 3)`` (the output normalised to the answer).
         correct: bool ``(H, W)``, ``ΔE(O, A) <= tolerance``.
         edit_mask: bool ``(H, W)``.
-        tolerance: ``t``. formula: the ΔE formula.
+        tolerance: ``t``. delta_e: the ΔE formula.
     """
 
     def __init__(self, output, answer, inputs, correct, edit_mask, tolerance: int,
-                 formula: str):
+                 delta_e: str):
         self.o, self.a, self.i = output, answer, inputs
         self.correct, self.edit = correct, edit_mask
-        self.t, self.formula = tolerance, formula
+        self.t, self.delta_e = tolerance, delta_e
         self._colour_masks: dict = {}
         self._wrong_at = None
         self._wrong_colours = None
@@ -118,23 +128,19 @@ class ObjectTagger:
         """``ΔE(reference, sample) <= t`` for two ``(N, 3)`` uint8 arrays (or a colour
         ``(3,)`` and ``(N, 3)``). Equal colours (most pixels of a shifted copy on
         flat-colour scenes) cost no arithmetic."""
-        from paintkit.kernels.delta_e_numba import within_delta_e_rgb
 
-        return within_delta_e_rgb(reference, sample, self.t, self.formula)
+        return within_delta_e_rgb(reference, sample, self.t, self.delta_e)
 
     def _count_matches(self, reference: np.ndarray, sample: np.ndarray,
                        mask: np.ndarray) -> int:
         """How many of the ``mask`` pixels (bool ``(N,)``) of two ``(N, 3)`` uint8 arrays
         have ``ΔE(reference, sample) <= t``, without gathering them."""
-        from paintkit.kernels.delta_e_numba import count_within_delta_e_rgb
 
         return count_within_delta_e_rgb(reference[None], sample[None], mask[None],
-                                              self.t, self.formula)
+                                              self.t, self.delta_e)
 
     def _distance(self, c1: np.ndarray, c2: np.ndarray) -> float:
-        from paintkit.kernels.delta_e_numba import delta_e_rgb_numba
-
-        return float(delta_e_rgb_numba(c1[None], c2[None], self.formula)[0])
+        return float(delta_e_rgb_numba(c1[None], c2[None], self.delta_e)[0])
 
     # ------------------------------------------------------------------ present elements
     def tag_present(self, k: int, fp, underlay=None, input_fp=None) -> dict:
@@ -198,8 +204,6 @@ class ObjectTagger:
         """Raster indices of the wrong pixels within ``t`` of colour ``code``. Many wrong
         pixels (an output that differs everywhere) get their Lab converted once, for every
         colour tested against them."""
-        from paintkit.kernels.delta_e_numba import SERIAL_PIXELS, within_colour_lab
-        from paintkit.kernels.lab_canonical import canonical_lab
 
         at, colours = self._wrong()
         if at.size < SERIAL_PIXELS:
@@ -207,7 +211,7 @@ class ObjectTagger:
         if self._wrong_lab is None:
             self._wrong_lab = canonical_lab(colours)
         return at[within_colour_lab(_unpack(code), colours, self._wrong_lab, self.t,
-                                    self.formula)]
+                                    self.delta_e)]
 
     def _colour_components(self, code: int):
         """The components of the wrong output pixels within ``t`` of colour ``code``
@@ -216,7 +220,6 @@ class ObjectTagger:
         in raster order; None when there are none. Only wrong pixels are converted: a
         shifted copy is wrong wherever it does not overlap its right place, and the offset
         is refined after."""
-        from paintkit.kernels.components import connected_components
 
         if code in self._colour_masks:
             return self._colour_masks[code]
@@ -245,7 +248,6 @@ class ObjectTagger:
         """Share of the element's pixels (those whose shifted place is inside the image; 0
         when under half are) matched by the output shifted by ``(dx, dy)``. Window slices,
         not gathers: the climb evaluates many shifts of one element."""
-        from paintkit.kernels.delta_e_numba import count_within_delta_e_rgb
 
         y0, x0, mask, a_win, n = element
         h, w = self.o.shape[:2]
@@ -261,7 +263,7 @@ class ObjectTagger:
             return 0.0
         a = a_win[top:bottom, left:right]
         o = self.o[y0 + dy + top:y0 + dy + bottom, x0 + dx + left:x0 + dx + right]
-        return count_within_delta_e_rgb(a, o, m, self.t, self.formula) / inside
+        return count_within_delta_e_rgb(a, o, m, self.t, self.delta_e) / inside
 
     def _climb(self, element, dx, dy):
         """Hill-climb the shift share from ``(dx, dy)`` over 1 px steps (the centroid guess

@@ -17,25 +17,65 @@ explained depends on what the metadata holds:
 
 from __future__ import annotations
 
+import json
+import os
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from paintkit.explain.footprints import scene_from_metadata, underlay
+from paintkit.deprecation import warn_deprecated
+from paintkit.explain.footprints import checked_footprints, scene_from_metadata, underlay
 from paintkit.explain.objects import ObjectTagger
 from paintkit.explain.segments import MAX_SEGMENTS, error_segments
+from paintkit.kernels.delta_e import check_delta_e
+from paintkit.kernels.delta_e_counts import tolerance_histograms_delta_e
+from paintkit.kernels.edit_region import changed_mask_numba
+from paintkit.kernels.normalize import normalize_output_numba
+from paintkit.kernels.tolerance_counts import tolerance_histograms_numba
+from paintkit.metrics.tolerance import check_tolerance
 
-__all__ = ["DEFAULT_TOLERANCE", "ProblemScenes", "check_tolerance", "explain_problem",
+__all__ = ["DEFAULT_TOLERANCE", "ProblemScenes", "explain", "explain_problem",
            "prepare_scenes", "segment_maps"]
 
 DEFAULT_TOLERANCE = 5
 
 
-def check_tolerance(tolerance) -> int:
-    """``tolerance`` if it is an int in 0..10, else ``ValueError``."""
-    if isinstance(tolerance, bool) or not isinstance(tolerance, int) or not 0 <= tolerance <= 10:
-        raise ValueError(f"tolerance: expected an int in 0..10, got {tolerance!r}")
-    return tolerance
+def _is_metadata(value) -> bool:
+    """Whether ``value`` is problem metadata (a dict, or the path of a ``.json`` file): what
+    the first argument of the old ``(metadata, inputs, answer, ...)`` order is, never an
+    image."""
+    if isinstance(value, str | os.PathLike):
+        return os.fspath(value).lower().endswith(".json")
+    return isinstance(value, Mapping)
+
+
+def _metadata_of(metadata) -> Mapping:
+    """The metadata dict: given, or read from the problem's JSON file."""
+    if isinstance(metadata, str | os.PathLike):
+        with open(metadata, encoding="utf-8") as f:
+            metadata = json.load(f)
+    if not isinstance(metadata, Mapping):
+        raise TypeError(f"metadata: expected a dict or the path of a problem's JSON file, got "
+                        f"{type(metadata).__name__}")
+    return metadata
+
+
+def _new_order(function: str, args: tuple, kwargs: dict, old_names: tuple[str, ...],
+               new_call: str) -> tuple[tuple, dict]:
+    """``(args, kwargs)`` in the new order: a call in the old order (metadata first) warns and
+    has its positional arguments passed by name instead."""
+    if not args or not _is_metadata(args[0]):
+        return args, kwargs
+    if len(args) > len(old_names):
+        raise TypeError(f"{function}(): expected at most {len(old_names)} positional "
+                        f"arguments, got {len(args)}")
+    warn_deprecated(f"{function}({', '.join(old_names)}) (metadata first)", new_call, stacklevel=4)
+    named = dict(zip(old_names, args, strict=False))
+    clash = set(named) & set(kwargs)
+    if clash:
+        raise TypeError(f"{function}(): got multiple values for {', '.join(sorted(clash))}")
+    return (), {**named, **kwargs}
 
 
 def _check(name: str, image, shape=None) -> np.ndarray:
@@ -52,8 +92,6 @@ def _checked_scenes(metadata: dict, inputs: np.ndarray, answer: np.ndarray):
     """``(scene, footprints, why)`` for the input and the answer scene: the scene and its
     footprints only if it renders to its image exactly (else Nones and the note saying
     why). One code render per scene gives the footprints and the check."""
-    from paintkit.explain.footprints import checked_footprints
-
     keys = ("scene", "answer_scene")
     scenes = [scene_from_metadata(metadata, key) for key in keys]
     checked = checked_footprints(list(zip(scenes, (inputs, answer), strict=True)))
@@ -68,14 +106,11 @@ def _checked_scenes(metadata: dict, inputs: np.ndarray, answer: np.ndarray):
     return out
 
 
-def _bins(output, answer, inputs, formula):
-    from paintkit.kernels.delta_e_counts import tolerance_histograms_delta_e
-    from paintkit.kernels.tolerance_counts import tolerance_histograms_numba
-
+def _bins(output, answer, inputs, delta_e):
     batch = (output[None], answer[None], inputs[None])
-    if formula == "cie76":
+    if delta_e == "cie76":
         return tolerance_histograms_numba(*batch, return_bins=True)[1][0]
-    return tolerance_histograms_delta_e(*batch, formula, return_bins=True)[1][0]
+    return tolerance_histograms_delta_e(*batch, delta_e, return_bins=True)[1][0]
 
 
 @dataclass
@@ -94,10 +129,21 @@ class ProblemScenes:
     underlays: dict = field(default_factory=dict)
 
 
-def prepare_scenes(metadata: dict, inputs, answer) -> ProblemScenes:
-    """Rebuild and check the problem's scenes and render their footprints, once."""
-    from paintkit.kernels.edit_region import changed_mask_numba
+def prepare_scenes(*args, **kwargs) -> ProblemScenes:
+    """``prepare_scenes(answer, inputs, metadata)``: rebuild and check the problem's scenes
+    and render their footprints, once (then pass ``scenes=`` to :func:`explain`).
 
+    ``answer``, ``inputs``: uint8 ``(H, W, 3)``; ``metadata``: the problem's metadata dict or
+    the path of its JSON file. The old order ``(metadata, inputs, answer)`` still works for
+    one version, with a ``DeprecationWarning``.
+    """
+    args, kwargs = _new_order("prepare_scenes", args, kwargs, ("metadata", "inputs", "answer"),
+                              "prepare_scenes(answer, inputs, metadata)")
+    return _prepare_scenes(*args, **kwargs)
+
+
+def _prepare_scenes(answer, inputs, metadata) -> ProblemScenes:
+    metadata = _metadata_of(metadata)
     inputs = _check("inputs", inputs)
     answer = _check("answer", answer, inputs.shape)
     edit = changed_mask_numba(inputs, answer)
@@ -111,16 +157,41 @@ def prepare_scenes(metadata: dict, inputs, answer) -> ProblemScenes:
     return ProblemScenes(edit, input_scene, answer_scene, notes, input_fp, answer_fp)
 
 
-def explain_problem(metadata: dict, inputs, answer, output, *, tolerance: int = DEFAULT_TOLERANCE,
-                    delta_e: str = "cie76", max_segments: int = MAX_SEGMENTS,
-                    bins=None, scenes: ProblemScenes | None = None) -> dict:
+def explain(*args, **kwargs) -> dict:
+    """``explain(output, answer, inputs, metadata, *, tolerance=5, delta_e="cie76", ...)``:
+    object tags and error segments of one output (module docstring).
+
+    The arguments come in the order of :func:`paintkit.score` (outputs, answers, inputs),
+    then the problem's metadata. The old order ``(metadata, inputs, answer, output)`` still
+    works for one version, with a ``DeprecationWarning`` (a dict or a path as the first
+    argument is metadata: an output is never one).
+    """
+    args, kwargs = _new_order("explain", args, kwargs, ("metadata", "inputs", "answer", "output"),
+                              "explain(output, answer, inputs, metadata)")
+    return _explain(*args, **kwargs)
+
+
+def explain_problem(*args, **kwargs) -> dict:
+    """Deprecated name of :func:`explain` (either argument order)."""
+    warn_deprecated("paintkit.explain.explain_problem", "paintkit.explain(output, answer, "
+                    "inputs, metadata)")
+    args, kwargs = _new_order("explain_problem", args, kwargs,
+                              ("metadata", "inputs", "answer", "output"),
+                              "explain(output, answer, inputs, metadata)")
+    return _explain(*args, **kwargs)
+
+
+def _explain(output, answer, inputs, metadata, *, tolerance: int = DEFAULT_TOLERANCE,
+             delta_e: str = "cie76", max_segments: int = MAX_SEGMENTS,
+             bins=None, scenes: ProblemScenes | None = None) -> dict:
     """Object tags and error segments of one output (module docstring).
 
     Args:
-        metadata: the problem's JSON metadata (holds ``scene`` and maybe ``answer_scene``).
-        inputs, answer: uint8 ``(H, W, 3)``.
-        output: uint8 ``(H', W', 3)`` (normalised to the answer's size, docs/metric-definition.md §2), or None
-            for a missing output.
+        output: uint8 ``(H', W', 3)`` (normalised to the answer's size,
+            docs/metric-definition.md §2), or None for a missing output.
+        answer, inputs: uint8 ``(H, W, 3)``.
+        metadata: the problem's JSON metadata (holds ``scene`` and maybe ``answer_scene``),
+            or the path of the problem's JSON file; may be None when ``scenes`` is given.
         tolerance: ``t`` in 0..10: a pixel is right when ``ΔE(O, A) <= t``.
         delta_e: ``"cie76"`` (the benchmark's), ``"cie94"`` or ``"ciede2000"``.
         bins: the scorer's per-pixel bins of this output, if already computed
@@ -135,11 +206,8 @@ def explain_problem(metadata: dict, inputs, answer, output, *, tolerance: int = 
         lists one dict per element (``id``, ``tag``, ``area``, ``share`` and the tag's
         figures), ``tags`` counts them per tag.
     """
-    from paintkit.kernels.delta_e import check_formula
-    from paintkit.kernels.normalize import normalize_output_numba
-
-    check_formula(delta_e)
-    check_tolerance(tolerance)
+    check_delta_e(delta_e)
+    tolerance = check_tolerance(tolerance)
     inputs = _check("inputs", inputs)
     answer = _check("answer", answer, inputs.shape)
     base = {"tolerance": tolerance, "delta_e": delta_e}
@@ -150,7 +218,9 @@ def explain_problem(metadata: dict, inputs, answer, output, *, tolerance: int = 
         output = np.ascontiguousarray(
             normalize_output_numba(output, (answer.shape[1], answer.shape[0])))
     if scenes is None:
-        scenes = prepare_scenes(metadata, inputs, answer)
+        if metadata is None:
+            raise ValueError("metadata: required unless scenes= is given")
+        scenes = _prepare_scenes(answer, inputs, metadata)
     elif scenes.edit.shape != answer.shape[:2]:
         raise ValueError(f"scenes: prepared for a {scenes.edit.shape} problem, the answer is "
                          f"{answer.shape[:2]}")
@@ -219,28 +289,37 @@ def explain_problem(metadata: dict, inputs, answer, output, *, tolerance: int = 
             "objects": objects, "tags": tags, **segments}
 
 
-def segment_maps(metadata: dict, inputs, answer, bins, tolerances, *,
-                 max_segments: int = MAX_SEGMENTS) -> dict:
-    """Error segments at several tolerances from the per-pixel bins the scorer already has
+def segment_maps(*args, **kwargs) -> dict:
+    """``segment_maps(bins, answer, inputs, metadata, tolerances, *, max_segments=...)``:
+    error segments at several tolerances from the per-pixel bins the scorer already has
     (``ceil(ΔE(O, A))`` clipped to 11, uint8 ``(H, W)``: ``tolerance_statistics(...,
     return_bins=True)``), for writing next to the diff images: ``{t: error_segments(...)}``.
 
-    The scenes are rebuilt and checked once for all tolerances (as in
-    :func:`explain_problem`); without a usable scene the segments carry no object overlaps.
+    The scenes are rebuilt and checked once for all tolerances (as in :func:`explain`);
+    without a usable scene the segments carry no object overlaps. ``metadata``: a dict or
+    the path of the problem's JSON file. The old order ``(metadata, inputs, answer, bins,
+    tolerances)`` still works for one version, with a ``DeprecationWarning``.
     """
+    args, kwargs = _new_order("segment_maps", args, kwargs,
+                              ("metadata", "inputs", "answer", "bins", "tolerances"),
+                              "segment_maps(bins, answer, inputs, metadata, tolerances)")
+    return _segment_maps(*args, **kwargs)
+
+
+def _segment_maps(bins, answer, inputs, metadata, tolerances, *,
+                  max_segments: int = MAX_SEGMENTS) -> dict:
+    metadata = _metadata_of(metadata)
     inputs = _check("inputs", inputs)
     answer = _check("answer", answer, inputs.shape)
     bins = np.asarray(bins)
     if bins.shape != inputs.shape[:2]:
         raise ValueError(f"bins: expected the image's (H, W) = {inputs.shape[:2]}, got "
                          f"{bins.shape}")
-    from paintkit.kernels.edit_region import changed_mask_numba
-
     edit = changed_mask_numba(inputs, answer)
     (_, input_fp, _), (answer_scene, answer_fp, _) = _checked_scenes(metadata, inputs, answer)
     if answer_scene is None:  # input-scene overlaps are still informative (and exact where nothing changed)
         answer_fp, input_fp = input_fp, None
-    return {int(t): error_segments(edit, bins <= check_tolerance(int(t)),
+    return {int(t): error_segments(edit, bins <= check_tolerance(t),
                                    answer_footprints=answer_fp, input_footprints=input_fp,
                                    max_segments=max_segments)
             for t in tolerances}

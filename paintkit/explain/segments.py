@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from paintkit.kernels.run_labels import label_boxes_of_pixels, label_runs
+
 __all__ = ["MAX_SEGMENTS", "error_segments"]
 
 MAX_SEGMENTS = 100
@@ -60,7 +62,6 @@ def error_segments(edit_mask: np.ndarray, correct: np.ndarray, *, answer_footpri
         "edit_pixels", "preservation_pixels", "answer_objects", "input_objects",
         "spurious"}``, largest first.
     """
-    from paintkit.kernels.run_labels import label_boxes_of_pixels, label_runs
 
     if edit_mask.shape != correct.shape:
         raise ValueError(f"edit_mask, correct: expected one (H, W) shape, got {edit_mask.shape} "

@@ -32,7 +32,9 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
+from paintkit.deprecation import warn_deprecated
 from paintkit.errors import PaintkitError
+from paintkit.io import png_encode
 from paintkit.io.atomic import write_bytes_atomic
 from paintkit.io.png_encode import decode_plain_png
 
@@ -266,15 +268,21 @@ def image_size(path: str | os.PathLike) -> tuple[int, int]:
 
 
 def encode_png(array: np.ndarray, level: int = 1) -> bytes:
-    """PNG bytes of a uint8 ``(H, W, 3)`` array (zlib ``level``; lossless either way)."""
-    array = np.ascontiguousarray(array, dtype=np.uint8)
-    if _imagecodecs is not None:
-        return bytes(_imagecodecs.png_encode(array, level=level))
-    buffer = io.BytesIO()
-    Image.fromarray(array).save(buffer, format="PNG", compress_level=level)
-    return buffer.getvalue()
+    """Deprecated: :func:`paintkit.io.png_encode.encode_png` (``encoder="imagecodecs"`` gives
+    the bytes this function gave). Kept for one version."""
+    warn_deprecated("paintkit.io.images.encode_png",
+                    "paintkit.io.png_encode.encode_png(array, encoder='imagecodecs')")
+    return _png_bytes(array, level)
+
+
+def _png_bytes(array, level: int = 1) -> bytes:
+    if level != png_encode.IMAGECODECS_LEVEL:
+        raise ValueError(f"level: PNGs are written at level {png_encode.IMAGECODECS_LEVEL}, got "
+                         f"{level!r}; paintkit.io.png_encode.encode_png chooses among encoders")
+    return png_encode.encode_png(np.ascontiguousarray(array, dtype=np.uint8), "imagecodecs")
 
 
 def write_png(path: str | os.PathLike, array: np.ndarray, level: int = 1) -> None:
-    """Write ``array`` as a PNG at ``path`` atomically (temporary file, then rename)."""
-    write_bytes_atomic(path, encode_png(array, level))
+    """Write ``array`` as a PNG at ``path`` atomically (temporary file, then rename); the
+    bytes of :func:`paintkit.io.png_encode.encode_png` with ``encoder="imagecodecs"``."""
+    write_bytes_atomic(path, _png_bytes(array, level))

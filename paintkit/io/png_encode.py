@@ -13,8 +13,11 @@ images, mean of 36 from translation under six conditions; ``bench/generate_png_e
 So the default writes one IDAT of unfiltered scanlines deflated by zlib-ng (shipped inside
 ``imagecodecs``, already a dependency) at level 2: the fastest encoder measured, small files
 and the fastest to decode again. Without zlib-ng it falls back to the standard library's
-zlib (level 1, ~3.7 ms); ``encoder="pillow"`` uses Pillow (level 1). Every encoder is
-lossless; the bytes depend on the encoder (and the zlib build), the pixels never do.
+zlib (level 1, ~3.7 ms); ``encoder="pillow"`` uses Pillow (level 1);
+``encoder="imagecodecs"`` is ``imagecodecs.png_encode`` at level 1 (Pillow level 1 without
+imagecodecs): what :func:`paintkit.io.images.write_png` writes (diff images, baseline and
+model outputs). Every encoder is lossless; the bytes depend on the encoder (and the zlib
+build), the pixels never do.
 
 :func:`decode_plain_png` reads such files back about twice as fast as libpng (1024²:
 ~0.7 against ~1.8 ms): a PNG made of IHDR (8-bit RGB, no interlace), one IDAT and IEND
@@ -38,10 +41,11 @@ except (ImportError, AttributeError):  # pragma: no cover - exercised where imag
     _imagecodecs = None
     _HAVE_ZLIBNG = False
 
-ENCODERS: tuple[str, ...] = ("auto", "zlibng", "zlib", "pillow")
+ENCODERS: tuple[str, ...] = ("auto", "zlibng", "zlib", "pillow", "imagecodecs")
 ZLIBNG_LEVEL = 2
 ZLIB_LEVEL = 1
 PILLOW_LEVEL = 1
+IMAGECODECS_LEVEL = 1
 _SIGNATURE = b"\x89PNG\r\n\x1a\n"
 _IEND = struct.pack(">I", 0) + b"IEND" + struct.pack(">I", zlib.crc32(b"IEND"))
 _MAX_INFLATE_RATIO = 1032  # deflate's limit: 258 bytes per (at least 2-bit) match code
@@ -60,6 +64,8 @@ def resolve_encoder(encoder: str = "auto") -> str:
         return "zlibng" if _HAVE_ZLIBNG else "zlib"
     if encoder == "zlibng" and not _HAVE_ZLIBNG:
         raise ValueError("PNG encoder 'zlibng' needs imagecodecs with zlib-ng; use 'zlib' or 'pillow'")
+    if encoder == "imagecodecs" and _imagecodecs is None:
+        return "pillow"
     return encoder
 
 
@@ -71,6 +77,9 @@ def encoder_info(encoder: str = "auto") -> dict:
                 "version": str(_imagecodecs.zlibng_version())}
     if name == "zlib":
         return {"name": "zlib", "level": ZLIB_LEVEL, "filter": "none", "version": zlib.ZLIB_VERSION}
+    if name == "imagecodecs":
+        return {"name": "imagecodecs", "level": IMAGECODECS_LEVEL,
+                "version": str(_imagecodecs.__version__)}
     import PIL
 
     return {"name": "pillow", "level": PILLOW_LEVEL, "version": PIL.__version__}
@@ -100,6 +109,8 @@ def encode_png(array: np.ndarray, encoder: str = "auto") -> bytes:
         raise ValueError(f"encode_png needs a uint8 (H, W, 3) array, got "
                          f"{getattr(array, 'dtype', type(array).__name__)} {getattr(array, 'shape', '')}")
     name = resolve_encoder(encoder)
+    if name == "imagecodecs":
+        return bytes(_imagecodecs.png_encode(np.ascontiguousarray(array), level=IMAGECODECS_LEVEL))
     if name == "pillow":
         from PIL import Image
 

@@ -1,38 +1,35 @@
 """The PaintBench metric: CIE76 colour tolerances, edit/preservation accuracy, IoU
 (defined in docs/metric-definition.md).
 
-Functional API: :func:`score` (per-problem results), :func:`tolerance_statistics` (the
-update step: sufficient statistics), :func:`reward` (mIoU tensor for training loops),
-:func:`soft_reward` (a differentiable surrogate).
+Every entry point takes ``(outputs, answers, inputs)`` in this order.
+
+Functional API: :func:`score` (per-problem results: a list of :class:`ProblemScore`),
+:func:`tolerance_statistics` (the update step: :class:`BatchStatistics`), :func:`reward`
+(float32 tensor ``(B,)`` of mIoU for training loops), :func:`soft_reward` (a differentiable
+surrogate, float tensor ``(B,)``).
 Stateful: :class:`ScoreAccumulator` (``update`` / ``compute``, sums across batches and
-processes). Prepare answers and inputs once with :func:`prepare_reference` to reuse them.
+processes). Prepare answers and inputs once with :func:`prepare_targets` (a
+:class:`Targets`) to reuse them.
 Heavy work runs in :mod:`paintkit.kernels` (Numba on CPU, torch on any device).
-:func:`explain` tags each object of an output (correct, missing, misplaced, ...); it loads
-the scene renderer on first call only.
+Explaining an output (which objects it got right) is :func:`paintkit.explain`.
 """
 
+from paintkit.deprecation import module_aliases
 from paintkit.metrics.accumulator import ScoreAccumulator
 from paintkit.metrics.coerce import MissingImage
-from paintkit.metrics.reference import Reference, TargetGroup, Targets, prepare_reference
 from paintkit.metrics.result import ProblemScore
 from paintkit.metrics.reward import reward
 from paintkit.metrics.score import BatchStatistics, score, tolerance_statistics
 from paintkit.metrics.statistics import TOLERANCES, ToleranceStatistics
 from paintkit.metrics.surrogate import soft_reward
+from paintkit.metrics.targets import TargetGroup, Targets, prepare_targets
 
-
-def explain(metadata, inputs, answer, output, *, tolerance: int = 5, delta_e: str = "cie76",
-            **options) -> dict:
-    """Object tags and error segments of one output: :func:`paintkit.explain.explain_problem`
-    (same arguments and result; see ``docs/explain.md``).
-
-    A thin wrapper, imported lazily: ``import paintkit.metrics`` does not load the renderer.
-    ``tolerance``: the ΔE tolerance a pixel must meet (default 5, as ``paintkit explain``).
-    """
-    from paintkit.explain import explain_problem
-
-    return explain_problem(metadata, inputs, answer, output, tolerance=tolerance,
-                           delta_e=delta_e, **options)
+_deprecated = module_aliases(__name__, {
+    "Reference": ("paintkit.metrics.targets", "Targets"),
+    "prepare_reference": ("paintkit.metrics.targets", "prepare_targets"),
+    # paintkit.metrics does not depend on paintkit.explain: explain is a top-level entry point
+    "explain": ("paintkit.explain", "explain"),
+})
 
 
 def __getattr__(name):
@@ -41,11 +38,11 @@ def __getattr__(name):
         from paintkit.metrics.torchmetric import PixelEditIoU
 
         return PixelEditIoU
-    raise AttributeError(f"module 'paintkit.metrics' has no attribute {name!r}")
+    return _deprecated(name)
 
 
 __all__ = [
-    "BatchStatistics", "MissingImage", "PixelEditIoU", "ProblemScore", "Reference", "ScoreAccumulator",
-    "TOLERANCES", "TargetGroup", "Targets", "ToleranceStatistics", "prepare_reference",
-    "explain", "reward", "score", "soft_reward", "tolerance_statistics",
+    "BatchStatistics", "MissingImage", "PixelEditIoU", "ProblemScore", "ScoreAccumulator",
+    "TOLERANCES", "TargetGroup", "Targets", "ToleranceStatistics", "prepare_targets",
+    "reward", "score", "soft_reward", "tolerance_statistics",
 ]

@@ -7,6 +7,7 @@ processes combine by addition (:meth:`ScoreAccumulator.merge`, :meth:`ScoreAccum
 from __future__ import annotations
 
 from paintkit.arguments import check_int
+from paintkit.kernels.delta_e import check_delta_e
 from paintkit.metrics.score import tolerance_statistics
 from paintkit.metrics.statistics import TOLERANCES, ToleranceStatistics
 
@@ -18,13 +19,13 @@ _INT_STATE = ("problems", "missing", "over_edit_problems", "edit_pixels",
 
 def _float_dtype(device):
     """float64 sums where the device has float64, else float32 (e.g. Apple MPS)."""
-    import torch
+    import torch  # heavy: loaded on first use
 
     return torch.float32 if torch.device(device).type == "mps" else torch.float64
 
 
 def _zero_state(device) -> dict:
-    import torch
+    import torch  # heavy: loaded on first use
 
     n = len(TOLERANCES)
     f, i = _float_dtype(device), torch.int64
@@ -54,11 +55,9 @@ class ScoreAccumulator:
     """
 
     def __init__(self, backend: str = "auto", device=None, delta_e: str = "cie76"):
-        from paintkit.kernels.delta_e import check_formula
-
         self.backend = backend
         self.device = device
-        self.delta_e = check_formula(delta_e)  # every batch is counted with this formula
+        self.delta_e = check_delta_e(delta_e)  # every batch is counted with this formula
         self.reset()
 
     def reset(self) -> None:
@@ -124,7 +123,7 @@ class ScoreAccumulator:
         ``device``: where the all-reduce happens (e.g. ``"cuda"`` for NCCL); default: where
         the state lives. The state stays where it was.
         """
-        import torch.distributed as dist
+        import torch.distributed as dist  # heavy: loaded on first use
 
         if not (dist.is_available() and dist.is_initialized()):
             return

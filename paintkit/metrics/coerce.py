@@ -23,6 +23,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from paintkit.io.images import ImageDecodeError, load_rgb, rgb_from_array
+from paintkit.kernels.pixels import float_to_uint8
+from paintkit.kernels.tolerance_counts_compiled import compiled, run_compiled
 
 
 @dataclass(frozen=True)
@@ -36,7 +38,7 @@ def tensor_of(value):
     """``value`` as a torch tensor: NumPy arrays are wrapped without a copy, also when
     read-only (an image decoded with ``np.asarray(Image.open(...))``). The metric never
     writes into its inputs, so torch's "not writable" warning would only be noise."""
-    import torch
+    import torch  # heavy: loaded on first use
 
     if isinstance(value, np.ndarray):
         if not value.flags.writeable:
@@ -50,7 +52,7 @@ def tensor_of(value):
     return torch.as_tensor(value)
 
 
-def _is_tensor(value) -> bool:
+def is_tensor(value) -> bool:
     return type(value).__module__.startswith("torch") and hasattr(value, "device")
 
 
@@ -80,7 +82,7 @@ def tensor_to_uint8_nhwc(tensor, name: str, numba: bool = True):
     ops, for the torch backend: alternating Numba's and torch's OpenMP thread pools makes
     each wait for the other's spinning threads on a small machine (10x slower measured).
     """
-    import torch
+    import torch  # heavy: loaded on first use
 
     if tensor.ndim not in (3, 4):
         raise _layout_error(name, tensor.shape, tensor.dtype)
@@ -103,7 +105,7 @@ def tensor_to_uint8_nhwc(tensor, name: str, numba: bool = True):
 
 def _float_to_uint8(tensor, name: str, numba: bool = True):
     """docs/metric-definition.md §1 ``round(x * 255)`` of a float image tensor, checked to lie in [0, 1]."""
-    import torch
+    import torch  # heavy: loaded on first use
 
     def bad_values(count):
         return ValueError(
@@ -113,8 +115,6 @@ def _float_to_uint8(tensor, name: str, numba: bool = True):
 
     if numba and tensor.device.type == "cpu" and tensor.dtype == torch.float32 and tensor.numel():
         # One parallel Numba pass over the storage (any permutation of a contiguous tensor).
-        from paintkit.kernels.pixels import float_to_uint8
-
         order = sorted(range(tensor.ndim), key=lambda d: -tensor.stride(d))
         dense = tensor.permute(*order)
         if dense.is_contiguous():
@@ -123,7 +123,6 @@ def _float_to_uint8(tensor, name: str, numba: bool = True):
                 raise bad_values(bad)
             inverse = sorted(range(tensor.ndim), key=order.__getitem__)
             return torch.from_numpy(out).permute(*inverse)
-    from paintkit.kernels.tolerance_counts_compiled import compiled, run_compiled
 
     fast = compiled(scale_to_uint8, tensor.device) if tensor.numel() else None
     done = None if fast is None else run_compiled(fast, tensor)  # PAINTKIT_TORCH_COMPILE=1
@@ -147,7 +146,7 @@ def _float_to_uint8(tensor, name: str, numba: bool = True):
 def scale_to_uint8(tensor):
     """``round(x * 255)`` (half to even) as uint8, and the minimum and maximum of ``x``:
     the float -> uint8 pass as one function, for ``torch.compile``."""
-    import torch
+    import torch  # heavy: loaded on first use
 
     low, high = torch.aminmax(tensor)
     return torch.round(tensor * 255).to(torch.uint8), low, high
@@ -162,7 +161,7 @@ _TORCH_STEP = {"cpu": 1 << 18}
 def _float_to_uint8_in_steps(flat, step: int):
     """``round(flat * 255)`` as uint8 ``(n,)`` through one reused temporary, and the
     minimum and maximum of ``flat`` (0-d tensors, for the range check)."""
-    import torch
+    import torch  # heavy: loaded on first use
 
     n = flat.numel()
     out = torch.empty(n, dtype=torch.uint8, device=flat.device)
@@ -203,7 +202,7 @@ def _one_image(item, name: str, allow_missing: bool, numba: bool = True):
             if allow_missing:
                 return MissingImage("no output")
             raise ValueError(f"{name}: got None; only outputs may be missing")
-        if _is_tensor(item):
+        if is_tensor(item):
             if not (item.ndim == 3 or (item.ndim == 4 and item.shape[0] == 1)):
                 raise _layout_error(name, item.shape, item.dtype)
             image = tensor_to_uint8_nhwc(item.detach(), name, numba)[0]
@@ -230,7 +229,7 @@ def as_images(value, name: str, allow_missing: bool = False, numba: bool = True)
     :class:`MissingImage` when ``allow_missing``; for answers and inputs they raise.
     ``numba=False``: float CPU tensors are converted with torch ops (the torch backend).
     """
-    if _is_tensor(value):
+    if is_tensor(value):
         return tensor_to_uint8_nhwc(value.detach(), name, numba)
     if isinstance(value, np.ndarray):
         return array_to_uint8_nhwc(value, name)
@@ -240,3 +239,15 @@ def as_images(value, name: str, allow_missing: bool = False, numba: bool = True)
     if allow_missing and value is None:
         return [MissingImage("no output")]
     return [_one_image(value, name, allow_missing, numba)]
+
+
+def output_on_device(out, device, name: str):
+    """One output image as a tensor on ``device``: tensors elsewhere are refused (a hidden
+    copy per image is what this path avoids); host arrays are moved once."""
+
+    if isinstance(out, np.ndarray):
+        return tensor_of(np.ascontiguousarray(out)).to(device)
+    if out.device != device:
+        raise ValueError(f"{name}: expected a tensor on {device} (the batch's device), got "
+                         f"one on {out.device}")
+    return out

@@ -24,7 +24,7 @@ def _ratio(num, den, empty_value: float, dtype):
     if _is_numpy(num):
         num, den = num.astype(dtype or np.float64), den.astype(dtype or np.float64)
         return np.where(den > 0, num / np.maximum(den, 1), empty_value)
-    import torch
+    import torch  # heavy: loaded on first use
 
     dtype = dtype or torch.float64
     num, den = num.to(dtype), den.to(dtype)

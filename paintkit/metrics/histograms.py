@@ -12,7 +12,10 @@ batches, Numba on the CPU) or :func:`torch_histograms` (tensors, on their device
 
 from __future__ import annotations
 
-from paintkit.kernels.delta_e import check_formula
+from paintkit.kernels.delta_e import check_delta_e
+from paintkit.kernels.delta_e_counts import tolerance_histograms_delta_e
+from paintkit.kernels.tolerance_counts import tolerance_histograms_numba
+from paintkit.kernels.tolerance_counts_torch import tolerance_histograms_torch
 
 __all__ = ["numpy_histograms", "torch_histograms"]
 
@@ -25,11 +28,8 @@ def numpy_histograms(delta_e: str = "cie76"):
     Raises:
         ValueError: an unknown formula.
     """
-    if check_formula(delta_e) == "cie76":
-        from paintkit.kernels.tolerance_counts import tolerance_histograms_numba
-
+    if check_delta_e(delta_e) == "cie76":
         return tolerance_histograms_numba
-    from paintkit.kernels.delta_e_counts import tolerance_histograms_delta_e
 
     def kernel(outputs, answers, inputs, return_bins=False):
         return tolerance_histograms_delta_e(outputs, answers, inputs, delta_e,
@@ -40,15 +40,12 @@ def numpy_histograms(delta_e: str = "cie76"):
 
 def torch_histograms(outputs, group, delta_e: str = "cie76", return_bins: bool = False):
     """Histograms of uint8 ``(G, H, W, 3)`` outputs against a prepared
-    :class:`~paintkit.metrics.reference.TargetGroup` on the outputs' device: int64
+    :class:`~paintkit.metrics.targets.TargetGroup` on the outputs' device: int64
     ``(G, 3, 12)``, or ``(histograms, bins)``."""
-    if check_formula(delta_e) == "cie76":
-        from paintkit.kernels.tolerance_counts_torch import tolerance_histograms_torch
-
+    if check_delta_e(delta_e) == "cie76":
         return tolerance_histograms_torch(
             outputs, group.answers, group.inputs, lab_answers=group.lab_answers,
             lab_inputs=group.lab_inputs, edit_mask=group.edit, return_bins=return_bins)
-    from paintkit.kernels.delta_e_counts import tolerance_histograms_delta_e
 
     return tolerance_histograms_delta_e(outputs, group.answers, group.inputs, delta_e,
                                         return_bins=return_bins)

@@ -2,23 +2,10 @@
 
 from __future__ import annotations
 
-import numbers
-
-import numpy as np
-
 from paintkit.arguments import check_int
+from paintkit.deprecation import warn_deprecated
+from paintkit.metrics import tolerance as tolerance_check
 from paintkit.metrics.score import tolerance_statistics
-
-
-def check_tolerance(tolerance):
-    """``None`` or an integer 0..10 (Python or NumPy integer) as an ``int``; ``bool`` refused."""
-    if tolerance is None:
-        return None
-    if isinstance(tolerance, bool | np.bool_) or not isinstance(tolerance, numbers.Integral) \
-            or not 0 <= int(tolerance) <= 10:
-        raise ValueError(f"tolerance: expected None or an integer 0..10, got {tolerance!r} "
-                         f"({type(tolerance).__name__})")
-    return int(tolerance)
 
 
 def reward(outputs, targets, inputs=None, *, tolerance: int | None = None,
@@ -28,8 +15,8 @@ def reward(outputs, targets, inputs=None, *, tolerance: int | None = None,
     Args:
         outputs: model outputs, e.g. a ``(B, 3, H, W)`` float tensor in [0, 1] or uint8;
             any form :func:`paintkit.metrics.score` accepts.
-        targets: a :class:`paintkit.metrics.Reference` from
-            ``prepare_reference(answers, inputs)`` (prepare once, reuse every step), or the
+        targets: a :class:`paintkit.metrics.Targets` from
+            ``prepare_targets(answers, inputs)`` (prepare once, reuse every step), or the
             answers themselves together with ``inputs``.
         inputs: the input images when ``targets`` are raw answers.
         tolerance: None for mIoU, or an integer 0..10 for IoU_t.
@@ -50,12 +37,21 @@ def reward(outputs, targets, inputs=None, *, tolerance: int | None = None,
         >>> reward(ans, ans, inp)
         tensor([1., 1.])
     """
-    import torch
+    import torch  # heavy: loaded on first use
 
-    tolerance = check_tolerance(tolerance)
+    tolerance = tolerance_check.check_tolerance(tolerance, allow_none=True)
     samples_per_problem = check_int(samples_per_problem, "samples_per_problem", 1)
     stats = tolerance_statistics(outputs, targets, inputs, backend=backend,
                                  samples_per_problem=samples_per_problem,
                                  delta_e=delta_e).stats
     iou = stats.iou(torch.float32)
     return iou.mean(dim=1) if tolerance is None else iou[:, tolerance].contiguous()
+
+
+def __getattr__(name):
+    # Old name (one version): this module's check_tolerance accepted None.
+    if name == "check_tolerance":
+        warn_deprecated("paintkit.metrics.reward.check_tolerance",
+                        "paintkit.metrics.tolerance.check_tolerance(tolerance, allow_none=True)")
+        return lambda tolerance: tolerance_check.check_tolerance(tolerance, allow_none=True)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

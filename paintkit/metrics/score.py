@@ -7,11 +7,15 @@ from dataclasses import dataclass
 import numpy as np
 
 from paintkit.arguments import check_int
-from paintkit.metrics.coerce import MissingImage, as_images, tensor_of
+from paintkit.kernels import numba_lock
+from paintkit.kernels.delta_e import check_delta_e
+from paintkit.kernels.normalize import normalize_output_numba
+from paintkit.metrics.coerce import MissingImage, as_images
 from paintkit.metrics.histograms import numpy_histograms
-from paintkit.metrics.reference import Reference, prepare_reference
 from paintkit.metrics.result import ProblemScore, problem_scores
+from paintkit.metrics.score_torch import torch_statistics
 from paintkit.metrics.statistics import ToleranceStatistics
+from paintkit.metrics.targets import Targets, prepare_targets
 
 BACKENDS = ("auto", "numba", "torch")
 
@@ -42,8 +46,8 @@ class BatchStatistics:
                               self.delta_e)
 
 
-def _device_of(outputs, reference: Reference):
-    import torch
+def _device_of(outputs, reference: Targets):
+    import torch  # heavy: loaded on first use
 
     candidates = [outputs] if not isinstance(outputs, list) else outputs
     candidates = list(candidates) + [reference.answers] + (
@@ -72,18 +76,6 @@ def _size(image) -> tuple[int, int]:
     return int(image.shape[-2]), int(image.shape[-3])
 
 
-def _output_on(out, device, name):
-    """One output image as a tensor on ``device``: tensors elsewhere are refused (a hidden
-    copy per image is what this path avoids); host arrays are moved once."""
-
-    if isinstance(out, np.ndarray):
-        return tensor_of(np.ascontiguousarray(out)).to(device)
-    if out.device != device:
-        raise ValueError(f"{name}: expected a tensor on {device} (the batch's device), got "
-                         f"one on {out.device}")
-    return out
-
-
 def tolerance_statistics(
     outputs, answers, inputs=None, *, backend: str = "auto", return_bins: bool = False,
     samples_per_problem: int = 1, delta_e: str = "cie76",
@@ -94,7 +86,7 @@ def tolerance_statistics(
         outputs: model outputs (tensor/array batch, or a list of tensors, arrays, PIL
             images, paths or None); each is normalised to its answer's size (docs/metric-definition.md §2).
             Undecodable or absent outputs are scored as missing (docs/metric-definition.md §8).
-        answers: answer images in the same forms, or a :class:`Reference` (then
+        answers: answer images in the same forms, or a :class:`Targets` (then
             ``inputs`` is omitted).
         inputs: input images.
         backend: ``"numba"`` (CPU), ``"torch"`` (the outputs' device) or ``"auto"``
@@ -110,11 +102,9 @@ def tolerance_statistics(
     The torch path keeps everything on the outputs' device: problems are grouped by canvas
     size and each group runs as one sub-batch; the result rows are in input order.
     """
-    from paintkit.kernels.delta_e import check_formula
-
-    check_formula(delta_e)  # before any work: a typo fails fast
+    check_delta_e(delta_e)  # before any work: a typo fails fast
     samples_per_problem = check_int(samples_per_problem, "samples_per_problem", 1)
-    reference = prepare_reference(answers, inputs)
+    reference = prepare_targets(answers, inputs)
     outs = as_images(outputs, "outputs", allow_missing=True, numba=backend != "torch")
     if len(outs) != len(reference) * samples_per_problem:
         raise ValueError(f"outputs: expected a batch of {len(reference) * samples_per_problem} "
@@ -123,8 +113,6 @@ def tolerance_statistics(
     device = _device_of(outs, reference)
     backend = _choose_backend(backend, device)
     if backend == "torch":
-        from paintkit.metrics.score_torch import torch_statistics
-
         hist, has_output, output_sizes, answer_sizes, errors, bins = torch_statistics(
             outs, reference, device, samples_per_problem, return_bins, delta_e)
     else:
@@ -135,16 +123,12 @@ def tolerance_statistics(
 
 
 def _numba_statistics(outs, reference, samples, return_bins, delta_e="cie76"):
-    from paintkit.kernels import numba_lock
-
     with numba_lock():  # several threads scoring at once (a no-op under Numba's TBB layer)
         return _numba_statistics_locked(outs, reference, samples, return_bins, delta_e)
 
 
 def _numba_statistics_locked(outs, reference, samples, return_bins, delta_e):
-    import torch
-
-    from paintkit.kernels.normalize import normalize_output_numba
+    import torch  # heavy: loaded on first use
 
     tolerance_histograms_numba = numpy_histograms(delta_e)
 
@@ -192,8 +176,8 @@ def score(outputs, answers, inputs=None, *, backend: str = "auto",
         outputs: ``(B, 3, H, W)`` / ``(B, H, W, 3)`` uint8 or float-in-[0, 1] tensor or
             array, or a list of per-problem images (tensors, arrays, PIL images, paths,
             None for missing). Outputs of another size or mode are normalised (docs/metric-definition.md §2).
-        answers: the answer images, same forms; or a prepared :class:`Reference`.
-        inputs: the input images (omit when ``answers`` is a Reference).
+        answers: the answer images, same forms; or a prepared :class:`Targets`.
+        inputs: the input images (omit when ``answers`` is a Targets).
         backend: ``"auto"`` (Numba on CPU, torch elsewhere), ``"numba"`` or ``"torch"``.
         samples_per_problem: G outputs per problem, problem-major (see
             :func:`tolerance_statistics`).

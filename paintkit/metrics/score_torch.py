@@ -1,7 +1,7 @@
 """The torch update step: outputs on one device -> histograms on that device, in input order.
 
 Nothing crosses between host and device inside a batch: problems are grouped by canvas size
-(a :class:`~paintkit.metrics.reference.TargetGroup` each, prepared once), the outputs of a
+(a :class:`~paintkit.metrics.targets.TargetGroup` each, prepared once), the outputs of a
 group are normalised and stacked on the device, each group runs as one sub-batch of
 :func:`~paintkit.kernels.tolerance_counts_torch.tolerance_histograms_torch`, and its rows
 are scattered back to their input positions with ``index_copy_``.
@@ -9,7 +9,8 @@ are scattered back to their input positions with ``index_copy_``.
 
 from __future__ import annotations
 
-from paintkit.metrics.coerce import MissingImage
+from paintkit.kernels.normalize import normalize_output_torch
+from paintkit.metrics.coerce import MissingImage, output_on_device
 from paintkit.metrics.histograms import torch_histograms
 
 NUM_BINS = 12
@@ -18,16 +19,14 @@ NUM_BINS = 12
 def _outputs_of(outs, positions, samples, g, size, group, device):
     """Sample ``g`` of each problem of a group, normalised: uint8 ``(G, H, W, 3)``, and
     whether each is present (Python bools)."""
-    import torch
+    import torch  # heavy: loaded on first use
 
-    from paintkit.kernels.normalize import normalize_output_torch
-    from paintkit.metrics.score import _output_on
-
+    # heavy: paintkit.kernels.normalize compiles with Numba at import
     if not isinstance(outs, list):  # a batch tensor: a strided view per sample, ...
         batch = outs if samples == 1 else outs.view(-1, samples, *outs.shape[1:])[:, g]
         if len(positions) != len(batch):  # ... and the group's rows when sizes are mixed
             batch = batch.index_select(0, group.index)
-        return normalize_output_torch(_output_on(batch, device, "outputs"), size), None
+        return normalize_output_torch(output_on_device(batch, device, "outputs"), size), None
     images, present = [], []
     for j, k in enumerate(positions):
         out = outs[k * samples + g]
@@ -36,7 +35,7 @@ def _outputs_of(outs, positions, samples, g, size, group, device):
             present.append(False)
         else:
             images.append(normalize_output_torch(
-                _output_on(out, device, f"outputs[{k * samples + g}]"), size))
+                output_on_device(out, device, f"outputs[{k * samples + g}]"), size))
             present.append(True)
     return torch.stack(images), present
 
@@ -50,7 +49,7 @@ def torch_statistics(outs, reference, device, samples: int, return_bins: bool,
     ``delta_e``: the formula (:func:`~paintkit.metrics.histograms.torch_histograms` picks
     the kernel).
     """
-    import torch
+    import torch  # heavy: loaded on first use
 
     n = len(outs)
     answer_sizes = [reference.answer_size(k // samples) for k in range(n)]

@@ -27,6 +27,10 @@ import math
 
 import numpy as np
 
+from paintkit.kernels.normalize import normalize_output_torch
+from paintkit.kernels.ssim import luma_pair, squared_error_sum, ssim_sum
+from paintkit.metrics.coerce import MissingImage, as_images, tensor_of
+
 __all__ = ["EXTRA_METRICS", "SSIM_SIGMA", "SSIM_WINDOW", "grayscale", "psnr", "similarity",
            "ssim"]
 
@@ -42,7 +46,7 @@ _C2 = (0.03 * _DATA_RANGE) ** 2
 def grayscale(images):
     """Pillow's 8-bit luma of uint8 RGB ``(B, H, W, 3)`` -> float32 ``(B, 1, H, W)`` (values
     0..255, integers: the same rounding as ``Image.convert("L")``)."""
-    import torch
+    import torch  # heavy: loaded on first use
 
     rgb = images.to(torch.int32)
     luma = (rgb[..., 0] * 19595 + rgb[..., 1] * 38470 + rgb[..., 2] * 7471 + 32768) >> 16
@@ -52,9 +56,6 @@ def grayscale(images):
 def _pairs(outputs, answers):
     """Outputs and answers as lists of uint8 ``(1, H, W, 3)`` tensors of equal size per
     problem, or one pair of ``(B, H, W, 3)`` tensors when both are same-size batches."""
-
-    from paintkit.kernels.normalize import normalize_output_torch
-    from paintkit.metrics.coerce import MissingImage, as_images, tensor_of
 
     outs = as_images(outputs, "outputs")
     answers = as_images(answers, "answers")
@@ -80,8 +81,8 @@ def _pairs(outputs, answers):
 def _ssim_map_mean(x, y):
     """Mean SSIM map of grayscale float32 ``(B, 1, h, w)`` over its valid pixels, as float64
     ``(B,)`` together with the count of valid pixels."""
-    import kornia
-    import torch
+    import kornia  # heavy: loaded on first use
+    import torch  # heavy: loaded on first use
 
     kernel = kornia.filters.get_gaussian_kernel1d(SSIM_WINDOW, SSIM_SIGMA, device=x.device,
                                                   dtype=x.dtype)
@@ -108,7 +109,7 @@ def _changed_box(differs, h: int, w: int):
 
 
 def _ssim_batch(out, ans, use_numba: bool):
-    import torch
+    import torch  # heavy: loaded on first use
 
     h, w = out.shape[1:3]
     if h < SSIM_WINDOW or w < SSIM_WINDOW:
@@ -118,7 +119,6 @@ def _ssim_batch(out, ans, use_numba: bool):
     # Where a whole window has x == y the map is exactly 1 (numerator and denominator are
     # the same float expression), so only the box around differing pixels is computed.
     if use_numba:  # luma and a map of changes, then only the boxes near the changes
-        from paintkit.kernels.ssim import luma_pair, ssim_sum
 
         values = []
         for o, a in zip(out.numpy(), ans.numpy(), strict=True):
@@ -139,11 +139,9 @@ def _ssim_batch(out, ans, use_numba: bool):
 
 
 def _psnr_batch(out, ans, use_numba: bool):
-    import torch
+    import torch  # heavy: loaded on first use
 
     if use_numba:
-        from paintkit.kernels.ssim import squared_error_sum
-
         sse = torch.tensor([squared_error_sum(o, a) for o, a in
                             zip(out.numpy(), ans.numpy(), strict=True)], dtype=torch.float64)
         return 10 * (_DATA_RANGE ** 2 / (sse / out[0].numel())).log10()
@@ -158,7 +156,7 @@ BACKENDS = ("auto", "numba", "torch")
 
 
 def _per_pair(metric, outputs, answers, backend: str):
-    import torch
+    import torch  # heavy: loaded on first use
 
     if backend not in BACKENDS:
         raise ValueError(f"backend: expected one of {BACKENDS}, got {backend!r}")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 
+from paintkit.kernels.tolerance_counts import counts_from_histograms
 from paintkit.metrics.figures import MEDIAN_TOLERANCE, tolerance_figures
 
 TOLERANCES: tuple[int, ...] = tuple(range(11))
@@ -40,7 +41,6 @@ class ToleranceStatistics:
     @classmethod
     def from_histograms(cls, hist, has_output) -> ToleranceStatistics:
         """From ``(B, 3, 12)`` int64 histograms (see ``paintkit.kernels.tolerance_counts``)."""
-        from paintkit.kernels.tolerance_counts import counts_from_histograms
 
         counts = counts_from_histograms(hist)
         keep = has_output.view(-1, 1).to(counts["edit_correct"].dtype)
@@ -55,7 +55,7 @@ class ToleranceStatistics:
 
     @classmethod
     def cat(cls, parts: list[ToleranceStatistics]) -> ToleranceStatistics:
-        import torch
+        import torch  # heavy: loaded on first use
 
         return cls(**{f.name: torch.cat([getattr(p, f.name) for p in parts])
                       for f in fields(cls)})
@@ -71,7 +71,6 @@ class ToleranceStatistics:
         return self.edit_pixels.device
 
     # ------------------------------------------------------------------ compute step
-
     def figures(self, dtype=None) -> dict:
         """Every figure at once (:func:`~paintkit.metrics.figures.tolerance_figures`, on the
         statistics' device): ``edit_accuracy``, ``preservation_accuracy``, ``iou`` ``(B, 11)``,

@@ -11,14 +11,16 @@ as correct at ``t = 0``, as the step does, instead of one half).
 
 from __future__ import annotations
 
+from paintkit.kernels.lab import LAB_EPSILON, LAB_KAPPA, LAB_OFFSET, SRGB_TO_XYZ, WHITE_D65
+from paintkit.metrics.coerce import _channels_last_axis
 from paintkit.metrics.statistics import TOLERANCES
+from paintkit.metrics.targets import prepare_targets
+from paintkit.metrics.tolerance import check_tolerance
 
 
 def _lab_float(rgb):
     """Differentiable L*a*b* of float sRGB in [0, 1], planar ``(3, ...)`` -> ``(3, ...)``."""
-    import torch
-
-    from paintkit.kernels.lab import LAB_EPSILON, LAB_KAPPA, LAB_OFFSET, SRGB_TO_XYZ, WHITE_D65
+    import torch  # heavy: loaded on first use
 
     low = rgb / 12.92
     high = ((rgb.clamp_min(0.04045) + 0.055) / 1.055) ** 2.4
@@ -39,7 +41,7 @@ def soft_reward(outputs, targets, inputs=None, *, tau: float = 0.5, margin: floa
     Args:
         outputs: float ``(B, 3, H, W)`` (or ``(B, H, W, 3)``) in [0, 1] at the answers' size;
             gradients flow back to it.
-        targets: a prepared :class:`~paintkit.metrics.Reference` of one canvas size, or the
+        targets: a prepared :class:`~paintkit.metrics.Targets` of one canvas size, or the
             answers (with ``inputs``).
         tau: temperature of the sigmoid in ΔE units (smaller: closer to the step, sparser
             gradients).
@@ -50,20 +52,16 @@ def soft_reward(outputs, targets, inputs=None, *, tau: float = 0.5, margin: floa
         float ``(B,)`` on the outputs' device: per problem, the mean over t of
         ``soft_CE_t / (|E| + |P| - soft_CP_t)`` with ``soft = sigmoid((t + margin - ΔE) / tau)``.
     """
-    import torch
+    import torch  # heavy: loaded on first use
 
-    from paintkit.metrics.coerce import _channels_last_axis
-    from paintkit.metrics.reference import prepare_reference
-    from paintkit.metrics.reward import check_tolerance
-
-    tolerance = check_tolerance(tolerance)
+    tolerance = check_tolerance(tolerance, allow_none=True)
     if not (isinstance(outputs, torch.Tensor) and outputs.is_floating_point() and outputs.ndim == 4):
         raise ValueError(f"outputs: expected a float tensor (B, 3, H, W) in [0, 1], got "
                          f"{getattr(outputs, 'dtype', type(outputs).__name__)} "
                          f"{tuple(getattr(outputs, 'shape', ()))}")
     if not tau > 0:
         raise ValueError(f"tau: expected a positive temperature, got {tau!r}")
-    reference = prepare_reference(targets, inputs)
+    reference = prepare_targets(targets, inputs)
     groups = reference.torch_groups(outputs.device)
     if len(groups) != 1 or groups[0].positions != list(range(len(outputs))):
         raise ValueError("targets: soft_reward needs one batch of one canvas size with one "

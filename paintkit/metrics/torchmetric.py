@@ -8,13 +8,13 @@ device; ``update`` never copies pixels to the host.
 
 from __future__ import annotations
 
-import torch
+import torch  # heavy: loaded on first use
 from torchmetrics import Metric
 
 from paintkit.arguments import check_int
-from paintkit.metrics.reward import check_tolerance
 from paintkit.metrics.score import tolerance_statistics
 from paintkit.metrics.statistics import TOLERANCES
+from paintkit.metrics.tolerance import check_tolerance
 
 _PER_TOLERANCE = ("sum_iou", "sum_edit_accuracy", "sum_preservation_accuracy",
                   "edit_correct", "preservation_correct")
@@ -26,7 +26,7 @@ class PixelEditIoU(Metric):
 
     ``update(preds, target, inputs=None, samples_per_problem=1)`` follows torchmetrics'
     ``(preds, target)`` order: the model outputs, then the answers (or a prepared
-    :class:`~paintkit.metrics.Reference`, then ``inputs`` is omitted); it takes what
+    :class:`~paintkit.metrics.Targets`, then ``inputs`` is omitted); it takes what
     :func:`paintkit.metrics.reward` takes, so it sits in a ``MetricCollection`` beside
     ``PeakSignalNoiseRatio`` (the collection hands ``inputs=`` to this metric only).
     ``compute()`` returns a 0-d float32 tensor on the metric's device (the states are
@@ -51,7 +51,7 @@ class PixelEditIoU(Metric):
 
     def __init__(self, tolerance: int | None = None, backend: str = "auto", **kwargs):
         super().__init__(**kwargs)
-        self.tolerance = check_tolerance(tolerance)
+        self.tolerance = check_tolerance(tolerance, allow_none=True)
         self.backend = backend
         n = len(TOLERANCES)
         for name in _PER_TOLERANCE:
@@ -62,7 +62,7 @@ class PixelEditIoU(Metric):
                            dist_reduce_fx="sum")
 
     def update(self, preds, target, inputs=None, samples_per_problem: int = 1) -> None:
-        """Add a batch: ``preds`` the outputs, ``target`` the answers (or a Reference),
+        """Add a batch: ``preds`` the outputs, ``target`` the answers (or a Targets),
         ``inputs`` the input images."""
         samples_per_problem = check_int(samples_per_problem, "samples_per_problem", 1)
         s = tolerance_statistics(preds, target, inputs, backend=self.backend,

@@ -123,8 +123,8 @@ def gallery_card(problem: BenchmarkProblem, model: str, output_path: Path | None
     """
     from paintkit.io.images import ImageDecodeError, load_rgb
     from paintkit.kernels.diff_image import diff_image_from_bins
-    from paintkit.metrics.reference import Reference
     from paintkit.metrics.score import tolerance_statistics
+    from paintkit.metrics.targets import Targets
 
     meta = read_metadata(problem)
     inp, answer = load_rgb(problem.input_path), load_rgb(problem.answer_path)
@@ -140,7 +140,7 @@ def gallery_card(problem: BenchmarkProblem, model: str, output_path: Path | None
         images.append(("output", None))
     else:
         images.append(("output", image_data_uri(output, thumb)))
-        batch = tolerance_statistics([output], Reference(answer[None], inp[None]),
+        batch = tolerance_statistics([output], Targets(answer[None], inp[None]),
                                      backend="numba", return_bins=True)
         bins = np.asarray(batch.bins[0])
         edit = (answer != inp).any(axis=-1)

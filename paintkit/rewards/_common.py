@@ -16,7 +16,12 @@ from pathlib import Path
 
 import numpy as np
 
-from paintkit.metrics.reference import prepare_reference
+from paintkit.arguments import check_int
+from paintkit.kernels import numba_lock
+from paintkit.metrics.coerce import as_images, is_tensor, tensor_to_uint8_nhwc
+from paintkit.metrics.reward import reward
+from paintkit.metrics.targets import prepare_targets
+from paintkit.rewards.fit import fit_output
 
 ANSWER_KEYS = ("answer", "answer_image", "answer_path", "target", "target_image")
 INPUT_KEYS = ("input", "input_image", "input_path", "source", "source_image")
@@ -109,8 +114,6 @@ class TargetCache:
 
     def __init__(self, device, max_bytes: int = DEFAULT_CACHE_BYTES,
                  max_items: int | None = None):
-        from paintkit.arguments import check_int
-
         max_bytes = check_int(max_bytes, "cache_bytes", 0)
         max_items = check_int(max_items, "cache_size", 1, allow_none=True)
         self.device = device
@@ -125,7 +128,7 @@ class TargetCache:
             return sum(1 for e in self._items.values() if e.ready.is_set() and e.error is None)
 
     def get(self, key, answer, inp):
-        """The prepared :class:`~paintkit.metrics.Reference` of one problem."""
+        """The prepared :class:`~paintkit.metrics.Targets` of one problem."""
         with self._lock:
             entry = self._items.get(key)
             if entry is not None and key[0] == "object" and entry.owner[0] is not answer:
@@ -141,10 +144,8 @@ class TargetCache:
                 raise entry.error
             return entry.reference
         try:
-            from paintkit.kernels import numba_lock
-
             with numba_lock():
-                entry.reference = prepare_reference([answer], [inp], device=self.device)
+                entry.reference = prepare_targets([answer], [inp], device=self.device)
             entry.nbytes = _device_bytes(entry.reference, self.device)
         except BaseException as exc:
             entry.error = exc
@@ -210,9 +211,7 @@ def images_list(images, device, name="images") -> list:
     hidden copy per call is what the device-true path avoids); host images (arrays, PIL)
     are moved to ``device`` once, here.
     """
-    import torch
-
-    from paintkit.metrics.coerce import _is_tensor, as_images, tensor_to_uint8_nhwc
+    import torch  # heavy: loaded on first use
 
     device = torch.device(device)
 
@@ -223,7 +222,7 @@ def images_list(images, device, name="images") -> list:
                              f"on {tensor.device}")
         return tensor
 
-    if _is_tensor(images):
+    if is_tensor(images):
         check(images, name)
         return list(tensor_to_uint8_nhwc(images.detach(), name, numba=False))
     if isinstance(images, np.ndarray):
@@ -232,7 +231,7 @@ def images_list(images, device, name="images") -> list:
     out = []
     for k, item in enumerate(images):
         where = f"{name}[{k}]"
-        if _is_tensor(item):
+        if is_tensor(item):
             out.append(tensor_to_uint8_nhwc(check(item, where).detach(), where, numba=False)[0])
         else:
             array = as_images([item], where)[0]
@@ -245,10 +244,7 @@ def score_grouped(outputs, keys, answers, inputs, cache: TargetCache, fit: str,
     """Rewards ``(B,)`` of ``outputs`` (a list of uint8 ``(H, W, 3)`` tensors on the cache's
     device, sizes may differ), each against its problem; samples of one problem share one
     prepared target."""
-    import torch
-
-    from paintkit.metrics.reward import reward
-    from paintkit.rewards.fit import fit_output
+    import torch  # heavy: loaded on first use
 
     result = torch.empty(len(outputs), dtype=torch.float32, device=cache.device)
     groups: dict = {}

@@ -16,6 +16,10 @@ answer's on its own (nearest neighbour, Pillow's sampling), no crop.
 
 from __future__ import annotations
 
+import numpy as np
+
+from paintkit.kernels.normalize import pillow_nearest_sources
+
 FITS = ("cover", "stretch", "exact")
 
 
@@ -32,10 +36,6 @@ def fit_output(image, answer_size: tuple[int, int], fit: str = "cover"):
     ``cover`` returns the image itself (the metric normalises it); ``stretch`` returns the
     image resampled to the answer's size on its device; ``exact`` checks the size.
     """
-    import numpy as np
-
-    from paintkit.kernels.normalize import pillow_nearest_sources
-
     check_fit(fit)
     h_o, w_o = int(image.shape[-3]), int(image.shape[-2])
     w_a, h_a = answer_size
@@ -47,7 +47,7 @@ def fit_output(image, answer_size: tuple[int, int], fit: str = "cover"):
     ys, xs = pillow_nearest_sources(h_o, h_a), pillow_nearest_sources(w_o, w_a)
     if isinstance(image, np.ndarray):
         return image[..., ys, :, :][..., xs, :]
-    import torch
+    import torch  # heavy: loaded on first use
 
     ys_t, xs_t = (torch.from_numpy(v).to(image.device) for v in (ys, xs))
     return image.index_select(-3, ys_t).index_select(-2, xs_t)

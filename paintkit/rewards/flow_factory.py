@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from paintkit.arguments import check_int
+from paintkit.metrics.coerce import is_tensor, tensor_to_uint8_nhwc
 from paintkit.rewards._common import (
     ANSWER_KEYS,
     DEFAULT_CACHE_BYTES,
@@ -75,7 +76,7 @@ class PixelIoURewardModel:
     def __init__(self, config=None, accelerator=None, *, device=None, fit: str | None = None,
                  tolerance: int | None = None, root=None, cache_bytes: int | None = None,
                  cache_size: int | None = None):
-        import torch
+        import torch  # heavy: loaded on first use
 
         if isinstance(config, str | torch.device):
             config, device = None, config if device is None else device
@@ -96,7 +97,7 @@ class PixelIoURewardModel:
 
     def to(self, device):
         """Move scoring to ``device`` (prepared targets are dropped)."""
-        import torch
+        import torch  # heavy: loaded on first use
 
         self.device = torch.device(device)
         self.cache = TargetCache(self.device, self.cache.max_bytes, self.cache.max_items)
@@ -107,7 +108,7 @@ class PixelIoURewardModel:
 
     def __call__(self, prompt=None, image=None, condition_images=None, metadata=None,
                  answer_images=None, **kwargs) -> RewardOutput:
-        import torch
+        import torch  # heavy: loaded on first use
 
         if image is None:
             raise ValueError("image: the PaintBench reward scores generated images; got none")
@@ -162,6 +163,4 @@ class PixelIoURewardModel:
 
 def _hwc(image):
     """Tensors from the trainer are usually ``(3, H, W)``: channels last for the metric."""
-    from paintkit.metrics.coerce import _is_tensor, tensor_to_uint8_nhwc
-
-    return tensor_to_uint8_nhwc(image, "condition image")[0] if _is_tensor(image) else image
+    return tensor_to_uint8_nhwc(image, "condition image")[0] if is_tensor(image) else image

@@ -77,7 +77,7 @@ def pixel_miou(device="cpu", *, root=None, fit: str = "stretch", tolerance: int 
         >>> scores.tolist(), float(info["miou_mean"])
         ([1.0], 1.0)
     """
-    import torch
+    import torch  # heavy: loaded on first use
 
     check_fit(fit)
     cache = TargetCache(torch.device(device), cache_bytes, cache_size)

@@ -3,19 +3,23 @@
 from __future__ import annotations
 
 from paintkit.arguments import check_int
+from paintkit.deprecation import warn_deprecated
+from paintkit.kernels import numba_lock
+from paintkit.metrics import targets as metric_targets
+from paintkit.metrics.coerce import as_images
+from paintkit.metrics.reward import reward
 from paintkit.rewards.fit import check_fit, fit_output
 
 
-def prepare_targets(problems: dict, device=None):
-    """A batch from :class:`paintkit.data.ProblemStream` -> prepared targets on ``device``
-    (once per batch; reuse them for every step and sample)."""
-    from paintkit.metrics.reference import prepare_reference
-
+def batch_targets(problems: dict, device=None):
+    """A batch from :class:`paintkit.data.ProblemStream` -> its prepared
+    :class:`~paintkit.metrics.Targets` on ``device`` (once per batch; reuse them for every
+    step and sample): :func:`paintkit.prepare_targets` of its answers and inputs."""
     for key in ("answer", "input"):
         if key not in problems:
             raise ValueError(f"problems: expected a ProblemStream batch with 'answer' and "
                              f"'input', got keys {sorted(problems)}")
-    return prepare_reference(problems["answer"], problems["input"], device=device)
+    return metric_targets.prepare_targets(problems["answer"], problems["input"], device=device)
 
 
 def reward_fn(outputs, problems, *, samples_per_problem: int = 1, fit: str = "cover",
@@ -26,18 +30,13 @@ def reward_fn(outputs, problems, *, samples_per_problem: int = 1, fit: str = "co
         outputs: float ``(B, 3, H, W)`` in [0, 1] or uint8, or a list of per-problem images
             (mixed canvas sizes); ``samples_per_problem`` outputs per problem, problem-major.
         problems: a ``ProblemStream`` batch (dict with ``"answer"`` and ``"input"``, stacked
-            or lists), or targets from :func:`prepare_targets` (faster: prepared once).
+            or lists), or targets from :func:`batch_targets` (faster: prepared once).
         fit: ``"cover"`` / ``"stretch"`` / ``"exact"`` (see :mod:`paintkit.rewards.fit`).
     """
-    from paintkit.kernels import numba_lock
-    from paintkit.metrics.coerce import as_images
-    from paintkit.metrics.reference import Reference
-    from paintkit.metrics.reward import reward
-
     check_fit(fit)
     samples_per_problem = check_int(samples_per_problem, "samples_per_problem", 1)
     with numba_lock():  # safe from several threads; a no-op with Numba's TBB layer
-        targets = problems if isinstance(problems, Reference) else prepare_targets(problems)
+        targets = problems if isinstance(problems, metric_targets.Targets) else batch_targets(problems)
         if fit != "cover":
             outs = as_images(outputs, "outputs", allow_missing=True)
             outputs = [o if not hasattr(o, "shape") else
@@ -45,3 +44,12 @@ def reward_fn(outputs, problems, *, samples_per_problem: int = 1, fit: str = "co
                        for k, o in enumerate(outs)]
         return reward(outputs, targets, samples_per_problem=samples_per_problem,
                       tolerance=tolerance)
+
+
+def __getattr__(name):
+    # Old name (one version): paintkit.prepare_targets is the metric's (answers, inputs).
+    if name == "prepare_targets":
+        warn_deprecated("paintkit.rewards.plain.prepare_targets",
+                        "paintkit.rewards.plain.batch_targets")
+        return batch_targets
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

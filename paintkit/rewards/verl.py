@@ -16,6 +16,11 @@ image reward, and a text solution is refused with that explanation.
 
 from __future__ import annotations
 
+import numpy as np
+
+from paintkit.kernels import numba_lock
+from paintkit.metrics.coerce import as_images
+from paintkit.metrics.score import score
 from paintkit.rewards._common import ANSWER_KEYS, INPUT_KEYS, find, resolve
 from paintkit.rewards.fit import check_fit, fit_output
 
@@ -30,12 +35,6 @@ def compute_score(data_source=None, solution_image=None, ground_truth=None, extr
     :mod:`paintkit.rewards.fit`). Extra keyword arguments are ignored (verl passes its own).
     Thread-safe: calls from several threads at once give what sequential calls give.
     """
-    import numpy as np
-
-    from paintkit.kernels import numba_lock
-    from paintkit.metrics.coerce import as_images
-    from paintkit.metrics.score import score
-
     check_fit(fit)
     if solution_image is None and solution_str is not None:
         if isinstance(solution_str, str):

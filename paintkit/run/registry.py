@@ -1,9 +1,10 @@
 """The models ``paintkit run`` knows by name, and :func:`build_model` for any model name.
 
-A name is one of :data:`BUILTIN` (diffusers pipelines with the paper's settings, provider
-APIs), ``diffusers:<repo or path>`` (any diffusers pipeline), or ``module:function`` /
-``module:factory()`` (a Python callable, :mod:`paintkit.run.callable_model`). BAGEL and
-HunyuanImage-3.0 need code outside PyPI: they are listed with the recipe in docs/run.md.
+A name is one of the built-in names (:func:`builtin_rows`: diffusers pipelines with the
+paper's settings, provider APIs), ``diffusers:<repo or path>`` (any diffusers pipeline),
+or ``module:function`` / ``module:factory()`` (a Python callable,
+:mod:`paintkit.run.callable_model`). BAGEL and HunyuanImage-3.0 need code outside PyPI: they
+are listed with the recipe in docs/run.md.
 """
 
 from __future__ import annotations

@@ -3,5 +3,5 @@ CIs (``paintkit stats``) and diagnostics (pass rates, condition deltas, edit-siz
 failure modes).
 
 Kept free of heavy imports: import the submodules you need, e.g.
-``from paintkit.stats.aggregate import aggregate_rows``.
+``from paintkit.stats.aggregate import aggregate_tables``.
 """

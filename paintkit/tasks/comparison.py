@@ -26,7 +26,12 @@ import math
 from dataclasses import replace
 
 from paintkit.colors import describe_color
-from paintkit.composition.placement import (
+from paintkit.language.phrases import VACATED_NOTE, plural, ranked
+from paintkit.renderers import render
+from paintkit.sampling.condition import condition_background
+from paintkit.sampling.shapes import MIN_SIZE_PX, NEAR_SQUARE, size_range
+from paintkit.scene import SHAPE_TYPES, Canvas, Scene, Shape
+from paintkit.scene_parts.placement import (
     make_shape,
     min_consecutive_ratio,
     place_distractors,
@@ -34,11 +39,6 @@ from paintkit.composition.placement import (
     random_shape,
     size_ladder,
 )
-from paintkit.language.phrases import VACATED_NOTE, plural, ranked
-from paintkit.renderers import render
-from paintkit.sampling.condition import condition_background
-from paintkit.sampling.shapes import MIN_SIZE_PX, NEAR_SQUARE, size_range
-from paintkit.scene import SHAPE_TYPES, Canvas, Scene, Shape
 from paintkit.shapes import (
     ASPECT_FREE,
     CANONICAL_ASPECT,

@@ -2,9 +2,9 @@
 same positions relative to the square.
 
 The input shows two equal axis-aligned squares outlined in a reserved color (see
-:mod:`paintkit.composition.marks`), side by side or one above the other (their ranges along that
+:mod:`paintkit.scene_parts.marks`), side by side or one above the other (their ranges along that
 axis do not overlap, so "the left / right square" or "the top / bottom square" names each
-one). Corners are whole pixels and the outline is :data:`~paintkit.composition.marks.OUTLINE_WIDTH`
+one). Corners are whole pixels and the outline is :data:`~paintkit.scene_parts.marks.OUTLINE_WIDTH`
 px wide, so the offset between the squares is a whole number of pixels, stated in the
 instruction. The source square holds 1 to ``max(2, count // 8)`` shapes, each fully inside it
 (at least 4 px from the outline's inner edge); every other shape lies fully outside both
@@ -24,7 +24,6 @@ from dataclasses import replace
 import numpy as np
 
 from paintkit.colors import describe_color
-from paintkit.composition.marks import OUTLINE_WIDTH, outline_mark, reserve_outline_color, square_corners
 from paintkit.edits.geometric import transformed, translation
 from paintkit.kernels.color_mask import color_mask
 from paintkit.kernels.edit_region import changed_mask_numba
@@ -33,6 +32,7 @@ from paintkit.renderers import render
 from paintkit.sampling.condition import condition_background
 from paintkit.sampling.shapes import sample_shapes
 from paintkit.scene import BBox, Canvas, Scene
+from paintkit.scene_parts.marks import OUTLINE_WIDTH, outline_mark, reserve_outline_color, square_corners
 from paintkit.tasks.base import Problem, TaskSpec, start
 
 SPEC = TaskSpec(

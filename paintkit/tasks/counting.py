@@ -31,13 +31,13 @@ from __future__ import annotations
 import math
 
 from paintkit.colors import describe_color
-from paintkit.composition.glyphs import rectangle
-from paintkit.composition.placement import edge_margin
 from paintkit.language.phrases import plural
 from paintkit.renderers import render
 from paintkit.sampling.condition import condition_background
 from paintkit.sampling.shapes import sample_shapes
 from paintkit.scene import SHAPE_TYPES, Canvas, Scene
+from paintkit.scene_parts.glyphs import rectangle
+from paintkit.scene_parts.placement import edge_margin
 from paintkit.tasks.base import Problem, TaskSpec, start
 
 SPEC = TaskSpec(

@@ -5,8 +5,8 @@ The rectangle is ``p`` % of the canvas width and height (``p`` a whole number in
 centered on a named point (a control point of a shape, or the center of the canvas) and, in
 ``tilted`` mode, rotated about its center by a whole number of degrees in [-44, 45] \\ {0}
 (positive clockwise). It lies inside the canvas together with its outline: a closed polygon
-in a reserved color (see :mod:`paintkit.composition.marks`), stroked
-:data:`~paintkit.composition.marks.OUTLINE_WIDTH` px wide and centered on the rectangle's edges,
+in a reserved color (see :mod:`paintkit.scene_parts.marks`), stroked
+:data:`~paintkit.scene_parts.marks.OUTLINE_WIDTH` px wide and centered on the rectangle's edges,
 drawn over the shapes.
 
 The outline is part of the input image, so its inner half lies inside the rectangle and
@@ -23,7 +23,6 @@ from __future__ import annotations
 import math
 
 from paintkit.colors import color_noun
-from paintkit.composition.marks import OUTLINE_WIDTH, outline_mark, reserve_outline_color
 from paintkit.kernels.warp import crop_rect_inverse_map, warp_affine_nearest_numba
 from paintkit.language.phrases import describe_shape, point_on_canvas
 from paintkit.language.points import named_points, point_phrase
@@ -31,6 +30,7 @@ from paintkit.renderers import render
 from paintkit.sampling.condition import condition_background
 from paintkit.sampling.shapes import sample_shapes
 from paintkit.scene import Canvas, Scene
+from paintkit.scene_parts.marks import OUTLINE_WIDTH, outline_mark, reserve_outline_color
 from paintkit.shapes import canvas_points
 from paintkit.tasks.base import Problem, TaskSpec, start
 

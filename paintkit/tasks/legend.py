@@ -21,12 +21,12 @@ import math
 from dataclasses import replace
 
 from paintkit.colors import rgb_to_hex
-from paintkit.composition.glyphs import cross, rectangle, right_arrow
-from paintkit.composition.placement import edge_margin
 from paintkit.renderers import render
 from paintkit.sampling.condition import condition_background
 from paintkit.sampling.shapes import sample_shapes
 from paintkit.scene import SHAPE_TYPES, Canvas, Polygon, Scene, Stroke
+from paintkit.scene_parts.glyphs import cross, rectangle, right_arrow
+from paintkit.scene_parts.placement import edge_margin
 from paintkit.tasks.base import Problem, TaskSpec, start
 
 SPEC = TaskSpec(

@@ -20,7 +20,13 @@ from __future__ import annotations
 from dataclasses import replace
 
 from paintkit.colors import describe_color
-from paintkit.composition.placement import (
+from paintkit.language.phrases import plural
+from paintkit.language.points import named_points, own_point_phrase
+from paintkit.renderers import render
+from paintkit.sampling.condition import condition_background
+from paintkit.sampling.shapes import GAP_PX, MIN_SIZE_PX, size_range
+from paintkit.scene import SHAPE_TYPES, BBox, Canvas, Scene, Shape
+from paintkit.scene_parts.placement import (
     clear_of,
     edge_margin,
     min_consecutive_ratio,
@@ -30,12 +36,6 @@ from paintkit.composition.placement import (
     random_shape,
     size_ladder,
 )
-from paintkit.language.phrases import plural
-from paintkit.language.points import named_points, own_point_phrase
-from paintkit.renderers import render
-from paintkit.sampling.condition import condition_background
-from paintkit.sampling.shapes import GAP_PX, MIN_SIZE_PX, size_range
-from paintkit.scene import SHAPE_TYPES, BBox, Canvas, Scene, Shape
 from paintkit.shapes import shape_area, shape_bounds
 from paintkit.tasks.base import Problem, TaskSpec, start
 

@@ -32,8 +32,6 @@ import math
 from dataclasses import replace
 
 from paintkit.colors import describe_color
-from paintkit.composition.glyphs import rectangle
-from paintkit.composition.placement import edge_margin, moved, random_shape
 from paintkit.edits.periodicity import (
     cyclic_keys,
     cyclic_min_period,
@@ -45,6 +43,8 @@ from paintkit.edits.periodicity import (
 from paintkit.renderers import render
 from paintkit.sampling.condition import condition_background
 from paintkit.scene import SHAPE_TYPES, BBox, Canvas, Polygon, Scene, Shape, Stroke
+from paintkit.scene_parts.glyphs import rectangle
+from paintkit.scene_parts.placement import edge_margin, moved, random_shape
 from paintkit.shapes import shape_bounds
 from paintkit.tasks.base import Problem, TaskSpec, start
 

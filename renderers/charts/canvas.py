@@ -6,7 +6,7 @@ depends on is left to the environment:
 - the figure is drawn by ``FigureCanvasAgg`` directly (no pyplot, no backend selection);
 - rcParams start from matplotlib's built-in defaults (never a user's ``matplotlibrc``) and
   :data:`CHART_RC` then sets every parameter the drawing depends on explicitly;
-- every text uses the DejaVu Sans file matplotlib ships (:func:`bundled_font`), checked on
+- every text uses the DejaVu Sans file matplotlib ships (:func:`bundled_font_path`), checked on
   first use;
 - the matplotlib release is checked when a problem is generated
   (:mod:`paintkit.charts.environment`: the Agg rasteriser and the font hinting are part of

@@ -16,18 +16,18 @@ ANSWER[0, 0] = 255
 
 def _calls():
     """``{name: call(value)}``: one public entry point per integer argument."""
-    from paintkit.balanced import balanced_subset
     from paintkit.data.stream import ProblemStream
     from paintkit.engines import generate
-    from paintkit.metrics import ScoreAccumulator, prepare_reference, reward
+    from paintkit.metrics import ScoreAccumulator, prepare_targets, reward
     from paintkit.rewards.flow_factory import PixelIoURewardModel
     from paintkit.rewards.flow_grpo import pixel_miou
     from paintkit.rewards.plain import reward_fn
     from paintkit.stats.aggregate import aggregate_tables
     from paintkit.stats.agreement import agreement_report
     from paintkit.stats.diagnostics import diagnostics_rows
+    from paintkit.subsets import balanced_subset
 
-    ref = prepare_reference([ANSWER], [IMAGE])
+    ref = prepare_targets([ANSWER], [IMAGE])
     outputs = torch.zeros(2, 3, 4, 4, dtype=torch.uint8)
     return {
         "reward(samples_per_problem)": lambda v: reward(outputs, ref, samples_per_problem=v),

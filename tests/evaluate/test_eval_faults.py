@@ -18,7 +18,7 @@ from paintkit.evaluate import LayoutError, evaluate, read_rows
 from paintkit.evaluate.results import LOCK_NAME, RESULTS_NAME
 from paintkit.evaluate.synthetic import write_synthetic_tree
 from paintkit.io.folder_lock import FolderBusyError, FolderLock
-from paintkit.io.images import encode_png
+from paintkit.io.png_encode import encode_png
 from paintkit.io.progress import Progress
 from paintkit.metrics import score
 from tests.support.generate_helpers import kill_parent_and_check_workers

@@ -8,7 +8,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from paintkit.explain import explain_problem
+from paintkit.explain import explain
 from paintkit.kernels.delta_e_numba import delta_e_rgb_numba
 from paintkit.renderers import render
 from paintkit.scene import Background, BBox, Canvas, Scene, Shape
@@ -44,7 +44,7 @@ def _tags(result):
 
 def test_correct_output_tags_every_object_correct(moved):
     meta, inp, ans, _ = moved
-    result = explain_problem(meta, inp, ans, ans)
+    result = explain(ans, ans, inp, meta)
     assert result["explained"] == "full"
     assert _tags(result) == {"a": "correct", "b": "correct", "c": "correct"}
     assert result["segments"] == [] and result["error_pixels"] == 0
@@ -52,7 +52,7 @@ def test_correct_output_tags_every_object_correct(moved):
 
 def test_unmoved_object_is_misplaced_with_its_offset(moved):
     meta, inp, ans, _ = moved
-    result = explain_problem(meta, inp, ans, inp)  # the model did nothing
+    result = explain(inp, ans, inp, meta)  # the model did nothing
     entry = next(o for o in result["objects"] if o["id"] == "a")
     assert entry["tag"] == "misplaced"
     assert entry["offset"] == [-40, -60] and entry["left_in_place"] is True
@@ -62,7 +62,7 @@ def test_unmoved_object_is_misplaced_with_its_offset(moved):
 def test_object_moved_elsewhere_reports_the_offset(moved):
     meta, inp, ans, answer_scene = moved
     wrong = render(_scene(a=(40 + 7, 60 - 5)))
-    entry = next(o for o in explain_problem(meta, inp, ans, wrong)["objects"] if o["id"] == "a")
+    entry = next(o for o in explain(wrong, ans, inp, meta)["objects"] if o["id"] == "a")
     assert entry["tag"] == "misplaced" and entry["offset"] == [7, -5]
     assert entry["left_in_place"] is False
 
@@ -73,7 +73,7 @@ def test_recoloured_object_is_wrong_colour_with_its_delta_e(moved):
     output = render(answer_scene.replace_element("b", replace(answer_scene.element("b"),
                                                              fill=purple)))
     for formula in ("cie76", "ciede2000"):
-        result = explain_problem(meta, inp, ans, output, delta_e=formula)
+        result = explain(output, ans, inp, meta, delta_e=formula)
         entry = next(o for o in result["objects"] if o["id"] == "b")
         expected = delta_e_rgb_numba(np.array([BLUE], np.uint8), np.array([purple], np.uint8),
                                      formula)[0]
@@ -84,7 +84,7 @@ def test_recoloured_object_is_wrong_colour_with_its_delta_e(moved):
 
 def test_erased_object_is_missing(moved):
     meta, inp, ans, answer_scene = moved
-    result = explain_problem(meta, inp, ans, render(answer_scene.without("c")))
+    result = explain(render(answer_scene.without("c")), ans, inp, meta)
     assert _tags(result) == {"a": "correct", "b": "correct", "c": "missing"}
 
 
@@ -93,7 +93,7 @@ def test_painted_over_object_is_damaged_and_background_paint_is_spurious(moved):
     output = ans.copy()
     output[30:50, 120:160] = ORANGE  # the top half of circle b
     output[140:155, 5:25] = ORANGE  # background only, far from every object
-    result = explain_problem(meta, inp, ans, output)
+    result = explain(output, ans, inp, meta)
     entry = next(o for o in result["objects"] if o["id"] == "b")
     assert entry["tag"] == "damaged" and 0.3 < entry["share"] < 0.8
     spurious = [s for s in result["segments"] if s["spurious"]]
@@ -109,21 +109,21 @@ def test_removed_object_left_in_place_is_not_removed():
     answer_scene = scene.without("b")
     meta = {"scene": scene.to_dict(), "answer_scene": answer_scene.to_dict()}
     inp, ans = render(scene), render(answer_scene)
-    kept = explain_problem(meta, inp, ans, inp)
+    kept = explain(inp, ans, inp, meta)
     entry = next(o for o in kept["objects"] if o["id"] == "b")
     assert entry["expected"] == "removed" and entry["tag"] == "not_removed"
-    done = explain_problem(meta, inp, ans, ans)
+    done = explain(ans, ans, inp, meta)
     assert next(o for o in done["objects"] if o["id"] == "b")["tag"] == "correct"
 
 
 def test_without_answer_scene_edited_objects_are_unexplained(moved):
     meta, inp, ans, _ = moved
     limited = {"scene": meta["scene"]}
-    result = explain_problem(limited, inp, ans, inp)
+    result = explain(inp, ans, inp, limited)
     assert result["explained"] == "input_scene"
     assert "metadata has no answer_scene" in result["notes"]
     assert _tags(result) == {"a": "unexplained", "b": "correct", "c": "correct"}
-    bare = explain_problem({}, inp, ans, inp)
+    bare = explain(inp, ans, inp, {})
     assert bare["explained"] == "segments_only" and bare["objects"] == []
     assert bare["segments"] and bare["segments"][0]["answer_objects"] is None
 
@@ -131,20 +131,20 @@ def test_without_answer_scene_edited_objects_are_unexplained(moved):
 def test_scene_that_does_not_render_to_the_image_is_not_trusted(moved):
     meta, inp, ans, _ = moved
     tampered = dict(meta, answer_scene=_scene(a=(41, 60)).to_dict())
-    result = explain_problem(tampered, inp, ans, ans)
+    result = explain(ans, ans, inp, tampered)
     assert result["explained"] == "input_scene"
     assert "does not render to the stored image" in " ".join(result["notes"])
 
 
 def test_missing_output_and_bad_arguments(moved):
     meta, inp, ans, _ = moved
-    assert explain_problem(meta, inp, ans, None)["has_output"] is False
+    assert explain(None, ans, inp, meta)["has_output"] is False
     with pytest.raises(ValueError, match="tolerance"):
-        explain_problem(meta, inp, ans, ans, tolerance=11)
+        explain(ans, ans, inp, meta, tolerance=11)
     with pytest.raises(ValueError, match="input's shape"):
-        explain_problem(meta, inp, ans[:10], ans)
+        explain(ans, ans[:10], inp, meta)
     with pytest.raises(ValueError, match="one of cie76"):
-        explain_problem(meta, inp, ans, ans, delta_e="lab")
+        explain(ans, ans, inp, meta, delta_e="lab")
 
 
 def test_segment_maps_from_the_scorers_bins(moved):
@@ -155,7 +155,7 @@ def test_segment_maps_from_the_scorers_bins(moved):
     output = ans.copy()
     output[140:155, 5:25] = ORANGE
     bins = tolerance_statistics([output], [ans], [inp], return_bins=True).bins[0]
-    maps = segment_maps(meta, inp, ans, np.asarray(bins), (0, 5))
+    maps = segment_maps(np.asarray(bins), ans, inp, meta, (0, 5))
     assert set(maps) == {0, 5}
     assert maps[5]["spurious"] == {"segments": 1, "pixels": 300}
-    assert maps[5]["segments"] == explain_problem(meta, inp, ans, output)["segments"]
+    assert maps[5]["segments"] == explain(output, ans, inp, meta)["segments"]

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from paintkit.explain import explain_problem
+from paintkit.explain import explain
 from paintkit.slots import generate_slot
 from paintkit.tasks import TASKS, task_spec
 
@@ -17,17 +17,17 @@ PIXEL_SPACE = {"border", "cropping", "flood_fill", "blending", "gradient", "poin
 
 def _check(task, mode, condition="baseline"):
     problem = generate_slot(task, condition, mode, 0)
-    args = (problem.metadata, problem.input, problem.answer)
-    perfect = explain_problem(*args, problem.answer)
+    args = (problem.answer, problem.input, problem.metadata)
+    perfect = explain(problem.answer, *args)
     expected = "input_scene" if task in PIXEL_SPACE else "full"
     assert perfect["explained"] == expected, perfect["notes"]
     assert perfect["error_pixels"] == 0
     assert set(perfect["tags"]) <= {"correct", "unexplained"}
-    lazy = explain_problem(*args, problem.input)
+    lazy = explain(problem.input, *args)
     assert lazy["error_pixels"] > 0
     if expected == "full":
         assert set(lazy["tags"]) - {"correct"}, lazy["tags"]  # something is blamed
-    again = explain_problem(*args, problem.input)
+    again = explain(problem.input, *args)
     assert json.dumps(again, sort_keys=True) == json.dumps(lazy, sort_keys=True)
     return problem, lazy
 

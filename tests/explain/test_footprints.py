@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import paintkit.kernels.delta_e_numba as delta_e_numba
-from paintkit.explain import explain_problem
+from paintkit.explain import explain
 from paintkit.explain.footprints import checked_footprints, footprints, same_coverage
 from paintkit.kernels.delta_e_numba import within_colour_lab, within_delta_e_rgb
 from paintkit.kernels.lab import srgb_to_lab_numba
@@ -110,6 +110,6 @@ def test_noisy_output_explained_the_same_with_and_without_the_lab_shortcut(monke
     results = []
     for threshold in (0, 1 << 40):
         monkeypatch.setattr(delta_e_numba, "SERIAL_PIXELS", threshold)
-        results.append(json.dumps(explain_problem(meta, inputs, answer, noisy, tolerance=8)))
+        results.append(json.dumps(explain(noisy, answer, inputs, meta, tolerance=8)))
     assert results[0] == results[1]
     assert '"misplaced"' in results[0]

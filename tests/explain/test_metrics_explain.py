@@ -1,36 +1,40 @@
-"""``paintkit.metrics.explain``: the same result as ``explain_problem``, loaded lazily."""
+"""``paintkit.explain``: the scorer's bins and prepared scenes give the same explanation;
+``paintkit.metrics`` does not load the explainer (nor the renderer)."""
 
 from __future__ import annotations
 
 import subprocess
 import sys
 
-from paintkit.explain import DEFAULT_TOLERANCE, explain_problem
+import pytest
+
+from paintkit.explain import DEFAULT_TOLERANCE, explain
 
 
 def test_importing_metrics_does_not_load_the_renderer():
-    code = ("import sys, paintkit.metrics as m; assert callable(m.explain); "
+    code = ("import sys, paintkit.metrics; "
             "print(sorted(k for k in sys.modules if k.startswith(('paintkit.renderers', "
             "'paintkit.explain'))))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
 
 
-def test_explain_forwards_to_explain_problem():
-    from paintkit.metrics import explain
+def test_metrics_explain_is_a_deprecated_alias():
+    import paintkit.metrics
     from paintkit.slots import generate_slot
 
     problem = generate_slot("translation", "baseline", "amount", 0)
-    args = (problem.metadata, problem.input, problem.answer, problem.input)
-    got = explain(*args)
-    assert got == explain_problem(*args) and got["tolerance"] == DEFAULT_TOLERANCE
-    assert got["tags"] == {"correct": 2, "misplaced": 1}
-    assert explain(*args, delta_e="ciede2000")["delta_e"] == "ciede2000"
+    new = (problem.input, problem.answer, problem.input, problem.metadata)
+    with pytest.warns(DeprecationWarning, match="paintkit.metrics.explain"):
+        old = paintkit.metrics.explain
+    assert old is explain
+    got = explain(*new)
+    assert got["tolerance"] == DEFAULT_TOLERANCE and got["tags"] == {"correct": 2, "misplaced": 1}
+    assert explain(*new, delta_e="ciede2000")["delta_e"] == "ciede2000"
 
 
 def test_the_scorers_bins_give_the_same_explanation():
     import numpy as np
-    import pytest
 
     from paintkit.metrics import tolerance_statistics
     from paintkit.slots import generate_slot
@@ -40,10 +44,10 @@ def test_the_scorers_bins_give_the_same_explanation():
     out = np.clip(a.astype(int) + 4, 0, 255).astype(np.uint8)
     for formula in ("cie76", "ciede2000"):
         bins = tolerance_statistics([out], [a], [i], return_bins=True, delta_e=formula).bins[0]
-        assert explain_problem(problem.metadata, i, a, out, bins=bins, delta_e=formula) == \
-            explain_problem(problem.metadata, i, a, out, delta_e=formula)
+        assert explain(out, a, i, problem.metadata, bins=bins, delta_e=formula) == \
+            explain(out, a, i, problem.metadata, delta_e=formula)
     with pytest.raises(ValueError, match=r"bins: expected the answer's \(H, W\)"):
-        explain_problem(problem.metadata, i, a, out, bins=np.zeros((2, 2), np.uint8))
+        explain(out, a, i, problem.metadata, bins=np.zeros((2, 2), np.uint8))
 
 
 def test_prepared_scenes_serve_every_output_of_a_problem():
@@ -54,8 +58,8 @@ def test_prepared_scenes_serve_every_output_of_a_problem():
 
     problem = generate_slot("translation", "baseline", "amount", 0)
     meta, i, a = problem.metadata, problem.input, problem.answer
-    scenes = prepare_scenes(meta, i, a)
+    scenes = prepare_scenes(a, i, meta)
     noisy = np.clip(a.astype(int) + 3, 0, 255).astype(np.uint8)
     for out in (i, a, noisy, np.roll(a, 4, axis=1), None):
-        assert explain_problem(meta, i, a, out, scenes=scenes) == \
-            explain_problem(meta, i, a, out)
+        assert explain(out, a, i, meta, scenes=scenes) == \
+            explain(out, a, i, meta)

@@ -12,7 +12,7 @@ from PIL import Image
 from paintkit.io.images import MAX_PIXELS, ImageTooLargeError, load_rgb, write_png
 from paintkit.metrics import (
     ScoreAccumulator,
-    prepare_reference,
+    prepare_targets,
     reward,
     score,
     tolerance_statistics,
@@ -117,7 +117,7 @@ def test_decompression_bomb_is_refused_from_the_header(tmp_path):
 
 def test_reward_and_reference_reuse(batch):
     out, ans, inp = batch
-    ref = prepare_reference(torch.from_numpy(ans), torch.from_numpy(inp))
+    ref = prepare_targets(torch.from_numpy(ans), torch.from_numpy(inp))
     outputs = torch.from_numpy(out).permute(0, 3, 1, 2).float() / 255
     r = reward(outputs, ref)
     assert r.shape == (3,) and r.dtype == torch.float32 and r.device == outputs.device

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from paintkit.metrics import ScoreAccumulator, prepare_reference, reward, score
+from paintkit.metrics import ScoreAccumulator, prepare_targets, reward, score
 from paintkit.metrics.similarity import similarity
 
 
@@ -38,7 +38,7 @@ def test_read_only_arrays_score_without_warnings(decoded, backend):
         warnings.simplefilter("error")
         batch = score(out[None], ans[None], inp[None], backend=backend)
         listed = score([out], [ans], [inp], backend=backend)
-        targets = prepare_reference([ans], [inp], device="cpu")
+        targets = prepare_targets([ans], [inp], device="cpu")
         rewarded = reward([out], targets)
         acc = ScoreAccumulator(backend=backend)
         acc.update([out], [ans], [inp])

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 import torch
 
-from paintkit.metrics import ScoreAccumulator, prepare_reference, reward, score
+from paintkit.metrics import ScoreAccumulator, prepare_targets, reward, score
 from tests.support import delta_e_oracle
 from tests.support.metric_oracle import lab
 
@@ -81,7 +81,7 @@ def test_mixed_sizes_and_missing_outputs_with_another_formula():
 
 def test_reward_and_accumulator_take_the_formula():
     o, a, i = _batch(13)
-    targets = prepare_reference(a, i)
+    targets = prepare_targets(a, i)
     for formula in ("cie94", "ciede2000"):
         expected = torch.tensor([r.miou for r in score(o, a, i, delta_e=formula)])
         got = reward(torch.from_numpy(o), targets, delta_e=formula, backend="torch")
@@ -106,7 +106,7 @@ def test_samples_per_problem_with_another_formula(backend):
     o, a, i = _batch(17, n=2)
     o2, _, _ = _batch(19, n=2)
     grouped = np.stack([o[0], o2[0], o[1], o2[1]])  # problem-major: 2 samples per problem
-    got = reward(torch.from_numpy(grouped), prepare_reference(a, i), samples_per_problem=2,
+    got = reward(torch.from_numpy(grouped), prepare_targets(a, i), samples_per_problem=2,
                  delta_e="ciede2000", backend=backend)
     one = [r.miou for r in score(np.stack([o[0], o[1]]), a, i, delta_e="ciede2000")]
     two = [r.miou for r in score(np.stack([o2[0], o2[1]]), a, i, delta_e="ciede2000")]

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 import torch
 
-from paintkit.metrics import prepare_reference, reward, soft_reward
+from paintkit.metrics import prepare_targets, reward, soft_reward
 from tests.support.metric_images import palette_pair
 
 
@@ -17,7 +17,7 @@ def batch(rng, n=3, h=16, w=20):
 
 def test_gradients_flow_to_the_outputs(rng):
     inp, ans = batch(rng)
-    targets = prepare_reference(ans, inp)
+    targets = prepare_targets(ans, inp)
     outputs = (inp.permute(0, 3, 1, 2).float() / 255).requires_grad_(True)
     value = soft_reward(outputs, targets, tau=1.0)
     assert value.shape == (3,)
@@ -34,7 +34,7 @@ def test_converges_to_the_exact_metric_as_tau_goes_to_zero(rng):
     noisy = ans.clone()
     noise = torch.from_numpy(rng.integers(-4, 5, noisy.shape)).int()
     noisy = (noisy.int() + noise).clamp(0, 255).to(torch.uint8)  # ΔE spread over 0..10
-    targets = prepare_reference(ans, inp)
+    targets = prepare_targets(ans, inp)
     outputs = noisy.permute(0, 3, 1, 2).double() / 255
     exact = reward(noisy, targets, backend="torch").double()
     gaps = [float((soft_reward(outputs, targets, tau=tau) - exact).abs().max())

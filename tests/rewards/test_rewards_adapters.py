@@ -121,9 +121,9 @@ def test_plain_reward_fn_on_stream_like_batches(rng):
     batch = collate_problems(items)  # mixed sizes: lists
     outputs = [item["answer"] for item in items]
     torch.testing.assert_close(reward_fn(outputs, batch), torch.ones(3))
-    from paintkit.rewards.plain import prepare_targets
+    from paintkit.rewards.plain import batch_targets
 
-    targets = prepare_targets(batch)
+    targets = batch_targets(batch)
     torch.testing.assert_close(reward_fn([o for o in outputs for _ in range(2)], targets,
                                          samples_per_problem=2), torch.ones(6))
     with pytest.raises(ValueError, match="'answer' and 'input'"):

@@ -12,7 +12,7 @@ import pytest
 import torch
 from PIL import Image
 
-from paintkit.metrics import ScoreAccumulator, prepare_reference, reward, score
+from paintkit.metrics import ScoreAccumulator, prepare_targets, reward, score
 from tests.support import metric_oracle as oracle
 from tests.support.metric_images import palette_pair
 
@@ -70,7 +70,7 @@ def test_mixed_sizes_stay_on_device_in_input_order(device, rng, monkeypatch):
     inputs, answers, outputs = mixed_problems(rng)
     dev = torch.device(device)
     to_dev = [lambda xs: [torch.from_numpy(x).permute(2, 0, 1).to(dev) for x in xs]][0]
-    targets = prepare_reference(to_dev(answers), to_dev(inputs))
+    targets = prepare_targets(to_dev(answers), to_dev(inputs))
     outs = [o.float() / 255 for o in to_dev(outputs)]  # (3, H, W) float in [0, 1]
     warm = reward(outs, targets, backend="torch")  # prepares Lab, masks, lookup tables
     counter = TransferCounter(monkeypatch)
@@ -88,7 +88,7 @@ def test_batch_tensor_reward_makes_no_host_transfers(device, rng, monkeypatch):
     pairs = [palette_pair(rng, 16, 24) for _ in range(4)]
     inp = torch.from_numpy(np.stack([p[0] for p in pairs])).to(device)
     ans = torch.from_numpy(np.stack([p[1] for p in pairs])).to(device)
-    targets = prepare_reference(ans, inp, device=device)
+    targets = prepare_targets(ans, inp, device=device)
     outputs = (ans.float() / 255 * 0.9).permute(0, 3, 1, 2)  # NCHW float
     warm = reward(outputs, targets, backend="torch")
     counter = TransferCounter(monkeypatch)
@@ -138,7 +138,7 @@ def test_one_output_size_against_mixed_answer_sizes(rng):
 
 def test_outputs_on_another_device_are_refused_not_copied(rng):
     inp, ans = palette_pair(rng, 8, 8)
-    targets = prepare_reference([torch.from_numpy(ans)] * 2, [torch.from_numpy(inp)] * 2)
+    targets = prepare_targets([torch.from_numpy(ans)] * 2, [torch.from_numpy(inp)] * 2)
     elsewhere = torch.empty((8, 8, 3), dtype=torch.uint8, device="meta")
     with pytest.raises(ValueError, match=r"outputs\[1\]: expected a tensor on cpu"):
         reward([torch.from_numpy(ans), elsewhere], targets, backend="torch")
@@ -150,7 +150,7 @@ def test_grpo_samples_share_one_target(backend, rng):
     pairs = [palette_pair(rng, 16, 16) for _ in range(2)]
     inp = torch.from_numpy(np.stack([p[0] for p in pairs]))
     ans = torch.from_numpy(np.stack([p[1] for p in pairs]))
-    targets = prepare_reference(ans, inp)
+    targets = prepare_targets(ans, inp)
     samples = ans.repeat_interleave(g, dim=0).clone()
     samples[1::g] = inp.repeat_interleave(1, dim=0)  # sample 1 of each problem: no edit
     r = reward(samples, targets, samples_per_problem=g, backend=backend)
@@ -186,7 +186,7 @@ def test_prepared_targets_are_built_once_and_reused(rng, monkeypatch):
     import paintkit.kernels.tolerance_counts_torch as tct
 
     inputs, answers, outputs = mixed_problems(rng, n=6)
-    targets = prepare_reference([torch.from_numpy(a) for a in answers],
+    targets = prepare_targets([torch.from_numpy(a) for a in answers],
                                 [torch.from_numpy(i) for i in inputs], device="cpu")
     assert len(targets.torch_groups("cpu")) == 3
     calls = []
@@ -202,7 +202,7 @@ def test_reward_compiles_with_prepared_targets(compiler, rng):
     pairs = [palette_pair(rng, 16, 16) for _ in range(2)]
     inp = torch.from_numpy(np.stack([p[0] for p in pairs]))
     ans = torch.from_numpy(np.stack([p[1] for p in pairs]))
-    targets = prepare_reference(ans, inp, device="cpu")
+    targets = prepare_targets(ans, inp, device="cpu")
 
     def step(outputs):
         return reward(outputs, targets, backend="torch") * 2.0

@@ -6,8 +6,8 @@ from itertools import product
 
 import pytest
 
-from paintkit.balanced import Item, balanced_subset, item_of, levels, load_pool
 from paintkit.cli.main import main
+from paintkit.subsets import Item, balanced_subset, item_of, levels, load_pool
 
 
 def grid_pool(per_cell: int = 10, thin: dict | None = None) -> list[Item]:

@@ -1,0 +1,132 @@
+"""Balanced subsets (the ``paintkit subset`` command, docs/subsets.md): pick ``n`` problems of
+any suite spread evenly over difficulty levels.
+
+Each problem gets three difficulty factors from its JSON metadata:
+
+- ``objects``: shapes in its input ``scene`` (``low`` / ``mid`` / ``high``: terciles of the
+  pool, so each level holds about a third of the pool's problems);
+- ``edit``: edited share of the canvas, ``edit_pixels / (W * H)`` (terciles, as above);
+- ``steps``: edits asked for (``len(params.steps)`` for compositional problems, else 1).
+
+Problems with equal factors form a *cell*. The sampler visits the cells round-robin in a
+seeded order and takes the next problem of each cell (its problems also in a seeded order)
+until ``n`` are taken, so cells contribute as equally as their sizes allow; every level of
+every factor therefore gets as even a share as the cells allow (VisBench samples its groups
+the same way). A factor with a single level in the pool adds nothing. Same pool, ``n`` and
+seed: same subset.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from paintkit.arguments import check_int
+from paintkit.seeds import python_rng, seed_from_key
+
+FACTORS: tuple[str, ...] = ("objects", "edit", "steps")
+LEVELS = ("low", "mid", "high")
+
+
+@dataclass(frozen=True)
+class Item:
+    """One problem of the pool: its ``key`` (problem id or path) and raw difficulty values."""
+
+    key: str
+    objects: int
+    edit: float
+    steps: int
+
+
+def item_of(key: str, meta: Mapping) -> Item:
+    """The difficulty values of a problem's metadata.
+
+    Raises:
+        ValueError: the metadata lacks ``scene`` or ``edit_pixels``/``W``/``H`` (names them).
+    """
+    missing = [k for k in ("scene", "edit_pixels", "W", "H") if k not in meta]
+    if missing:
+        raise ValueError(f"problem {key}: metadata lacks {', '.join(missing)}; balanced subsets "
+                         "need the scene and the edit size (PaintBench, compositional, guidance)")
+    elements = meta["scene"].get("elements", ())
+    objects = sum(1 for e in elements if e.get("kind") == "shape")
+    steps = meta.get("params", {}).get("steps")
+    return Item(key, objects, meta["edit_pixels"] / (meta["W"] * meta["H"]),
+                len(steps) if isinstance(steps, list) else 1)
+
+
+def _tercile_levels(values: Sequence[float]) -> list[str]:
+    """``low``/``mid``/``high`` by rank: the i-th smallest of n gets level ``3 i // n``
+    (ties broken by position, so equal values may straddle a boundary)."""
+    order = sorted(range(len(values)), key=lambda i: (values[i], i))
+    out = [""] * len(values)
+    for rank, i in enumerate(order):
+        out[i] = LEVELS[3 * rank // len(values)]
+    return out
+
+
+def levels(items: Sequence[Item]) -> list[dict[str, str]]:
+    """Each item's level per factor (``steps`` keeps its value, as ``"2"``...)."""
+    objects = _tercile_levels([it.objects for it in items])
+    edit = _tercile_levels([it.edit for it in items])
+    return [{"objects": o, "edit": e, "steps": str(it.steps)}
+            for it, o, e in zip(items, objects, edit, strict=True)]
+
+
+def balanced_subset(items: Sequence[Item], n: int, seed: int = 0,
+                    factors: Iterable[str] = FACTORS) -> list[Item]:
+    """``n`` items balanced over ``factors`` (see the module docstring), in pick order.
+
+    Raises:
+        ValueError: ``n`` outside ``[0, len(items)]``, an unknown factor, repeated keys.
+    """
+    factors = tuple(factors)
+    for f in factors:
+        if f not in FACTORS:
+            raise ValueError(f"unknown factor {f!r}; allowed: {', '.join(FACTORS)}")
+    if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= len(items):
+        raise ValueError(f"n must be an int in [0, {len(items)}] (the pool's size), got {n!r}")
+    seed = check_int(seed, "seed")
+    keys = [it.key for it in items]
+    if len(set(keys)) != len(keys):
+        raise ValueError("problem keys must be unique")
+    cells: dict[tuple[str, ...], list[Item]] = {}
+    for it, lv in zip(items, levels(items), strict=True):
+        cells.setdefault(tuple(lv[f] for f in factors), []).append(it)
+    rng: random.Random = python_rng(seed_from_key("balanced", seed))
+    order = sorted(cells)
+    rng.shuffle(order)
+    queues = []
+    for cell in order:
+        members = sorted(cells[cell], key=lambda it: it.key)
+        rng.shuffle(members)
+        queues.append(members)
+    picked: list[Item] = []
+    depth = 0
+    while len(picked) < n:
+        for queue in queues:
+            if depth < len(queue) and len(picked) < n:
+                picked.append(queue[depth])
+        depth += 1
+    return picked
+
+
+def load_pool(benchmark_root) -> list[Item]:
+    """Every problem JSON under a generated folder (``<root>/<Benchmark>/<task>/NNN.json``),
+    keyed by its path relative to ``root`` without ``.json``."""
+    root = Path(benchmark_root)
+    paths = sorted(p for p in root.rglob("*.json") if p.stem.isdigit())
+    if not paths:
+        raise ValueError(f"{root}: no problem JSON files (NNN.json) found")
+    return [item_of(str(p.relative_to(root).with_suffix("")), _read_problem(p)) for p in paths]
+
+
+def _read_problem(path: Path) -> dict:
+    from paintkit.io.jsonl import parse_json
+
+    try:
+        return parse_json(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise ValueError(f"{path}: cannot read problem metadata: {exc}") from None

@@ -1,0 +1,86 @@
+"""``import paintkit``: the main entry points at the top, loaded on first use only."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import paintkit
+
+ENTRY_POINTS = {
+    "generate": "paintkit.tasks", "Problem": "paintkit.tasks", "TASKS": "paintkit.tasks",
+    "score": "paintkit.metrics", "reward": "paintkit.metrics", "soft_reward": "paintkit.metrics",
+    "tolerance_statistics": "paintkit.metrics", "prepare_targets": "paintkit.metrics",
+    "Targets": "paintkit.metrics", "ProblemScore": "paintkit.metrics",
+    "ScoreAccumulator": "paintkit.metrics", "Suite": "paintkit.suites",
+    "TinyGrafixSuite": "paintkit.suites.tinygrafix", "CombinedSuite": "paintkit.suites.combined",
+    "GuidanceSuite": "paintkit.guidance.suite",
+    "CompositionalSuite": "paintkit.compositional.suite",
+}
+
+
+def _run(code: str) -> str:
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    return out.stdout.strip()
+
+
+def test_import_paintkit_loads_no_heavy_dependency():
+    code = ("import sys, paintkit; names = dir(paintkit); "
+            "assert 'score' in names and 'explain' in names and 'Suite' in names; "
+            "print(sorted(m for m in ('torch', 'numba', 'skia', 'matplotlib') if m in sys.modules))")
+    assert _run(code) == "[]"
+
+
+def test_first_use_loads_what_the_entry_point_needs():
+    code = ("import sys, paintkit; paintkit.generate; "
+            "print('torch' in sys.modules, 'paintkit.tasks' in sys.modules)")
+    assert _run(code) == "False True"
+
+
+@pytest.mark.parametrize("name", sorted(ENTRY_POINTS))
+def test_top_level_names_are_the_owners_objects(name):
+    import importlib
+
+    owner = importlib.import_module(ENTRY_POINTS[name])
+    assert getattr(paintkit, name) is getattr(owner, name)
+    assert name in paintkit.__all__
+
+
+def test_unknown_names_raise_attribute_error():
+    with pytest.raises(AttributeError, match="no attribute 'scoer'"):
+        paintkit.scoer  # noqa: B018
+
+
+def test_generate_score_reward_explain_from_the_top():
+    problem = paintkit.generate("translation", seed=0)
+    assert isinstance(problem, paintkit.Problem)
+    scores = paintkit.score([problem.answer], [problem.answer], [problem.input])
+    assert isinstance(scores, list) and isinstance(scores[0], paintkit.ProblemScore)
+    assert scores[0].miou == 1.0
+    rewards = paintkit.reward([problem.input], [problem.answer], [problem.input])
+    assert rewards.dtype.__str__() == "torch.float32" and tuple(rewards.shape) == (1,)
+    report = paintkit.explain(problem.input, problem.answer, problem.input, problem.metadata)
+    assert isinstance(report, dict) and report["tags"] == {"correct": 2, "misplaced": 1}
+
+
+def test_explain_is_callable_whether_or_not_the_package_was_imported_first():
+    # the subpackage paintkit.explain and the function share the name: both orders work
+    code = ("import numpy as np, paintkit, paintkit.explain.problem; "
+            "img = np.zeros((8, 8, 3), np.uint8); "
+            "print(paintkit.explain(img, img, img, {})['explained'])")
+    assert _run(code) == "segments_only"
+    from paintkit import explain
+
+    image = np.zeros((8, 8, 3), np.uint8)
+    assert explain(image, image, image, {})["explained"] == "segments_only"
+    assert explain is paintkit.explain and callable(explain)
+
+
+def test_suite_classes_from_the_top():
+    suite = paintkit.Suite(tasks=["translation"], per_cell=1, namespace="apitest")
+    problem = next(suite.problems())
+    assert problem.metadata["problem_id"] == "apitest-translation-baseline-amount-000000"
