@@ -10,7 +10,8 @@ the problem's metadata)::
     rewards = paintkit.reward(outputs, targets)                  # float32 tensor (B,)
     report = paintkit.explain(output, problem.answer, problem.input, problem.metadata)  # dict
 
-- :func:`generate` (:func:`paintkit.tasks.generate`): problem ``seed`` of a task, in memory;
+- :func:`generate` (:func:`paintkit.tasks.make_problem`): problem ``seed`` of a task, in memory;
+  :func:`write_suite` (:func:`paintkit.engines.write_suite`): a whole suite, written to files;
 - :func:`score`, :func:`reward`, :func:`soft_reward`, :func:`prepare_targets`,
   :class:`Targets`, :class:`ScoreAccumulator` (:mod:`paintkit.metrics`);
 - :func:`explain` (:mod:`paintkit.explain`): which objects an output got right;
@@ -47,7 +48,8 @@ from paintkit.scene import (
 
 #: Top-level name -> (module, attribute), imported on first access.
 _LAZY = {
-    "generate": ("paintkit.tasks", "generate"),
+    "generate": ("paintkit.tasks", "make_problem"),
+    "write_suite": ("paintkit.engines", "write_suite"),
     "Problem": ("paintkit.tasks", "Problem"),
     "TASKS": ("paintkit.tasks", "TASKS"),
     "score": ("paintkit.metrics", "score"),
@@ -60,6 +62,7 @@ _LAZY = {
     "ScoreAccumulator": ("paintkit.metrics", "ScoreAccumulator"),
     "explain": ("paintkit.explain", "explain"),
     "Suite": ("paintkit.suites", "Suite"),
+    "ProblemSuite": ("paintkit.suites", "ProblemSuite"),
     "TinyGrafixSuite": ("paintkit.suites.tinygrafix", "TinyGrafixSuite"),
     "CombinedSuite": ("paintkit.suites.combined", "CombinedSuite"),
     "GuidanceSuite": ("paintkit.guidance.suite", "GuidanceSuite"),
