@@ -6,6 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from paintkit.layout.results import problem_stats_path
 from paintkit.stats.leaderboard import FORMATS
 
 
@@ -44,9 +45,7 @@ def register(subparsers) -> None:
 def _refuse_overwriting(inputs: Path, outputs: dict[str, str | None]) -> None:
     """``ValueError`` when an output file is the input results file (it would be replaced
     by aggregate rows) or two outputs are the same file."""
-    from paintkit.stats.table import RESULTS_NAME
-
-    source = (inputs / RESULTS_NAME if inputs.is_dir() else inputs).resolve()
+    source = problem_stats_path(inputs).resolve()
     seen: dict[Path, str] = {}
     for option, value in outputs.items():
         if value is None:

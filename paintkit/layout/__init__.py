@@ -16,46 +16,40 @@ One module owns each part of the layout, and every command reads and writes thro
 
 The layout depends on :mod:`paintkit.io` and :mod:`paintkit.metrics.version` only; eval,
 stats, report, explain, baselines and the runner depend on it, not on each other.
+
+The names below are loaded on first use, so ``from paintkit.layout.results import ...``
+(file names only) stays as light as the command line needs.
 """
 
-from paintkit.layout.benchmark import (
-    BenchmarkProblem,
-    benchmark_tasks,
-    discover_problems,
-    read_images,
-    read_metadata,
-)
-from paintkit.layout.errors import LayoutError
-from paintkit.layout.outputs import OUTPUT_COMPANIONS, discover_models, ignored_outputs
-from paintkit.layout.problem_stats import (
-    LoadedResults,
-    ResultsWriter,
-    load_results,
-    read_rows,
-    remove_stale_temporaries,
-)
-from paintkit.layout.readers import POLICIES, REPAIR, SKIP, STRICT, Damage, JsonlRead, read_jsonl
-from paintkit.layout.results import (
-    AGGREGATE_NAME,
-    COMPARISONS_NAME,
-    EVAL_LOCK_NAME,
-    EXPLANATIONS_NAME,
-    PROBLEM_STATS_NAME,
-    TURN_STATS_NAME,
-    aggregate_path,
-    problem_stats_path,
-    provenance_path,
-    results_folder,
-)
-from paintkit.layout.rows import KEY_FIELDS, ResultRow, RowKey, row_category, row_key, task_category
+import importlib
 
-__all__ = [
-    "AGGREGATE_NAME", "COMPARISONS_NAME", "EVAL_LOCK_NAME", "EXPLANATIONS_NAME", "KEY_FIELDS",
-    "OUTPUT_COMPANIONS", "POLICIES", "PROBLEM_STATS_NAME", "REPAIR", "SKIP", "STRICT",
-    "TURN_STATS_NAME", "BenchmarkProblem", "Damage", "JsonlRead", "LayoutError",
-    "LoadedResults", "ResultRow", "ResultsWriter", "RowKey", "aggregate_path",
-    "benchmark_tasks", "discover_models", "discover_problems", "ignored_outputs",
-    "load_results", "problem_stats_path", "provenance_path", "read_images", "read_jsonl",
-    "read_metadata", "read_rows", "remove_stale_temporaries", "results_folder",
-    "row_category", "row_key", "task_category",
-]
+_HOMES = {
+    "paintkit.layout.benchmark": ("BenchmarkProblem", "benchmark_tasks", "discover_problems",
+                                  "read_images", "read_metadata"),
+    "paintkit.layout.errors": ("LayoutError",),
+    "paintkit.layout.outputs": ("OUTPUT_COMPANIONS", "discover_models", "ignored_outputs"),
+    "paintkit.layout.problem_stats": ("LoadedResults", "ResultsWriter", "load_results",
+                                      "read_rows", "remove_stale_temporaries"),
+    "paintkit.layout.readers": ("POLICIES", "REPAIR", "SKIP", "STRICT", "Damage", "JsonlRead",
+                                "read_jsonl"),
+    "paintkit.layout.results": ("AGGREGATE_NAME", "COMPARISONS_NAME", "EVAL_LOCK_NAME",
+                                "EXPLANATIONS_NAME", "PROBLEM_STATS_NAME", "TURN_STATS_NAME",
+                                "aggregate_path", "problem_stats_path", "provenance_path",
+                                "results_folder"),
+    "paintkit.layout.rows": ("KEY_FIELDS", "ResultRow", "RowKey", "row_category", "row_key",
+                             "task_category"),
+}
+_HOME_OF = {name: module for module, names in _HOMES.items() for name in names}
+__all__ = sorted(_HOME_OF)
+
+
+def __getattr__(name: str):
+    if name not in _HOME_OF:
+        raise AttributeError(f"module 'paintkit.layout' has no attribute {name!r}")
+    value = getattr(importlib.import_module(_HOME_OF[name]), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

@@ -17,8 +17,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from paintkit.metrics.version import METRIC_VERSION, UNVERSIONED
-
 #: The fields of a row's key, in key order.
 KEY_FIELDS: tuple[str, ...] = ("model", "benchmark", "task", "idx")
 #: The colour difference of rows without a ``delta_e`` field (the benchmark's).
@@ -104,7 +102,8 @@ class ResultRow:
     input_size: list | None = None
     bg_colors: list = field(default_factory=list)
     delta_e: str = DEFAULT_DELTA_E
-    metric_version: int = METRIC_VERSION
+    #: :data:`paintkit.metrics.version.METRIC_VERSION` for rows scored now; 1 for old rows.
+    metric_version: int = 1
     extras: dict = field(default_factory=dict)
 
     @property
@@ -140,6 +139,9 @@ class ResultRow:
         Raises:
             KeyError: a key field is absent; TypeError / ValueError: ``idx`` is no number.
         """
+        # heavy: the metrics package imports numba (about 1 s); stats's command line is light
+        from paintkit.metrics.version import row_metric_version
+
         key = row_key(row)
         known = {"model", "benchmark", "task", "idx", "mode", "visual_condition", "category",
                  "input_size", "bg_colors", "has_output", "correct_output_size", "output",
@@ -153,6 +155,6 @@ class ResultRow:
             mode=row.get("mode") or "default", visual_condition=row.get("visual_condition"),
             category=row.get("category"), input_size=row.get("input_size"),
             bg_colors=row.get("bg_colors", []), delta_e=row_delta_e(row),
-            metric_version=row.get("metric_version", UNVERSIONED),
+            metric_version=row_metric_version(row),
             extras={k: v for k, v in row.items() if k not in known},
         )
