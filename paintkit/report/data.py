@@ -14,7 +14,7 @@ from pathlib import Path
 from paintkit.io.jsonl import parse_json
 from paintkit.layout.order import category_key, task_key
 from paintkit.layout.readers import SKIP, STRICT, read_jsonl
-from paintkit.layout.results import AGGREGATE_NAME, problem_stats_path, provenance_path
+from paintkit.layout.results import AGGREGATE_NAME, aggregate_path, problem_stats_path, provenance_path
 from paintkit.metrics.version import row_metric_version
 from paintkit.report.text import display, finite
 from paintkit.stats.aggregate import aggregate_tables
@@ -55,7 +55,7 @@ def load_report_data(input_path, n_boot: int = 10_000, seed: int = 0) -> ReportD
                          "report shows CIE76 results (score with 'paintkit eval' without "
                          "--delta-e)")
     results = problem_stats_path(input_path)
-    agg_path = results.parent / AGGREGATE_NAME
+    agg_path = aggregate_path(results)
     aggregate = _read_aggregate(agg_path, results, tables)
     provenance = {"n_boot": n_boot, "seed": seed, "aggregate_file": None,
                   "metric_version": _metric_version(results)}
