@@ -8,9 +8,10 @@ from pathlib import Path
 
 import numpy as np
 
-from paintkit.evaluate.discovery import BenchmarkProblem, discover_problems, read_metadata
 from paintkit.io.images import load_rgb, write_png
 from paintkit.io.names import check_folder_name
+from paintkit.io.progress import Progress
+from paintkit.layout.benchmark import BenchmarkProblem, discover_problems, read_metadata
 
 BASELINES: tuple[str, ...] = ("identity", "oracle", "blank", "noise")
 
@@ -61,8 +62,6 @@ def write_baseline(name: str, benchmarks_root, outputs_root, *, model: str | Non
     unless ``overwrite`` (so an interrupted run resumes). ``progress``: the progress line
     of :class:`paintkit.io.progress.Progress` on stderr.
     """
-    from paintkit.io.progress import Progress
-
     if name not in BASELINES:
         raise ValueError(f"baseline: expected one of {', '.join(BASELINES)}, got {name!r}")
     model = check_folder_name(model or name, "model")  # never outside outputs_root

@@ -7,6 +7,8 @@ import json
 import math
 import sys
 
+from paintkit.io.atomic import write_text_atomic
+
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
@@ -57,7 +59,7 @@ def _format(figure: dict) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from paintkit.io.atomic import write_text_atomic
+    # imported when the command runs, so that 'paintkit --help' starts fast
     from paintkit.stats.agreement import MAX_RESAMPLES, agreement_report
     from paintkit.stats.judgments import load_matched
 

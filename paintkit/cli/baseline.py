@@ -32,6 +32,7 @@ def register(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    # heavy (PIL, numpy): imported when the command runs, so that 'paintkit --help' starts fast
     from paintkit.baselines import write_baseline
 
     summary = write_baseline(args.name, args.benchmarks_root, args.out, model=args.model,

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from paintkit.layout.outputs import TURN_OUTPUT
+
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
@@ -66,6 +68,7 @@ LEADERBOARD_N_BOOT = 1000
 
 def print_leaderboard(results_path) -> None:
     """The leaderboard of the results folder on stdout (model, score, CI, coverage)."""
+    # heavy (numpy, the bootstrap): imported when the leaderboard is printed
     from paintkit.stats.aggregate import aggregate_tables
     from paintkit.stats.leaderboard import format_leaderboard, leaderboard_rows
     from paintkit.stats.table import StatsInputError, load_tables
@@ -90,8 +93,11 @@ SHOW_IGNORED = 10
 
 
 def run(args: argparse.Namespace) -> int:
-    from paintkit.evaluate.runner import default_jobs, evaluate
+    # heavy (numba, the explainer): imported when the command runs, so that 'paintkit --help'
+    # starts fast
+    from paintkit.evaluate.runner import evaluate
     from paintkit.io.folder_lock import FolderNotWritableError
+    from paintkit.parallel import default_jobs
 
     try:
         summary = evaluate(
@@ -105,8 +111,6 @@ def run(args: argparse.Namespace) -> int:
         print(f"paintkit eval: error: {exc}", file=sys.stderr)
         return 1
     if getattr(args, "turns", False):  # turn outputs are read by --turns, not ignored
-        from paintkit.compositional.turn_eval import TURN_OUTPUT
-
         summary.ignored = [p for p in summary.ignored if not TURN_OUTPUT.match(p.name)]
     for note in summary.notes:
         print(f"paintkit eval: {note}", file=sys.stderr)
@@ -131,6 +135,7 @@ def run(args: argparse.Namespace) -> int:
               file=sys.stderr)
     print_leaderboard(summary.results_path)
     if getattr(args, "turns", False):
+        # heavy (the compositional suite's renderer): only with --turns
         from paintkit.compositional.turn_eval import describe, score_turns
 
         path, rows = score_turns(args.benchmarks_root, args.outputs_root, args.out,

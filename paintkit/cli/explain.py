@@ -36,9 +36,11 @@ def register(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from paintkit.evaluate.runner import default_jobs
+    # heavy (numba, the renderers): imported when the command runs, so that 'paintkit --help'
+    # starts fast
     from paintkit.explain.directory import explain_directory
     from paintkit.io.progress import Progress
+    from paintkit.parallel import default_jobs
 
     bars: list[Progress] = []  # the same progress line as generate and eval
 

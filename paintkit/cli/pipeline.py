@@ -27,6 +27,7 @@ from pathlib import Path
 from paintkit._version import __version__
 from paintkit.cli.main import main
 from paintkit.io.atomic import write_text_atomic
+from paintkit.layout.results import AGGREGATE_NAME, PROBLEM_STATS_NAME
 
 STATE_NAME = "bench-state.json"
 SUITES = ("paintbench", "tinygrafixbench")
@@ -196,7 +197,7 @@ class Bench:
                        self.outputs)
         roots = ([self.outputs] if c.baselines or c.models else []) + \
             ([Path(c.outputs)] if c.outputs else [])
-        stats_file = self.results / "problem_stats.jsonl"
+        stats_file = self.results / PROBLEM_STATS_NAME
         for root in roots:
             name = "eval" if root == self.outputs else "eval (your outputs)"
             # the outputs and the problems they are scored against; the results file is
@@ -217,8 +218,8 @@ class Bench:
                    lambda: main(["stats", "--input", str(self.results), "--n-boot",
                                  str(c.n_boot), "--seed", str(c.seed), "--jobs",
                                  str(max(1, c.jobs))]),
-                   self.results / "aggregate_stats.jsonl")
-        agg_fp = tree_fingerprint(self.results / "aggregate_stats.jsonl")
+                   self.results / AGGREGATE_NAME)
+        agg_fp = tree_fingerprint(self.results / AGGREGATE_NAME)
         gallery_outputs = [a for r in roots for a in ("--outputs", str(r))]
         self._step("report", _key(self.version, res_fp, agg_fp, c.n_boot, c.seed,
                                   c.gallery_per_model, [str(r) for r in roots]),

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from paintkit.layout.results import aggregate_path, problem_stats_path
+
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
@@ -39,14 +41,13 @@ def register(subparsers) -> None:
 def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
+    # heavy (numba, the report's modules): imported when the command runs, so that
+    # 'paintkit --help' starts fast
     from paintkit.io.folder_lock import owned_outputs
     from paintkit.report.page import build_report
 
-    source = Path(args.input)
-    if source.is_dir():
-        source = source / "problem_stats.jsonl"
-    if Path(args.output).resolve() in (source.resolve(),
-                                       (source.parent / "aggregate_stats.jsonl").resolve()):
+    source = problem_stats_path(args.input)
+    if Path(args.output).resolve() in (source.resolve(), aggregate_path(source).resolve()):
         raise ValueError(f"--output {args.output} is an input of the report; refusing to "
                          "overwrite it (choose another file, e.g. report.html)")
     with owned_outputs([args.output], "paintkit report"):  # also removes a killed run's temp

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import argparse
 import sys
+from functools import partial
+
+from paintkit.io.folder_lock import FolderNotWritableError
 
 
 def _tasks(text: str) -> list[str]:
@@ -95,6 +98,7 @@ def register(subparsers) -> None:
 
 
 def _print_list() -> None:
+    # heavy (the model registry, about 1.4 s): only for --list
     from paintkit.run.registry import builtin_rows
 
     rows = builtin_rows()
@@ -113,8 +117,9 @@ def run(args: argparse.Namespace) -> int:
                                         ("--outputs", args.outputs_root)) if not value]
     if missing:
         raise ValueError(f"{', '.join(missing)} required (or --list)")
-    from paintkit.io.folder_lock import FolderNotWritableError
-    from paintkit.run.registry import parse_value
+    # heavy (the model registry, numba): imported when the command runs
+    from paintkit.run.planner import Planner
+    from paintkit.run.registry import build_model, parse_value
     from paintkit.run.runner import run_model
 
     options = {key: parse_value(value) for key, value in args.option}
@@ -127,19 +132,11 @@ def run(args: argparse.Namespace) -> int:
     settings = {"model": args.model, **{k: v for k, v in model_args.items() if v is not None}}
     planner = None
     if args.planner:
-        from paintkit.run.planner import Planner
-
         planner = Planner(args.planner, base_url=args.planner_base or args.api_base,
                           rpm=args.rpm, retries=args.retries, timeout=args.timeout)
     if args.engine == "ray":
-        from functools import partial
-
-        from paintkit.run.registry import build_model
-
         model = partial(build_model, args.model, **model_args)
     else:
-        from paintkit.run.registry import build_model
-
         model = build_model(args.model, **model_args)
     try:
         summary = run_model(

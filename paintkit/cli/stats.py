@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 from pathlib import Path
 
+from paintkit.io.folder_lock import owned_outputs
+from paintkit.layout.results import problem_stats_path
 from paintkit.stats.leaderboard import FORMATS
 
 
@@ -44,9 +47,7 @@ def register(subparsers) -> None:
 def _refuse_overwriting(inputs: Path, outputs: dict[str, str | None]) -> None:
     """``ValueError`` when an output file is the input results file (it would be replaced
     by aggregate rows) or two outputs are the same file."""
-    from paintkit.stats.table import RESULTS_NAME
-
-    source = (inputs / RESULTS_NAME if inputs.is_dir() else inputs).resolve()
+    source = problem_stats_path(inputs).resolve()
     seen: dict[Path, str] = {}
     for option, value in outputs.items():
         if value is None:
@@ -61,9 +62,7 @@ def _refuse_overwriting(inputs: Path, outputs: dict[str, str | None]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import time
-
-    from paintkit.io.folder_lock import owned_outputs
+    # imported when the command runs, so that 'paintkit --help' starts fast
     from paintkit.stats.aggregate import aggregate_tables
     from paintkit.stats.bootstrap import check_n_boot
     from paintkit.stats.leaderboard import format_leaderboard, leaderboard_rows

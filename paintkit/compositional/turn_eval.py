@@ -20,25 +20,31 @@ rewritten whole (atomically) on each run.
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 
+from paintkit.compositional.turns import answer_pixels
+from paintkit.evaluate.problem import load_output, score_output
+from paintkit.io.atomic import write_bytes_atomic
+from paintkit.io.images import load_rgb
+from paintkit.layout.benchmark import discover_problems, read_metadata
+from paintkit.layout.errors import LayoutError
+from paintkit.layout.outputs import TURN_OUTPUT, discover_models, turn_output_name
+from paintkit.layout.results import TURN_STATS_NAME
 from paintkit.metrics.version import METRIC_VERSION
 
-TURNS_NAME = "turn_stats.jsonl"
-TURN_OUTPUT = re.compile(r"^\d{4}_turn\d+_output\.png$")
+#: Old name of :data:`paintkit.layout.results.TURN_STATS_NAME`.
+TURNS_NAME = TURN_STATS_NAME
+__all__ = ["TURNS_NAME", "TURN_OUTPUT", "describe", "score_turns", "turn_output_path"]
 
 
 def turn_output_path(outputs_root, model: str, problem, turn: int) -> Path:
-    return problem.output_path(outputs_root, model).parent / \
-        f"{problem.idx:04d}_turn{turn}_output.png"
+    """``<outputs>/<model>/<Benchmark>/<task>/NNNN_turn<k>_output.png``."""
+    return problem.output_path(outputs_root, model).parent / turn_output_name(problem.idx, turn)
 
 
 def _turn_number(turn, position: int, count: int, where: Path) -> int:
     """The ``turn`` of the ``position``-th (1-based) entry of ``turns``; ``LayoutError``
     naming the problem's JSON when it is missing, not an integer or out of order."""
-    from paintkit.evaluate.discovery import LayoutError
-
     k = turn.get("turn") if isinstance(turn, dict) else None
     if isinstance(k, bool) or not isinstance(k, int) or k != position:
         got = "no 'turn' number" if k is None else f"'turn': {json.dumps(k)[:20]}"
@@ -61,12 +67,6 @@ def score_turns(benchmarks_root, outputs_root, out_dir, *, models=None, benchmar
         ValueError: a turn without an exact answer (see
             :func:`paintkit.compositional.turns.answer_pixels`).
     """
-    from paintkit.compositional.turns import answer_pixels
-    from paintkit.evaluate.discovery import discover_models, discover_problems, read_metadata
-    from paintkit.evaluate.problem import load_output, score_output
-    from paintkit.io.atomic import write_bytes_atomic
-    from paintkit.io.images import load_rgb
-
     problems = discover_problems(benchmarks_root, benchmarks, tasks)
     model_names = discover_models(outputs_root, models)
     rows: list[dict] = []
@@ -95,7 +95,7 @@ def score_turns(benchmarks_root, outputs_root, out_dir, *, models=None, benchmar
                     row["error"] = result.error
                 rows.append(row)
             before = answer
-    path = Path(out_dir) / TURNS_NAME
+    path = Path(out_dir) / TURN_STATS_NAME
     write_bytes_atomic(path, "".join(json.dumps(r) + "\n" for r in rows).encode())
     return path, rows
 

@@ -1,13 +1,19 @@
-"""Scoring directories of model outputs (``paintkit eval``): discovery, jobs, results.
+"""Scoring directories of model outputs (``paintkit eval``): jobs, one problem, the runner.
 
-Start at :func:`evaluate`; :mod:`paintkit.evaluate.discovery` reads the standard tree (docs/file-layout.md)s,
-:mod:`paintkit.evaluate.problem` scores one problem, :mod:`paintkit.evaluate.results`
-writes ``problem_stats.jsonl``.
+Start at :func:`evaluate`; the trees and the results file are read and written through
+:mod:`paintkit.layout` (docs/file-layout.md), :mod:`paintkit.evaluate.problem` scores one
+problem, :mod:`paintkit.evaluate.runner` runs them all in parallel and resumably.
 """
 
-from paintkit.evaluate.discovery import BenchmarkProblem, LayoutError, discover_problems
-from paintkit.evaluate.results import RESULTS_NAME, read_rows
 from paintkit.evaluate.runner import EvalSummary, evaluate
+from paintkit.layout.aliases import moved_names
+from paintkit.layout.benchmark import BenchmarkProblem, discover_problems
+from paintkit.layout.errors import LayoutError
+from paintkit.layout.problem_stats import read_rows
 
-__all__ = ["BenchmarkProblem", "EvalSummary", "LayoutError", "RESULTS_NAME",
-           "discover_problems", "evaluate", "read_rows"]
+__all__ = ["BenchmarkProblem", "EvalSummary", "LayoutError", "discover_problems", "evaluate",
+           "read_rows"]
+
+# RESULTS_NAME: now paintkit.layout.results.PROBLEM_STATS_NAME.
+__getattr__ = moved_names(__name__, {"RESULTS_NAME": "paintkit.layout.results"},
+                          renamed={"RESULTS_NAME": "PROBLEM_STATS_NAME"})

@@ -9,28 +9,29 @@ torch: eval workers never import it (seconds of start-up and ~300 MB each).
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
 import numpy as np
 
-from paintkit.evaluate.discovery import BenchmarkProblem, read_metadata
+from paintkit.explain import explain, prepare_scenes, segment_maps
 from paintkit.io.atomic import write_text_atomic
 from paintkit.io.images import ImageDecodeError, load_rgb, write_png
+from paintkit.kernels.diff_image import diff_image_from_bins
+from paintkit.kernels.normalize import normalize_output_numba
+from paintkit.kernels.tolerance_counts import counts_from_histograms
+from paintkit.layout.benchmark import BenchmarkProblem, read_images, read_metadata
+from paintkit.layout.results import diff_image_path, segments_path
+from paintkit.layout.rows import ResultRow
+from paintkit.metrics.coerce import MissingImage
+from paintkit.metrics.histograms import numpy_histograms
+from paintkit.metrics.result import scores_from_counts
+from paintkit.metrics.similarity import finite_or_none, similarity
 from paintkit.metrics.version import METRIC_VERSION
 
 #: Tolerances at which ``--save-images`` writes diff images.
 DIFF_TOLERANCES = (0, 2, 5, 10)
-
-
-def diff_image_path(images_root: Path, model: str, problem: BenchmarkProblem, t: int) -> Path:
-    return problem.output_path(images_root, model).with_name(
-        f"{problem.idx:04d}_diff_t{t:02d}.png")
-
-
-def segments_path(images_root: Path, model: str, problem: BenchmarkProblem) -> Path:
-    """Where ``--save-images`` writes the error segments of the diff images beside them."""
-    return problem.output_path(images_root, model).with_name(f"{problem.idx:04d}_segments.json")
 
 
 def output_signature(path: Path) -> dict | None:
@@ -46,8 +47,6 @@ def output_signature(path: Path) -> dict | None:
 
 def load_output(path: Path):
     """The decoded output, or a :class:`MissingImage` with a one-line reason."""
-    from paintkit.metrics.coerce import MissingImage
-
     try:
         return load_rgb(path)
     except ImageDecodeError as exc:
@@ -83,16 +82,8 @@ def score_problem(
         LayoutError / ImageDecodeError: the benchmark's own files are unreadable (a broken
             benchmark is an error; a broken *output* is scored as missing).
     """
-    from paintkit.kernels.diff_image import diff_image_from_bins
-
     meta = read_metadata(problem) if meta is None else meta
-    answer = load_rgb(problem.answer_path)
-    inp = load_rgb(problem.input_path)
-    if answer.shape != inp.shape:
-        raise ImageDecodeError(
-            f"{problem.answer_path}: answer is {answer.shape[1]}x{answer.shape[0]} but the "
-            f"input is {inp.shape[1]}x{inp.shape[0]}"
-        )
+    inp, answer = read_images(problem)
     edit_mask = (answer != inp).any(axis=-1) if images_root is not None else None
     explainer = _Explainer(meta, inp, answer, explain, delta_e) if explain is not None else None
     rows = []
@@ -102,29 +93,22 @@ def score_problem(
         output = load_output(path)
         result, bins = score_output(output, answer, inp, delta_e=delta_e,
                                     return_bins=images_root is not None or explain is not None)
-        row = {
-            "model": model,
-            "benchmark": problem.benchmark,
-            "task": problem.task,
-            "mode": meta.get("mode", "default"),
-            "visual_condition": meta.get("visual_condition"),
-            "idx": problem.idx,
-            "input_size": [int(inp.shape[1]), int(inp.shape[0])],
-            "bg_colors": meta.get("bg_colors", []),
-            "has_output": result.has_output,
-            "correct_output_size": result.correct_output_size,
-            "output": result.to_schema(),
-            "delta_e": delta_e,
-            "metric_version": METRIC_VERSION,
-        }
+        row = ResultRow(
+            model=model, benchmark=problem.benchmark, task=problem.task, idx=problem.idx,
+            mode=meta.get("mode", "default"), visual_condition=meta.get("visual_condition"),
+            category=problem_category(meta),
+            input_size=[int(inp.shape[1]), int(inp.shape[0])],
+            bg_colors=meta.get("bg_colors", []), has_output=result.has_output,
+            correct_output_size=result.correct_output_size, output=result.to_schema(),
+            delta_e=delta_e, metric_version=METRIC_VERSION)
         if extra_metrics:
-            row["extra_metrics"] = extra_figures(output, answer, extra_metrics)
+            row.extras["extra_metrics"] = extra_figures(output, answer, extra_metrics)
         if explainer is not None:
-            row["explanation"] = explainer(output if result.has_output else None, bins)
+            row.extras["explanation"] = explainer(output if result.has_output else None, bins)
         if result.error is not None:
-            row["error"] = result.error
-        row["output_file"] = signature
-        rows.append(row)
+            row.extras["error"] = result.error
+        row.extras["output_file"] = signature
+        rows.append(row.to_dict())
         if images_root is not None and bins is not None:
             for t in DIFF_TOLERANCES:
                 write_png(diff_image_path(images_root, model, problem, t),
@@ -132,6 +116,13 @@ def score_problem(
             write_segments(segments_path(images_root, model, problem), meta, inp, answer, bins,
                            delta_e)
     return rows
+
+
+def problem_category(meta: dict) -> str | None:
+    """The ``category`` a results row records: the problem JSON's own (docs/file-layout.md),
+    None when it has none (``paintkit stats`` then works it out from the task)."""
+    category = meta.get("category")
+    return category if isinstance(category, str) and category else None
 
 
 class _Explainer:
@@ -148,8 +139,6 @@ class _Explainer:
 
     def __call__(self, output, bins) -> dict:
         """The explanation of ``output`` (None when missing) from its scoring ``bins``."""
-        from paintkit.explain import explain, prepare_scenes
-
         if self.scenes is None and self.error is None:
             try:
                 self.scenes = prepare_scenes(*self.args)
@@ -165,10 +154,6 @@ class _Explainer:
 def write_segments(path: Path, meta: dict, inp, answer, bins, delta_e: str) -> None:
     """The diff images' connected error segments (:func:`paintkit.explain.segment_maps`) as
     ``{"delta_e", "segments": {"<t>": [...]}}`` JSON, written atomically."""
-    import json
-
-    from paintkit.explain import segment_maps
-
     maps = segment_maps(bins, answer, inp, meta, DIFF_TOLERANCES)
     body = {"delta_e": delta_e, "segments": {str(t): maps[t] for t in DIFF_TOLERANCES}}
     write_text_atomic(path, json.dumps(body, sort_keys=True) + "\n")
@@ -178,9 +163,6 @@ def extra_figures(output, answer: np.ndarray, names) -> dict:
     """``{name: value}`` of the pixel-similarity figures (SSIM, PSNR) of one output against
     its answer: None for a missing output, an image too small for the SSIM window, and the
     ``+inf`` PSNR of an output equal to its answer (JSON has no infinity)."""
-    from paintkit.metrics.coerce import MissingImage
-    from paintkit.metrics.similarity import finite_or_none, similarity
-
     if isinstance(output, MissingImage) or output.size == 0:
         return dict.fromkeys(names)
     figures = {}
@@ -199,12 +181,6 @@ def score_output(output, answer: np.ndarray, inp: np.ndarray, return_bins: bool 
     :class:`~paintkit.metrics.coerce.MissingImage`) against uint8 ``(H, W, 3)`` answer and
     input: the counts and figures of :func:`paintkit.metrics.score` (docs/metric-definition.md
     §6-8) with the ``delta_e`` formula, without torch."""
-    from paintkit.kernels.normalize import normalize_output_numba
-    from paintkit.kernels.tolerance_counts import counts_from_histograms
-    from paintkit.metrics.coerce import MissingImage
-    from paintkit.metrics.histograms import numpy_histograms
-    from paintkit.metrics.result import scores_from_counts
-
     answer_size = (int(answer.shape[1]), int(answer.shape[0]))
     if not isinstance(output, MissingImage) and output.size == 0:
         output = MissingImage(f"empty image (shape {output.shape})")

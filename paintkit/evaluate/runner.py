@@ -2,33 +2,31 @@
 
 from __future__ import annotations
 
-import os
 import time
-from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from paintkit.evaluate.discovery import (
-    BenchmarkProblem,
-    LayoutError,
-    benchmark_tasks,
-    discover_models,
-    discover_problems,
-    ignored_outputs,
-    read_metadata,
-)
 from paintkit.evaluate.problem import output_signature, score_problem
-from paintkit.evaluate.results import (
-    LOCK_NAME,
-    RESULTS_NAME,
-    ResultsWriter,
-    load_results,
-    remove_stale_temporaries,
-)
+from paintkit.explain.problem import check_tolerance
 from paintkit.io.folder_lock import FolderLock
 from paintkit.io.progress import Progress
+from paintkit.kernels.delta_e import check_delta_e
+from paintkit.layout.benchmark import (
+    BenchmarkProblem,
+    benchmark_tasks,
+    discover_problems,
+    read_metadata,
+)
+from paintkit.layout.errors import LayoutError
+from paintkit.layout.outputs import discover_models, ignored_outputs
+from paintkit.layout.problem_stats import ResultsWriter, load_results, remove_stale_temporaries
+from paintkit.layout.results import DIFFS_FOLDER, EVAL_LOCK_NAME, PROBLEM_STATS_NAME
+from paintkit.metrics.similarity import EXTRA_METRICS
 from paintkit.metrics.version import METRIC_VERSION, row_metric_version
+from paintkit.parallel import default_jobs, map_in_workers
 
+__all__ = ["EvalSummary", "check_extra_metrics", "check_one_formula", "default_jobs",
+           "evaluate", "map_in_workers", "needs_scoring", "same_metric"]
 
 @dataclass
 class EvalSummary:
@@ -51,14 +49,6 @@ class EvalSummary:
     @property
     def problems_per_second(self) -> float:
         return self.scored / self.seconds if self.seconds > 0 else 0.0
-
-
-def _worker_init() -> None:
-    # One thread per worker process: parallelism comes from the pool (Numba's pool would
-    # spin-wait between the small kernels of each problem and steal the other core).
-    import numba
-
-    numba.set_num_threads(1)
 
 
 def _score_chunk(chunk, outputs_root, images_root, delta_e="cie76", extra_metrics=(),
@@ -96,8 +86,6 @@ def check_one_formula(rows: dict, delta_e: str, results_path: Path) -> None:
 
 def check_extra_metrics(names) -> tuple[str, ...]:
     """``names`` (a sequence or a comma-separated string) as a tuple of known extra metrics."""
-    from paintkit.metrics.similarity import EXTRA_METRICS
-
     if isinstance(names, str):
         names = [n.strip() for n in names.split(",") if n.strip()]
     names = tuple(dict.fromkeys(names or ()))
@@ -108,7 +96,7 @@ def check_extra_metrics(names) -> tuple[str, ...]:
     return names
 
 
-def _needs_scoring(row: dict | None, path: Path) -> bool:
+def needs_scoring(row: dict | None, path: Path) -> bool:
     """Whether ``(model, problem)`` is scored this run: no row yet, or its output appeared
     or changed since the row was written (rows of other tools: only a missing output that
     now exists)."""
@@ -159,25 +147,21 @@ def evaluate(
             ``--model`` / ``--benchmark`` / ``--task`` (naming what exists).
         FolderBusyError: another eval is writing into ``out_dir``.
     """
-    from paintkit.kernels.delta_e import check_delta_e
-
     outputs_root, out_dir = Path(outputs_root), Path(out_dir)
     check_delta_e(delta_e)
     extra_metrics = check_extra_metrics(extra_metrics)
     if explain is not None:
-        from paintkit.explain.problem import check_tolerance
-
         check_tolerance(explain)
     if jobs < 1:
         raise ValueError(f"jobs: expected a positive number of processes, got {jobs}")
     problems = discover_problems(benchmarks_root, benchmarks, tasks)
     model_names = discover_models(outputs_root, models)
     metas = [read_metadata(p) for p in problems]  # a broken JSON stops the run here
-    results_path = out_dir / RESULTS_NAME
+    results_path = out_dir / PROBLEM_STATS_NAME
     summary = EvalSummary(results_path=results_path, models=model_names)
     filtered = benchmark_tasks(benchmarks_root) - {p.task for p in problems}
     summary.ignored = ignored_outputs(outputs_root, model_names, problems, filtered)
-    with FolderLock(out_dir, LOCK_NAME, "paintkit eval"):
+    with FolderLock(out_dir, EVAL_LOCK_NAME, "paintkit eval"):
         remove_stale_temporaries(results_path)
         loaded = load_results(results_path)
         if loaded.needs_rewrite:
@@ -201,7 +185,7 @@ def evaluate(
                     continue
                 key = problem.key(m)
                 row = rows.get(key)
-                if overwrite or _needs_scoring(row, problem.output_path(outputs_root, m)):
+                if overwrite or needs_scoring(row, problem.output_path(outputs_root, m)):
                     todo.append(m)
                     if row is not None:
                         replace.add(key)
@@ -222,7 +206,7 @@ def evaluate(
 
 def _run(work, outputs_root, out_dir, results_path, keep, summary, jobs, save_images,
          progress, chunk_size, options=("cie76", (), None)) -> None:
-    images_root = out_dir / "diffs" if save_images else None
+    images_root = out_dir / DIFFS_FOLDER if save_images else None
     total = sum(len(ms) for _, ms, _ in work)
     bar = Progress(summary.skipped + total, verb="scored", enabled=progress)
     bar.update(skipped=summary.skipped)
@@ -246,23 +230,5 @@ def _run(work, outputs_root, out_dir, results_path, keep, summary, jobs, save_im
     summary.seconds = time.perf_counter() - start
 
 
-def map_in_workers(function, chunks, args: tuple, jobs: int, consume) -> None:
-    """``consume(function(chunk, *args))`` for each chunk, run in ``jobs`` spawned worker
-    processes (one Numba thread each, gone with their parent), at most ``2 * jobs`` chunks
-    in flight. Results are consumed in submission order (not completion order), so two
-    runs over the same files write the same bytes whatever the scheduling."""
-    from paintkit.engines.lifeline import worker_pool
-
-    with worker_pool(jobs, _worker_init) as pool:  # a SIGKILLed eval leaves no worker behind
-        in_flight: deque = deque()
-        for chunk in chunks:
-            in_flight.append(pool.submit(function, chunk, *args))
-            if len(in_flight) >= 2 * jobs:
-                consume(in_flight.popleft().result())
-        while in_flight:
-            consume(in_flight.popleft().result())
-
-
-def default_jobs() -> int:
-    return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
-               else (os.cpu_count() or 1))
+#: Old private name of :func:`needs_scoring` (used by ``paintkit run --eval`` before).
+_needs_scoring = needs_scoring

@@ -20,6 +20,13 @@ from paintkit.explain.problem import (
     explain,
     prepare_scenes,
 )
+from paintkit.io.atomic import write_text_atomic
+from paintkit.io.images import ImageDecodeError, load_rgb
+from paintkit.kernels.delta_e import check_delta_e
+from paintkit.layout.benchmark import discover_problems, read_metadata
+from paintkit.layout.outputs import discover_models
+from paintkit.layout.results import EXPLANATIONS_NAME
+from paintkit.parallel import map_in_workers
 
 __all__ = ["ExplainSummary", "explain_directory"]
 
@@ -33,9 +40,6 @@ class ExplainSummary:
 
 
 def _problem_rows(problem, models, outputs_root, tolerance, formula) -> list[dict]:
-    from paintkit.evaluate.discovery import read_metadata
-    from paintkit.io.images import ImageDecodeError, load_rgb
-
     meta = read_metadata(problem)
     inputs, answer = load_rgb(problem.input_path), load_rgb(problem.answer_path)
     scenes = prepare_scenes(answer, inputs, meta)  # once for every model's output
@@ -60,8 +64,6 @@ def _problem_rows(problem, models, outputs_root, tolerance, formula) -> list[dic
 def _explain_rows(problem, models, outputs_root, tolerance, formula) -> tuple[list[dict], bool]:
     """One problem's rows and whether the problem itself is broken (its rows then carry
     the error)."""
-    from paintkit.io.images import ImageDecodeError
-
     try:
         return _problem_rows(problem, models, Path(outputs_root), tolerance, formula), False
     except (ImageDecodeError, ValueError) as exc:  # a broken benchmark problem
@@ -81,10 +83,6 @@ def explain_directory(benchmarks_root, outputs_root, out_dir, *, models=None, be
     is called as problems finish when given. ``jobs`` > 1 explains in that many worker
     processes (chunks of ``chunk_size`` problems); the file is the same bytes for any
     ``jobs``."""
-    from paintkit.evaluate.discovery import discover_models, discover_problems
-    from paintkit.io.atomic import write_text_atomic
-    from paintkit.kernels.delta_e import check_delta_e
-
     check_delta_e(delta_e)
     check_tolerance(tolerance)
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
@@ -109,10 +107,8 @@ def explain_directory(benchmarks_root, outputs_root, out_dir, *, models=None, be
         for problem in problems:
             consume(_explain_chunk([problem], *options))
     else:
-        from paintkit.evaluate.runner import map_in_workers
-
         map_in_workers(_explain_chunk, chunks, options, jobs, consume)
-    path = Path(out_dir) / "explanations.jsonl"
+    path = Path(out_dir) / EXPLANATIONS_NAME
     write_text_atomic(path, "".join(line + "\n" for line in lines))
     return ExplainSummary(rows=len(lines), failed=failed, missing_outputs=missing, path=path)
 

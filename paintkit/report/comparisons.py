@@ -4,7 +4,9 @@ shared problems) and the PaintBench / TinyGrafixBench correlation with its scatt
 
 from __future__ import annotations
 
+from paintkit.report import plots
 from paintkit.report.text import h
+from paintkit.stats.compare import cross_benchmark_correlation, paired_differences
 
 
 def _pp(x: float) -> str:
@@ -39,8 +41,6 @@ def paired_table(rows: list[dict], benchmark: str) -> str:
 
 
 def correlation_html(row: dict | None, models: list[str]) -> str:
-    from paintkit.report import plots
-
     if not row:
         return ""
     r = row["pearson_r"]
@@ -57,8 +57,6 @@ def correlation_html(row: dict | None, models: list[str]) -> str:
 
 def comparisons_html(data, n_boot: int = 2000, seed: int = 0) -> str:
     """The section, or "" when there is nothing to compare (one model, one benchmark)."""
-    from paintkit.stats.compare import cross_benchmark_correlation, paired_differences
-
     rows = paired_differences(data.tables, n_boot=n_boot, seed=seed)
     corr = cross_benchmark_correlation(data.tables, n_boot=n_boot, seed=seed)
     parts = [paired_table(rows, b) for b in data.benchmarks]

@@ -12,11 +12,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from paintkit.io.jsonl import parse_json
-from paintkit.report.order import category_key, task_key
+from paintkit.layout.order import category_key, task_key
+from paintkit.layout.readers import SKIP, STRICT, read_jsonl
+from paintkit.layout.results import AGGREGATE_NAME, aggregate_path, problem_stats_path, provenance_path
+from paintkit.metrics.version import row_metric_version
 from paintkit.report.text import display, finite
+from paintkit.stats.aggregate import aggregate_tables
+from paintkit.stats.diagnostics import diagnostics_rows
 from paintkit.stats.table import BLOCKS, CI_FIGURES, PRESERVATION_TASK, ProblemTable, load_tables
 
-AGGREGATE_NAME = "aggregate_stats.jsonl"
+__all__ = ["AGGREGATE_NAME", "METRICS", "ReportData", "coverage", "leaderboard",
+           "load_report_data", "read_stats_provenance", "table_payload"]
 #: Selector value -> (figure in the aggregate block, or a count ratio).
 METRICS = {"iou": "mIoU", "edit_accuracy": "edit accuracy",
            "preservation_accuracy": "preservation accuracy", "outputs": "outputs present",
@@ -40,23 +46,16 @@ class ReportData:
         return list(dict.fromkeys(t.benchmark for t in self.tables))
 
 
-def _results_file(path: Path) -> Path:
-    return path / "problem_stats.jsonl" if path.is_dir() else path
-
-
 def load_report_data(input_path, n_boot: int = 10_000, seed: int = 0) -> ReportData:
     """Tables, aggregate rows (read or computed) and diagnostics of ``input_path``."""
-    from paintkit.stats.aggregate import aggregate_tables
-    from paintkit.stats.diagnostics import diagnostics_rows
-
     input_path = Path(input_path)
     tables = load_tables(input_path)
     if tables and tables[0].delta_e != "cie76":  # the page's blocks and labels are CIE76
         raise ValueError(f"{input_path}: rows scored with delta_e {tables[0].delta_e}; the "
                          "report shows CIE76 results (score with 'paintkit eval' without "
                          "--delta-e)")
-    results = _results_file(input_path)
-    agg_path = results.parent / AGGREGATE_NAME
+    results = problem_stats_path(input_path)
+    agg_path = aggregate_path(results)
     aggregate = _read_aggregate(agg_path, results, tables)
     provenance = {"n_boot": n_boot, "seed": seed, "aggregate_file": None,
                   "metric_version": _metric_version(results)}
@@ -69,21 +68,23 @@ def load_report_data(input_path, n_boot: int = 10_000, seed: int = 0) -> ReportD
 
 
 def _metric_version(results: Path):
-    """The ``metric_version`` of the results rows (read on the first row: a results file
-    holds one version); rows without the field are version 1."""
+    """The ``metric_version`` of the results rows, shown in the provenance block (the first
+    row that is an object: ``paintkit stats`` has refused a file that mixes versions); rows
+    without the field are version 1. Read under the ``skip`` policy: the rows themselves
+    were read strictly before."""
     try:
-        with open(results, encoding="utf-8") as fh:
-            for line in fh:
-                if line.strip():
-                    return parse_json(line).get("metric_version", 1)
-    except (OSError, ValueError, AttributeError):
-        pass
+        read = read_jsonl(results, SKIP)
+    except ValueError:
+        return None
+    for _, row in read.rows:
+        if isinstance(row, dict):
+            return row_metric_version(row)
     return None
 
 
 def read_stats_provenance(agg_path: Path) -> dict:
     """What ``paintkit stats`` recorded beside ``agg_path`` (bootstrap B, seed, ...), or {}."""
-    side = agg_path.with_name(agg_path.stem + ".provenance.json")
+    side = provenance_path(agg_path)
     try:
         data = parse_json(side.read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -101,8 +102,7 @@ def _read_aggregate(agg_path: Path, results: Path, tables: list[ProblemTable]) -
         if results.is_file() and agg_path.stat().st_mtime < results.stat().st_mtime:
             why = f"older than {results.name}"
         else:
-            rows = [parse_json(line) for line in agg_path.read_text(encoding="utf-8").splitlines()
-                    if line.strip()]
+            rows = [row for _, row in read_jsonl(agg_path, STRICT).rows]
             pairs = {(r["model"], r["benchmark"]) for r in rows}
             if pairs != {(t.model, t.benchmark) for t in tables}:
                 why = "built from other models or benchmarks"

@@ -11,10 +11,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from paintkit.io.jsonl import parse_json
+from paintkit.layout.readers import SKIP, STRICT, read_jsonl
+from paintkit.layout.results import EXPLANATIONS_NAME, explanations_path, problem_stats_path
+from paintkit.layout.rows import row_key
 from paintkit.report.text import finite, h
 
-EXPLANATIONS_NAME = "explanations.jsonl"
+__all__ = ["EXPLANATIONS_NAME", "SHOW_OBJECTS", "explanation_boxes", "explanation_html",
+           "explanations_in_results", "find_explanations", "load_explanations"]
+
 #: Objects listed one by one on a card before "... and N more".
 SHOW_OBJECTS = 6
 
@@ -22,59 +26,57 @@ SHOW_OBJECTS = 6
 def find_explanations(input_path) -> Path | None:
     """``explanations.jsonl`` beside the results (``input_path`` is the results folder or
     its ``problem_stats.jsonl``), or None."""
-    folder = Path(input_path)
-    folder = folder if folder.is_dir() else folder.parent
-    path = folder / EXPLANATIONS_NAME
+    path = explanations_path(input_path)
     return path if path.is_file() else None
 
 
+def _check_keyed(row, where: str) -> None:
+    try:
+        row_key(row)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ValueError(f"{where}: expected a JSON object with model, benchmark, task and "
+                         f"idx ({exc!r})") from None
+
+
 def load_explanations(path) -> dict[tuple, dict]:
-    """``{(model, benchmark, task, idx): row}`` of an ``explanations.jsonl``.
+    """``{(model, benchmark, task, idx): row}`` of an ``explanations.jsonl``, read under the
+    ``strict`` policy (:mod:`paintkit.layout.readers`): the user named this file.
 
     Raises:
-        ValueError: the file is missing or a line is not a JSON object with the key fields.
+        ValueError: the file is missing, or a line is not a JSON object with the key
+            fields (naming ``file:line``).
     """
     path = Path(path)
     if not path.is_file():
         raise ValueError(f"{path}: no such file; expected the explanations.jsonl written by "
                          "'paintkit explain'")
-    rows = {}
-    with open(path, encoding="utf-8") as fh:
-        for n, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                row = parse_json(line)
-                key = (str(row["model"]), str(row["benchmark"]), str(row["task"]), int(row["idx"]))
-            except (ValueError, KeyError, TypeError) as exc:
-                raise ValueError(f"{path}:{n}: expected a JSON object with model, benchmark, "
-                                 f"task and idx ({exc!r})") from exc
-            rows[key] = row
-    return rows
+    read = read_jsonl(path, STRICT, _check_keyed, error=ValueError)
+    return {row_key(row): row for _, row in read.rows}
+
+
+def _check_explained(row, where: str) -> None:
+    if not isinstance(row, dict) or "explanation" not in row:
+        raise ValueError("no explanation")
+    try:
+        row_key(row)
+        dict(row["explanation"])
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ValueError(f"not a keyed explanation ({exc!r})") from None
 
 
 def explanations_in_results(input_path) -> dict[tuple, dict] | None:
     """``{(model, benchmark, task, idx): explanation}`` of the results rows that carry one
     (``paintkit eval --explain``; ``input_path`` is the results folder or its
-    ``problem_stats.jsonl``), or None when none does. Unreadable lines are left to the
-    results loader, which reports them."""
-    from paintkit.report.data import _results_file
-
-    path = _results_file(Path(input_path))
+    ``problem_stats.jsonl``), or None when none does. Read under the ``skip`` policy: the
+    rows are read strictly by the stats loader, which names a damaged line."""
+    path = problem_stats_path(input_path)
     if not path.is_file():
         return None
-    found = {}
-    with open(path, encoding="utf-8") as fh:
-        for line in fh:
-            if '"explanation"' not in line:
-                continue
-            try:
-                row = parse_json(line)
-                key = (str(row["model"]), str(row["benchmark"]), str(row["task"]), int(row["idx"]))
-                explanation = dict(row["explanation"])
-            except (ValueError, KeyError, TypeError):
-                continue
-            found[key] = explanation
+    try:
+        read = read_jsonl(path, SKIP, _check_explained)
+    except ValueError:
+        return None
+    found = {row_key(row): dict(row["explanation"]) for _, row in read.rows}
     return found or None
 
 

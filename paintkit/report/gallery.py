@@ -14,7 +14,11 @@ from pathlib import Path
 
 import numpy as np
 
-from paintkit.evaluate.discovery import BenchmarkProblem, read_metadata
+from paintkit.io.images import ImageDecodeError, load_rgb
+from paintkit.kernels.diff_image import diff_image_from_bins
+from paintkit.layout.benchmark import BenchmarkProblem, read_metadata
+from paintkit.metrics.score import tolerance_statistics
+from paintkit.metrics.targets import Targets
 from paintkit.report.text import h
 from paintkit.stats.failure_modes import FAILURE_MODES, SOLVED
 
@@ -121,11 +125,6 @@ def gallery_card(problem: BenchmarkProblem, model: str, output_path: Path | None
         values: the problem's ``(12, 4)`` figures (see :class:`paintkit.stats.table.ProblemTable`).
         output_path: the model's output file; None or unreadable -> shown as "no output".
     """
-    from paintkit.io.images import ImageDecodeError, load_rgb
-    from paintkit.kernels.diff_image import diff_image_from_bins
-    from paintkit.metrics.score import tolerance_statistics
-    from paintkit.metrics.targets import Targets
-
     meta = read_metadata(problem)
     inp, answer = load_rgb(problem.input_path), load_rgb(problem.answer_path)
     images: list[tuple[str, str | None]] = [("input", image_data_uri(inp, thumb)),

@@ -8,10 +8,21 @@ from pathlib import Path
 
 import numpy as np
 
+from paintkit import __version__
 from paintkit.io.atomic import write_text_atomic
+from paintkit.layout.benchmark import discover_problems, read_metadata
 from paintkit.report import plots
+from paintkit.report.comparisons import comparisons_html
 from paintkit.report.data import METRICS, ReportData, load_report_data, table_payload
 from paintkit.report.diagnostics import diagnostics_html
+from paintkit.report.explanations import (
+    explanation_boxes,
+    explanation_html,
+    explanations_in_results,
+    find_explanations,
+    load_explanations,
+)
+from paintkit.report.gallery import gallery_card, pick_examples
 from paintkit.report.template import CSS, SCRIPT
 from paintkit.report.text import h, script_json
 from paintkit.stats.failure_modes import FAILURE_MODES, failure_mode_codes
@@ -50,8 +61,6 @@ def _namespace_note(bench: str, namespaces: dict | None) -> str:
 
 def provenance_html(data: ReportData, command: str | None, input_path) -> str:
     """The reproducibility block: versions, metric, bootstrap, date, command, input."""
-    from paintkit import __version__
-
     prov = data.provenance
     formula = data.tables[0].delta_e.upper() if data.tables else "CIE76"
     if prov.get("n_boot"):
@@ -83,10 +92,6 @@ def provenance_html(data: ReportData, command: str | None, input_path) -> str:
 
 def gallery_html(data: ReportData, benchmarks_root, outputs_root, per_model: int,
                  thumb: int, explanations: dict | None = None) -> str:
-    from paintkit.evaluate.discovery import discover_problems
-    from paintkit.report.explanations import explanation_boxes, explanation_html
-    from paintkit.report.gallery import gallery_card, pick_examples
-
     problems = {(p.benchmark, p.task, p.idx): p for p in discover_problems(benchmarks_root)}
     roots = [Path(r) for r in ([outputs_root] if isinstance(outputs_root, (str, Path))
                                else outputs_root or [])]
@@ -179,8 +184,6 @@ def render_page(data: ReportData, gallery: str = "", *, command: str | None = No
 def benchmark_namespaces(benchmarks_root) -> dict[str, set[str]]:
     """``{benchmark: seed namespaces}`` read from one problem's metadata per task (problems
     of trees from other tools record none: an empty set)."""
-    from paintkit.evaluate.discovery import discover_problems, read_metadata
-
     found: dict[str, set[str]] = {}
     seen = set()
     for p in discover_problems(benchmarks_root):
@@ -208,13 +211,6 @@ def build_report(input_path, output_path, *, benchmarks_root=None, outputs_root=
     the results rows of ``paintkit eval --explain``, if any). ``command``: the command line
     shown in the provenance block.
     """
-    from paintkit.report.comparisons import comparisons_html
-    from paintkit.report.explanations import (
-        explanations_in_results,
-        find_explanations,
-        load_explanations,
-    )
-
     if outputs_root is not None and benchmarks_root is None:
         raise ValueError("--outputs needs --benchmarks too: the gallery shows each output "
                          "beside the problem's input and answer")

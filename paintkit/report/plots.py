@@ -11,8 +11,11 @@ from __future__ import annotations
 import base64
 import io
 
+import numpy as np
+
 from paintkit.report.text import h, plot_text
 from paintkit.stats.failure_modes import FAILURE_MODES
+from paintkit.stats.table import PRESERVATION_TASK
 
 #: Okabe & Ito's colour-blind-safe palette, then Paul Tol's "muted" for more models.
 MODEL_COLORS = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442",
@@ -30,7 +33,7 @@ def model_color(models: list[str], model: str) -> str:
 
 
 def _pyplot():
-    import matplotlib
+    import matplotlib  # heavy (about 0.5 s): only when a plot is drawn
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -39,7 +42,7 @@ def _pyplot():
 
 
 def _svg(fig, salt: str) -> str:
-    import matplotlib
+    import matplotlib  # heavy (about 0.5 s): only when a plot is drawn
 
     plt = _pyplot()
     buf = io.StringIO()
@@ -131,10 +134,6 @@ def condition_bars(aggregate: list[dict], benchmark: str, models: list[str]) -> 
 def _bucket_cis(table, rows: list[dict], n_boot: int = 1000, seed: int = 0) -> dict[int, tuple]:
     """``{bucket: (low, high)}``: 95% percentile bootstrap CI of the mIoU of ``table``'s
     problems in each edit-size bucket of ``rows`` (the buckets of the diagnostics)."""
-    import numpy as np
-
-    from paintkit.stats.table import PRESERVATION_TASK
-
     mine = sorted(rows, key=lambda d: d["bucket"])
     edges = np.array([d["edit_pixels_low"] for d in mine] + [mine[-1]["edit_pixels_high"]])
     scored = (table.task != PRESERVATION_TASK) & (table.edit_pixels >= 0)

@@ -21,22 +21,12 @@ import html
 import json
 import math
 
+from paintkit.layout.names import display
+
+__all__ = ["display", "finite", "h", "plot_text", "script_json"]
+
 #: Put before a label that starts with "_" so matplotlib keeps it in the legend.
 _ZERO_WIDTH_SPACE = "\u200b"
-
-
-def display(value) -> str:
-    """``value`` as text that encodes to UTF-8 (lone surrogates -> U+FFFD)."""
-    text = str(value)
-    try:
-        text.encode("utf-8")
-        return text
-    except UnicodeEncodeError:
-        pass
-    try:  # a file name's undecodable bytes (os.fsdecode): decode them, replacing bad ones
-        return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
-    except UnicodeEncodeError:
-        return text.encode("utf-8", "replace").decode("utf-8")
 
 
 def h(value) -> str:

@@ -14,17 +14,12 @@ import queue
 import threading
 from pathlib import Path
 
-from paintkit.evaluate.discovery import BenchmarkProblem
 from paintkit.evaluate.problem import score_problem
-from paintkit.evaluate.results import (
-    LOCK_NAME,
-    RESULTS_NAME,
-    ResultsWriter,
-    load_results,
-    remove_stale_temporaries,
-)
-from paintkit.evaluate.runner import _needs_scoring, check_one_formula
+from paintkit.evaluate.runner import check_one_formula, needs_scoring
 from paintkit.io.folder_lock import FolderLock
+from paintkit.layout.benchmark import BenchmarkProblem
+from paintkit.layout.problem_stats import ResultsWriter, load_results, remove_stale_temporaries
+from paintkit.layout.results import EVAL_LOCK_NAME, PROBLEM_STATS_NAME
 
 _STOP = object()
 
@@ -42,8 +37,8 @@ class LiveScorer:
     def __init__(self, out_dir, outputs_root, folder: str, done: list[BenchmarkProblem],
                  todo: list[BenchmarkProblem]):
         self.out_dir, self.outputs_root, self.folder = Path(out_dir), Path(outputs_root), folder
-        self.results_path = self.out_dir / RESULTS_NAME
-        self.lock = FolderLock(self.out_dir, LOCK_NAME, "paintkit eval")
+        self.results_path = self.out_dir / PROBLEM_STATS_NAME
+        self.lock = FolderLock(self.out_dir, EVAL_LOCK_NAME, "paintkit eval")
         self.scored = 0
         self.error: BaseException | None = None
         try:
@@ -63,7 +58,7 @@ class LiveScorer:
         self.thread.start()
         for problem in done:
             row = loaded.rows.get(problem.key(folder))
-            if _needs_scoring(row, problem.output_path(self.outputs_root, folder)):
+            if needs_scoring(row, problem.output_path(self.outputs_root, folder)):
                 self.submit(problem)
 
     def submit(self, problem: BenchmarkProblem) -> None:

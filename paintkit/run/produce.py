@@ -15,9 +15,9 @@ from pathlib import Path
 
 from PIL import Image
 
-from paintkit.evaluate.discovery import BenchmarkProblem, read_metadata
 from paintkit.io.atomic import write_text_atomic
 from paintkit.io.images import load_rgb, write_png
+from paintkit.layout.benchmark import BenchmarkProblem, read_metadata
 from paintkit.run.interface import EditModel, EditRequest, EditResult, problem_seed, to_rgb_array
 
 
@@ -27,7 +27,7 @@ def problem_key(problem: BenchmarkProblem) -> str:
 
 def text_path(problem: BenchmarkProblem, outputs_root: Path, folder: str, kind: str) -> Path:
     """``<outputs>/<folder>/<Benchmark>/<task>/NNNN_<kind>.txt`` (reasoning, plan)."""
-    return problem.output_path(outputs_root, folder).with_name(f"{problem.idx:04d}_{kind}.txt")
+    return problem.output_path(outputs_root, folder, f"{kind}.txt")
 
 
 def output_decodes(path: Path) -> bool:

@@ -20,10 +20,9 @@ from importlib import metadata
 from pathlib import Path
 
 from paintkit.io.atomic import write_text_atomic
-
-MANIFEST_NAME = "run_manifest.json"
-LOG_NAME = "run_log.jsonl"
-LOCK_NAME = ".paintkit-run.lock"
+from paintkit.layout.outputs import RUN_LOCK_NAME as LOCK_NAME  # noqa: F401 - old name
+from paintkit.layout.outputs import RUN_LOG_NAME as LOG_NAME
+from paintkit.layout.outputs import RUN_MANIFEST_NAME as MANIFEST_NAME
 
 _PACKAGES = ("paintkit", "numpy", "pillow", "torch", "diffusers", "transformers",
              "accelerate", "openai", "google-genai", "ray")

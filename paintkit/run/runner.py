@@ -8,16 +8,20 @@ one that does not is redone, and a problem that failed is retried on the next ru
 from __future__ import annotations
 
 import re
+import time
 from collections import deque
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from paintkit.evaluate.discovery import BenchmarkProblem, discover_problems
 from paintkit.io.folder_lock import FolderLock
 from paintkit.io.progress import Progress
+from paintkit.layout.benchmark import BenchmarkProblem, discover_problems
+from paintkit.layout.outputs import RUN_LOCK_NAME
+from paintkit.run.live_eval import LiveScorer
 from paintkit.run.produce import output_decodes, produce_batch
-from paintkit.run.records import LOCK_NAME, RunRecords, remove_stale_temporaries
+from paintkit.run.ray_engine import run_on_ray
+from paintkit.run.records import RunRecords, remove_stale_temporaries
 
 
 @dataclass
@@ -105,8 +109,6 @@ def run_model(model, benchmarks_root, outputs_root, *, folder: str | None = None
         LayoutError: the benchmark tree breaks the layout.
         FolderBusyError: another ``paintkit run`` writes into the same model folder.
     """
-    import time
-
     problems = select_problems(benchmarks_root, benchmarks=benchmarks, tasks=tasks, limit=limit)
     if engine not in ("local", "ray"):
         raise ValueError(f"engine: expected 'local' or 'ray', got {engine!r}")
@@ -120,7 +122,7 @@ def run_model(model, benchmarks_root, outputs_root, *, folder: str | None = None
     if batch_size < 1 or concurrency < 1:
         raise ValueError("batch size and concurrency must be positive")
     summary = RunSummary(model_dir)
-    with FolderLock(model_dir, LOCK_NAME, "paintkit run"):
+    with FolderLock(model_dir, RUN_LOCK_NAME, "paintkit run"):
         remove_stale_temporaries(model_dir)
         todo, done = [], []
         for problem in problems:
@@ -130,8 +132,6 @@ def run_model(model, benchmarks_root, outputs_root, *, folder: str | None = None
         described = local_model.describe() if local_model is not None else {"name": name}
         scorer = None
         if eval_out is not None:  # first: a busy results folder stops the run before it starts
-            from paintkit.run.live_eval import LiveScorer
-
             scorer = LiveScorer(eval_out, outputs_root, folder, done, todo)
         try:
             records = RunRecords(model_dir, {
@@ -169,8 +169,6 @@ def run_model(model, benchmarks_root, outputs_root, *, folder: str | None = None
         batches = [todo[k:k + batch_size] for k in range(0, len(todo), batch_size)]
         try:
             if engine == "ray":
-                from paintkit.run.ray_engine import run_on_ray
-
                 summary.workers, described = run_on_ray(model, batches, outputs_root, folder,
                                                         seed, planner, workers, consume, address)
                 if described is not None:

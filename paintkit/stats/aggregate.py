@@ -14,6 +14,7 @@ and condition rows, categories for the benchmark row).
 from __future__ import annotations
 
 import numpy as np
+from threadpoolctl import threadpool_limits
 
 from paintkit.arguments import check_int
 from paintkit.stats.bootstrap import (
@@ -209,8 +210,6 @@ def _sub_member(member: np.ndarray, sub: np.ndarray) -> np.ndarray:
 
 
 def _aggregate_job(args) -> list[dict]:
-    from threadpoolctl import threadpool_limits
-
     table, n_boot, seed, ci = args
     # The products are small ((B, n) @ (n, 36)): a multi-threaded BLAS spends far more time
     # waking threads than computing (30x slower on a busy 2-core machine), and one thread
@@ -228,6 +227,7 @@ def aggregate_tables(tables: list[ProblemTable], n_boot: int = DEFAULT_N_BOOT,
     if jobs <= 1 or len(work) <= 1:
         results = [_aggregate_job(w) for w in work]
     else:
+        # heavy: the engines package imports the suites and task registry (about 1.5 s)
         from paintkit.engines.lifeline import worker_pool
 
         with worker_pool(min(jobs, len(work))) as pool:  # workers die with a killed stats

@@ -12,6 +12,7 @@ depend on which other models or tasks are in the file, nor on the worker that ra
 from __future__ import annotations
 
 import hashlib
+import numbers
 from functools import lru_cache
 
 import numpy as np
@@ -28,8 +29,6 @@ CI_PERCENTILES = (2.5, 97.5)
 
 def check_n_boot(n_boot) -> int:
     """``n_boot`` if it is an integer from 1 to :data:`MAX_N_BOOT`, else ``ValueError``."""
-    import numbers
-
     if isinstance(n_boot, bool) or not isinstance(n_boot, numbers.Integral) \
             or not 1 <= n_boot <= MAX_N_BOOT:
         raise ValueError(f"n_boot: expected a resample count from 1 to {MAX_N_BOOT:,}, got "

@@ -17,11 +17,13 @@
 from __future__ import annotations
 
 import numpy as np
+from threadpoolctl import threadpool_limits
 
 from paintkit.arguments import check_int
 from paintkit.stats.bootstrap import (
     DEFAULT_N_BOOT,
     DEFAULT_SEED,
+    check_n_boot,
     percentile_interval,
     resample_counts,
     task_rng,
@@ -169,10 +171,6 @@ def failure_mode_rows(table: ProblemTable, per_problem: bool = True) -> list[dic
 def diagnostics_rows(tables: list[ProblemTable], n_boot: int = DEFAULT_N_BOOT,
                      seed: int = DEFAULT_SEED, ci: bool = True, n_buckets: int = 4) -> list[dict]:
     """Every diagnostics row of every (model, benchmark), grouped by kind then table."""
-    from threadpoolctl import threadpool_limits
-
-    from paintkit.stats.bootstrap import check_n_boot
-
     n_boot = check_n_boot(n_boot)
     seed, n_buckets = check_int(seed, "seed", 0), check_int(n_buckets, "n_buckets", 1)
     edges = {}

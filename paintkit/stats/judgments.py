@@ -22,9 +22,9 @@ from pathlib import Path
 
 import numpy as np
 
-from paintkit.io.jsonl import parse_json
+from paintkit.layout.readers import SKIP, read_jsonl
+from paintkit.layout.rows import KEY_FIELDS
 
-KEY_FIELDS: tuple[str, ...] = ("model", "benchmark", "task", "idx")
 DEFAULT_SCORE_FIELD = None  # the mIoU under the rows' own colour difference
 DEFAULT_RATER = "judge"
 
@@ -60,27 +60,17 @@ def miou_field(rows: list[dict], source) -> str:
     return f"output.{formulas[0] if formulas else 'cie76'}_mean.iou"
 
 
+def _object(row, where: str) -> None:
+    if not isinstance(row, dict):
+        raise ValueError(f"expected a JSON object, got {type(row).__name__}")
+
+
 def _rows(path: Path, skipped: list) -> list[tuple[int, dict]]:
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ValueError(f"cannot read {path}: {exc.strerror or exc}") from exc
-    rows = []
-    # Lines end at "\n" only: str.splitlines would also split inside a rating's text at
-    # U+2028, U+0085, form feeds ... and lose that row.
-    for number, line in enumerate(text.split("\n"), start=1):
-        if not line.strip():
-            continue
-        try:
-            row = parse_json(line)
-        except ValueError as exc:
-            skipped.append(f"{path}:{number}: not JSON ({getattr(exc, 'msg', exc)})")
-            continue
-        if not isinstance(row, dict):
-            skipped.append(f"{path}:{number}: expected a JSON object, got {type(row).__name__}")
-            continue
-        rows.append((number, row))
-    return rows
+    """The objects of ``path`` under the ``skip`` policy (:mod:`paintkit.layout.readers`):
+    each damaged line is added to ``skipped`` as ``file:line: why`` and left out."""
+    read = read_jsonl(path, SKIP, _object, error=ValueError)
+    skipped.extend(d.located(path) for d in read.damaged)
+    return read.rows
 
 
 class _BadKey(TypeError):

@@ -13,7 +13,8 @@ import csv
 import io
 import math
 
-from paintkit.report.text import display
+from paintkit.layout.names import display
+from paintkit.layout.order import category_key
 from paintkit.stats.table import ProblemTable
 
 FORMATS = ("text", "md", "csv", "latex")
@@ -26,8 +27,6 @@ def _finite(x) -> float | None:
 
 
 def _category_key(name: str) -> tuple:
-    from paintkit.report.order import category_key
-
     return category_key("", name)
 
 

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import datetime
 import json
 from pathlib import Path
 
-from paintkit.io.atomic import atomic_open
+from paintkit import __version__
+from paintkit.io.atomic import atomic_open, write_text_atomic
 from paintkit.io.jsonl import dumps_finite
+from paintkit.layout.results import AGGREGATE_NAME, COMPARISONS_NAME, aggregate_path, provenance_path
+
+__all__ = ["AGGREGATE_NAME", "COMPARISONS_NAME", "default_output", "provenance_path",
+           "write_jsonl", "write_provenance"]
 
 
 def write_jsonl(path, rows: list[dict]) -> None:
@@ -17,33 +23,16 @@ def write_jsonl(path, rows: list[dict]) -> None:
             fh.write(dumps_finite(row) + "\n")
 
 
-AGGREGATE_NAME = "aggregate_stats.jsonl"
-#: Paired differences and the cross-benchmark correlation (paintkit.stats.compare), beside it.
-COMPARISONS_NAME = "comparisons.jsonl"
-
-
 def default_output(input_path) -> Path:
     """``aggregate_stats.jsonl`` in the results folder of ``input_path`` (the folder, or the
     folder holding the given ``problem_stats.jsonl``): where ``paintkit report`` reads it."""
-    path = Path(input_path)
-    return (path if path.is_dir() else path.parent) / AGGREGATE_NAME
-
-
-def provenance_path(output) -> Path:
-    """The provenance file beside an aggregate file: ``<stem>.provenance.json``."""
-    output = Path(output)
-    return output.with_name(output.stem + ".provenance.json")
+    return aggregate_path(input_path)
 
 
 def write_provenance(output, *, n_boot: int | None, seed: int, delta_e: str,
                      command: str | None = None) -> None:
     """Record beside ``output`` how it was computed (the report's provenance block):
     paintkit version, bootstrap B (None: no CI) and seed, ΔE formula, date, command line."""
-    import datetime
-
-    from paintkit import __version__
-    from paintkit.io.atomic import write_text_atomic
-
     data = {"paintkit_version": __version__, "n_boot": n_boot, "seed": seed,
             "delta_e": delta_e,
             "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),

@@ -5,6 +5,11 @@ zeros (docs/metric-definition.md §8), never dropped. The figures of a problem a
 ``(n, 12, 4)``: blocks ``cie76_0`` .. ``cie76_10`` then ``cie76_mean``, figures in
 :data:`FIGURES` order.
 
+Rows are read under the ``strict`` policy of :mod:`paintkit.layout.readers`: the first
+damaged line stops the command, naming ``file:line`` (an aggregate over a silently
+shortened file would be wrong). Each row's category is its own ``category`` field (written
+by ``paintkit eval``), else :func:`paintkit.layout.rows.task_category`.
+
 Rows scored with another colour difference (``paintkit eval --delta-e``: a ``"delta_e"``
 field and ``<formula>_threshold`` blocks) are read from their own blocks; one table set
 holds one formula (:func:`build_tables` refuses a mix unless one is chosen), and
@@ -15,12 +20,19 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 
 from paintkit.errors import PaintkitError
-from paintkit.io.jsonl import parse_json
+from paintkit.layout.readers import STRICT, read_jsonl
+from paintkit.layout.results import PROBLEM_STATS_NAME, problem_stats_path
+from paintkit.layout.rows import TINYGRAFIX, row_key, task_category
+from paintkit.layout.rows import row_delta_e as row_formula
+
+__all__ = ["BLOCKS", "CI_FIGURES", "FIGURES", "MAX_IDX", "PRESERVATION_TASK", "RESULTS_NAME",
+           "TINYGRAFIX", "TOLERANCES", "ProblemTable", "StatsInputError", "build_tables",
+           "check_one_metric_version", "check_row", "choose_formula", "load_tables",
+           "name_blocks", "read_problem_rows", "row_formula", "task_category"]
 
 TOLERANCES = tuple(range(11))
 #: Tolerance blocks of the aggregate schema, in output order.
@@ -28,10 +40,10 @@ BLOCKS: tuple[str, ...] = tuple(f"cie76_{t}" for t in TOLERANCES) + ("cie76_mean
 #: Per-problem figures, in array order; the first three get bootstrap CIs.
 FIGURES: tuple[str, ...] = ("edit_accuracy", "preservation_accuracy", "iou", "changed_pixels")
 CI_FIGURES = FIGURES[:3]
-TINYGRAFIX = "TinyGrafixBench"
 #: The task that only checks preservation (answer = input): a task row, no roll-up.
 PRESERVATION_TASK = "preservation"
-RESULTS_NAME = "problem_stats.jsonl"
+#: Old name of :data:`paintkit.layout.results.PROBLEM_STATS_NAME`.
+RESULTS_NAME = PROBLEM_STATS_NAME
 
 
 class StatsInputError(PaintkitError, ValueError):
@@ -69,29 +81,6 @@ class ProblemTable:
         return list(dict.fromkeys(self.task.tolist()))
 
 
-def task_category(benchmark: str, task: str, row_category: str | None = None) -> str:
-    """The category a task rolls up into.
-
-    TinyGrafixBench: the chart type from the chart registry (``bar_chart_add_bar`` ->
-    ``bar_chart``, ``heatmap_add_cell`` -> ``heatmap``); a task the registry does not know
-    (another tool's) takes the row's ``category``, else the folder name's first word.
-    PaintBench: the task registry's category. Otherwise the row's own ``category`` field,
-    else ``"other"``.
-    """
-    if benchmark == TINYGRAFIX:
-        from paintkit.charts import chart_of_task
-
-        try:
-            return chart_of_task(task)
-        except ValueError:
-            return str(row_category) if row_category else task.split("_", 1)[0]
-    if row_category:
-        return str(row_category)
-    from paintkit.tasks import TASKS, task_spec
-
-    return task_spec(task).category if task in TASKS else "other"
-
-
 def _figures(row: dict, where: str, delta_e: str = "cie76") -> np.ndarray:
     out = np.zeros((len(BLOCKS), len(FIGURES)))
     if not row.get("has_output", False):
@@ -113,11 +102,6 @@ def _figures(row: dict, where: str, delta_e: str = "cie76") -> np.ndarray:
         raise StatsInputError(f"{where}: bad 'output.{name}' block ({exc!r}); "
                               "expected keys '0'..'10' each with " + ", ".join(FIGURES)) from exc
     return out
-
-
-def row_formula(row: dict) -> str:
-    """The ΔE formula a row was scored with (rows without the field: CIE76, docs/file-layout.md)."""
-    return str(row.get("delta_e") or "cie76")
 
 
 def choose_formula(rows: list[dict], delta_e: str | None = None) -> tuple[str, list[dict]]:
@@ -146,6 +130,7 @@ def check_one_metric_version(rows: list[dict]) -> None:
     Raises:
         StatsInputError: naming the versions found and how to rescore.
     """
+    # heavy: the metrics package imports numba (about 1 s); 'paintkit --help' imports this
     from paintkit.metrics.version import row_metric_version
 
     versions = sorted({row_metric_version(r) for r in rows}, key=str)
@@ -243,35 +228,22 @@ def check_row(row, where: str) -> None:
 
 
 def read_problem_rows(path) -> list[dict]:
-    """Rows of ``path`` (a ``problem_stats.jsonl`` or a folder holding one).
+    """Rows of ``path`` (a ``problem_stats.jsonl`` or a folder holding one), read under the
+    ``strict`` policy (:mod:`paintkit.layout.readers`); each row gets ``"_where"``
+    (``file:line``) for later messages.
 
     Raises:
-        StatsInputError: the file is missing, a line is not a JSON object, or required
-            keys are absent (naming the line).
+        StatsInputError: the file is missing or unreadable, a line is not UTF-8 or not
+            JSON, or a row breaks the schema (:func:`check_row`), naming ``file:line``.
     """
-    path = Path(path)
-    if path.is_dir():
-        path = path / RESULTS_NAME
+    path = problem_stats_path(path)
     if not path.is_file():
-        raise StatsInputError(f"{path}: no such file; expected a {RESULTS_NAME} or a results "
-                              "folder holding one (written by 'paintkit eval')")
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise StatsInputError(f"{path}: cannot read ({exc.strerror or exc})") from None
+        raise StatsInputError(f"{path}: no such file; expected a {PROBLEM_STATS_NAME} or a "
+                              "results folder holding one (written by 'paintkit eval')")
+    read = read_jsonl(path, STRICT, check_row, error=StatsInputError)
     rows = []
-    for n, raw in enumerate(data.split(b"\n"), 1):
-        if not raw.strip():
-            continue
-        where = f"{path}:{n}"
-        try:
-            row = parse_json(raw.decode("utf-8"))  # NaN in a score: refused by check_row
-        except UnicodeDecodeError as exc:
-            raise StatsInputError(f"{where}: not UTF-8 text (byte {exc.start + 1})") from None
-        except ValueError as exc:
-            raise StatsInputError(f"{where}: not JSON ({exc})") from None
-        check_row(row, where)
-        row["_where"] = where
+    for number, row in read.rows:
+        row["_where"] = f"{path}:{number}"
         rows.append(row)
     if not rows:
         raise StatsInputError(f"{path}: holds no rows")
@@ -289,7 +261,7 @@ def build_tables(rows: list[dict], delta_e: str | None = None) -> list[ProblemTa
     check_one_metric_version(rows)
     latest: dict[tuple, dict] = {}
     for row in rows:
-        latest[(str(row["model"]), str(row["benchmark"]), str(row["task"]), int(row["idx"]))] = row
+        latest[row_key(row)] = row
     groups: dict[tuple[str, str], list[tuple]] = {}
     for key in sorted(latest):
         groups.setdefault(key[:2], []).append(key)

@@ -14,9 +14,9 @@ import time
 
 import pytest
 
-import paintkit.evaluate.results as results_module
 import paintkit.io.atomic as atomic_module
 import paintkit.io.folder_lock as folder_lock
+import paintkit.layout.problem_stats as results_module
 from paintkit.cli.main import main
 from paintkit.evaluate import read_rows
 from paintkit.evaluate.results import RESULTS_NAME

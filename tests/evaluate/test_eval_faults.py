@@ -15,11 +15,12 @@ from PIL import Image
 
 from paintkit.cli.main import main
 from paintkit.evaluate import LayoutError, evaluate, read_rows
-from paintkit.evaluate.results import LOCK_NAME, RESULTS_NAME
 from paintkit.evaluate.synthetic import write_synthetic_tree
 from paintkit.io.folder_lock import FolderBusyError, FolderLock
 from paintkit.io.png_encode import encode_png
 from paintkit.io.progress import Progress
+from paintkit.layout.results import EVAL_LOCK_NAME as LOCK_NAME
+from paintkit.layout.results import PROBLEM_STATS_NAME as RESULTS_NAME
 from paintkit.metrics import score
 from tests.support.generate_helpers import kill_parent_and_check_workers
 

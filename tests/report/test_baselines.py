@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 from paintkit.baselines import baseline_output, write_baseline
-from paintkit.evaluate.discovery import discover_problems
 from paintkit.evaluate.synthetic import write_synthetic_tree
 from paintkit.io.images import load_rgb
+from paintkit.layout.benchmark import discover_problems
 
 
 def _rows(pipeline):
