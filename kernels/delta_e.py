@@ -294,7 +294,7 @@ def delta_e_rgb_torch(rgb1, rgb2, delta_e: str = "cie76", *, dtype=None):
     """
     import torch
 
-    from paintkit.kernels.lab_table import srgb_to_lab_exact
+    from paintkit.kernels.lab_table import srgb_to_lab_exact  # torch: the table is a tensor
 
     check_delta_e(delta_e)
     if dtype is None:

@@ -144,7 +144,7 @@ def _pair_bins_torch(delta_e, sample_codes, reference_codes):
     Lab looked up in the table; equal colours get bin 0 without arithmetic."""
     import torch
 
-    from paintkit.kernels.lab_table import lab_of_codes
+    from paintkit.kernels.lab_table import lab_of_codes  # torch: the table is a tensor
 
     bins = torch.zeros(sample_codes.shape, dtype=torch.int64, device=sample_codes.device)
     differ = sample_codes != reference_codes
@@ -162,7 +162,7 @@ def _pair_bins_torch(delta_e, sample_codes, reference_codes):
 def _histograms_torch(delta_e, outputs, answers, inputs, return_bins):
     import torch
 
-    from paintkit.kernels.lab_table import colour_codes
+    from paintkit.kernels.lab_table import colour_codes  # torch
 
     n = outputs.shape[0]
     device = outputs.device

@@ -31,7 +31,8 @@ def map_in_workers(function, chunks, args: tuple, jobs: int, consume) -> None:
     processes (one Numba thread each, gone with their parent), at most ``2 * jobs`` chunks
     in flight. Results are consumed in submission order (not completion order), so two
     runs over the same files write the same bytes whatever the scheduling."""
-    # heavy: the engines package imports the suites and the task registry (about 1.5 s)
+    # heavy (Skia, numba): the engines package imports the suites and the task registry
+    # (about 1.5 s)
     from paintkit.engines.lifeline import worker_pool
 
     with worker_pool(jobs, one_thread_worker) as pool:  # a SIGKILLed run leaves no worker

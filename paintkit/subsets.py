@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from paintkit.arguments import check_int
+from paintkit.io.jsonl import parse_json
 from paintkit.seeds import python_rng, seed_from_key
 
 FACTORS: tuple[str, ...] = ("objects", "edit", "steps")
@@ -124,8 +125,6 @@ def load_pool(benchmark_root) -> list[Item]:
 
 
 def _read_problem(path: Path) -> dict:
-    from paintkit.io.jsonl import parse_json
-
     try:
         return parse_json(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:

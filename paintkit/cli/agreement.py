@@ -59,7 +59,7 @@ def _format(figure: dict) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    # imported when the command runs, so that 'paintkit --help' starts fast
+    # numpy: imported when the command runs, so that 'paintkit --help' starts fast
     from paintkit.stats.agreement import MAX_RESAMPLES, agreement_report
     from paintkit.stats.judgments import load_matched
 

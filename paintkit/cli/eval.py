@@ -135,7 +135,7 @@ def run(args: argparse.Namespace) -> int:
               file=sys.stderr)
     print_leaderboard(summary.results_path)
     if getattr(args, "turns", False):
-        # heavy (the compositional suite's renderer): only with --turns
+        # heavy (Skia, numba: the compositional suite's renderer): only with --turns
         from paintkit.compositional.turn_eval import describe, score_turns
 
         path, rows = score_turns(args.benchmarks_root, args.outputs_root, args.out,

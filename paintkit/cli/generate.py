@@ -115,7 +115,8 @@ def build_paintbench_suite(args: argparse.Namespace):
 
 
 def run(args: argparse.Namespace) -> int:
-    # Deferred (heavy): the engines load the suites, writers and PNG encoders.
+    # Deferred (heavy: Skia, numba, imagecodecs): the engines load the suites, writers and PNG
+    # encoders.
     from paintkit.engines import write_suite
     from paintkit.writers import WriteError
 

@@ -37,7 +37,7 @@ def build_compositional_suite(args: argparse.Namespace):
 
 def build_guidance_suite(args: argparse.Namespace):
     """``paintkit generate guidance``: the single-target tasks with a drawn cue."""
-    # Deferred (heavy): as above.
+    # Deferred (heavy: Skia, numba): as above.
     from paintkit.guidance.suite import (
         GUIDANCE_BENCHMARK,
         GUIDANCE_NAMESPACE,

@@ -98,7 +98,7 @@ def register(subparsers) -> None:
 
 
 def _print_list() -> None:
-    # heavy (the model registry, about 1.4 s): only for --list
+    # heavy (the model registry loads numba and Skia, about 1.4 s): only for --list
     from paintkit.run.registry import builtin_rows
 
     rows = builtin_rows()

@@ -115,7 +115,7 @@ def run(args: argparse.Namespace) -> int:
 
 def show_chart_problem(args: argparse.Namespace) -> int:
     """``paintkit show <chart>_<task>``: TinyGrafixBench problems are addressed by --slot only."""
-    # Deferred (heavy): as in run().
+    # Deferred (heavy: Skia, numba, imagecodecs): as in run().
     from paintkit.charts import make_chart_problem
     from paintkit.io.images import write_png
 

@@ -62,9 +62,11 @@ def _refuse_overwriting(inputs: Path, outputs: dict[str, str | None]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    # imported when the command runs, so that 'paintkit --help' starts fast
+    # numpy, threadpoolctl: imported when the command runs, so that 'paintkit --help' starts fast
     from paintkit.stats.aggregate import aggregate_tables
     from paintkit.stats.bootstrap import check_n_boot
+    from paintkit.stats.compare import comparison_rows
+    from paintkit.stats.diagnostics import diagnostics_rows
     from paintkit.stats.leaderboard import format_leaderboard, leaderboard_rows
     from paintkit.stats.output import (
         COMPARISONS_NAME,
@@ -89,8 +91,6 @@ def run(args: argparse.Namespace) -> int:
         write_provenance(output, n_boot=None if args.no_ci else args.n_boot, seed=args.seed,
                          delta_e=formula, command=getattr(args, "command_line", None))
         if not args.no_ci:
-            from paintkit.stats.compare import comparison_rows
-
             pairs = comparison_rows(tables, n_boot=args.n_boot, seed=args.seed)
             if pairs:
                 write_jsonl(output.with_name(COMPARISONS_NAME), pairs)
@@ -102,8 +102,6 @@ def run(args: argparse.Namespace) -> int:
                           f"{row['pearson_r']:.2f}{ci} across {len(row['models'])} models",
                           file=sys.stderr)
         if args.diagnostics:
-            from paintkit.stats.diagnostics import diagnostics_rows
-
             write_jsonl(args.diagnostics, name_blocks(diagnostics_rows(
                 tables, n_boot=args.n_boot, seed=args.seed, ci=not args.no_ci), formula))
     print(f"{len(rows)} aggregate rows for {len(tables)} (model, benchmark) pairs in "

@@ -35,7 +35,7 @@ def _plain(text: str) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    # Deferred (heavy): as in describe().
+    # Deferred (heavy: numba): as in describe().
     from paintkit.tasks import TASKS, task_spec
 
     if args.task is not None:

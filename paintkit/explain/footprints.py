@@ -61,7 +61,7 @@ def _palette(scene: Scene) -> np.ndarray:
 
 def _background(scene: Scene) -> np.ndarray:
     """What code 0 shows: uint8 ``(1, 1, 3)`` for a solid background, ``(H, W, 4)`` striped."""
-    from paintkit.renderers import render_background
+    from paintkit.renderers import render_background  # skia
 
     if scene.background.stripes is None:
         return np.array(scene.background.color, np.uint8).reshape(1, 1, 3)
@@ -72,7 +72,7 @@ def same_coverage(a: Scene, b: Scene) -> bool:
     """Whether two scenes have the same code render (same canvas, the same elements in the
     same order up to ids and colours), e.g. an input and an answer that differ by colours
     only."""
-    from paintkit.renderers import coverage_key
+    from paintkit.renderers import coverage_key  # skia
 
     return a.canvas == b.canvas and len(a.elements) == len(b.elements) and all(
         coverage_key(x) == coverage_key(y) for x, y in zip(a.elements, b.elements, strict=True))
@@ -98,7 +98,7 @@ def checked_footprints(pairs) -> list[tuple[Footprints | None, bool]]:
         a scene with the coverage of the pair before it (:func:`same_coverage`) shares that
         render and its footprint map.
     """
-    from paintkit.renderers import render_codes
+    from paintkit.renderers import render_codes  # skia
 
     results: list[tuple[Footprints | None, bool]] = []
     last = None  # (scene, words, Footprints) of the latest render in this call
@@ -126,7 +126,7 @@ def checked_footprints(pairs) -> list[tuple[Footprints | None, bool]]:
 def underlay(scene: Scene, element_id: str, window: tuple[slice, slice]) -> np.ndarray:
     """What the scene shows without ``element_id`` in ``window`` (row and column slices,
     e.g. :meth:`Footprints.window`): uint8 ``(h, w, 3)``, drawn in the window only."""
-    from paintkit.renderers import render_window
+    from paintkit.renderers import render_window  # skia
 
     rows, cols = window
     return render_window(scene.without(element_id), rows.start, cols.start, rows.stop,

@@ -35,7 +35,7 @@ _deprecated = module_aliases(__name__, {
 def __getattr__(name):
     # PixelEditIoU needs the optional torchmetrics: imported on first use only.
     if name == "PixelEditIoU":
-        from paintkit.metrics.torchmetric import PixelEditIoU
+        from paintkit.metrics.torchmetric import PixelEditIoU  # torchmetrics
 
         return PixelEditIoU
     return _deprecated(name)

@@ -25,7 +25,8 @@ ROOTS = {"paintkit": REPO / "paintkit", "paintkit.kernels": REPO / "kernels",
 
 # Optional or slow-to-import dependencies a function-local import may guard; its comment
 # names one of them (``# torch``, ``# matplotlib: only for --plot``).
-HEAVY = ("torch", "numba", "skia", "matplotlib", "ray", "pyarrow", "webdataset", "datasets",
+HEAVY = ("numpy", "pil", "pillow", "torch", "numba", "skia", "matplotlib", "ray", "pyarrow",
+         "webdataset", "datasets",
          "diffusers", "transformers", "accelerate", "openai", "genai", "playwright", "kornia",
          "scipy", "torchmetrics", "imagecodecs", "threadpoolctl")
 HEAVY_RE = re.compile(r"\b(" + "|".join(map(re.escape, HEAVY)) + r")\b", re.IGNORECASE)
@@ -89,6 +90,8 @@ def _resolve(module: str, package: bool, level: int, name: str | None) -> str:
 class _Visitor(ast.NodeVisitor):
     def __init__(self, module: str, files: dict[str, Path], comments: dict[int, str]):
         self.module, self.files, self.comments = module, files, comments
+        self.comment_lines: set[int] = set()  # lines holding nothing but a comment
+        self.import_lines: set[int] = set()  # lines of import statements
         self.package = is_package(module, files)
         self.depth = 0  # function nesting
         self.typing = 0  # TYPE_CHECKING nesting
@@ -98,8 +101,22 @@ class _Visitor(ast.NodeVisitor):
 
     def _edge(self, node, target: str, names=()):
         comment = " ".join(self.comments.get(n, "") for n in range(node.lineno, node.end_lineno + 1))
+        if self.depth > 0:
+            comment += " " + self._block_comment(node.lineno)
         self.edges.append(Edge(self.module, target, node.lineno, self.depth > 0, self.typing > 0,
                                comment.strip(), tuple(names)))
+
+    def _block_comment(self, line: int) -> str:
+        """The comment line heading the run of import statements that ``line`` belongs to
+        (``# numba: ...`` above a group of function-local imports), or ""."""
+        line -= 1
+        while line > 0 and line in self.import_lines:
+            line -= 1
+        heading = []
+        while line > 0 and line in self.comment_lines:
+            heading.append(self.comments[line])
+            line -= 1
+        return " ".join(reversed(heading))
 
     def visit_FunctionDef(self, node):
         self.depth += 1
@@ -165,7 +182,12 @@ def read_graph() -> Graph:
     for module, path in files.items():
         source = path.read_text(encoding="utf-8")
         visitor = _Visitor(module, files, _comments(source))
-        visitor.visit(ast.parse(source, str(path)))
+        tree = ast.parse(source, str(path))
+        lines = source.splitlines()
+        visitor.comment_lines = {n for n in visitor.comments if lines[n - 1].lstrip().startswith("#")}
+        visitor.import_lines = {n for node in ast.walk(tree) if isinstance(node, (ast.Import, ast.ImportFrom))
+                                for n in range(node.lineno, node.end_lineno + 1)}
+        visitor.visit(tree)
         for edge in visitor.edges:
             target = edge.target
             while target not in files and "." in target:  # ``import paintkit.x.name`` forms
