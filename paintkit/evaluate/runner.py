@@ -6,6 +6,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from paintkit.deprecation import module_aliases
 from paintkit.evaluate.problem import output_signature, score_problem
 from paintkit.explain.problem import check_tolerance
 from paintkit.io.folder_lock import FolderLock
@@ -25,7 +26,7 @@ from paintkit.metrics.similarity import EXTRA_METRICS
 from paintkit.metrics.version import METRIC_VERSION, row_metric_version
 from paintkit.parallel import default_jobs, map_in_workers
 
-__all__ = ["EvalSummary", "check_extra_metrics", "check_one_formula", "default_jobs",
+__all__ = ["EvalSummary", "check_extra_metrics", "check_one_delta_e", "default_jobs",
            "evaluate", "map_in_workers", "needs_scoring", "same_metric"]
 
 @dataclass
@@ -67,7 +68,7 @@ def same_metric(row: dict, delta_e: str) -> bool:
     return row.get("delta_e", "cie76") == delta_e and row_metric_version(row) == METRIC_VERSION
 
 
-def check_one_formula(rows: dict, delta_e: str, results_path: Path) -> None:
+def check_one_delta_e(rows: dict, delta_e: str, results_path: Path) -> None:
     """Refuse to add ``delta_e`` rows to a results file scored with another formula or
     another metric version: their figures do not mix."""
     formulas = sorted({row.get("delta_e", "cie76") for row in rows.values()} - {delta_e})
@@ -175,7 +176,7 @@ def evaluate(
                 summary.notes.append(f"dropped {dropped} row(s) of another delta_e formula "
                                      "or metric version")
         else:
-            check_one_formula(rows, delta_e, results_path)
+            check_one_delta_e(rows, delta_e, results_path)
         work: list[tuple[BenchmarkProblem, list[str], dict]] = []
         replace: set = set()
         for problem, meta in zip(problems, metas, strict=True):
@@ -232,3 +233,7 @@ def _run(work, outputs_root, out_dir, results_path, keep, summary, jobs, save_im
 
 #: Old private name of :func:`needs_scoring` (used by ``paintkit run --eval`` before).
 _needs_scoring = needs_scoring
+
+
+# Renamed in 0.3 (one name per idea: ``delta_e``); the old name is kept for one version.
+__getattr__ = module_aliases(__name__, {"check_one_formula": (__name__, "check_one_delta_e")})

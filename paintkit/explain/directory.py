@@ -39,7 +39,7 @@ class ExplainSummary:
     path: Path
 
 
-def _problem_rows(problem, models, outputs_root, tolerance, formula) -> list[dict]:
+def _problem_rows(problem, models, outputs_root, tolerance, delta_e) -> list[dict]:
     meta = read_metadata(problem)
     inputs, answer = load_rgb(problem.input_path), load_rgb(problem.answer_path)
     scenes = prepare_scenes(answer, inputs, meta)  # once for every model's output
@@ -54,25 +54,25 @@ def _problem_rows(problem, models, outputs_root, tolerance, formula) -> list[dic
         except ImageDecodeError as exc:
             output, error = None, str(exc) if path.exists() else f"{path}: no output file"
         row = {**key, **explain(output, answer, inputs, meta, tolerance=tolerance,
-                                delta_e=formula, scenes=scenes)}
+                                delta_e=delta_e, scenes=scenes)}
         if error is not None:
             row["error"] = error
         rows.append(row)
     return rows
 
 
-def _explain_rows(problem, models, outputs_root, tolerance, formula) -> tuple[list[dict], bool]:
+def _explain_rows(problem, models, outputs_root, tolerance, delta_e) -> tuple[list[dict], bool]:
     """One problem's rows and whether the problem itself is broken (its rows then carry
     the error)."""
     try:
-        return _problem_rows(problem, models, Path(outputs_root), tolerance, formula), False
+        return _problem_rows(problem, models, Path(outputs_root), tolerance, delta_e), False
     except (ImageDecodeError, ValueError) as exc:  # a broken benchmark problem
         return [{"model": m, "benchmark": problem.benchmark, "task": problem.task,
                  "idx": problem.idx, "error": str(exc)} for m in models], True
 
 
-def _explain_chunk(chunk, models, outputs_root, tolerance, formula) -> list:
-    return [_explain_rows(problem, models, outputs_root, tolerance, formula)
+def _explain_chunk(chunk, models, outputs_root, tolerance, delta_e) -> list:
+    return [_explain_rows(problem, models, outputs_root, tolerance, delta_e)
             for problem in chunk]
 
 

@@ -15,7 +15,7 @@ import threading
 from pathlib import Path
 
 from paintkit.evaluate.problem import score_problem
-from paintkit.evaluate.runner import check_one_formula, needs_scoring
+from paintkit.evaluate.runner import check_one_delta_e, needs_scoring
 from paintkit.io.folder_lock import FolderLock
 from paintkit.layout.benchmark import BenchmarkProblem
 from paintkit.layout.problem_stats import ResultsWriter, load_results, remove_stale_temporaries
@@ -44,7 +44,7 @@ class LiveScorer:
         try:
             remove_stale_temporaries(self.results_path)
             loaded = load_results(self.results_path)
-            check_one_formula(loaded.rows, "cie76", self.results_path)
+            check_one_delta_e(loaded.rows, "cie76", self.results_path)
             stale = {p.key(folder) for p in todo} & set(loaded.rows)
             keep = None
             if stale or loaded.needs_rewrite:

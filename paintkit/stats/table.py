@@ -23,16 +23,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from paintkit.deprecation import module_aliases
 from paintkit.errors import PaintkitError
 from paintkit.layout.readers import STRICT, read_jsonl
 from paintkit.layout.results import PROBLEM_STATS_NAME, problem_stats_path
-from paintkit.layout.rows import TINYGRAFIX, row_key, task_category
-from paintkit.layout.rows import row_delta_e as row_formula
+from paintkit.layout.rows import TINYGRAFIX, row_delta_e, row_key, task_category
 
 __all__ = ["BLOCKS", "CI_FIGURES", "FIGURES", "MAX_IDX", "PRESERVATION_TASK", "RESULTS_NAME",
            "TINYGRAFIX", "TOLERANCES", "ProblemTable", "StatsInputError", "build_tables",
-           "check_one_metric_version", "check_row", "choose_formula", "load_tables",
-           "name_blocks", "read_problem_rows", "row_formula", "task_category"]
+           "check_one_metric_version", "check_row", "choose_delta_e", "load_tables",
+           "name_blocks", "read_problem_rows", "row_delta_e", "task_category"]
 
 TOLERANCES = tuple(range(11))
 #: Tolerance blocks of the aggregate schema, in output order.
@@ -104,19 +104,19 @@ def _figures(row: dict, where: str, delta_e: str = "cie76") -> np.ndarray:
     return out
 
 
-def choose_formula(rows: list[dict], delta_e: str | None = None) -> tuple[str, list[dict]]:
+def choose_delta_e(rows: list[dict], delta_e: str | None = None) -> tuple[str, list[dict]]:
     """``(formula, its rows)``: the rows' one formula, or ``delta_e``'s rows when given.
 
     Raises:
         StatsInputError: rows of several formulas and no choice, or none of the chosen one.
     """
-    found = sorted({row_formula(r) for r in rows})
+    found = sorted({row_delta_e(r) for r in rows})
     if delta_e is None:
         if len(found) > 1:
             raise StatsInputError(f"rows scored with several delta_e formulas ({', '.join(found)})"
                                   "; choose one with --delta-e")
         return (found[0] if found else "cie76"), rows
-    chosen = [r for r in rows if row_formula(r) == delta_e]
+    chosen = [r for r in rows if row_delta_e(r) == delta_e]
     if not chosen:
         raise StatsInputError(f"no rows scored with delta_e {delta_e} (the rows use "
                               f"{', '.join(found)})")
@@ -255,9 +255,9 @@ def build_tables(rows: list[dict], delta_e: str | None = None) -> list[ProblemTa
 
     A repeated (model, benchmark, task, idx) keeps the last row (a rescored problem).
     ``delta_e``: read the rows of this formula only (default: the rows' one formula; a mix
-    is refused, see :func:`choose_formula`).
+    is refused, see :func:`choose_delta_e`).
     """
-    delta_e, rows = choose_formula(rows, delta_e)
+    delta_e, rows = choose_delta_e(rows, delta_e)
     check_one_metric_version(rows)
     latest: dict[tuple, dict] = {}
     for row in rows:
@@ -294,3 +294,8 @@ def build_tables(rows: list[dict], delta_e: str | None = None) -> list[ProblemTa
 def load_tables(path, delta_e: str | None = None) -> list[ProblemTable]:
     """:func:`read_problem_rows` then :func:`build_tables`."""
     return build_tables(read_problem_rows(path), delta_e)
+
+
+# Renamed in 0.3 (one name per idea: ``delta_e``); the old names are kept for one version.
+__getattr__ = module_aliases(__name__, {"choose_formula": (__name__, "choose_delta_e"),
+                                        "row_formula": ("paintkit.layout.rows", "row_delta_e")})
