@@ -153,11 +153,10 @@ def stack_in_ring(stacks: dict[str, list[torch.Tensor]]) -> dict[str, torch.Tens
         return None
     nbytes = sum(len(images) * images[0].numel() for images in stacks.values())
     with _WORKER.lock:
-        ring = _WORKER.ring_for(nbytes)
-        taken = ring.acquire() if ring is not None else None
+        taken = _take_slot(nbytes)
         if taken is None:
             return None
-        slot, sequence = taken
+        ring, slot, sequence = taken
         ring.reserved.add(slot)
     view, offset, placed, tensors = ring.slot_view(slot), 0, [], {}
     for key, images in stacks.items():
@@ -172,6 +171,14 @@ def stack_in_ring(stacks: dict[str, list[torch.Tensor]]) -> dict[str, torch.Tens
             _WORKER.stacked[id(tensor)] = stacked
             weakref.finalize(tensor, stacked.tensor_freed, id(tensor))
     return tensors
+
+
+def _take_slot(nbytes: int):
+    """``(ring, slot, sequence)`` of a free slot of the worker's ring for ``nbytes`` of pixels,
+    or None (no ring that size, or every slot in use). Call with ``_WORKER.lock`` held."""
+    ring = _WORKER.ring_for(nbytes)
+    taken = ring.acquire() if ring is not None else None
+    return None if taken is None else (ring, *taken)
 
 
 def _images(item: dict[str, Any]) -> list[tuple[str, int | None, torch.Tensor]]:
@@ -227,11 +234,10 @@ class StreamItem(dict):
                                   stacked.sequence, stacked.placed, rest, tuple(self))
         nbytes = sum(tensor.numel() for _, _, tensor in images)
         with _WORKER.lock:
-            ring = _WORKER.ring_for(nbytes)
-            taken = ring.acquire() if ring is not None else None
+            taken = _take_slot(nbytes)
             if taken is None:
                 return plain
-            slot, sequence = taken
+            ring, slot, sequence = taken
             view, offset, placed = ring.slot_view(slot), 0, []
             for key, position, tensor in images:
                 n = tensor.numel()

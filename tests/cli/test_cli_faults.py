@@ -20,7 +20,7 @@ import paintkit.layout.problem_stats as results_module
 from paintkit.cli.main import main
 from paintkit.evaluate import read_rows
 from paintkit.evaluate.results import RESULTS_NAME
-from tests.support.generate_helpers import _alive, _descendants
+from tests.support.generate_helpers import _alive, _descendants, kill_tree
 
 # --- Ctrl-C -----------------------------------------------------------------------------
 
@@ -51,11 +51,7 @@ def _interrupt(command: list[str], started, timeout: float = 120) -> subprocess.
         assert not [w for w in workers if _alive(w)], "workers outlived the interrupt"
         return subprocess.CompletedProcess(command, proc.returncode, out, err)
     finally:
-        for pid in [proc.pid, *_descendants(proc.pid)]:
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
+        kill_tree(proc.pid)
 
 
 def _after(seconds: float):

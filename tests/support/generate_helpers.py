@@ -53,6 +53,15 @@ def _alive(pid: int) -> bool:
         return False
 
 
+def kill_tree(pid: int) -> None:
+    """SIGKILL ``pid`` and every process below it (what a test leaves behind)."""
+    for each in [pid, *_descendants(pid)]:
+        try:
+            os.kill(each, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+
+
 def kill_parent_and_check_workers(command: list[str], started) -> None:
     """Start ``command``, wait until ``started()`` and two workers exist, SIGKILL only the
     parent, and require every descendant to be gone within 10 s."""
@@ -76,8 +85,4 @@ def kill_parent_and_check_workers(command: list[str], started) -> None:
         left = [w for w in workers if _alive(w)]
         assert not left, f"workers outlived their parent: {left}"
     finally:
-        for pid in [proc.pid, *_descendants(proc.pid)]:
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
+        kill_tree(proc.pid)
