@@ -14,7 +14,7 @@ import functools
 import importlib
 import warnings
 
-__all__ = ["module_aliases", "renamed_keyword", "warn_deprecated"]
+__all__ = ["module_aliases", "moved_names", "renamed_keyword", "warn_deprecated"]
 
 
 def warn_deprecated(old: str, new: str, *, stacklevel: int = 3) -> None:
@@ -60,3 +60,17 @@ def module_aliases(module_name: str, aliases: dict[str, tuple[str, str]]):
         raise AttributeError(f"module {module_name!r} has no attribute {name!r}")
 
     return __getattr__
+
+
+def moved_names(module_name: str, new_homes: dict[str, str],
+                renamed: dict[str, str] | None = None):
+    """:func:`module_aliases` for names that moved to another module: ``new_homes`` maps
+    each old name to its new module, ``renamed`` old name -> new name where it changed too.
+
+    Example (in the old module)::
+
+        __getattr__ = moved_names(__name__, {"discover_problems": "paintkit.layout.benchmark"})
+    """
+    renamed = renamed or {}
+    return module_aliases(module_name, {name: (home, renamed.get(name, name))
+                                        for name, home in new_homes.items()})

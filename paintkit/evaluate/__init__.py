@@ -5,8 +5,8 @@ Start at :func:`evaluate`; the trees and the results file are read and written t
 problem, :mod:`paintkit.evaluate.runner` runs them all in parallel and resumably.
 """
 
+from paintkit.deprecation import moved_names
 from paintkit.evaluate.runner import EvalSummary, evaluate
-from paintkit.layout.aliases import moved_names
 from paintkit.layout.benchmark import BenchmarkProblem, discover_problems
 from paintkit.layout.errors import LayoutError
 from paintkit.layout.problem_stats import read_rows

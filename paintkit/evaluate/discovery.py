@@ -2,7 +2,7 @@
 (:mod:`paintkit.layout.benchmark`, :mod:`paintkit.layout.outputs`). The old names below
 still work for one version, with a ``DeprecationWarning``."""
 
-from paintkit.layout.aliases import moved_names
+from paintkit.deprecation import moved_names
 
 _BENCHMARK = "paintkit.layout.benchmark"
 _OUTPUTS = "paintkit.layout.outputs"

@@ -3,7 +3,7 @@
 row key to :mod:`paintkit.layout.rows`. The old names below still work for one version,
 with a ``DeprecationWarning``."""
 
-from paintkit.layout.aliases import moved_names
+from paintkit.deprecation import moved_names
 
 _FILE = "paintkit.layout.problem_stats"
 

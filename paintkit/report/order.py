@@ -2,7 +2,7 @@
 :mod:`paintkit.layout.order` (``paintkit stats`` sorts with it too). The old names still
 work for one version, with a ``DeprecationWarning``."""
 
-from paintkit.layout.aliases import moved_names
+from paintkit.deprecation import moved_names
 
 __getattr__ = moved_names(__name__, {"category_key": "paintkit.layout.order",
                                      "task_key": "paintkit.layout.order"})

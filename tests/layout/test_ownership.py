@@ -99,7 +99,7 @@ def test_old_import_paths_still_work_with_a_deprecation_warning(old, name, new):
     import importlib
 
     module = importlib.import_module(old)
-    with pytest.warns(DeprecationWarning, match=f"{old}.{name} moved to {new}"):
+    with pytest.warns(DeprecationWarning, match=f"{old}.{name} is deprecated.*use {new}"):
         value = getattr(module, name)
     new_name = "PROBLEM_STATS_NAME" if name == "RESULTS_NAME" else name
     assert value is getattr(importlib.import_module(new), new_name)
