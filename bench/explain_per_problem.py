@@ -8,7 +8,7 @@ every pixel a new colour, like a generative model's output) it times, best of
 ``--repeats`` rounds (each round runs every measure once in turn):
 
 - base: ``paintkit.metrics.score`` (CIE76, Numba), the reference figure;
-- explain: ``paintkit.explain.explain_problem`` (tags + segments, tolerance 5);
+- explain: ``paintkit.explain.explain`` (tags + segments, tolerance 5);
 - explain_bins: the same, given the scorer's per-pixel bins (``bins=``, as a caller that
   scored with ``return_bins=True`` can: one full-image ΔE pass fewer);
 - explain_each: given the bins and the problem's ``prepare_scenes`` (built once per problem,
@@ -32,11 +32,11 @@ import numba
 import numpy as np
 import torch
 
-from paintkit.explain import explain_problem, prepare_scenes
+from paintkit.explain import explain, prepare_scenes
 from paintkit.kernels.delta_e_counts import tolerance_histograms_delta_e
 from paintkit.metrics import score, tolerance_statistics
 from paintkit.metrics.similarity import psnr, ssim
-from paintkit.slots import generate_slot
+from paintkit.slots import make_slot_problem
 from paintkit.tasks import task_spec
 
 
@@ -68,19 +68,18 @@ def main() -> None:
     figures: dict[str, list[float]] = {}
     for task in args.tasks:
         mode = task_spec(task).modes[0]
-        problem = generate_slot(task, args.condition, mode, 0)
+        problem = make_slot_problem(task, args.condition, mode, 0)
         a, i, meta = problem.answer, problem.input, problem.metadata
         noise = np.random.default_rng(0).integers(-3, 4, a.shape)
         noisy = np.clip(a.astype(np.int16) + noise, 0, 255).astype(np.uint8)
         for name, out in (("answer", a), ("input", i), ("noisy", noisy)):
             bins = tolerance_statistics([out], [a], [i], return_bins=True).bins[0]
-            scenes = prepare_scenes(meta, i, a)
+            scenes = prepare_scenes(a, i, meta)
             timings = best_ms({
                 "base": lambda: score([out], [a], [i]),
-                "explain": lambda: explain_problem(meta, i, a, out),
-                "explain_bins": lambda: explain_problem(meta, i, a, out, bins=bins),
-                "explain_each": lambda: explain_problem(meta, i, a, out, bins=bins,
-                                                        scenes=scenes),
+                "explain": lambda: explain(out, a, i, meta),
+                "explain_bins": lambda: explain(out, a, i, meta, bins=bins),
+                "explain_each": lambda: explain(out, a, i, meta, bins=bins, scenes=scenes),
                 "ssim": lambda: ssim(out[None], a[None]),
                 "psnr": lambda: psnr(out[None], a[None]),
                 "cie94": lambda: tolerance_histograms_delta_e(out[None], a[None], i[None],

@@ -22,7 +22,7 @@ import time
 os.environ.setdefault("NUMBA_NUM_THREADS", "1")
 
 from bench.generate_common import bench_suite
-from paintkit.engines import generate
+from paintkit.engines import write_suite
 
 
 def _rss_mb(pid: int) -> float:
@@ -81,7 +81,7 @@ def main() -> None:
     start = time.perf_counter()
     thread.start()
     try:
-        summary = generate(suite, root, format=args.format, jobs=args.jobs, progress=False)
+        summary = write_suite(suite, root, format=args.format, jobs=args.jobs, progress=False)
     finally:
         stop.set()
         thread.join()

@@ -21,7 +21,7 @@ import numpy as np
 from PIL import Image
 
 from paintkit.io.png_encode import encode_png
-from paintkit.slots import generate_slot
+from paintkit.slots import make_slot_problem
 
 CONDITIONS = ("baseline", "striped", "nonstandard", "n_xhigh", "horizontal", "n_med")
 
@@ -57,7 +57,7 @@ def main() -> None:
     images = []
     for condition in CONDITIONS:
         for slot in range(args.per_condition):
-            problem = generate_slot("translation", condition, None, slot)
+            problem = make_slot_problem("translation", condition, None, slot)
             images += [problem.input, problem.answer]
     print(f"{len(images)} images; ms per image; KiB per image; speed-up vs Pillow level 1")
     rows = []

@@ -94,9 +94,9 @@ def main(argv=None) -> None:
     parser.add_argument("--jpeg", type=int, default=75)
     args = parser.parse_args(argv)
 
-    from paintkit.evaluate.discovery import discover_problems
     from paintkit.io.images import load_rgb
     from paintkit.kernels.lab_canonical import canonical_lab_table
+    from paintkit.layout.benchmark import discover_problems
 
     started = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp:

@@ -38,18 +38,18 @@ def main() -> None:
 
     from paintkit.evaluate import evaluate
     from paintkit.evaluate.synthetic import write_synthetic_tree
-    from paintkit.metrics import prepare_reference, reward, tolerance_statistics
+    from paintkit.metrics import prepare_targets, reward, tolerance_statistics
 
     torch.set_num_threads(1)
     res = {}
     for kind in ("flat", "noisy", "random"):
         for n in (16, 64):
             out, ans, inp = make_batch(kind, n, 1024)
-            ref = prepare_reference(ans, inp)
+            ref = prepare_targets(ans, inp)
             res[f"score numba {kind} B{n}"] = cpu_ms(
                 lambda: tolerance_statistics(out, ref, backend="numba"), n)  # noqa: B023
             t_out = torch.from_numpy(out)
-            t_ref = prepare_reference(torch.from_numpy(ans), torch.from_numpy(inp))
+            t_ref = prepare_targets(torch.from_numpy(ans), torch.from_numpy(inp))
             t_ref.torch_batch("cpu")
             res[f"score torch {kind} B{n}"] = cpu_ms(
                 lambda: tolerance_statistics(t_out, t_ref, backend="torch"), n)  # noqa: B023

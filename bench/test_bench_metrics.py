@@ -7,7 +7,7 @@ import pytest
 import torch
 
 from paintkit.evaluate.synthetic import model_output, synthetic_problem
-from paintkit.metrics import prepare_reference, tolerance_statistics
+from paintkit.metrics import prepare_targets, tolerance_statistics
 
 SIZE, BATCH = 1024, 8
 
@@ -30,6 +30,6 @@ def test_numba_batch(benchmark, batch):
 
 def test_torch_cpu_with_reference(benchmark, batch):
     out, ans, inp = batch
-    ref = prepare_reference(torch.from_numpy(ans), torch.from_numpy(inp))
+    ref = prepare_targets(torch.from_numpy(ans), torch.from_numpy(inp))
     outputs = torch.from_numpy(out)
     benchmark(tolerance_statistics, outputs, ref, backend="torch")

@@ -19,8 +19,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from paintkit.charts import TINYGRAFIX_TASKS, generate_chart_problem
-from paintkit.engines import generate
+from paintkit.charts import TINYGRAFIX_TASKS, make_chart_problem
+from paintkit.engines import write_suite
 from paintkit.suites.tinygrafix import TinyGrafixSuite
 
 
@@ -29,7 +29,7 @@ def end_to_end(args) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(args.keep or tmp)
         start = time.perf_counter()
-        summary = generate(suite, out, engine="process", jobs=args.jobs, progress=False, overwrite=True)
+        summary = write_suite(suite, out, engine="process", jobs=args.jobs, progress=False, overwrite=True)
         seconds = time.perf_counter() - start
     rate = summary.problems / seconds
     print(f"generate: {summary.problems} problems in {seconds:.1f} s wall with {args.jobs} workers = "
@@ -54,7 +54,7 @@ def worker_cpu(args) -> None:
 def render_reuse(args) -> None:
     from paintkit.renderers.charts import render_chart, render_pair
 
-    pairs = [generate_chart_problem(name, slot).metadata for name in TINYGRAFIX_TASKS
+    pairs = [make_chart_problem(name, slot).metadata for name in TINYGRAFIX_TASKS
              for slot in range(args.reuse_slots)]
     pairs = [(m["input_state"], m["answer_state"]) for m in pairs]
     render_pair(*pairs[0])  # warm up fonts and caches

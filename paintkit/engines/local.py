@@ -3,7 +3,7 @@
 An engine runs :func:`~paintkit.engines.work.run_unit` calls: :meth:`Engine.submit`
 starts one and returns a handle, :meth:`Engine.wait` blocks until at least one finished
 and returns ``(finished [(handle, result)], still pending)``. The driver
-(:func:`paintkit.engines.generate`) decides what to submit and writes the results, so
+(:func:`paintkit.engines.write_suite`) decides what to submit and writes the results, so
 every engine produces the same files.
 """
 

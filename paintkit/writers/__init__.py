@@ -1,7 +1,7 @@
 """Writers: the standard layout (docs/file-layout.md), WebDataset tar shards and Parquet shards.
 
 All of them write atomically and resume (see ``base.py``); ``manifest.py`` records what a
-folder holds. Use them through :func:`paintkit.engines.generate` or ``paintkit generate``.
+folder holds. Use them through :func:`paintkit.engines.write_suite` or ``paintkit generate``.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The writer contract: problems arrive in suite order, files appear atomically.
 
-The driver (:func:`paintkit.engines.generate`) hands every index of the suite to the writer
+The driver (:func:`paintkit.engines.write_suite`) hands every index of the suite to the writer
 exactly once, in order: :meth:`Writer.skip` for problems whose files already exist (a
 resumed run), :meth:`Writer.write` for freshly generated ones. Both return the
 :class:`~paintkit.writers.record.FileRecord` of every file that is now complete, so the

@@ -17,7 +17,7 @@ ANSWER[0, 0] = 255
 def _calls():
     """``{name: call(value)}``: one public entry point per integer argument."""
     from paintkit.data.stream import ProblemStream
-    from paintkit.engines import generate
+    from paintkit.engines import write_suite
     from paintkit.metrics import ScoreAccumulator, prepare_targets, reward
     from paintkit.rewards.flow_factory import PixelIoURewardModel
     from paintkit.rewards.flow_grpo import pixel_miou
@@ -42,9 +42,9 @@ def _calls():
         "ProblemStream(batch_size)": lambda v: ProblemStream(batch_size=v),
         "ProblemStream(rank)": lambda v: ProblemStream(rank=v, world_size=2),
         "ProblemStream(world_size)": lambda v: ProblemStream(rank=0, world_size=v),
-        "generate(shard_size)": lambda v: generate(None, "/nonexistent", shard_size=v),
-        "generate(jobs)": lambda v: generate(None, "/nonexistent", jobs=v),
-        "generate(unit_size)": lambda v: generate(None, "/nonexistent", unit_size=v),
+        "write_suite(shard_size)": lambda v: write_suite(None, "/nonexistent", shard_size=v),
+        "write_suite(jobs)": lambda v: write_suite(None, "/nonexistent", jobs=v),
+        "write_suite(unit_size)": lambda v: write_suite(None, "/nonexistent", unit_size=v),
         "balanced_subset(n)": lambda v: balanced_subset([], v),
         "balanced_subset(seed)": lambda v: balanced_subset([], 0, seed=v),
         "aggregate_tables(n_boot)": lambda v: aggregate_tables([], n_boot=v),

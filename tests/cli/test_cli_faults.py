@@ -19,7 +19,7 @@ import paintkit.io.folder_lock as folder_lock
 import paintkit.layout.problem_stats as results_module
 from paintkit.cli.main import main
 from paintkit.evaluate import read_rows
-from paintkit.evaluate.results import RESULTS_NAME
+from paintkit.layout.results import PROBLEM_STATS_NAME as RESULTS_NAME
 from tests.support.generate_helpers import _alive, _descendants, kill_tree
 
 # --- Ctrl-C -----------------------------------------------------------------------------

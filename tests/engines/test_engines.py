@@ -17,8 +17,8 @@ import pytest
 import paintkit.writers.directory as directory_writer
 from paintkit.cli.main import main
 from paintkit.engines import Progress, write_suite
-from paintkit.evaluate.discovery import discover_problems
 from paintkit.io.images import load_rgb
+from paintkit.layout.benchmark import discover_problems
 from paintkit.writers import WriteError
 from paintkit.writers.manifest import LOCK_NAME, MANIFEST_NAME
 from tests.support.generate_helpers import small_suite, tree_digest

@@ -9,8 +9,8 @@ import pytest
 
 from paintkit.cli.main import main
 from paintkit.evaluate import LayoutError, evaluate, read_rows
-from paintkit.evaluate.results import RESULTS_NAME
 from paintkit.io.jsonl import JSONInputError, parse_json
+from paintkit.layout.results import PROBLEM_STATS_NAME as RESULTS_NAME
 from paintkit.writers.manifest import MANIFEST_NAME
 
 DEEP = "[" * 100000 + "]" * 100000

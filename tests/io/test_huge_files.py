@@ -12,8 +12,8 @@ import sys
 import pytest
 
 from paintkit.evaluate import read_rows
-from paintkit.evaluate.results import RESULTS_NAME
 from paintkit.io.images import MAX_FILE_BYTES, ImageTooLargeError, load_rgb
+from paintkit.layout.results import PROBLEM_STATS_NAME as RESULTS_NAME
 from paintkit.metrics import score
 
 SIX_GIB = 6 << 30

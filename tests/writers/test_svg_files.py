@@ -3,8 +3,8 @@
 import pytest
 
 from paintkit.cli.main import main
-from paintkit.engines import generate
-from paintkit.evaluate.discovery import discover_problems
+from paintkit.engines import write_suite
+from paintkit.layout.benchmark import discover_problems
 from paintkit.renderers.svg_scene import problem_svgs
 from paintkit.writers import make_writer
 from tests.support.generate_helpers import small_suite
@@ -16,7 +16,7 @@ def tiny():
 
 
 def test_svg_files_match_the_problems_and_resume(tiny, tmp_path):
-    summary = generate(tiny, tmp_path, engine="inprocess", progress=False, svg=True)
+    summary = write_suite(tiny, tmp_path, engine="inprocess", progress=False, svg=True)
     assert summary.files == 5 * len(tiny)
     for spec, problem in zip(tiny.specs(), tiny.problems(), strict=True):
         folder = tmp_path / "PaintBench" / spec.folder
@@ -24,10 +24,10 @@ def test_svg_files_match_the_problems_and_resume(tiny, tmp_path):
         assert (folder / f"{spec.stem}_input.svg").read_text() == expected[0]
         assert (folder / f"{spec.stem}_answer.svg").read_text() == expected[1]
     assert len(discover_problems(tmp_path)) == len(tiny)  # eval reads the folder as before
-    again = generate(tiny, tmp_path, engine="inprocess", progress=False, svg=True)
+    again = write_suite(tiny, tmp_path, engine="inprocess", progress=False, svg=True)
     assert (again.generated, again.skipped) == (0, len(tiny))
     (tmp_path / "PaintBench" / tiny.spec(0).folder / f"{tiny.spec(0).stem}_answer.svg").unlink()
-    assert generate(tiny, tmp_path, engine="inprocess", progress=False, svg=True).generated == 1
+    assert write_suite(tiny, tmp_path, engine="inprocess", progress=False, svg=True).generated == 1
 
 
 def test_svg_needs_the_directory_format(tiny, tmp_path):

@@ -7,9 +7,9 @@ import tarfile
 import numpy as np
 import pytest
 
-from paintkit.engines import generate
-from paintkit.evaluate.discovery import discover_problems, read_metadata
+from paintkit.engines import write_suite
 from paintkit.io.images import load_rgb
+from paintkit.layout.benchmark import discover_problems, read_metadata
 from paintkit.writers.manifest import LOCK_NAME, MANIFEST_NAME
 from tests.support.generate_helpers import small_suite, tree_digest
 
@@ -20,7 +20,7 @@ def problems(suite):
 
 
 def _run(suite, out, **kwargs):
-    return generate(suite, out, engine="inprocess", progress=False, **kwargs)
+    return write_suite(suite, out, engine="inprocess", progress=False, **kwargs)
 
 
 def test_directory_layout_is_spec5_and_exact(suite, problems, tmp_path):
