@@ -20,7 +20,13 @@ from __future__ import annotations
 import numpy as np
 
 from paintkit.kernels.lab import Workspace
-from paintkit.kernels.lab_table import colour_codes, lab_of_codes, lab_table, srgb_to_lab_exact
+from paintkit.kernels.lab_table import (
+    colour_codes,
+    lab_of_codes,
+    lab_table,
+    pixel_codes,
+    srgb_to_lab_exact,
+)
 from paintkit.kernels.tolerance_counts_compiled import compiled_pair_index, run_compiled
 
 NUM_BINS = 12
@@ -63,10 +69,14 @@ def squared_delta_e(lab_a, lab_b, work=None, name="bins"):
 
     work = work or Workspace(lab_a.device)
     shape = torch.broadcast_shapes(lab_a.shape, lab_b.shape)
-    d = torch.sub(lab_a, lab_b, out=work.get("bins_d", shape, torch.float32))
-    d.mul_(d)
-    dist = torch.add(d[0], d[1], out=work.get(name, shape[1:], torch.float32))
-    return dist.add_(d[2])  # (dL^2 + da^2) + db^2, the definition's order
+    # plane by plane: two buffers of one plane stay in cache between the passes
+    d = work.get("bins_d", shape[1:], torch.float32)
+    dist = torch.sub(lab_a[0], lab_b[0], out=work.get(name, shape[1:], torch.float32))
+    dist.mul_(dist)
+    for c in (1, 2):  # (dL^2 + da^2) + db^2, the definition's order
+        torch.sub(lab_a[c], lab_b[c], out=d)
+        dist.add_(d.mul_(d))
+    return dist
 
 
 _BUCKET_SHIFT = 20  # float32 bits >> 20: 2^20 ulps per bucket, at most one threshold each
@@ -143,10 +153,15 @@ def _group_need(o, a, i):
 
 
 def _mostly_changed(o, a, i):
-    """True when a sample of the pixels (every 31st) says most differ from ``A`` or ``I``:
-    then the group-by-group check of :func:`_group_need` cannot pay for itself (it costs
-    ~10 % of a chunk of new colours)."""
-    o_s, a_s, i_s = (x[:, ::31] for x in (o, a, i))
+    """True when a sample of the 8-pixel groups (every 31st, compared as three int64
+    words, like :func:`_group_need`) says most differ from ``A`` or ``I``: then the
+    group-by-group check cannot pay for itself (it costs ~10 % of a chunk of new colours).
+    Needs ``m % 8 == 0`` and 8-byte aligned storage, as :func:`_group_need`."""
+    import torch
+
+    k, m = o.shape[:2]
+    o_s, a_s, i_s = (x.reshape(k, 3 * m).view(torch.int64).view(k, m // 8, 3)[:, ::31]
+                     for x in (o, a, i))
     same = ((o_s == a_s) & (o_s == i_s)).all(dim=-1)
     return 4 * int(same.sum()) < same.numel()
 
@@ -198,8 +213,7 @@ def _chunk_counts(o, a, i, lab_a, lab_i, edit, want_bins, work):
             groups = need.view(-1).nonzero().view(-1, 1)
             pix = (groups * 8 + torch.arange(8, device=device)).view(-1)
     if pix is None:
-        codes = colour_codes(o[..., 0], o[..., 1], o[..., 2],
-                             work.get("codes", (k, m), torch.int32))
+        codes = pixel_codes(o, work.get("code_bytes", (k, m, 4), torch.uint8))
         lab_o = lab_of_codes(codes, work.get("lab_o", (3, k, m), torch.float32))
         counts, bin_oa = _pair_counts(lab_o, lab_a, lab_i, edit, offsets, minlength, work)
         return counts, (bin_oa if want_bins else None)
