@@ -4,7 +4,8 @@
 per-pixel steps (:mod:`paintkit.kernels.tolerance_counts_torch`) back to the previous
 implementation: colour codes from three strided int32 passes, ``ΔE²`` over all three Lab
 planes at once, bins from a library ``sqrt`` plus a recheck of the pixels near an integer,
-and the ``O == A == I`` sample taken pixel by pixel. Both give the same counts (the tests
+the ``O == A == I`` sample taken pixel by pixel, and the edit flag of the pair index
+converted and scaled in two passes. Both give the same counts (the tests
 check the current one against the NumPy oracle); only the time differs.
 """
 
@@ -68,12 +69,25 @@ def pixel_codes_before(rgb, scratch=None):
     return colour_codes(rgb[..., 0], rgb[..., 1], rgb[..., 2], out)
 
 
+def pair_counts_before(lab_o, lab_a, lab_i, edit, offsets, minlength, work):
+    import torch
+
+    bin_oa = tct.delta_e_bins(lab_o, lab_a, work, "bin_oa")
+    bin_oi = tct.delta_e_bins(lab_o, lab_i, work, "bin_oi")
+    index = torch.mul(bin_oi, tct.NUM_BINS, out=work.get("index", bin_oi.shape, torch.int32))
+    index.add_(bin_oa).add_(edit.to(torch.int32).mul_(tct.NUM_BINS * tct.NUM_BINS))
+    if offsets is not None:
+        index.add_(offsets)
+    return torch.bincount(index.view(-1), minlength=minlength), bin_oa
+
+
 @contextlib.contextmanager
 def previous_torch_counting():
     """Run :func:`~paintkit.kernels.tolerance_counts_torch.tolerance_histograms_torch` with
     the previous per-pixel steps inside the ``with`` block."""
     swaps = {"squared_delta_e": squared_delta_e_before, "bins_of_squared": bins_of_squared_before,
-             "_mostly_changed": mostly_changed_before, "pixel_codes": pixel_codes_before}
+             "_mostly_changed": mostly_changed_before, "pixel_codes": pixel_codes_before,
+             "_pair_counts": pair_counts_before}
     saved = {name: getattr(tct, name) for name in swaps}
     try:
         for name, fn in swaps.items():

@@ -177,7 +177,7 @@ def _pair_counts(lab_o, lab_a, lab_i, edit, offsets, minlength, work):
     bin_oa = delta_e_bins(lab_o, lab_a, work, "bin_oa")
     bin_oi = delta_e_bins(lab_o, lab_i, work, "bin_oi")
     index = torch.mul(bin_oi, NUM_BINS, out=work.get("index", bin_oi.shape, torch.int32))
-    index.add_(bin_oa).add_(edit.to(torch.int32).mul_(_PAIRS))
+    index.add_(bin_oa).add_(edit, alpha=_PAIRS)  # bool edit: 0 or 144, one pass
     if offsets is not None:
         index.add_(offsets)
     return torch.bincount(index.view(-1), minlength=minlength), bin_oa
