@@ -2,7 +2,7 @@
 
 The kernel keeps the Lab of the last answer (input) row it converted and, on the next row
 that differs, converts only the pixels that changed, one at a time; where more than an
-eighth of the row changed it converts the whole row with the SIMD loops. Either way the Lab
+sixteenth of the row changed it converts the whole row with the SIMD loops. Either way the Lab
 must be bit for bit the one the output's SIMD conversion gives for the same colour: an
 output pixel equal to its answer pixel must land in bin 0 (ΔE exactly 0), which the
 canonical oracle checks here for every tolerance.
@@ -31,9 +31,10 @@ def _rows_changing_at_edges(rng, height, width, changed_per_row):
 def test_counts_are_exact_when_rows_are_updated_pixel_by_pixel(kernel):
     rng = np.random.default_rng(28)
     height, width = 48, 96
-    # few changes per row (pixel by pixel), some rows with many (whole-row fallback)
+    # few changes per row (pixel by pixel), some rows with many (whole-row fallback after
+    # some pixels were converted one by one), some all new (fallback at the first pixels)
     def changes(y):
-        return 40 if y % 7 == 0 else 1 + y % 4
+        return width if y % 11 == 0 else 40 if y % 7 == 0 else 1 + y % 4
     answers = np.stack([_rows_changing_at_edges(rng, height, width, changes) for _ in range(2)])
     inputs = answers.copy()
     inputs[:, 10:30, 20:60] = rng.integers(0, 256, (2, 20, 40, 3), dtype=np.uint8)
