@@ -153,14 +153,16 @@ def _group_need(o, a, i):
 
 
 def _mostly_changed(o, a, i):
-    """True when a sample of the 8-pixel groups (every 31st, compared as three int64
-    words, like :func:`_group_need`) says most differ from ``A`` or ``I``: then the
-    group-by-group check cannot pay for itself (it costs ~10 % of a chunk of new colours).
+    """True when a sample of the 8-pixel groups (every 31st; all of them in a chunk of
+    fewer than 1,024 pixels; compared as three int64 words, like :func:`_group_need`) says
+    most differ from ``A`` or ``I``: then the group-by-group check cannot pay for itself
+    (it costs ~10 % of a chunk of new colours).
     Needs ``m % 8 == 0`` and 8-byte aligned storage, as :func:`_group_need`."""
     import torch
 
     k, m = o.shape[:2]
-    o_s, a_s, i_s = (x.reshape(k, 3 * m).view(torch.int64).view(k, m // 8, 3)[:, ::31]
+    stride = max(1, min(31, m // 512))  # small chunks: every group
+    o_s, a_s, i_s = (x.reshape(k, 3 * m).view(torch.int64).view(k, m // 8, 3)[:, ::stride]
                      for x in (o, a, i))
     same = ((o_s == a_s) & (o_s == i_s)).all(dim=-1)
     return 4 * int(same.sum()) < same.numel()
