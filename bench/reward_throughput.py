@@ -1,6 +1,6 @@
 """Rewards/s with prepared targets: ``reward(outputs, targets)`` at 512² and 1024², B = 16..256.
 
-    python bench/reward_throughput.py [--sizes 512,1024] [--batches 16,64,256]
+    python -m bench.reward_throughput [--sizes 512,1024] [--batches 16,64,256]
         [--backends numba,torch,torch-compiled,numba-before,torch-before]
         [--kinds noisy,flat] [--repeats 3]
         [--torch-threads N]
@@ -21,7 +21,7 @@ read the ratios, not only the figures. Batches above 64 at 1024² are synthesise
 repeating 16 distinct problems (a reward does not care). Each rate is also given as a
 percentage of its device's memory floor (reading the float output, the answer and the input
 once at the copy bandwidth measured in the same run; docs/performance.md). On one GPU:
-``python bench/reward_throughput.py --sizes 1024 --batches 64 --kinds noisy`` (the goal is
+``python -m bench.reward_throughput --sizes 1024 --batches 64 --kinds noisy`` (the goal is
 >= 20,000 problems/s on one H100).
 """
 
