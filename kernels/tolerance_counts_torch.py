@@ -20,7 +20,13 @@ from __future__ import annotations
 import numpy as np
 
 from paintkit.kernels.lab import Workspace
-from paintkit.kernels.lab_table import colour_codes, lab_of_codes, lab_table, srgb_to_lab_exact
+from paintkit.kernels.lab_table import (
+    colour_codes,
+    lab_of_codes,
+    lab_table,
+    pixel_codes,
+    srgb_to_lab_exact,
+)
 from paintkit.kernels.tolerance_counts_compiled import compiled_pair_index, run_compiled
 
 NUM_BINS = 12
@@ -50,7 +56,6 @@ def _bin_thresholds():
 
 
 BIN_THRESHOLDS = _bin_thresholds()
-_THRESHOLDS_ON: dict = {}
 
 
 def squared_delta_e(lab_a, lab_b, work=None, name="bins"):
@@ -64,49 +69,71 @@ def squared_delta_e(lab_a, lab_b, work=None, name="bins"):
 
     work = work or Workspace(lab_a.device)
     shape = torch.broadcast_shapes(lab_a.shape, lab_b.shape)
-    d = torch.sub(lab_a, lab_b, out=work.get("bins_d", shape, torch.float32))
-    d.mul_(d)
-    dist = torch.add(d[0], d[1], out=work.get(name, shape[1:], torch.float32))
-    return dist.add_(d[2])  # (dL^2 + da^2) + db^2, the definition's order
+    # plane by plane: two buffers of one plane stay in cache between the passes
+    d = work.get("bins_d", shape[1:], torch.float32)
+    dist = torch.sub(lab_a[0], lab_b[0], out=work.get(name, shape[1:], torch.float32))
+    dist.mul_(dist)
+    for c in (1, 2):  # (dL^2 + da^2) + db^2, the definition's order
+        torch.sub(lab_a[c], lab_b[c], out=d)
+        dist.add_(d.mul_(d))
+    return dist
 
 
-#: How close (in ΔE) a library square root must come to an integer before its bin is
-#: checked against :data:`BIN_THRESHOLDS`: 4 float32 ulps at ΔE < 16; a library ``sqrt``
-#: within 1 ulp of the correctly rounded one can only move a bin inside this band.
-_NEAR_INTEGER = 4e-6
+_BUCKET_SHIFT = 20  # float32 bits >> 20: 2^20 ulps per bucket, at most one threshold each
+
+
+def _bucket_tables():
+    """``(base, threshold)``: int32 and float32 ``(n,)`` over buckets of float32 bit
+    patterns (``bits >> _BUCKET_SHIFT``; non-negative floats order like their bits). Bucket
+    ``j`` holds at most one :data:`BIN_THRESHOLDS` entry: ``base[j]`` counts the thresholds
+    below the bucket, ``threshold[j]`` is the one inside it (``+inf`` if none). The last
+    bucket collects everything from 128 up (all bin 11)."""
+    top = int(np.float32(128).view(np.int32)) >> _BUCKET_SHIFT
+    bits = BIN_THRESHOLDS.view(np.int32).astype(np.int64)
+    buckets = bits >> _BUCKET_SHIFT
+    assert np.all(np.diff(buckets) > 0) and buckets[-1] < top  # one threshold per bucket
+    lows = np.arange(top + 1, dtype=np.int64) << _BUCKET_SHIFT
+    base = np.searchsorted(bits, lows, side="left").astype(np.int32)  # thresholds < low
+    threshold = np.full(top + 1, np.inf, np.float32)
+    threshold[buckets] = BIN_THRESHOLDS
+    return base, threshold
+
+
+_BUCKET_BASE, _BUCKET_THRESHOLD = _bucket_tables()
+_BUCKETS_ON: dict = {}
 
 
 def bins_of_squared(squared, work=None, name="bins_int"):
-    """``min(ceil(ΔE), 11)`` per pixel, int32, from float32 ``ΔE²``: exactly the bin of the
-    definition's correctly rounded ``sqrt`` on every device.
+    """``min(ceil(ΔE), 11)`` per pixel, int32, from float32 ``ΔE²`` (non-negative, not NaN):
+    exactly the bin of the definition's correctly rounded ``sqrt``, on every device.
 
-    The fast way, ``ceil(sqrt(ΔE²))``, is right wherever the library's square root lies
-    farther than :data:`_NEAR_INTEGER` from an integer 1..10 (torch's CPU ``sqrt`` is off by
-    an ulp on ~0.7 % of inputs on AVX-512 machines); the pixels inside that band, usually
-    none, are binned again by comparison with :data:`BIN_THRESHOLDS`.
+    No square root at all: the bin is the number of :data:`BIN_THRESHOLDS` below ``ΔE²``.
+    Non-negative floats order like their bit patterns, so the high bits pick a bucket that
+    holds at most one threshold; the bin is the bucket's count of thresholds below it plus
+    one where ``ΔE²`` exceeds the threshold inside it (read from the sign of
+    ``threshold - ΔE²``, which is zero only when the two are equal). Two gathers from
+    1,073-entry tables and four passes, and no library function whose rounding could vary
+    (torch's CPU ``sqrt`` is off by an ulp on ~0.7 % of inputs on AVX-512 machines).
     """
     import torch
 
     work = work or Workspace(squared.device)
-    root = torch.sqrt(squared, out=work.get(name + "_root", squared.shape, torch.float32))
-    up = torch.ceil(root, out=work.get(name + "_up", squared.shape, torch.float32))
-    gap = torch.sub(up, root, out=root).sub_(0.5).abs_()  # 0.5 minus the gap to an integer
-    near = torch.gt(gap, 0.5 - _NEAR_INTEGER, out=work.get(name + "_near", squared.shape,
-                                                            torch.bool))
-    # ΔE = 0 (identical colours: sqrt(0) is exactly 0 everywhere) needs no second look
-    near.logical_and_(torch.gt(up, 0.5, out=work.get(name + "_pos", squared.shape,
-                                                       torch.bool)))
-    bins = work.get(name, squared.shape, torch.int32).copy_(up.clamp_(max=NUM_BINS - 1))
-    if bool(near.any()):
-        device = squared.device
-        thresholds = _THRESHOLDS_ON.get(device)
-        if thresholds is None:
-            thresholds = _THRESHOLDS_ON[device] = torch.from_numpy(BIN_THRESHOLDS).to(device)
-        flat = bins.view(-1)
-        where = near.view(-1).nonzero().view(-1)
-        flat.index_copy_(0, where, torch.bucketize(
-            squared.reshape(-1).index_select(0, where), thresholds, out_int32=True))
-    return bins
+    device = squared.device
+    tables = _BUCKETS_ON.get(device)
+    if tables is None:
+        tables = _BUCKETS_ON[device] = (torch.from_numpy(_BUCKET_BASE).to(device),
+                                        torch.from_numpy(_BUCKET_THRESHOLD).to(device))
+    flat = squared.reshape(-1)
+    index = torch.bitwise_right_shift(flat.view(torch.int32), _BUCKET_SHIFT,
+                                      out=work.get(name + "_bucket", flat.shape, torch.int32))
+    index.clamp_(max=tables[0].shape[0] - 1)
+    bins = torch.index_select(tables[0], 0, index,
+                              out=work.get(name, flat.shape, torch.int32))
+    above = torch.index_select(tables[1], 0, index,
+                               out=work.get(name + "_gap", flat.shape, torch.float32))
+    above.sub_(flat)  # threshold - ΔE²: negative exactly where ΔE² > threshold
+    sign = torch.bitwise_right_shift(above.view(torch.int32), 31, out=index)  # -1 or 0
+    return bins.sub_(sign).view(squared.shape)
 
 
 def delta_e_bins(lab_a, lab_b, work=None, name="bins"):
@@ -126,10 +153,17 @@ def _group_need(o, a, i):
 
 
 def _mostly_changed(o, a, i):
-    """True when a sample of the pixels (every 31st) says most differ from ``A`` or ``I``:
-    then the group-by-group check of :func:`_group_need` cannot pay for itself (it costs
-    ~10 % of a chunk of new colours)."""
-    o_s, a_s, i_s = (x[:, ::31] for x in (o, a, i))
+    """True when a sample of the 8-pixel groups (every 31st; all of them in a chunk of
+    fewer than 1,024 pixels; compared as three int64 words, like :func:`_group_need`) says
+    most differ from ``A`` or ``I``: then the group-by-group check cannot pay for itself
+    (it costs ~10 % of a chunk of new colours).
+    Needs ``m % 8 == 0`` and 8-byte aligned storage, as :func:`_group_need`."""
+    import torch
+
+    k, m = o.shape[:2]
+    stride = max(1, min(31, m // 512))  # small chunks: every group
+    o_s, a_s, i_s = (x.reshape(k, 3 * m).view(torch.int64).view(k, m // 8, 3)[:, ::stride]
+                     for x in (o, a, i))
     same = ((o_s == a_s) & (o_s == i_s)).all(dim=-1)
     return 4 * int(same.sum()) < same.numel()
 
@@ -145,7 +179,7 @@ def _pair_counts(lab_o, lab_a, lab_i, edit, offsets, minlength, work):
     bin_oa = delta_e_bins(lab_o, lab_a, work, "bin_oa")
     bin_oi = delta_e_bins(lab_o, lab_i, work, "bin_oi")
     index = torch.mul(bin_oi, NUM_BINS, out=work.get("index", bin_oi.shape, torch.int32))
-    index.add_(bin_oa).add_(edit.to(torch.int32).mul_(_PAIRS))
+    index.add_(bin_oa).add_(edit, alpha=_PAIRS)  # bool edit: 0 or 144, one pass
     if offsets is not None:
         index.add_(offsets)
     return torch.bincount(index.view(-1), minlength=minlength), bin_oa
@@ -181,8 +215,7 @@ def _chunk_counts(o, a, i, lab_a, lab_i, edit, want_bins, work):
             groups = need.view(-1).nonzero().view(-1, 1)
             pix = (groups * 8 + torch.arange(8, device=device)).view(-1)
     if pix is None:
-        codes = colour_codes(o[..., 0], o[..., 1], o[..., 2],
-                             work.get("codes", (k, m), torch.int32))
+        codes = pixel_codes(o, work.get("code_bytes", (k, m, 4), torch.uint8))
         lab_o = lab_of_codes(codes, work.get("lab_o", (3, k, m), torch.float32))
         counts, bin_oa = _pair_counts(lab_o, lab_a, lab_i, edit, offsets, minlength, work)
         return counts, (bin_oa if want_bins else None)
