@@ -17,7 +17,7 @@ import numpy as np
 import torch
 
 from paintkit.evaluate.synthetic import model_output, synthetic_problem
-from paintkit.metrics import prepare_reference, tolerance_statistics
+from paintkit.metrics import prepare_targets, tolerance_statistics
 
 
 def make_batch(kind: str, n: int, size: int, seed: int = 0):
@@ -65,16 +65,16 @@ def main() -> None:
     print(("{:>10}" * len(header)).format(*header))
     for kind in ("flat", "noisy", "random"):
         out, ans, inp = make_batch(kind, args.batch, args.size)
-        ref = prepare_reference(ans, inp)
+        ref = prepare_targets(ans, inp)
         t_out, t_ans, t_inp = (torch.from_numpy(x) for x in (out, ans, inp))
-        t_ref = prepare_reference(t_ans, t_inp)
+        t_ref = prepare_targets(t_ans, t_inp)
         t_ref.torch_batch("cpu")  # precompute Lab + edit mask once
         n = args.batch
         rates = {
             "numba": best_rate(lambda: tolerance_statistics(out, ans, inp, backend="numba"), n),
             "numba+ref": best_rate(lambda: tolerance_statistics(out, ref, backend="numba"), n),
             "torch": best_rate(lambda: tolerance_statistics(
-                t_out, prepare_reference(t_ans, t_inp), backend="torch"), n, repeats=1),
+                t_out, prepare_targets(t_ans, t_inp), backend="torch"), n, repeats=1),
             "torch+ref": best_rate(lambda: tolerance_statistics(t_out, t_ref, backend="torch"),
                                    n),
         }

@@ -5,7 +5,7 @@
         [--kinds noisy,flat] [--repeats 3]
         [--torch-threads N]
 
-Targets are prepared once (``prepare_reference(..., device=...)``) and outside the timing,
+Targets are prepared once (``prepare_targets(..., device=...)``) and outside the timing,
 as in a training loop; outputs are float ``(B, 3, H, W)`` tensors in [0, 1] on the device
 (what a policy produces), so the float -> uint8 step is timed too. ``noisy`` outputs are
 the answer with +-3 per channel (every pixel a new colour: no shortcut applies), ``flat``
@@ -45,7 +45,7 @@ from bench.score_reference_numba import tolerance_histograms_numba_before
 from paintkit.evaluate.synthetic import model_output, synthetic_problem
 from paintkit.kernels.tolerance_counts_compiled import COMPILE_ENV
 from paintkit.metrics import histograms as metric_histograms
-from paintkit.metrics import prepare_reference, reward
+from paintkit.metrics import prepare_targets, reward
 
 DISTINCT = 16
 
@@ -143,7 +143,7 @@ def main() -> None:
         for kind, size, batch in cases:
             out, ans, inp = make_batch(kind, batch, size)
             a, i = (torch.from_numpy(x).to(device) for x in (ans, inp))
-            targets = prepare_reference(a, i, device=device if backend != "numba" else None)
+            targets = prepare_targets(a, i, device=device if backend != "numba" else None)
             outputs = torch.from_numpy(out).to(device).permute(0, 3, 1, 2).float() / 255
             os.environ[COMPILE_ENV] = "1" if backend == "torch-compiled" else "0"
             with previous_kernels(backend):

@@ -360,10 +360,10 @@ def _numba_stages():
 def score_path(args) -> None:
     from bench.metrics_side_by_side import make_batch
     from paintkit.kernels.lab import LINEAR_LUT
-    from paintkit.metrics import prepare_reference, tolerance_statistics
+    from paintkit.metrics import prepare_targets, tolerance_statistics
 
     out, ans, inp = make_batch(args.kind, args.batch, args.size)
-    ref = prepare_reference(ans, inp)
+    ref = prepare_targets(ans, inp)
     n = args.batch
     whole = best_ms(lambda: tolerance_statistics(out, ref, backend="numba"), args.repeats) / n
     from bench.score_reference_numba import tolerance_histograms_numba_before
@@ -440,7 +440,7 @@ def eval_path(args) -> None:
     from paintkit.evaluate.synthetic import write_synthetic_tree
     from paintkit.io import images
     from paintkit.io.png_encode import encode_png
-    from paintkit.metrics import prepare_reference, tolerance_statistics
+    from paintkit.metrics import prepare_targets, tolerance_statistics
 
     with tempfile.TemporaryDirectory() as tmp:
         bench, outputs = write_synthetic_tree(tmp, problems=args.problems, tasks=4,
@@ -475,7 +475,7 @@ def eval_path(args) -> None:
         pngs = [p.read_bytes() for p in sorted(bench.rglob("*.png"))[:8]]
         decoders = decode_floors(pngs, args.repeats)
         triples = [tuple(images.decode_rgb_bytes(p) for p in pngs[k:k + 2]) for k in (0, 2, 4)]
-        score = best_ms(lambda: [tolerance_statistics(a[None], prepare_reference(a[None], i[None]),
+        score = best_ms(lambda: [tolerance_statistics(a[None], prepare_targets(a[None], i[None]),
                                                       backend="numba") for a, i in triples],
                         args.repeats) / len(triples)
     decode = decoders["paintkit decode_rgb_bytes"]

@@ -21,6 +21,8 @@ from __future__ import annotations
 import os
 import warnings
 
+from paintkit.kernels.tolerance_bins import BIN_THRESHOLDS
+
 #: Environment variable that turns the compiled CPU loop on ("1").
 COMPILE_ENV = "PAINTKIT_TORCH_COMPILE"
 _NUM_BINS = 12
@@ -49,7 +51,7 @@ def pair_index(o, table, lab_a, lab_i, edit):
 
 def _bins(lab_o, lab_x, thresholds):
     """``min(ceil(ΔE), 11)`` as int32 from ``ΔE²`` compared with the bin thresholds (no
-    square root; see :data:`~paintkit.kernels.tolerance_counts_torch.BIN_THRESHOLDS`)."""
+    square root; see :data:`~paintkit.kernels.tolerance_bins.BIN_THRESHOLDS`)."""
     import torch
 
     d = lab_o - lab_x
@@ -63,8 +65,6 @@ _CPU_THRESHOLDS: list = []
 def _thresholds():
     if not _CPU_THRESHOLDS:
         import torch
-
-        from paintkit.kernels.tolerance_counts_torch import BIN_THRESHOLDS
 
         _CPU_THRESHOLDS.append(torch.from_numpy(BIN_THRESHOLDS))
     return _CPU_THRESHOLDS[0]

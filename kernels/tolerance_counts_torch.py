@@ -27,9 +27,9 @@ from paintkit.kernels.lab_table import (
     pixel_codes,
     srgb_to_lab_exact,
 )
+from paintkit.kernels.tolerance_bins import BIN_THRESHOLDS, NUM_BINS
 from paintkit.kernels.tolerance_counts_compiled import compiled_pair_index, run_compiled
 
-NUM_BINS = 12
 HIST_EDIT, HIST_PRESERVATION, HIST_CHANGED = 0, 1, 2
 _PAIRS = NUM_BINS * NUM_BINS  # (bin_oa, bin_oi) combinations per region
 #: Pixels per chunk by device type: CPU keeps temporaries near cache, CUDA amortises launches.
@@ -41,21 +41,6 @@ def changed_mask_torch(answers, inputs):
     return (answers != inputs).any(dim=-1)
 
 
-def _bin_thresholds():
-    """float32 ``(11,)``: ``T_t``, the largest float32 ``x`` with ``sqrt(x) <= t`` (IEEE
-    float32 square root, correctly rounded), t = 0..10. ``ΔE <= t`` iff ``ΔE² <= T_t``: the
-    bins follow from ``ΔE²`` alone, so no library square root (torch's CPU ``sqrt`` is off by
-    an ulp on ~0.7 % of inputs on AVX-512 machines) can move a count."""
-    thresholds = []
-    for t in range(NUM_BINS - 1):
-        x = np.float32(t * t)
-        while np.sqrt(np.nextafter(x, np.float32(np.inf))) <= t:
-            x = np.nextafter(x, np.float32(np.inf))
-        thresholds.append(x)
-    return np.array(thresholds, np.float32)
-
-
-BIN_THRESHOLDS = _bin_thresholds()
 
 
 def squared_delta_e(lab_a, lab_b, work=None, name="bins"):

@@ -8,10 +8,9 @@ renderers/ read with ``ast`` (tests/code/import_graph.py) has
     dependency it keeps out of ``import`` time (``# torch``, ``# numba: ...``),
 (d) no private name (``_x``, or a ``_private`` module) taken from another part.
 
-What the code held when this test was written sits in the ALLOWED_* tables below, each entry
-with the part of issue 22 that removes it. The tables only shrink: a new violation fails;
-an entry that no longer occurs is printed (``pytest tests/code -s``, or ``python -m
-tests.code.test_import_graph``) so that it can be deleted.
+The ALLOWED_* tables below are empty: every violation fails. An exception, if one is ever
+needed, goes into its table with the reason; ``python -m tests.code.test_import_graph`` prints
+every finding.
 """
 
 from __future__ import annotations
@@ -37,16 +36,10 @@ PUBLIC_PRIVATE_MODULES = {"paintkit._version"}
 ALLOWED_PACKAGE_CYCLES: dict[tuple[str, ...], str] = {}
 
 # (b) Cycles between files, the same way.
-ALLOWED_FILE_CYCLES: dict[tuple[str, ...], str] = {
-    ("paintkit.kernels.tolerance_counts_compiled", "paintkit.kernels.tolerance_counts_torch"):
-        "throughput",
-}
+ALLOWED_FILE_CYCLES: dict[tuple[str, ...], str] = {}
 
 # (c) (importer, imported) of function-local imports with no comment naming what they guard.
-ALLOWED_LOCAL_IMPORTS: dict[tuple[str, str], str] = {
-    ("paintkit.kernels.tolerance_counts_compiled", "paintkit.kernels.tolerance_counts_torch"):
-        "throughput",
-}
+ALLOWED_LOCAL_IMPORTS: dict[tuple[str, str], str] = {}
 
 # (d) (importer, ``module.name``) of private names taken from another part.
 ALLOWED_PRIVATE_IMPORTS: dict[tuple[str, str], str] = {}
