@@ -498,7 +498,7 @@ def eval_path(args) -> None:
 def stream_path(args) -> None:
     """The stream's hand-over, in one process: a DataLoader worker's collate and pickling
     (into its shared-memory ring) and the training process's unpickling, before and now."""
-    from stream_throughput import collate_before
+    from bench.stream_throughput import collate_before
 
     from bench.generate_common import bench_suite, spread
     from paintkit.data import ProblemStream, collate_problems, transfer
