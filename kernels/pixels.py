@@ -84,20 +84,28 @@ def _float_kernel() -> Any:
 
     @numba.njit(parallel=True, cache=True, nogil=True)
     def to_uint8(src: np.ndarray, dst: np.ndarray, rows: int) -> int:  # pragma: no cover - jitted
+        # Branch-free so that LLVM vectorises it (about 2x the branching loop). For
+        # 0 <= y <= 255, (y + 2^23) - 2^23 is y rounded to an integer, ties to even (the
+        # float32 ulp at 2^23 is 1): exactly np.rint(y), checked for every float32 x in
+        # [0, 1] (tests/kernels/test_float_to_uint8.py).
         n = src.shape[0]
         step = (n + rows - 1) // rows
-        bad = np.zeros(rows, np.int64)
+        good = np.zeros(rows, np.int64)
         for r in numba.prange(rows):
-            count = 0
-            for k in range(r * step, min(n, (r + 1) * step)):
-                x = src[k]
-                if not (x >= 0.0 and x <= 1.0):  # NaN fails both
-                    count += 1
-                    dst[k] = 0
-                else:
-                    dst[k] = np.uint8(np.rint(x * np.float32(255.0)))
-            bad[r] = count
-        return bad.sum()
+            start = r * step
+            stop = min(n, start + step)
+            s = src[start:stop]
+            d = dst[start:stop]
+            count = np.int32(0)
+            for i in range(s.size):
+                x = s[i]
+                inside = (x >= np.float32(0.0)) & (x <= np.float32(1.0))  # NaN fails both
+                y = (x * np.float32(255.0) + np.float32(8388608.0)) - np.float32(8388608.0)
+                y = y if inside else np.float32(0.0)
+                d[i] = np.uint8(np.int32(y))
+                count += np.int32(inside)
+            good[r] = count
+        return n - good.sum()
 
     return to_uint8
 
