@@ -498,9 +498,8 @@ def eval_path(args) -> None:
 def stream_path(args) -> None:
     """The stream's hand-over, in one process: a DataLoader worker's collate and pickling
     (into its shared-memory ring) and the training process's unpickling, before and now."""
-    from bench.stream_throughput import collate_before
-
     from bench.generate_common import bench_suite, spread
+    from bench.stream_throughput import collate_before
     from paintkit.data import ProblemStream, collate_problems, transfer
 
     suite = bench_suite(args.tasks)
