@@ -80,6 +80,22 @@ def _rows_equal(a, b):
 
 
 @njit(cache=True, error_model="numpy")
+def _hold_lab_row(rows, y, held, lut, lin, lab):
+    """Make ``lab`` hold the planar Lab of ``rows[y]`` (uint8 ``(H, W, 3)`` image rows) when
+    it holds that of ``rows[held]`` (``held`` < 0: nothing yet); returns the row it then
+    holds (``held`` when the two rows are equal, else ``y``)."""
+    rgb = rows[y]
+    if held < 0:
+        linear_row(rgb, lut, lin)
+        lab_planes(lin, lab)
+        return y
+    if _rows_equal(rgb, rows[held]):
+        return held
+    _update_lab_row(rgb, rows[held], lut, lin, lab)
+    return y
+
+
+@njit(cache=True, error_model="numpy")
 def _update_lab_row(rgb, held, lut, lin, lab):
     """Planar Lab ``(3, W)`` of the uint8 row ``rgb`` ``(W, 3)`` into ``lab``, which holds
     the Lab of the row ``held``: only the pixels that differ are converted (answers and
@@ -204,21 +220,9 @@ def _histograms_kernel(out, ans, inp, lut, n_chunks, hist, bins, write_bins, nea
             same_oi = not same_ai and _rows_equal(o, i)
             # Lab of the rows that need it; identical colours give identical Lab (one
             # deterministic function), so O == A gives ΔE = 0 exactly, as without arithmetic.
-            if row_a < 0:
-                linear_row(a, lut, lin)
-                lab_planes(lin, lab_a)
-                row_a = y
-            elif not _rows_equal(a, ans[p, row_a]):
-                _update_lab_row(a, ans[p, row_a], lut, lin, lab_a)
-                row_a = y
+            row_a = _hold_lab_row(ans[p], y, row_a, lut, lin, lab_a)
             if not same_ai:
-                if row_i < 0:
-                    linear_row(i, lut, lin)
-                    lab_planes(lin, lab_i)
-                    row_i = y
-                elif not _rows_equal(i, inp[p, row_i]):
-                    _update_lab_row(i, inp[p, row_i], lut, lin, lab_i)
-                    row_i = y
+                row_i = _hold_lab_row(inp[p], y, row_i, lut, lin, lab_i)
             li = lab_a if same_ai else lab_i
             n_near = 0
             if same_oa:
