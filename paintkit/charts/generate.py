@@ -20,10 +20,9 @@ from paintkit.attempts import CHART_ATTEMPTS, search_attempts
 from paintkit.charts.environment import CHART_MATPLOTLIB, check_matplotlib
 from paintkit.charts.registry import ChartTask, chart_task
 from paintkit.errors import RejectedSeed
-from paintkit.kernels.edit_region import count_changed
 from paintkit.seeds import tinygrafixbench_seed
 from paintkit.tasks import Problem
-from paintkit.tasks.base import MAX_IDENTITY_MIOU, identity_miou
+from paintkit.tasks.base import MAX_IDENTITY_MIOU, identity_check
 
 NAMESPACE = "tinygrafixbench"
 #: Attempts of a chart slot (kept name; see :data:`paintkit.attempts.CHART_ATTEMPTS`).
@@ -92,11 +91,11 @@ def _chart_pair(entry: ChartTask, seed: int):
     base = entry.base_state(rng)
     inp, ans, instruction, params = entry.edit(base, rng)
     input_pixels, answer_pixels = render_pair(inp, ans)
-    edit_pixels = count_changed(input_pixels, answer_pixels)
+    edit_pixels, free = identity_check(input_pixels, answer_pixels)
     if edit_pixels < MIN_EDIT_PIXELS:
         raise RejectedSeed(f"chart seed {seed}: the answer changes {edit_pixels} px "
                            f"(< {MIN_EDIT_PIXELS})")
-    if identity_miou(input_pixels, answer_pixels) > MAX_IDENTITY_MIOU:
+    if free > MAX_IDENTITY_MIOU:
         raise RejectedSeed(f"chart seed {seed}: doing nothing would score an mIoU above "
                            f"{MAX_IDENTITY_MIOU}")
     return inp, ans, instruction, params, input_pixels, answer_pixels, edit_pixels

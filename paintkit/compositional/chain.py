@@ -54,7 +54,7 @@ from paintkit.tasks.base import (
     MIN_EDIT_PIXELS,
     Problem,
     geometric_min_edit,
-    identity_miou,
+    identity_check,
 )
 
 KINDS: tuple[str, ...] = ("multi_edit", "conversational")
@@ -72,11 +72,10 @@ def check_steps(steps: int) -> int:
 
 
 def _checked(before, after, min_pixels: int, what: str, seed: int) -> None:
-    changed = count_changed(before, after)
+    changed, free = identity_check(before, after)
     if changed < max(1, min_pixels):
         raise RejectedSeed(f"compositional seed {seed}: {what} changes {changed} px "
                            f"(< {max(1, min_pixels)})")
-    free = identity_miou(before, after)
     if free > MAX_IDENTITY_MIOU:
         raise RejectedSeed(f"compositional seed {seed}: {what}: doing nothing would score mIoU "
                            f"{free:.3f} (> {MAX_IDENTITY_MIOU})")

@@ -27,13 +27,12 @@ from paintkit.charts.style import lab_of_hex
 from paintkit.colors import rgb_to_hex
 from paintkit.errors import RejectedSeed
 from paintkit.guidance.cues import CUES, NoCue, place_cue
-from paintkit.kernels.edit_region import count_changed
 from paintkit.language.phrases import describe_shape
 from paintkit.renderers import render
 from paintkit.scene import Scene
 from paintkit.seeds import python_rng, seed_from_key
 from paintkit.tasks import Problem, task_module
-from paintkit.tasks.base import MAX_IDENTITY_MIOU, identity_miou
+from paintkit.tasks.base import MAX_IDENTITY_MIOU, identity_check
 
 #: Tasks whose problems edit exactly one shape named by a phrase, answered from a scene.
 GUIDED_TASKS: tuple[str, ...] = ("translation", "rotation", "reflection", "scaling", "shearing")
@@ -81,14 +80,15 @@ def guide(problem: Problem, seed: int) -> Problem:
         raise RejectedSeed(f"guidance seed {seed}: {exc}") from None
     cued = scene.with_elements(*cue)
     pixels = render(cued)
-    if identity_miou(pixels, problem.answer) > MAX_IDENTITY_MIOU:
+    edit_pixels, free = identity_check(pixels, problem.answer)
+    if free > MAX_IDENTITY_MIOU:
         raise RejectedSeed(f"guidance seed {seed}: doing nothing would score too well")
     code = rgb_to_hex(color)
     instruction = (problem.instruction.replace(phrase, CUE_PHRASES[kind].format(code=code))
                    + f" The {code} {kind} is only a marker: the answer does not show it.")
     out = dict(meta)
     out.update({
-        "instruction": instruction, "seed": seed, "edit_pixels": count_changed(pixels, problem.answer),
+        "instruction": instruction, "seed": seed, "edit_pixels": edit_pixels,
         "scene": cued.to_dict(),
         "guidance": {"cue": kind, "color": code, "elements": [e.id for e in cue],
                      "replaces": phrase},

@@ -15,15 +15,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
-import numba
 import numpy as np
 
 from paintkit.colors import rgb_to_hex
 from paintkit.conditions import CONDITIONS, Condition, get_condition
 from paintkit.edits.minimum import MIN_EDIT_FRACTION, MIN_EDIT_PIXELS, geometric_min_edit
 from paintkit.errors import RejectedSeed
-from paintkit.kernels.edit_region import changed_mask_numba, count_changed
-from paintkit.kernels.tolerance_counts import counts_from_histograms, tolerance_histograms_numba
+from paintkit.kernels.edit_region import changed_mask_numba
+from paintkit.kernels.identity_counts import identity_counts
+from paintkit.kernels.tolerance_counts import NUM_TOLERANCES
 from paintkit.scene import Scene
 from paintkit.seeds import python_rng
 
@@ -36,7 +36,7 @@ DEFAULT_MODE = "default"
 __all__ = [
     "CATEGORIES", "DEFAULT_MODE", "MAX_IDENTITY_MIOU", "MIN_EDIT_FRACTION", "MIN_EDIT_PIXELS",
     "Problem", "ProblemGenerator", "TaskContext", "TaskSpec", "geometric_min_edit",
-    "identity_miou", "start",
+    "identity_check", "identity_miou", "start",
 ]
 # The input scored as if it were a model output may reach at most this mIoU: doing nothing
 # is never rewarded (docs/generator-rules.md#exact-unique-never-free).
@@ -131,10 +131,9 @@ class TaskContext:
             if arr.dtype != np.uint8 or arr.shape != expected:
                 raise ValueError(f"{self.spec.name}: {name} pixels must be uint8 {expected}, "
                                  f"got {arr.dtype} {arr.shape}")
-        edited = count_changed(input_pixels, answer_pixels)
+        edited, free = identity_check(input_pixels, answer_pixels)
         if edited < max(1, min_edit_pixels):
             raise self.reject(f"edit region has {edited} px (< {max(1, min_edit_pixels)})")
-        free = identity_miou(input_pixels, answer_pixels)
         if free > MAX_IDENTITY_MIOU:
             raise self.reject(f"the unchanged input would score mIoU {free:.3f} "
                               f"(> {MAX_IDENTITY_MIOU})")
@@ -176,14 +175,31 @@ class ProblemGenerator(Protocol):
     def generate(self, seed: int, condition: str | Condition, mode: str | None) -> Problem: ...
 
 
-def identity_miou(input_pixels: np.ndarray, answer_pixels: np.ndarray) -> float:
-    """mIoU the unchanged input would score against the answer (the "do nothing" output).
+def identity_check(input_pixels: np.ndarray, answer_pixels: np.ndarray) -> tuple[int, float]:
+    """The edit region's size and the mIoU the unchanged input would score against the answer.
 
     With the output equal to the input, every preservation pixel is correct (ΔE = 0), so
     ``IoU_t`` is the share of edit pixels whose input colour is already within ``t`` of the
-    answer's. Computed with the metric's own counting kernel, which skips rows where input
-    and answer agree, on one thread: generation is parallel across processes already, and
-    waking Numba's thread pool for one image costs more than the count on a busy machine.
+    answer's. One pass over the two images (:func:`~paintkit.kernels.identity_counts.identity_counts`,
+    the metric's canonical ΔE once per distinct colour pair), on the calling thread.
+
+    Args:
+        input_pixels, answer_pixels: uint8 ``(H, W, 3)`` of one shape.
+
+    Returns:
+        ``(edit_pixels, miou)``: the number of pixels where the images differ, and the mIoU
+        in [0, 1] (0.0 when the two images are identical: nothing to score).
+    """
+    edit_pixels, hist = identity_counts(input_pixels, answer_pixels)
+    if edit_pixels == 0:
+        return 0, 0.0
+    edit_correct = np.cumsum(hist)[:NUM_TOLERANCES]
+    return edit_pixels, float(np.mean(edit_correct / edit_pixels))
+
+
+def identity_miou(input_pixels: np.ndarray, answer_pixels: np.ndarray) -> float:
+    """mIoU the unchanged input would score against the answer (the "do nothing" output);
+    see :func:`identity_check`, which also gives the edit region's size.
 
     Args:
         input_pixels, answer_pixels: uint8 ``(H, W, 3)`` of one shape.
@@ -191,18 +207,7 @@ def identity_miou(input_pixels: np.ndarray, answer_pixels: np.ndarray) -> float:
     Returns:
         the mIoU in [0, 1] (0.0 when the two images are identical: nothing to score).
     """
-    inp, ans = input_pixels[None], answer_pixels[None]
-    threads = numba.get_num_threads()
-    numba.set_num_threads(1)
-    try:
-        hist = tolerance_histograms_numba(inp, ans, inp, chunks_per_problem=1)
-    finally:
-        numba.set_num_threads(threads)
-    counts = counts_from_histograms(hist)
-    edit_pixels = int(counts["edit_pixels"][0])
-    if edit_pixels == 0:
-        return 0.0
-    return float(np.mean(counts["edit_correct"][0] / edit_pixels))
+    return identity_check(input_pixels, answer_pixels)[1]
 
 
 def start(spec: TaskSpec, seed: int, condition: str | Condition, mode: str | None) -> TaskContext:

@@ -44,9 +44,9 @@ def test_the_contract_rejects_a_seed_that_rewards_doing_nothing(monkeypatch):
 
     def fake(inp, ans):  # the first attempt that renders would reward doing nothing
         calls.append(1)
-        return 0.9 if len(calls) == 1 else 0.0
+        return int(np.any(inp != ans, axis=-1).sum()), 0.9 if len(calls) == 1 else 0.0
 
-    monkeypatch.setattr(gen, "identity_miou", fake)
+    monkeypatch.setattr(gen, "identity_check", fake)
     moved = gen.make_chart_problem("heatmap_shift_heatmap", 20)
     assert moved.metadata["attempt"] > plain.metadata["attempt"]
 
