@@ -7,6 +7,9 @@ number of worker processes, worker start-up excluded:
 
 - ``process pool``: the generation ceiling (problems generated and dropped in the workers);
 - ``stream, per item``: ``DataLoader(stream, batch_size=None)``, one message per problem;
+- ``before: ring sent every item``: the same with the worker's shared-memory ring passed as
+  a file descriptor with every item, as before the training process kept a registry of the
+  rings it has mapped (a socket round trip per item), side by side;
 - ``stream, batched``: ``ProblemStream(batch_size=B)`` collated in the workers, one message
   per batch (images of one canvas size stacked; mixed sizes as lists);
 - ``before: stack, then copy``: the batched stream as it was before images were stacked
@@ -14,7 +17,7 @@ number of worker processes, worker start-up excluded:
   pickled), side by side;
 - ``... + pin_memory``: the same with ``pin_memory=True`` (only with CUDA).
 
-Prints problems/s and each stream's ratio to the process pool (the target is >= 0.8), and
+Prints problems/s and each stream's ratio to the process pool (the target is >= 0.9), and
 the CPU milliseconds per problem of all processes (training process, workers) over the timed
 window: on an idle machine the rates are the figure; on a busy one the CPU ratio is the
 steadier estimate of the same thing (with every core busy, rate ~ cores / CPU per problem).
@@ -50,7 +53,7 @@ def collate_before(items):
 
 
 def stream_rate(suite, indices, jobs: int, batch: int | None, pin: bool,
-                cpu: list | None = None, before: bool = False) -> float:
+                cpu: list | None = None, before: str | None = None) -> float:
     import torch
     from torch.utils.data import DataLoader, IterableDataset, get_worker_info
 
@@ -61,12 +64,17 @@ def stream_rate(suite, indices, jobs: int, batch: int | None, pin: bool,
 
     class Subset(IterableDataset):  # units of `size` consecutive subset items, dealt to workers
         def __iter__(self):
+            if before == "descriptor":  # in this worker: the ring travels with every item
+                import paintkit.data.transfer as transfer
+
+                transfer._NAME_BY_KEY = False
             info = get_worker_info()
             worker, workers = (info.id, info.num_workers) if info else (0, 1)
             units = [indices[u:u + size] for u in range(0, len(indices), size)]
             for unit in units[worker::workers]:
                 items = [stream.problem(i) for i in unit]
-                yield (collate_before if before else collate_problems)(items) if batch else items[0]
+                collate = collate_before if before == "stack" else collate_problems
+                yield collate(items) if batch else items[0]
 
     loader = DataLoader(Subset(), batch_size=None, num_workers=jobs, prefetch_factor=4,
                         pin_memory=pin and torch.cuda.is_available())
@@ -101,11 +109,12 @@ def main() -> None:
     pool_cpu = cpu[-1] * 1000
     print(f"{'process pool (ceiling)':32s} {pool:8.1f} problems/s          "
           f"{pool_cpu:6.1f} CPU ms/problem", flush=True)
-    paths = [("stream, per item", None, False, False),
-             (f"stream, batched ({args.batch})", args.batch, False, False),
-             (f"  before: stack, then copy ({args.batch})", args.batch, False, True)]
+    paths = [("stream, per item", None, False, None),
+             ("  before: ring sent every item", None, False, "descriptor"),
+             (f"stream, batched ({args.batch})", args.batch, False, None),
+             (f"  before: stack, then copy ({args.batch})", args.batch, False, "stack")]
     if torch_cuda():
-        paths.append((f"stream, batched ({args.batch}) + pin", args.batch, True, False))
+        paths.append((f"stream, batched ({args.batch}) + pin", args.batch, True, None))
     # Every path runs ROUNDS times, interleaved, and keeps its best round: the first
     # DataLoader of a process starts slower, which a fixed order would charge to one path.
     best: dict[str, tuple[float, float]] = {}

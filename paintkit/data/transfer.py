@@ -8,9 +8,13 @@ machine that costs as much CPU as generating the problem.
 Here each worker instead owns a :class:`PixelRing`: a few slots of shared memory, made once
 (the training process maps it while any tensor from it is alive there). When a
 :class:`StreamItem` (what :class:`ProblemStream` yields) is pickled inside a worker, its
-uint8 images are copied into a free slot and only ``(slot, offsets, shapes)`` and the ring's
-descriptor travel through the queue; unpickling in the training process gives tensors that
-view the slot (no copy; the mapping is reused while the ring is alive there). The slot goes back to the worker
+uint8 images are copied into a free slot and only ``(slot, offsets, shapes)`` travel through
+the queue; unpickling in the training process gives tensors that view the slot (no copy).
+The ring's own descriptor travels only until the training process has mapped it: from then
+on (a flag in the ring's header says so) items name the ring by a key, which the training
+process looks up in its registry of mapped rings. Passing a descriptor costs a socket
+round trip between the two processes, about 0.8 ms of CPU per item. The registry lets go
+of a ring when its worker replaces it with a larger one or has exited. The slot goes back to the worker
 only when the last of those tensors (and of their views) has been freed, so a batch's pixels
 never change under the training loop, however long it keeps them; a loop that keeps many
 batches simply makes its workers fall back to the usual path.
@@ -28,6 +32,7 @@ from __future__ import annotations
 
 import math
 import os
+import secrets
 import threading
 import weakref
 from typing import Any
@@ -38,7 +43,9 @@ from torch.utils.data import get_worker_info
 
 IMAGE_KEYS = ("input", "answer")
 RING_SLOTS = 4          # in flight per worker before falling back to fresh segments
-_HEADER = 2 * 8 * 64    # two int64 arrays of up to 64 slots: sequence sent, sequence taken
+_HEADER = 3 * 8 * 64    # three int64 arrays of 64: sequence sent and taken per slot; flags
+_MAPPED, _RETIRED = 0, 1  # flags: the training process holds the ring; its worker replaced it
+_NAME_BY_KEY = True     # False: send the descriptor with every item (bench/ side-by-side)
 _SHM_DIR = "/dev/shm"
 
 
@@ -47,7 +54,9 @@ class PixelRing:
 
     Slot ``s`` is free when ``taken[s] == sent[s]``: the worker bumps ``sent[s]`` when it
     fills the slot, the training process writes the same number into ``taken[s]`` once the
-    last tensor viewing the slot has been freed.
+    last tensor viewing the slot has been freed. ``flags[_MAPPED]`` is set by the training
+    process once its registry holds the ring, ``flags[_RETIRED]`` by the worker when it
+    stops using the ring. ``key`` (worker pid, random nonce) names the ring in the registry.
     """
 
     def __init__(self, slot_bytes: int, slots: int | None = None):
@@ -57,7 +66,8 @@ class PixelRing:
         self.slots, self.slot_bytes = slots, slot_bytes
         self.buffer = torch.zeros(_HEADER + slots * slot_bytes, dtype=torch.uint8).share_memory_()
         counters = self.buffer[:_HEADER].view(torch.int64)
-        self.sent, self.taken = counters[:64], counters[64:]
+        self.sent, self.taken, self.flags = counters[:64], counters[64:128], counters[128:]
+        self.key = (os.getpid(), secrets.randbits(63))
         self._sequence = 0
         self._next = 0
         self.reserved: set[int] = set()  # filled by collate_problems, not sent yet
@@ -106,6 +116,8 @@ class _WorkerSide:
             if not _room_for(RING_SLOTS * slot_bytes):
                 self.disabled = self.ring is None
                 return None
+            if self.ring is not None:  # no item names it again: the registry may drop it
+                self.ring.flags[_RETIRED] = 1
             self.ring = PixelRing(slot_bytes)
         return self.ring
 
@@ -230,8 +242,8 @@ class StreamItem(dict):
                 stacked.sent = True
                 stacked.ring.sent[stacked.slot] = stacked.sequence
                 stacked.ring.reserved.discard(stacked.slot)
-                return _receive, (stacked.ring.buffer, stacked.ring.slot_bytes, stacked.slot,
-                                  stacked.sequence, stacked.placed, rest, tuple(self))
+                return _sent(stacked.ring, stacked.slot, stacked.sequence, stacked.placed,
+                             rest, tuple(self))
         nbytes = sum(tensor.numel() for _, _, tensor in images)
         with _WORKER.lock:
             taken = _take_slot(nbytes)
@@ -245,9 +257,16 @@ class StreamItem(dict):
                 placed.append((key, position, offset, tuple(tensor.shape)))
                 offset += n
             ring.sent[slot] = sequence
-        # the ring itself travels too: torch passes its descriptor, and the training process
-        # maps it once and reuses the mapping while any tensor of this ring is alive there
-        return _receive, (ring.buffer, ring.slot_bytes, slot, sequence, placed, rest, tuple(self))
+        return _sent(ring, slot, sequence, placed, rest, tuple(self))
+
+
+def _sent(ring: PixelRing, slot: int, sequence: int, placed: list, rest: dict, order: tuple):
+    """The pickled form of a slot's item: the ring by its key once the training process has
+    it mapped, else the ring itself (torch passes its descriptor) and the key."""
+    where = (ring.key, ring.slot_bytes, slot, sequence, placed, rest, order)
+    if _NAME_BY_KEY and int(ring.flags[_MAPPED]):
+        return _receive_known, where
+    return _receive, (ring.buffer, *where)
 
 
 def _hand_back(counters: np.ndarray, slot: int, sequence: int) -> None:
@@ -255,10 +274,67 @@ def _hand_back(counters: np.ndarray, slot: int, sequence: int) -> None:
     counters[64 + slot] = sequence
 
 
-def _receive(ring, slot_bytes, slot, sequence, placed, rest, order) -> dict[str, Any]:
+class _Registry:
+    """Training process: the rings it has mapped, by key, while their workers may name them."""
+
+    def __init__(self):
+        self.rings: dict[tuple[int, int], torch.Tensor] = {}
+        self.lock = threading.Lock()
+
+    def add(self, key: tuple[int, int], ring: torch.Tensor) -> None:
+        """Keep ``ring`` and tell its worker so; drop rings no item can name any more: those
+        of exited workers, and those this ring's worker retired (its items arrive in order,
+        so none naming the old ring is still on the way)."""
+        with self.lock:
+            if key in self.rings:
+                return
+            for old_key, old in list(self.rings.items()):
+                retired = old_key[0] == key[0] and int(_flags(old)[_RETIRED])
+                if retired or not _alive(old_key[0]):
+                    del self.rings[old_key]
+            self.rings[key] = ring
+            _flags(ring)[_MAPPED] = 1
+
+    def get(self, key: tuple[int, int]) -> torch.Tensor:
+        with self.lock:
+            ring = self.rings.get(key)
+        if ring is None:
+            raise RuntimeError(
+                f"a stream item names pixel ring {key}, which this process never mapped: "
+                "items pickled inside a DataLoader worker can be unpickled only by the "
+                "process iterating that DataLoader")
+        return ring
+
+
+_REGISTRY = _Registry()
+
+
+def _flags(ring: torch.Tensor) -> torch.Tensor:
+    return ring[:_HEADER].view(torch.int64)[128:]
+
+
+def _alive(pid: int) -> bool:
+    if os.name == "nt":  # os.kill would end the process there (and no ring is made there)
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # exists, owned by someone else
+        return True
+    return True
+
+
+def _receive_known(key, slot_bytes, slot, sequence, placed, rest, order) -> dict[str, Any]:
+    """Training process: an item whose ring this process has mapped already."""
+    return _receive(_REGISTRY.get(key), key, slot_bytes, slot, sequence, placed, rest, order)
+
+
+def _receive(ring, key, slot_bytes, slot, sequence, placed, rest, order) -> dict[str, Any]:
     """Training process: the slot's images as tensors viewing the ring (no copy); the slot
-    is handed back when the last of them is freed (and the ring unmapped with the last
-    tensor of any of its slots)."""
+    is handed back when the last of them is freed. The ring stays mapped in the registry
+    while its worker may name it."""
+    _REGISTRY.add(key, ring)
     pixels = ring.numpy()
     start = _HEADER + slot * slot_bytes
     used = max(offset + math.prod(shape) for _, _, offset, shape in placed)

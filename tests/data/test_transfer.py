@@ -187,6 +187,15 @@ def _in_worker(monkeypatch):
     monkeypatch.setattr(transfer, "_WORKER", transfer._WorkerSide())
 
 
+def _slot_of(rebuild, args) -> int | None:
+    """The ring slot a pickled item travels in (None: torch's usual path)."""
+    if rebuild is transfer._receive:  # (ring, key, slot_bytes, slot, ...)
+        return args[3]
+    if rebuild is transfer._receive_known:  # (key, slot_bytes, slot, ...)
+        return args[2]
+    return None
+
+
 def _views_ring(tensor, ring) -> bool:
     start = ring.buffer.data_ptr()
     return start <= tensor.data_ptr() < start + ring.buffer.numel()
@@ -201,7 +210,7 @@ def test_a_worker_stacks_a_batch_straight_into_a_slot_and_sends_it_as_is(monkeyp
     (slot,) = ring.reserved  # filled, not sent: no one else may take it
     assert ring.acquire()[0] != slot
     rebuild, args = batch.__reduce__()
-    assert rebuild is transfer._receive and args[2] == slot and not ring.reserved
+    assert _slot_of(rebuild, args) == slot and not ring.reserved
     got = rebuild(*args)
     want = {"input": torch.stack([i["input"] for i in items]),
             "answer": torch.stack([i["answer"] for i in items])}
@@ -211,7 +220,7 @@ def test_a_worker_stacks_a_batch_straight_into_a_slot_and_sends_it_as_is(monkeyp
         [[i[k] for i in items] for k in ("instruction", "metadata", "index")]
     # pickled a second time, the batch is copied into another slot like any other item
     rebuild2, args2 = batch.__reduce__()
-    assert rebuild2 is transfer._receive and args2[2] != slot
+    assert _slot_of(rebuild2, args2) != slot
     assert torch.equal(rebuild2(*args2)["input"], want["input"])
 
 
@@ -233,7 +242,7 @@ def test_a_batch_changed_after_stacking_is_copied_as_it_now_is(monkeypatch):
     batch["input"] = batch["input"].flip(0).contiguous()  # a worker-side transform
     want = batch["input"].clone()
     rebuild, args = batch.__reduce__()
-    assert rebuild is transfer._receive and torch.equal(rebuild(*args)["input"], want)
+    assert _slot_of(rebuild, args) is not None and torch.equal(rebuild(*args)["input"], want)
 
 
 def test_mixed_sizes_and_outside_a_worker_stack_as_before():
@@ -241,3 +250,76 @@ def test_mixed_sizes_and_outside_a_worker_stack_as_before():
     assert batch["input"].shape == (2, *SHAPES[0]) and not batch["input"].is_shared()
     mixed = collate_problems([fake_item(1), fake_item(2)])
     assert isinstance(mixed["input"], list) and len(mixed["input"]) == 2
+
+
+@pytest.mark.parametrize("batch", [None, 2])
+def test_a_mapped_ring_is_named_by_its_key_not_sent_again(batch, monkeypatch):
+    registry = transfer._Registry()
+    named = []
+    lookup = registry.get
+    monkeypatch.setattr(registry, "get", lambda key: named.append(key) or lookup(key))
+    monkeypatch.setattr(transfer, "_REGISTRY", registry)  # this (the training) process's
+    units = 40
+    loader = DataLoader(FakeStream(units, batch), batch_size=None, num_workers=2,
+                        prefetch_factor=2, timeout=120)
+    through_ring = 0
+    for unit, got in enumerate(loader):
+        assert_same(got, expected(unit, batch))
+        images = got["input"] if isinstance(got["input"], list) else [got["input"]]
+        through_ring += not any(image.is_shared() for image in images)
+        del got, images
+    # each worker sends its ring's descriptor until it sees the flag its first receipt
+    # set: at most the items it had pickled by then (prefetch_factor, plus one)
+    assert len(registry.rings) == 2
+    assert 2 <= through_ring - len(named) <= 2 * 3
+    assert len(named) >= units - 8 - 2 * 3  # a few may have gone torch's usual way
+
+
+def test_the_registry_lets_go_of_retired_rings_and_those_of_exited_workers(monkeypatch):
+    import subprocess
+    import sys
+
+    registry = transfer._Registry()
+    monkeypatch.setattr(transfer, "_REGISTRY", registry)
+    _in_worker(monkeypatch)
+    small = transfer._WORKER.ring_for(4096)
+    rebuild, args = _reduce_as_worker(fake_item(0))
+    first = rebuild(*args)
+    assert list(registry.rings) == [small.key] and int(small.flags[transfer._MAPPED]) == 1
+    assert _reduce_as_worker(fake_item(0))[0] is transfer._receive_known
+    larger = transfer._WORKER.ring_for(8192)  # the worker outgrows its ring: retires it
+    assert larger is not small and int(small.flags[transfer._RETIRED]) == 1
+    rebuild, args = _reduce_as_worker(fake_item(1))
+    assert rebuild is transfer._receive  # a new ring travels with its descriptor
+    rebuild(*args)
+    assert list(registry.rings) == [larger.key]
+    assert torch.equal(first["input"], fake_item(0)["input"])  # still valid: views keep it
+    # a ring whose worker has exited is dropped at the next registration
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True, check=True)
+    dead = PixelRing(slot_bytes=64, slots=1)
+    registry.add((int(gone.stdout), 1), dead.buffer)
+    assert (int(gone.stdout), 1) in registry.rings
+    other = PixelRing(slot_bytes=64, slots=1)
+    registry.add(other.key, other.buffer)
+    assert (int(gone.stdout), 1) not in registry.rings and larger.key in registry.rings
+
+
+def test_an_unknown_ring_key_is_a_clear_error(monkeypatch):
+    monkeypatch.setattr(transfer, "_REGISTRY", transfer._Registry())
+    with pytest.raises(RuntimeError, match="never mapped"):
+        transfer._receive_known((1, 2), 64, 0, 1, [("input", None, 0, (2, 2, 3))], {}, ("input",))
+
+
+def test_successive_loaders_leave_only_live_workers_rings_registered(monkeypatch):
+    registry = transfer._Registry()
+    monkeypatch.setattr(transfer, "_REGISTRY", registry)
+    seen = []
+    for _ in range(2):
+        loader = DataLoader(FakeStream(8, None), batch_size=None, num_workers=2, prefetch_factor=2,
+                            timeout=120)
+        for unit, got in enumerate(loader):
+            assert_same(got, expected(unit, None))
+        seen.append(set(registry.rings))
+    assert len(seen[0]) == 2 and len(seen[1]) == 2  # the first loader's exited workers' rings
+    assert not seen[0] & seen[1]                    # went when the second's arrived
