@@ -3,8 +3,15 @@ cores would run it: one process per model, side by side.
 
     python -m bench.eval_side_by_side [--problems 1000] [--size 1024] [--jobs 2]
                                       [--oracle-problems 60] [--keep DIR]
+                                      [--benchmark-encoder auto|imagecodecs]
 
 ``--keep DIR`` keeps the synthesised tree there and reuses it on the next run.
+
+Inputs and answers are written as ``paintkit generate`` writes them (``encode_png`` with the
+``auto`` encoder: one IDAT, rows unfiltered, which eval decodes with its own fast path);
+``--benchmark-encoder imagecodecs`` writes them with libpng instead, as this script did
+before (every file then takes libpng's decoder). Model outputs are always written with
+libpng, as a model's own PNG writer would.
 
 Synthesises a standard tree (docs/file-layout.md; palette inputs/answers; two models whose outputs are mostly
 flat palette images, every 4th a noisy one, plus missing, corrupt and resized files),
@@ -29,22 +36,23 @@ import numpy as np
 
 from paintkit.evaluate import discover_problems, evaluate
 from paintkit.evaluate.synthetic import model_output, synthetic_problem
-from paintkit.io.images import load_rgb, write_png
+from paintkit.io.images import load_rgb
 from paintkit.io.png_encode import encode_png
 from tests.support import metric_oracle as oracle
 
 MODELS = ("model_a", "model_b")
 
 
-def synthesise(root: Path, problems: int, size: int) -> tuple[Path, Path]:
+def synthesise(root: Path, problems: int, size: int, encoder: str = "auto") -> tuple[Path, Path]:
     rng = np.random.default_rng(0)
     bench = root / "benchmarks" / "PaintBench"
     for n in range(problems):
         task, idx = f"task_{n % 20:02d}", n // 20
         inp, ans = synthetic_problem(rng, size, size, n_shapes=10)
         folder = bench / task
-        write_png(folder / f"{idx:03d}_input.png", inp)
-        write_png(folder / f"{idx:03d}_answer.png", ans)
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / f"{idx:03d}_input.png").write_bytes(encode_png(inp, encoder))
+        (folder / f"{idx:03d}_answer.png").write_bytes(encode_png(ans, encoder))
         meta = {"task": task, "mode": "default", "visual_condition": "baseline",
                 "bg_colors": []}
         (folder / f"{idx:03d}.json").write_text(json.dumps(meta))
@@ -122,6 +130,8 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--oracle-problems", type=int, default=60)
     parser.add_argument("--keep", type=Path, default=None)
+    parser.add_argument("--benchmark-encoder", choices=("auto", "imagecodecs"), default="auto",
+                        help="how inputs and answers are written (auto: as paintkit generate)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         root = args.keep or Path(tmp)
@@ -129,7 +139,7 @@ def main() -> None:
         if args.keep and (root / "outputs" / MODELS[-1]).is_dir():
             bench, outputs = root / "benchmarks", root / "outputs"  # reuse a kept tree
         else:
-            bench, outputs = synthesise(root, args.problems, args.size)
+            bench, outputs = synthesise(root, args.problems, args.size, args.benchmark_encoder)
             print(f"synthesised {args.problems} problems ({args.size}x{args.size}) in "
                   f"{time.perf_counter() - start:.0f} s")
         cpu = cpu_seconds()
