@@ -104,8 +104,10 @@ FLOOR_BYTES_PER_PIXEL = 3 * 4 + 3 + 3
 def copy_bandwidth(device) -> float:
     """Bytes/s a device copy moves (read + write), best of 5: the memory floor's bandwidth."""
     n = (1 << 30) if device.type == "cuda" else (64 << 20)
-    src = torch.empty(n, dtype=torch.uint8, device=device)
-    dst = torch.empty_like(src)
+    # written, so every page is backed: untouched pages would all read the kernel's one
+    # zero page from cache and report a bandwidth no real data moves at
+    src = torch.ones(n, dtype=torch.uint8, device=device)
+    dst = torch.zeros_like(src)
     dst.copy_(src)
     best = float("inf")
     for _ in range(5):
