@@ -354,15 +354,25 @@ class Scene:
         return cls.from_dict(parse_json(text))
 
 
+_LEAVES = (int, float, str, bool, type(None))
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}  # dataclass -> its field names, in order
+
+
 def _to_plain(obj: Any) -> Any:
-    if hasattr(obj, "__dataclass_fields__"):
-        out = {f.name: _to_plain(getattr(obj, f.name)) for f in fields(obj)}
-        if type(obj) in _KIND_OF:
-            out = {"kind": _KIND_OF[type(obj)], **out}
-        return out
-    if isinstance(obj, tuple):
-        return [_to_plain(v) for v in obj]
-    return obj
+    """Dataclasses as dicts (their fields in order; elements led by their ``kind``), tuples
+    as lists, anything else as it is. A scene holds hundreds of numbers, so the leaves are
+    decided first and each class's field names are looked up once."""
+    cls = type(obj)
+    if cls in _LEAVES:
+        return obj
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        if not hasattr(obj, "__dataclass_fields__"):
+            return [_to_plain(v) for v in obj] if isinstance(obj, tuple) else obj
+        names = _FIELD_NAMES.setdefault(cls, tuple(f.name for f in fields(obj)))
+    out = {name: _to_plain(getattr(obj, name)) for name in names}
+    kind = _KIND_OF.get(cls)
+    return out if kind is None else {"kind": kind, **out}
 
 
 def _tuples(value: Any) -> Any:
