@@ -12,7 +12,7 @@ import numpy as np
 
 from paintkit.scene import Shape
 from paintkit.shapes.designs import CANONICAL_ASPECT
-from paintkit.shapes.outlines import shape_outline
+from paintkit.shapes.outlines import placed_bounds, shape_outline
 
 __all__ = [
     "CANONICAL_ASPECT", "outline_area", "outline_bounds", "polygon_signed_area",
@@ -53,7 +53,7 @@ def shape_bounds(shape: Shape) -> tuple[float, float, float, float]:
 
     For an unrotated, untransformed shape this is exactly its bbox.
     """
-    return outline_bounds(shape_outline(shape))
+    return placed_bounds(shape)
 
 
 def shape_area(shape: Shape) -> float:

@@ -60,15 +60,44 @@ def unit_outline(
         Contours as read-only float64 ``(N, 2)`` arrays in unit-box coordinates; their
         tight bounds are exactly ``[0, 1]^2``.
     """
+    return list(_unit_contours(shape_type, _segment_counts(shape_type, linear, tolerance)))
+
+
+def _segment_counts(shape_type: str, linear: Matrix2, tolerance: float) -> tuple:
+    """The arcs' segment counts of ``shape_type`` drawn through ``linear`` (validated)."""
     check_shape_type(shape_type)
     tolerance = _check_tolerance(tolerance)
     linear = tuple(float(v) for v in linear)
     if len(linear) != 4:
         raise ValueError(f"linear must be 4 numbers (a, b, d, e), got {linear!r}")
-    counts = tuple(
+    return tuple(
         contour_segment_counts(c, linear, tolerance) for c in DESIGNS[shape_type].contours
     )
-    return list(_unit_contours(shape_type, counts))
+
+
+@lru_cache(maxsize=1024)
+def _unit_points(shape_type: str, counts: tuple) -> np.ndarray:
+    points = np.concatenate(_unit_contours(shape_type, counts))
+    points.setflags(write=False)
+    return points
+
+
+def placed_bounds(shape: Shape, tolerance: float = DEFAULT_TOLERANCE,
+                  ) -> tuple[float, float, float, float]:
+    """Tight ``(x0, y0, x1, y1)`` of the vertices of :func:`shape_outline`, in pixels.
+
+    The vertices are mapped with the same float64 expression as :func:`transform_points`
+    (so the same values), all contours at once: a placement sampler asks this of every
+    candidate shape.
+    """
+    m = shape.placement
+    points = _unit_points(shape.type, _segment_counts(shape.type, (m[0], m[1], m[3], m[4]),
+                                                      tolerance))
+    a, b, c, d, e, f = m
+    x, y = points[:, 0], points[:, 1]
+    xs = a * x + b * y + c
+    ys = d * x + e * y + f
+    return (float(xs.min()), float(ys.min()), float(xs.max()), float(ys.max()))
 
 
 def transform_points(m: Affine, points: np.ndarray) -> np.ndarray:
