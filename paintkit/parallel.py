@@ -12,6 +12,8 @@ from collections import deque
 
 import numba
 
+from paintkit.worker_memory import reuse_freed_memory
+
 
 def default_jobs() -> int:
     """One worker per CPU core available to this process."""
@@ -22,8 +24,10 @@ def default_jobs() -> int:
 def one_thread_worker() -> None:
     """Worker initializer: one Numba thread per worker process. Parallelism comes from the
     pool (Numba's pool would spin-wait between the small kernels of each problem and steal
-    the other core)."""
+    the other core); freed memory is kept for the next problem
+    (:mod:`paintkit.worker_memory`)."""
     numba.set_num_threads(1)
+    reuse_freed_memory()
 
 
 def map_in_workers(function, chunks, args: tuple, jobs: int, consume) -> None:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from paintkit.engines.lifeline import bind_to_parent
 from paintkit.suites import ProblemSuite, build_problem
+from paintkit.worker_memory import reuse_freed_memory
 from paintkit.writers.record import encode_problem
 
 
@@ -41,9 +42,11 @@ def run_unit(suite: ProblemSuite, start: int, stop: int, options: WorkOptions) -
 
 
 def pool_worker(parent_pid: int) -> None:
-    """Initializer of local pool workers: one thread each, and exit with the parent."""
+    """Initializer of local pool workers: one thread each, exit with the parent, and keep
+    freed memory for the next problem (:mod:`paintkit.worker_memory`)."""
     bind_to_parent(parent_pid)
     single_thread_worker()
+    reuse_freed_memory()
 
 
 def single_thread_worker() -> None:
