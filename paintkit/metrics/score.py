@@ -18,6 +18,11 @@ from paintkit.metrics.statistics import ToleranceStatistics
 from paintkit.metrics.targets import Targets, prepare_targets
 
 BACKENDS = ("auto", "numba", "torch")
+#: Float outputs are turned into uint8 and counted this many bytes of uint8 pixels at a
+#: time: a fresh uint8 copy of a whole batch (200 MB for 64 outputs of 1024²) is page-faulted
+#: and zeroed by the kernel on every call, which cost more than converting and counting it;
+#: a chunk's memory is reused by the next chunk.
+FLOAT_CHUNK_BYTES = 32 << 20
 
 
 @dataclass
@@ -105,6 +110,12 @@ def tolerance_statistics(
     check_delta_e(delta_e)  # before any work: a typo fails fast
     samples_per_problem = check_int(samples_per_problem, "samples_per_problem", 1)
     reference = prepare_targets(answers, inputs)
+    chunk = None if return_bins else _float_chunk(outputs, reference, backend,
+                                                   samples_per_problem)
+    if chunk is not None:
+        chunked = _numba_float_chunks(outputs, reference, samples_per_problem, chunk, delta_e)
+        if chunked is not None:
+            return chunked
     outs = as_images(outputs, "outputs", allow_missing=True, numba=backend != "torch")
     if len(outs) != len(reference) * samples_per_problem:
         raise ValueError(f"outputs: expected a batch of {len(reference) * samples_per_problem} "
@@ -120,6 +131,51 @@ def tolerance_statistics(
             outs, reference, samples_per_problem, return_bins, delta_e)
     stats = ToleranceStatistics.from_histograms(hist, has_output)
     return BatchStatistics(stats, output_sizes, answer_sizes, errors, bins, delta_e)
+
+
+def _float_chunk(outputs, reference: Targets, backend: str, samples: int) -> int | None:
+    """Outputs per chunk when a float CPU batch tensor is converted and counted chunk by
+    chunk (Numba backend, one answer size), else None."""
+    import sys
+
+    torch = sys.modules.get("torch")
+    if backend == "torch" or torch is None or not isinstance(outputs, torch.Tensor) \
+            or outputs.device.type != "cpu" or outputs.dtype != torch.float32 \
+            or outputs.ndim != 4 or not reference.is_batch \
+            or len(outputs) != len(reference) * samples or not outputs[0].numel():
+        return None
+    chunk = max(1, FLOAT_CHUNK_BYTES // outputs[0].numel())
+    return chunk if chunk < len(outputs) else None
+
+
+def _numba_float_chunks(outputs, reference: Targets, samples: int, chunk: int, delta_e: str):
+    """:func:`tolerance_statistics` of a float CPU batch, ``chunk`` outputs at a time (see
+    :data:`FLOAT_CHUNK_BYTES`); None when the batch needs the general path (an output of
+    another size than the answers, or values the conversion refuses: the general path
+    raises the same error as ever)."""
+    import torch  # heavy: loaded on first use
+
+    histograms = numpy_histograms(delta_e)
+    answers, inputs = reference.numpy_batch()
+    size = reference.answer_size(0)
+    n, hists = len(outputs), []
+    with numba_lock():  # several threads scoring at once (a no-op under Numba's TBB layer)
+        for start in range(0, n, chunk):
+            stop = min(n, start + chunk)
+            try:
+                outs = as_images(outputs[start:stop], "outputs", allow_missing=True)
+            except ValueError:
+                return None
+            if isinstance(outs, list) or _size(outs[0]) != size:
+                return None
+            problems = slice(start, stop) if samples == 1 else np.arange(start, stop) // samples
+            hists.append(histograms(np.ascontiguousarray(_numpy(outs)), answers[problems],
+                                    inputs[problems]))
+            del outs  # this chunk's memory is the next chunk's
+    stats = ToleranceStatistics.from_histograms(torch.from_numpy(np.concatenate(hists)),
+                                                torch.ones(n, dtype=torch.bool))
+    sizes = [size] * n
+    return BatchStatistics(stats, list(sizes), sizes, [None] * n, None, delta_e)
 
 
 def _numba_statistics(outs, reference, samples, return_bins, delta_e="cie76"):
