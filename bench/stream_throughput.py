@@ -7,9 +7,11 @@ number of worker processes, worker start-up excluded:
 
 - ``process pool``: the generation ceiling (problems generated and dropped in the workers);
 - ``stream, per item``: ``DataLoader(stream, batch_size=None)``, one message per problem;
-- ``before: ring sent every item``: the same with the worker's shared-memory ring passed as
-  a file descriptor with every item, as before the training process kept a registry of the
-  rings it has mapped (a socket round trip per item), side by side;
+- ``before: ring sent every item``: the per-item stream as it was before this round: the
+  worker's shared-memory ring passed as a file descriptor with every item (a socket round
+  trip per item; now the training process keeps a registry of the rings it has mapped) and
+  each item copied into the ring only when pickled (now as soon as it is made), side by
+  side;
 - ``stream, batched``: ``ProblemStream(batch_size=B)`` collated in the workers, one message
   per batch (images of one canvas size stacked; mixed sizes as lists);
 - ``before: stack, then copy``: the batched stream as it was before images were stacked
@@ -72,7 +74,10 @@ def stream_rate(suite, indices, jobs: int, batch: int | None, pin: bool,
             worker, workers = (info.id, info.num_workers) if info else (0, 1)
             units = [indices[u:u + size] for u in range(0, len(indices), size)]
             for unit in units[worker::workers]:
-                items = [stream.problem(i) for i in unit]
+                if batch or before == "descriptor":  # as the stream made them before
+                    items = [stream.problem(i) for i in unit]
+                else:  # as ProblemStream yields items now (placed in the ring at once)
+                    items = [stream.item(i) for i in unit]
                 collate = collate_before if before == "stack" else collate_problems
                 yield collate(items) if batch else items[0]
 

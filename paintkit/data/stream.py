@@ -21,7 +21,7 @@ import torch
 from torch.utils.data import IterableDataset, get_worker_info
 
 from paintkit.arguments import check_int
-from paintkit.data.transfer import StreamItem, stack_in_ring
+from paintkit.data.transfer import StreamItem, place_in_ring, stack_in_ring
 from paintkit.suites import TRAINING_NAMESPACE, Suite, build_problem
 from paintkit.suites.spec import check_benchmark_reach
 
@@ -152,8 +152,21 @@ class ProblemStream(IterableDataset):
             items = [self.problem(position) for position in self._unit_positions(unit)]
             if self._batched:
                 yield collate_problems(items)
-            else:
-                yield items[0]
+                continue
+            yield self._placed(items.pop())
+
+    def item(self, position: int) -> dict[str, Any]:
+        """Item ``position`` as :meth:`__iter__` yields it: :meth:`problem`, and inside a
+        DataLoader worker its images already copied into the worker's shared-memory ring
+        (:func:`~paintkit.data.transfer.place_in_ring`)."""
+        return self._placed(self.problem(position))
+
+    @staticmethod
+    def _placed(item: StreamItem) -> StreamItem:
+        placed = place_in_ring({key: item[key] for key in ("input", "answer")})
+        if placed is not None:  # the generator's arrays are freed now, for the next problem
+            item.update(placed)
+        return item
 
 
 def collate_problems(items: list[dict[str, Any]]) -> StreamItem:

@@ -158,12 +158,36 @@ def stack_in_ring(stacks: dict[str, list[torch.Tensor]]) -> dict[str, torch.Tens
     image on a busy 2-core machine) and pickling then copies it again into the ring; this is
     one copy into memory that is already mapped.
     """
-    if get_worker_info() is None or not stacks:
+    if not stacks or not all(image.shape == images[0].shape
+                             for images in stacks.values() for image in images):
         return None
-    if not all(image.dtype == torch.uint8 and image.device.type == "cpu" and
-               image.shape == images[0].shape for images in stacks.values() for image in images):
+    shapes = {key: (len(images), *images[0].shape) for key, images in stacks.items()}
+    return _in_slot(shapes, [image for images in stacks.values() for image in images],
+                    lambda key, out: torch.stack(stacks[key], out=out))
+
+
+def place_in_ring(images: dict[str, torch.Tensor]) -> dict[str, torch.Tensor] | None:
+    """Inside a DataLoader worker: copy each uint8 CPU image into a free slot of the worker's
+    ring now and return the copies (contiguous views of the slot), so pickling the item
+    copies nothing more; ``None`` anywhere else (the item then travels as it is).
+
+    The stream places every item right after making it: the copy reads pixels still in
+    cache, and the generator's arrays are freed at once for the next problem, instead of
+    waiting in the worker's queue until the item is pickled.
+    """
+    if not images:
         return None
-    nbytes = sum(len(images) * images[0].numel() for images in stacks.values())
+    shapes = {key: tuple(image.shape) for key, image in images.items()}
+    return _in_slot(shapes, list(images.values()), lambda key, out: out.copy_(images[key]))
+
+
+def _in_slot(shapes: dict[str, tuple], sources: list, fill) -> dict[str, torch.Tensor] | None:
+    """Reserve a slot for tensors of ``shapes`` (in key order), fill each with
+    ``fill(key, view)`` and register them, so that pickling their item sends the slot."""
+    if get_worker_info() is None or not all(
+            image.dtype == torch.uint8 and image.device.type == "cpu" for image in sources):
+        return None
+    nbytes = sum(math.prod(shape) for shape in shapes.values())
     with _WORKER.lock:
         taken = _take_slot(nbytes)
         if taken is None:
@@ -171,10 +195,9 @@ def stack_in_ring(stacks: dict[str, list[torch.Tensor]]) -> dict[str, torch.Tens
         ring, slot, sequence = taken
         ring.reserved.add(slot)
     view, offset, placed, tensors = ring.slot_view(slot), 0, [], {}
-    for key, images in stacks.items():
-        shape = (len(images), *images[0].shape)
+    for key, shape in shapes.items():
         n = math.prod(shape)
-        tensors[key] = torch.stack(images, out=view[offset:offset + n].view(shape))
+        tensors[key] = fill(key, view[offset:offset + n].view(shape))
         placed.append((key, None, offset, shape))
         offset += n
     stacked = _Stacked(ring, slot, sequence, placed, tensors)

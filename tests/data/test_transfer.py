@@ -323,3 +323,38 @@ def test_successive_loaders_leave_only_live_workers_rings_registered(monkeypatch
         seen.append(set(registry.rings))
     assert len(seen[0]) == 2 and len(seen[1]) == 2  # the first loader's exited workers' rings
     assert not seen[0] & seen[1]                    # went when the second's arrived
+
+
+def test_a_worker_places_an_item_in_a_slot_and_sends_it_as_is(monkeypatch):
+    _in_worker(monkeypatch)
+    item = fake_item(0)
+    item["input"] = item["input"].permute(2, 0, 1)  # a chw view: placed contiguous
+    want = {key: item[key].clone() for key in ("input", "answer")}
+    placed = transfer.place_in_ring({key: item[key] for key in ("input", "answer")})
+    ring = transfer._WORKER.ring
+    assert placed is not None and all(_views_ring(placed[k], ring) for k in placed)
+    assert all(placed[k].is_contiguous() and torch.equal(placed[k], want[k]) for k in want)
+    item.update(placed)
+    (slot,) = ring.reserved
+    rebuild, args = item.__reduce__()
+    assert _slot_of(rebuild, args) == slot and not ring.reserved  # sent as it is
+    got = rebuild(*args)
+    assert all(torch.equal(got[k], want[k]) for k in want) and got["index"] == 0
+
+
+def test_an_unsent_placed_item_gives_its_slot_back_when_dropped(monkeypatch):
+    _in_worker(monkeypatch)
+    item = fake_item(1)
+    item.update(transfer.place_in_ring({key: item[key] for key in ("input", "answer")}))
+    ring = transfer._WORKER.ring
+    assert len(ring.reserved) == 1
+    del item
+    assert not ring.reserved and not transfer._WORKER.stacked
+
+
+def test_placing_outside_a_worker_or_other_tensors_does_nothing(monkeypatch):
+    item = fake_item(2)
+    assert transfer.place_in_ring({"input": item["input"]}) is None  # not in a worker
+    _in_worker(monkeypatch)
+    assert transfer.place_in_ring({"input": item["input"].float()}) is None
+    assert transfer.place_in_ring({}) is None
