@@ -331,15 +331,15 @@ def eval_path(args) -> None:
         rows = 2 * args.problems
 
         def eval_ms(plain: bool) -> float:
-            saved = images.decode_plain_png, images.decode_png_rgb
-            if not plain:  # libpng for every file, as before paintkit's own readers
-                images.decode_plain_png = images.decode_png_rgb = lambda data: None
+            saved = images.decode_png_rgb
+            if not plain:  # libpng for every file, as before paintkit's own reader
+                images.decode_png_rgb = lambda data: None
             try:
                 start = time.process_time()
                 one_eval()
                 return 1000 * (time.process_time() - start) / rows
             finally:
-                images.decode_plain_png, images.decode_png_rgb = saved
+                images.decode_png_rgb = saved
 
         eval_ms(True)  # warm-up
         before, after = float("inf"), float("inf")

@@ -99,6 +99,8 @@ def unfilter_rows(raw: np.ndarray, bpp: int) -> np.ndarray | None:
         raise ValueError(f"raw must be uint8 (H, 1 + W * {bpp}), got "
                          f"{getattr(raw, 'dtype', type(raw).__name__)} {getattr(raw, 'shape', '')}")
     height, width = raw.shape[0], (raw.shape[1] - 1) // bpp
+    if bpp == 3 and not raw[:, 0].any():  # every row unfiltered (paintkit's own files): a copy
+        return raw[:, 1:].reshape(height, width, 3).copy()
     full = np.empty((height, width * bpp), np.uint8)
     zeros = np.zeros(width * bpp, np.uint8)
     if _kernel()(np.ascontiguousarray(raw), bpp, full, zeros) >= 0:

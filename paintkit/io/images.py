@@ -3,9 +3,9 @@
 ``load_rgb`` accepts a path, raw bytes, a PIL image or a NumPy array and returns a
 C-contiguous uint8 ``(H, W, 3)`` array, exactly what Pillow's ``Image.convert("RGB")``
 gives (RGBA: alpha dropped, not composited; L and P expanded). Well-formed 8-bit RGB/RGBA
-PNGs are decoded by paintkit's own readers (:func:`~paintkit.io.png_encode.decode_plain_png`
-for the files ``paintkit generate`` writes, :func:`~paintkit.io.png_decode.decode_png_rgb`
-for other writers': libdeflate and a Numba unfilter); what they turn away goes to
+PNGs are decoded by paintkit's own reader (:func:`~paintkit.io.png_decode.decode_png_rgb`:
+libdeflate, then a copy for the unfiltered rows ``paintkit generate`` writes or a Numba
+unfilter for other writers' rows); what it turns away goes to
 ``imagecodecs`` (libpng, ~2.5x faster than Pillow on benchmark images) when it is
 installed, which also names what is wrong with a bad file; everything else goes through
 Pillow. Files above :data:`MAX_FILE_BYTES` (1 GiB) are
@@ -41,7 +41,6 @@ from paintkit.errors import PaintkitError
 from paintkit.io import png_encode
 from paintkit.io.atomic import write_bytes_atomic
 from paintkit.io.png_decode import decode_png_rgb
-from paintkit.io.png_encode import decode_plain_png
 
 #: Largest image accepted, in pixels (W * H).
 MAX_PIXELS = 1 << 28
@@ -167,10 +166,8 @@ def decode_rgb_bytes(data: bytes, where: str = "<bytes>") -> np.ndarray:
     if header is not None:
         width, height, depth, color = header
         _check_size(width, height, where)
-        if depth == 8 and color == 2 and (pixels := decode_plain_png(data)) is not None:
-            return pixels  # as paintkit writes benchmark files: ~3x faster than libpng
         if depth == 8 and color in (2, 6) and (pixels := decode_png_rgb(data)) is not None:
-            return pixels  # other writers' 8-bit RGB(A), well formed: ~1.2-2.3x faster
+            return pixels  # well formed: ~3x faster than libpng on paintkit's own files
         if _imagecodecs is not None and depth == 8 and color in (2, 6):
             try:
                 pixels = _imagecodecs.png_decode(data)

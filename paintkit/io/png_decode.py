@@ -38,7 +38,7 @@ except (ImportError, AttributeError):  # pragma: no cover - exercised where imag
     _imagecodecs = None
     _HAVE_LIBDEFLATE = False
 
-__all__ = ["decode_png_rgb"]
+__all__ = ["decode_chunks", "decode_png_rgb", "png_chunks"]
 
 _SIGNATURE = b"\x89PNG\r\n\x1a\n"
 _MAX_INFLATE_RATIO = 1032  # deflate's limit: 258 bytes per (at least 2-bit) match code
@@ -73,9 +73,20 @@ def decode_png_rgb(data: bytes) -> np.ndarray | None:
         >>> bool((decode_png_rgb(encode_png(image, "imagecodecs")) == image).all())
         True
     """
+    chunks = png_chunks(data)
+    return None if chunks is None else decode_chunks(chunks)
+
+
+def png_chunks(data: bytes) -> list[tuple[bytes, memoryview]] | None:
+    """``(kind, payload)`` of each chunk of a PNG up to IEND, every CRC checked; None when
+    ``data`` is not one (or this reader cannot decode anything: no libdeflate)."""
     if not _HAVE_LIBDEFLATE or len(data) < 57 or data[:8] != _SIGNATURE:
         return None
-    chunks = _chunks(data)
+    return _chunks(data)
+
+
+def decode_chunks(chunks: list[tuple[bytes, memoryview]]) -> np.ndarray | None:
+    """:func:`decode_png_rgb` of the chunks :func:`png_chunks` found."""
     if not chunks or chunks[0][0] != b"IHDR" or len(chunks[0][1]) != 13:
         return None
     width, height, depth, color, compression, filtering, interlace = \
