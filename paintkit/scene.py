@@ -354,16 +354,14 @@ class Scene:
         return cls.from_dict(parse_json(text))
 
 
-_LEAVES = (int, float, str, bool, type(None))
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}  # dataclass -> its field names, in order
 
 
 def _to_plain(obj: Any) -> Any:
-    """Dataclasses as dicts (their fields in order; elements led by their ``kind``), tuples
-    as lists, anything else as it is. A scene holds hundreds of numbers, so the leaves are
-    decided first and each class's field names are looked up once."""
+    """Dataclasses as dicts (elements led by their ``kind``), tuples as lists, the rest as
+    is; leaves first and field names looked up once per class (hundreds of numbers)."""
     cls = type(obj)
-    if cls in _LEAVES:
+    if cls in (int, float, str, bool, type(None)):
         return obj
     names = _FIELD_NAMES.get(cls)
     if names is None:

@@ -10,7 +10,7 @@ from paintkit.arguments import check_int
 from paintkit.kernels import numba_lock
 from paintkit.kernels.delta_e import check_delta_e
 from paintkit.kernels.normalize import normalize_output_numba
-from paintkit.metrics.coerce import MissingImage, as_images
+from paintkit.metrics.coerce import MissingImage, as_images, is_tensor
 from paintkit.metrics.histograms import numpy_histograms
 from paintkit.metrics.result import ProblemScore, problem_scores
 from paintkit.metrics.score_torch import torch_statistics
@@ -136,11 +136,11 @@ def tolerance_statistics(
 def _float_chunk(outputs, reference: Targets, backend: str, samples: int) -> int | None:
     """Outputs per chunk when a float CPU batch tensor is converted and counted chunk by
     chunk (Numba backend, one answer size), else None."""
-    import sys
+    if backend == "torch" or not is_tensor(outputs):
+        return None
+    import torch  # heavy: already loaded when outputs is a tensor
 
-    torch = sys.modules.get("torch")
-    if backend == "torch" or torch is None or not isinstance(outputs, torch.Tensor) \
-            or outputs.device.type != "cpu" or outputs.dtype != torch.float32 \
+    if outputs.device.type != "cpu" or outputs.dtype != torch.float32 \
             or outputs.ndim != 4 or not reference.is_batch \
             or len(outputs) != len(reference) * samples or not outputs[0].numel():
         return None

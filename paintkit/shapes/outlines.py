@@ -86,18 +86,14 @@ def placed_bounds(shape: Shape, tolerance: float = DEFAULT_TOLERANCE,
                   ) -> tuple[float, float, float, float]:
     """Tight ``(x0, y0, x1, y1)`` of the vertices of :func:`shape_outline`, in pixels.
 
-    The vertices are mapped with the same float64 expression as :func:`transform_points`
-    (so the same values), all contours at once: a placement sampler asks this of every
-    candidate shape.
+    All contours are mapped at once (one cached array of their vertices): a placement
+    sampler asks this of every candidate shape.
     """
     m = shape.placement
-    points = _unit_points(shape.type, _segment_counts(shape.type, (m[0], m[1], m[3], m[4]),
-                                                      tolerance))
-    a, b, c, d, e, f = m
-    x, y = points[:, 0], points[:, 1]
-    xs = a * x + b * y + c
-    ys = d * x + e * y + f
-    return (float(xs.min()), float(ys.min()), float(xs.max()), float(ys.max()))
+    counts = _segment_counts(shape.type, (m[0], m[1], m[3], m[4]), tolerance)
+    placed = transform_points(m, _unit_points(shape.type, counts))
+    (x0, y0), (x1, y1) = placed.min(axis=0), placed.max(axis=0)
+    return (float(x0), float(y0), float(x1), float(y1))
 
 
 def transform_points(m: Affine, points: np.ndarray) -> np.ndarray:
