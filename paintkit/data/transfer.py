@@ -350,14 +350,19 @@ def _alive(pid: int) -> bool:
 
 def _receive_known(key, slot_bytes, slot, sequence, placed, rest, order) -> dict[str, Any]:
     """Training process: an item whose ring this process has mapped already."""
-    return _receive(_REGISTRY.get(key), key, slot_bytes, slot, sequence, placed, rest, order)
+    return _slot_item(_REGISTRY.get(key), slot_bytes, slot, sequence, placed, rest, order)
 
 
 def _receive(ring, key, slot_bytes, slot, sequence, placed, rest, order) -> dict[str, Any]:
-    """Training process: the slot's images as tensors viewing the ring (no copy); the slot
-    is handed back when the last of them is freed. The ring stays mapped in the registry
-    while its worker may name it."""
+    """Training process: an item that brought its ring; the ring stays mapped in the
+    registry while its worker may name it."""
     _REGISTRY.add(key, ring)
+    return _slot_item(ring, slot_bytes, slot, sequence, placed, rest, order)
+
+
+def _slot_item(ring, slot_bytes, slot, sequence, placed, rest, order) -> dict[str, Any]:
+    """The slot's images as tensors viewing the ring (no copy); the slot is handed back
+    when the last of them is freed."""
     pixels = ring.numpy()
     start = _HEADER + slot * slot_bytes
     used = max(offset + math.prod(shape) for _, _, offset, shape in placed)
