@@ -84,15 +84,7 @@ def tensor_to_uint8_nhwc(tensor, name: str, numba: bool = True):
     """
     import torch  # heavy: loaded on first use
 
-    if tensor.ndim not in (3, 4):
-        raise _layout_error(name, tensor.shape, tensor.dtype)
-    channels_last = _channels_last_axis(tuple(tensor.shape), prefer_first=True)
-    if channels_last is None:
-        raise _layout_error(name, tensor.shape, tensor.dtype)
-    if tensor.ndim == 3:
-        tensor = tensor.unsqueeze(0)
-    if not channels_last:
-        tensor = tensor.permute(0, 2, 3, 1)
+    tensor = tensor_nhwc(tensor, name)
     if tensor.dtype == torch.uint8:
         return tensor
     if not tensor.is_floating_point():
@@ -103,15 +95,37 @@ def tensor_to_uint8_nhwc(tensor, name: str, numba: bool = True):
     return _float_to_uint8(tensor, name, numba)
 
 
+def tensor_nhwc(tensor, name: str):
+    """A torch image tensor ``(B, 3, H, W)``, ``(B, H, W, 3)``, ``(3, H, W)`` or ``(H, W, 3)``
+    as a channels-last ``(B, H, W, 3)`` view of the same storage and dtype (no copy).
+
+    Raises:
+        ValueError: another number of dimensions, or no axis of 3 channels.
+    """
+    if tensor.ndim not in (3, 4):
+        raise _layout_error(name, tensor.shape, tensor.dtype)
+    channels_last = _channels_last_axis(tuple(tensor.shape), prefer_first=True)
+    if channels_last is None:
+        raise _layout_error(name, tensor.shape, tensor.dtype)
+    if tensor.ndim == 3:
+        tensor = tensor.unsqueeze(0)
+    if not channels_last:
+        tensor = tensor.permute(0, 2, 3, 1)
+    return tensor
+
+
+def float_range_error(name: str, count: int, dtype, shape) -> ValueError:
+    """The error for float images with ``count`` values outside [0, 1] or NaN."""
+    return ValueError(f"{name}: float images must lie in [0, 1] without NaN; got {count} values "
+                      f"outside (dtype {dtype}, shape {tuple(shape)})")
+
+
 def _float_to_uint8(tensor, name: str, numba: bool = True):
     """docs/metric-definition.md §1 ``round(x * 255)`` of a float image tensor, checked to lie in [0, 1]."""
     import torch  # heavy: loaded on first use
 
     def bad_values(count):
-        return ValueError(
-            f"{name}: float images must lie in [0, 1] without NaN; got {count} values outside "
-            f"(dtype {tensor.dtype}, shape {tuple(tensor.shape)})"
-        )
+        return float_range_error(name, count, tensor.dtype, tensor.shape)
 
     if numba and tensor.device.type == "cpu" and tensor.dtype == torch.float32 and tensor.numel():
         # One parallel Numba pass over the storage (any permutation of a contiguous tensor).

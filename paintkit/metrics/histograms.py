@@ -5,7 +5,9 @@ Every scorer (``score``, rewards, ``paintkit eval``, turns) gets its per-problem
 batches, Numba on the CPU) or :func:`torch_histograms` (tensors, on their device):
 
 - CIE76, the benchmark's formula: the fused exact kernels
-  (:mod:`paintkit.kernels.tolerance_counts`, :mod:`paintkit.kernels.tolerance_counts_torch`);
+  (:mod:`paintkit.kernels.tolerance_counts` on the CPU, on CUDA
+  :mod:`paintkit.kernels.tolerance_counts_cuda` where Numba's CUDA target runs, else
+  :mod:`paintkit.kernels.tolerance_counts_torch`, the fallback and reference on any device);
 - CIE94 and CIEDE2000 (opt-in): the formula-generic kernels of
   :mod:`paintkit.kernels.delta_e_counts`.
 """
@@ -17,7 +19,15 @@ from paintkit.kernels.delta_e_counts import tolerance_histograms_delta_e
 from paintkit.kernels.tolerance_counts import tolerance_histograms_numba
 from paintkit.kernels.tolerance_counts_torch import tolerance_histograms_torch
 
-__all__ = ["numpy_histograms", "torch_histograms"]
+__all__ = ["fused_cuda_available", "numpy_histograms", "torch_histograms"]
+
+
+def fused_cuda_available() -> bool:
+    """Whether CIE76 counts of CUDA tensors can run in the fused Numba CUDA kernel (Numba's
+    CUDA target and a driver are present; imported on first ask)."""
+    from paintkit.kernels.tolerance_counts_cuda import cuda_kernel_available
+
+    return cuda_kernel_available()
 
 
 def numpy_histograms(delta_e: str = "cie76"):
@@ -38,11 +48,20 @@ def numpy_histograms(delta_e: str = "cie76"):
     return kernel
 
 
-def torch_histograms(outputs, group, delta_e: str = "cie76", return_bins: bool = False):
+def torch_histograms(outputs, group, delta_e: str = "cie76", return_bins: bool = False,
+                     fused: bool = False):
     """Histograms of uint8 ``(G, H, W, 3)`` outputs against a prepared
     :class:`~paintkit.metrics.targets.TargetGroup` on the outputs' device: int64
-    ``(G, 3, 12)``, or ``(histograms, bins)``."""
-    if check_delta_e(delta_e) == "cie76":
+    ``(G, 3, 12)``, or ``(histograms, bins)``.
+
+    ``fused``: count CIE76 CUDA batches with the fused Numba CUDA kernel (without
+    ``return_bins``; the caller checked :func:`fused_cuda_available`).
+    """
+    if check_delta_e(delta_e) == "cie76" and fused and not return_bins:
+        from paintkit.kernels.tolerance_counts_cuda import tolerance_histograms_cuda
+
+        return tolerance_histograms_cuda(outputs, group.answers, group.inputs)[0]
+    if delta_e == "cie76":
         return tolerance_histograms_torch(
             outputs, group.answers, group.inputs, lab_answers=group.lab_answers,
             lab_inputs=group.lab_inputs, edit_mask=group.edit, return_bins=return_bins)

@@ -28,7 +28,10 @@ def reward(outputs, targets, inputs=None, *, tolerance: int | None = None,
     Returns:
         float32 tensor ``(B,)`` on the outputs' device (for lists of tensors: theirs; CPU for
         arrays, images and paths), in input order. Nothing is copied between host and
-        device. Not differentiable: the metric counts pixels (see
+        device. Float outputs outside [0, 1] (or NaN) raise ``ValueError``, except a float
+        CUDA batch counted by the fused kernel: reading that check back would stall the
+        device every step, so its rewards are NaN instead (``score`` raises).
+        Not differentiable: the metric counts pixels (see
         :func:`paintkit.metrics.soft_reward` for a differentiable surrogate).
 
     Example:
@@ -41,11 +44,14 @@ def reward(outputs, targets, inputs=None, *, tolerance: int | None = None,
 
     tolerance = tolerance_check.check_tolerance(tolerance, allow_none=True)
     samples_per_problem = check_int(samples_per_problem, "samples_per_problem", 1)
-    stats = tolerance_statistics(outputs, targets, inputs, backend=backend,
-                                 samples_per_problem=samples_per_problem,
-                                 delta_e=delta_e).stats
-    iou = stats.iou(torch.float32)
-    return iou.mean(dim=1) if tolerance is None else iou[:, tolerance].contiguous()
+    batch = tolerance_statistics(outputs, targets, inputs, backend=backend,
+                                 samples_per_problem=samples_per_problem, delta_e=delta_e,
+                                 defer_range_errors=True)
+    iou = batch.stats.iou(torch.float32)
+    value = iou.mean(dim=1) if tolerance is None else iou[:, tolerance].contiguous()
+    if batch.outside is not None:  # float CUDA outputs outside [0, 1]: NaN, no host read
+        value = value.masked_fill(batch.outside > 0, float("nan"))
+    return value
 
 
 def __getattr__(name):

@@ -10,10 +10,10 @@ from paintkit.arguments import check_int
 from paintkit.kernels import numba_lock
 from paintkit.kernels.delta_e import check_delta_e
 from paintkit.kernels.normalize import normalize_output_numba
-from paintkit.metrics.coerce import MissingImage, as_images, is_tensor
-from paintkit.metrics.histograms import numpy_histograms
+from paintkit.metrics.coerce import MissingImage, as_images, float_range_error, is_tensor
+from paintkit.metrics.histograms import fused_cuda_available, numpy_histograms
 from paintkit.metrics.result import ProblemScore, problem_scores
-from paintkit.metrics.score_torch import torch_statistics
+from paintkit.metrics.score_torch import fused_cuda_batch, torch_statistics
 from paintkit.metrics.statistics import ToleranceStatistics
 from paintkit.metrics.targets import Targets, prepare_targets
 
@@ -37,6 +37,9 @@ class BatchStatistics:
         bins: with ``return_bins``, per problem ``ceil(ΔE(O, A))`` clipped to 11 as uint8
             ``(H, W)`` (NumPy or tensor), None for missing outputs.
         delta_e: the ΔE formula the counts use.
+        outside: for a float CUDA batch counted by the fused kernel, int32 ``(N,)`` on the
+            device: per output the values outside [0, 1] or NaN (see
+            :meth:`raise_range_errors`); None otherwise (such values raised already).
     """
 
     stats: ToleranceStatistics
@@ -45,8 +48,20 @@ class BatchStatistics:
     errors: list
     bins: list | None = None
     delta_e: str = "cie76"
+    outside: object = None
+
+    def raise_range_errors(self) -> None:
+        """Raise the float-range error of a float CUDA batch counted by the fused kernel
+        (one device -> host read; nothing to do for other batches)."""
+        if self.outside is not None:
+            count = int(self.outside.sum())
+            if count:
+                n = len(self.outside)
+                raise float_range_error("outputs", count, "torch.float32",
+                                        (n, *self.answer_sizes[0][::-1], 3))
 
     def scores(self) -> list[ProblemScore]:
+        self.raise_range_errors()
         return problem_scores(self.stats, self.output_sizes, self.answer_sizes, self.errors,
                               self.delta_e)
 
@@ -64,13 +79,19 @@ def _device_of(outputs, reference: Targets):
 
 
 def _choose_backend(backend: str, device) -> str:
+    """``"numba"`` (Numba kernels: on the CPU, or on CUDA the fused CUDA kernel) or
+    ``"torch"`` (torch kernels on the tensors' device)."""
     if backend not in BACKENDS:
         raise ValueError(f"backend: expected one of {BACKENDS}, got {backend!r}")
-    if backend == "auto":
-        return "numba" if device.type == "cpu" else "torch"
-    if backend == "numba" and device.type != "cpu":
-        raise ValueError(f"backend: 'numba' runs on CPU tensors, got tensors on {device}")
-    return backend
+    if device.type == "cpu":
+        return "numba" if backend == "auto" else backend
+    if device.type == "cuda" and backend != "torch" and fused_cuda_available():
+        return "numba"
+    if backend == "numba":
+        raise ValueError(f"backend: 'numba' runs on CPU tensors and on CUDA tensors where "
+                         f"Numba's CUDA target works (numba-cuda and a driver), got tensors on "
+                         f"{device}; use backend='torch'")
+    return "torch"
 
 
 def _numpy(x) -> np.ndarray:
@@ -83,7 +104,7 @@ def _size(image) -> tuple[int, int]:
 
 def tolerance_statistics(
     outputs, answers, inputs=None, *, backend: str = "auto", return_bins: bool = False,
-    samples_per_problem: int = 1, delta_e: str = "cie76",
+    samples_per_problem: int = 1, delta_e: str = "cie76", defer_range_errors: bool = False,
 ) -> BatchStatistics:
     """The update step: a batch of outputs -> per-problem counts for t = 0..10.
 
@@ -103,6 +124,9 @@ def tolerance_statistics(
         delta_e: the colour difference: ``"cie76"`` (the benchmark's, docs/metric-definition.md §4, exact
             counts), ``"cie94"`` or ``"ciede2000"`` (opt-in; the formula in float64, see
             ``docs/neighbour-metrics.md`` for what "right" means for them).
+        defer_range_errors: a float CUDA batch counted by the fused kernel keeps its range
+            check on the device (``outside``) instead of raising here, which would read it
+            back to the host (``reward`` uses this to stay free of synchronisation).
 
     The torch path keeps everything on the outputs' device: problems are grouped by canvas
     size and each group runs as one sub-batch; the result rows are in input order.
@@ -110,6 +134,12 @@ def tolerance_statistics(
     check_delta_e(delta_e)  # before any work: a typo fails fast
     samples_per_problem = check_int(samples_per_problem, "samples_per_problem", 1)
     reference = prepare_targets(answers, inputs)
+    fused = _fused_cuda_statistics(outputs, reference, backend, samples_per_problem,
+                                   return_bins, delta_e)
+    if fused is not None:
+        if not defer_range_errors:
+            fused.raise_range_errors()
+        return fused
     chunk = None if return_bins else _float_chunk(outputs, reference, backend,
                                                    samples_per_problem)
     if chunk is not None:
@@ -123,14 +153,36 @@ def tolerance_statistics(
                          f"{len(outs)}")
     device = _device_of(outs, reference)
     backend = _choose_backend(backend, device)
-    if backend == "torch":
+    if backend == "torch" or device.type != "cpu":
         hist, has_output, output_sizes, answer_sizes, errors, bins = torch_statistics(
-            outs, reference, device, samples_per_problem, return_bins, delta_e)
+            outs, reference, device, samples_per_problem, return_bins, delta_e,
+            fused=backend == "numba")
     else:
         hist, has_output, output_sizes, answer_sizes, errors, bins = _numba_statistics(
             outs, reference, samples_per_problem, return_bins, delta_e)
     stats = ToleranceStatistics.from_histograms(hist, has_output)
     return BatchStatistics(stats, output_sizes, answer_sizes, errors, bins, delta_e)
+
+
+def _fused_cuda_statistics(outputs, reference: Targets, backend: str, samples: int,
+                           return_bins: bool, delta_e: str) -> BatchStatistics | None:
+    """A CUDA batch tensor counted in one launch of the fused Numba CUDA kernel, or None
+    when the general path applies (see :func:`~paintkit.metrics.score_torch.fused_cuda_batch`)."""
+    if return_bins or delta_e != "cie76" or not is_tensor(outputs) \
+            or outputs.device.type != "cuda" or len(outputs.shape) != 4 \
+            or _choose_backend(backend, outputs.device) != "numba":
+        return None
+    counted = fused_cuda_batch(outputs, reference, samples)
+    if counted is None:
+        return None
+    import torch  # heavy: already loaded when outputs is a tensor
+
+    hist, outside = counted
+    n = len(hist)
+    size = reference.answer_size(0)
+    stats = ToleranceStatistics.from_histograms(
+        hist, torch.ones(n, dtype=torch.bool, device=hist.device))
+    return BatchStatistics(stats, [size] * n, [size] * n, [None] * n, None, delta_e, outside)
 
 
 def _float_chunk(outputs, reference: Targets, backend: str, samples: int) -> int | None:

@@ -40,14 +40,41 @@ def _outputs_of(outs, positions, samples, g, size, group, device):
     return torch.stack(images), present
 
 
+def fused_cuda_batch(outputs, reference, samples: int):
+    """Counts of a CUDA batch tensor in one launch of the fused Numba CUDA kernel:
+    ``(hist, outside)``, int64 ``(N, 3, 12)`` and int32 ``(N,)`` float values outside
+    [0, 1] per output (None for uint8), or None when the batch needs the general path
+    (several canvas sizes, outputs of another size, a dtype other than uint8 / float32).
+
+    Floats are converted inside the kernel, so nothing is read back to the host: the range
+    check's result stays on the device in ``outside``.
+    """
+    import torch  # heavy: loaded on first use
+
+    from paintkit.kernels.tolerance_counts_cuda import tolerance_histograms_cuda
+    from paintkit.metrics.coerce import tensor_nhwc
+
+    nhwc = tensor_nhwc(outputs, "outputs")
+    if nhwc.dtype not in (torch.uint8, torch.float32):
+        return None
+    groups = reference.torch_groups(nhwc.device)
+    if len(groups) != 1 or groups[0].positions != list(range(len(reference))) \
+            or len(nhwc) != len(reference) * samples \
+            or (int(nhwc.shape[2]), int(nhwc.shape[1])) != tuple(groups[0].size):
+        return None
+    hist, outside = tolerance_histograms_cuda(nhwc, groups[0].answers, groups[0].inputs,
+                                              samples=samples)
+    return hist, (outside if nhwc.dtype == torch.float32 else None)
+
+
 def torch_statistics(outs, reference, device, samples: int, return_bins: bool,
-                     delta_e: str = "cie76"):
+                     delta_e: str = "cie76", fused: bool = False):
     """``(hist, has_output, output_sizes, answer_sizes, errors, bins)`` of a batch.
 
     ``hist``: int64 ``(N, 3, 12)`` on ``device``; ``has_output``: bool ``(N,)`` on ``device``;
     ``bins``: with ``return_bins`` a list of uint8 ``(H, W)`` tensors (None when missing).
     ``delta_e``: the formula (:func:`~paintkit.metrics.histograms.torch_histograms` picks
-    the kernel).
+    the kernel); ``fused``: CIE76 counts on CUDA by the fused Numba CUDA kernel.
     """
     import torch  # heavy: loaded on first use
 
@@ -66,7 +93,7 @@ def torch_statistics(outs, reference, device, samples: int, return_bins: bool,
     for group in reference.torch_groups(device):
         for g in range(samples):
             o, _ = _outputs_of(outs, group.positions, samples, g, group.size, group, device)
-            res = torch_histograms(o, group, delta_e, return_bins)
+            res = torch_histograms(o, group, delta_e, return_bins, fused)
             h, b = res if return_bins else (res, None)
             rows = group.index * samples + g if samples > 1 else group.index
             hist.index_copy_(0, rows, h)

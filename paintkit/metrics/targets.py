@@ -10,7 +10,7 @@ traffic). ``Reference`` / ``prepare_reference`` are the deprecated names (one ve
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -80,6 +80,9 @@ class Targets:
                 a = torch.stack([_on(self.answers[k], device) for k in positions])
                 i = torch.stack([_on(self.inputs[k], device) for k in positions])
             groups.append(TargetGroup.build(positions, size, a, i))
+        if not _fused_counts_on(device):  # the torch kernel reads Lab and the edit mask
+            for group in groups:
+                group.derive()
         self._torch_cache[device] = groups
         return groups
 
@@ -87,6 +90,15 @@ class Targets:
         """``(answers, inputs, lab_answers, lab_inputs, edit_mask)`` on ``device`` (batch form)."""
         g = self.torch_groups(device)[0]
         return g.answers, g.inputs, g.lab_answers, g.lab_inputs, g.edit
+
+
+def _fused_counts_on(device) -> bool:
+    """Whether CIE76 counts on ``device`` run in the fused CUDA kernel (uint8 pixels only)."""
+    if device.type != "cuda":
+        return False
+    from paintkit.metrics.histograms import fused_cuda_available
+
+    return fused_cuda_available()
 
 
 def _on(image, device):
@@ -104,8 +116,9 @@ class TargetGroup:
         size: ``(W, H)``.
         answers, inputs: uint8 ``(G, H, W, 3)``.
         lab_answers, lab_inputs: float32 ``(G, H, W, 3)`` reference L*a*b* (exact: looked
-            up in :func:`~paintkit.kernels.lab_table.lab_table`).
-        edit: bool ``(G, H, W)``, the edit region.
+            up in :func:`~paintkit.kernels.lab_table.lab_table`), computed on first use: the
+            fused CUDA kernel reads the uint8 pixels and never asks for them.
+        edit: bool ``(G, H, W)``, the edit region (also on first use).
     """
 
     positions: list
@@ -113,9 +126,7 @@ class TargetGroup:
     size: tuple
     answers: object
     inputs: object
-    lab_answers: object
-    lab_inputs: object
-    edit: object
+    _derived: dict = field(default_factory=dict, repr=False)
 
     @classmethod
     def build(cls, positions, size, answers, inputs) -> TargetGroup:
@@ -124,8 +135,34 @@ class TargetGroup:
         index = torch.arange(len(positions), device=answers.device) if \
             positions == list(range(len(positions))) else \
             torch.tensor(positions, dtype=torch.int64, device=answers.device)
-        return cls(positions, index, size, answers, inputs, srgb_to_lab_exact(answers),
-                   srgb_to_lab_exact(inputs), changed_mask_torch(answers, inputs))
+        return cls(positions, index, size, answers, inputs)
+
+    def _get(self, name, make):
+        value = self._derived.get(name)
+        if value is None:
+            value = self._derived[name] = make()
+        return value
+
+    @property
+    def lab_answers(self):
+        return self._get("lab_answers", lambda: srgb_to_lab_exact(self.answers))
+
+    @property
+    def lab_inputs(self):
+        return self._get("lab_inputs", lambda: srgb_to_lab_exact(self.inputs))
+
+    @property
+    def edit(self):
+        return self._get("edit", lambda: changed_mask_torch(self.answers, self.inputs))
+
+    def derive(self) -> None:
+        """Compute the Lab and edit mask now (the torch kernel's inputs)."""
+        _ = self.lab_answers, self.lab_inputs, self.edit
+
+    def nbytes(self) -> int:
+        """Bytes this group holds on its device now (what was derived so far included)."""
+        held = [self.answers, self.inputs, *self._derived.values()]
+        return sum(int(t.numel() * t.element_size()) for t in held)
 
 
 def prepare_targets(answers, inputs=None, *, device=None) -> Targets:

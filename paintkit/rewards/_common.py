@@ -175,8 +175,7 @@ class TargetCache:
 
 
 def _device_bytes(reference, device) -> int:
-    return sum(int(t.numel() * t.element_size()) for g in reference.torch_groups(device)
-               for t in (g.answers, g.inputs, g.lab_answers, g.lab_inputs, g.edit))
+    return sum(g.nbytes() for g in reference.torch_groups(device))
 
 
 def same_device(actual, wanted) -> bool:

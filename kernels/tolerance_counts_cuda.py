@@ -1,0 +1,277 @@
+"""Numba CUDA twin of ``tolerance_counts_torch``: the fused counting kernel on the GPU.
+
+One kernel launch per batch reads each output, answer and input pixel once (uint8, or a
+float32 output converted in the kernel as ``round(x * 255)``) and adds the pixel to its
+output's three ``(12,)`` histograms (docs/metric-definition.md §6): ``ΔE(O, A)`` in the edit
+region, ``ΔE(O, A)`` in the preservation region and ``ΔE(O, I)`` everywhere.
+
+Exactness, as in the torch kernel:
+
+- L*a*b* is looked up in the canonical table of all 2^24 colours (here interleaved,
+  float32 ``(2^24, 4)``, so one pixel's three values share a memory sector), built once per
+  process on the host and copied once to each device;
+- ``ΔE² = (dL*dL + da*da) + db*db`` with round-to-nearest multiply and add intrinsics
+  (``fmul_rn`` / ``fadd_rn``): the compiler may not fuse them into an FMA, so every operation
+  is the definition's separately rounded float32 one;
+- the bin is the number of :data:`~paintkit.kernels.tolerance_bins.BIN_THRESHOLDS` below
+  ``ΔE²`` (no square root);
+- counts go into per-warp shared-memory histograms with integer atomics, then into the int64
+  result with integer atomics: no float reduction, so the result cannot depend on
+  scheduling. Pixels of bin 0 (the bulk of a good output) are counted in registers and
+  added once per thread.
+
+Under ``NUMBA_ENABLE_CUDASIM=1`` the same kernel runs in Numba's CUDA simulator on NumPy
+arrays (the tests' proof without a GPU); there the rounding intrinsics are plain NumPy
+float32 operations, which never fuse either.
+"""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+from numba import cuda, float32, int32
+from numba.core import config
+
+from paintkit.kernels.tolerance_bins import BIN_THRESHOLDS, NUM_BINS
+
+__all__ = ["THREADS", "cuda_kernel_available", "interleaved_lab_table",
+           "tolerance_histograms_cuda"]
+
+#: Threads per block and warps per block (one private histogram per warp).
+THREADS = 256
+_WARPS = THREADS // 32
+_SLOTS = 3 * NUM_BINS  # edit, preservation, changed: ``slot = 12 * histogram + bin``
+#: Pixels each thread handles (grid-stride) before the grid grows past one wave.
+_PIXELS_PER_THREAD = 16
+_MAX_GRID_X = 65535
+_THRESHOLDS = tuple(float(t) for t in BIN_THRESHOLDS)  # exact float32 values, as Python floats
+_ROUND = np.float32(1 << 23)  # (y + 2^23) - 2^23 is rint(y) in float32 for 0 <= y <= 255
+_SIMULATOR = bool(config.ENABLE_CUDASIM)
+
+if _SIMULATOR:  # NumPy float32 scalars: separately rounded IEEE operations
+
+    def _mul(a, b):
+        return np.float32(a) * np.float32(b)
+
+    def _add(a, b):
+        return np.float32(a) + np.float32(b)
+
+    def _sub(a, b):
+        return np.float32(a) - np.float32(b)
+
+else:  # round-to-nearest intrinsics: never contracted into a fused multiply-add
+    from numba.cuda import libdevice
+
+    _mul, _add, _sub = libdevice.fmul_rn, libdevice.fadd_rn, libdevice.fsub_rn
+
+
+@cuda.jit(device=True)
+def _byte_of(value, is_float):
+    """``(channel value 0..255, 1 if the float was outside [0, 1] or NaN else 0)``."""
+    if not is_float:
+        return int32(value), 0
+    y = _mul(float32(value), float32(255.0))
+    if not (y >= float32(0.0) and y <= float32(255.0)):  # NaN fails both
+        return 0, 1
+    return int32(_sub(_add(y, _ROUND), _ROUND)), 0
+
+
+@cuda.jit(device=True)
+def _bin(table, code_a, code_b):
+    """``min(ceil(ΔE), 11)`` of two colour codes: the count of thresholds below ``ΔE²``."""
+    if code_a == code_b:
+        return 0
+    dl = _sub(table[code_a, 0], table[code_b, 0])
+    da = _sub(table[code_a, 1], table[code_b, 1])
+    db = _sub(table[code_a, 2], table[code_b, 2])
+    d2 = _add(_add(_mul(dl, dl), _mul(da, da)), _mul(db, db))
+    b = 0
+    for threshold in _THRESHOLDS:
+        if d2 > threshold:
+            b += 1
+    return b
+
+
+@cuda.jit
+def _count_kernel(out, ans, inp, table, samples, is_float, first, hist, bad):
+    """Block ``(x, y)`` counts a grid-stride share of output ``n = first + y``'s pixels.
+
+    ``out``: ``(N, M, 3)`` uint8 or float32 (any strides); ``ans``, ``inp``: uint8
+    ``(N // samples, M, 3)``; ``table``: float32 ``(2^24, 4)``; ``hist``: int64 ``(N, 36)``,
+    zeroed; ``bad``: int32 ``(N,)``, zeroed, gets the count of float values outside [0, 1].
+    """
+    n = first + cuda.blockIdx.y
+    k = n // samples
+    m = out.shape[1]
+    tid = cuda.threadIdx.x
+    warp = tid // 32
+    counts = cuda.shared.array((_WARPS, _SLOTS), int32)
+    for s in range(tid, _WARPS * _SLOTS, THREADS):
+        counts[s // _SLOTS, s % _SLOTS] = 0
+    cuda.syncthreads()
+    zero_edit = 0  # bin-0 pixels, counted in registers
+    zero_kept = 0
+    zero_changed = 0
+    outside = 0
+    for p in range(cuda.blockIdx.x * THREADS + tid, m, cuda.gridDim.x * THREADS):
+        r, e0 = _byte_of(out[n, p, 0], is_float)
+        g, e1 = _byte_of(out[n, p, 1], is_float)
+        b, e2 = _byte_of(out[n, p, 2], is_float)
+        outside += e0 + e1 + e2
+        code_o = (r << 16) | (g << 8) | b
+        code_a = (int32(ans[k, p, 0]) << 16) | (int32(ans[k, p, 1]) << 8) | int32(ans[k, p, 2])
+        code_i = (int32(inp[k, p, 0]) << 16) | (int32(inp[k, p, 1]) << 8) | int32(inp[k, p, 2])
+        in_edit = code_a != code_i
+        bin_oa = _bin(table, code_o, code_a)
+        bin_oi = _bin(table, code_o, code_i)
+        if bin_oa == 0:
+            if in_edit:
+                zero_edit += 1
+            else:
+                zero_kept += 1
+        elif in_edit:
+            cuda.atomic.add(counts, (warp, bin_oa), 1)
+        else:
+            cuda.atomic.add(counts, (warp, NUM_BINS + bin_oa), 1)
+        if bin_oi == 0:
+            zero_changed += 1
+        else:
+            cuda.atomic.add(counts, (warp, 2 * NUM_BINS + bin_oi), 1)
+    if zero_edit:
+        cuda.atomic.add(counts, (warp, 0), zero_edit)
+    if zero_kept:
+        cuda.atomic.add(counts, (warp, NUM_BINS), zero_kept)
+    if zero_changed:
+        cuda.atomic.add(counts, (warp, 2 * NUM_BINS), zero_changed)
+    if outside:
+        cuda.atomic.add(bad, n, outside)
+    cuda.syncthreads()
+    if tid < _SLOTS:
+        total = 0
+        for w in range(_WARPS):
+            total += counts[w, tid]
+        if total:
+            cuda.atomic.add(hist, (n, tid), total)
+
+
+_TABLES: dict = {}
+_LOCK = threading.Lock()
+
+
+def _host_table() -> np.ndarray:
+    from paintkit.kernels.lab_canonical import canonical_lab_table
+
+    planar = canonical_lab_table()
+    table = np.zeros((planar.shape[1], 4), np.float32)
+    table[:, :3] = planar.T
+    return table
+
+
+def interleaved_lab_table(device=None):
+    """The canonical L*a*b* of every colour code, float32 ``(2^24, 4)`` (L, a, b, 0): a torch
+    tensor on CUDA ``device``, or (``device`` None, the simulator) a NumPy array. Built once
+    per process and device (256 MiB each)."""
+    key = None if device is None else str(device)
+    table = _TABLES.get(key)
+    if table is not None:
+        return table
+    with _LOCK:
+        table = _TABLES.get(key)
+        if table is None:
+            host = _host_table()
+            if device is None:
+                table = host
+            else:
+                import torch
+
+                table = torch.from_numpy(host).to(device)
+            _TABLES[key] = table
+    return table
+
+
+def cuda_kernel_available() -> bool:
+    """Whether Numba can launch kernels on a real CUDA device here."""
+    if _SIMULATOR:
+        return False
+    try:
+        return bool(cuda.is_available())
+    except Exception:  # a broken driver install reads as "not available"
+        return False
+
+
+_STREAMS: dict = {}
+
+
+def _launch_args(tensors, device):
+    """Numba views of torch CUDA tensors (no copy, no synchronisation) and the torch stream
+    of ``device`` as a Numba stream."""
+    import torch
+
+    stream_ptr = torch.cuda.current_stream(device).cuda_stream
+    stream = _STREAMS.get(stream_ptr)
+    if stream is None:
+        stream = _STREAMS[stream_ptr] = cuda.external_stream(stream_ptr)
+    return [cuda.as_cuda_array(t, sync=False) for t in tensors], stream
+
+
+def tolerance_histograms_cuda(outputs, answers, inputs, *, samples: int = 1):
+    """Per-output ``(3, 12)`` ΔE histograms, computed by one fused CUDA kernel launch.
+
+    Args:
+        outputs: uint8 or float32 ``(N, H, W, 3)`` (any strides: a permuted
+            ``(N, 3, H, W)`` tensor is read in place), with ``N = B * samples``; floats
+            are converted in the kernel as ``round(x * 255)``.
+        answers, inputs: uint8 ``(B, H, W, 3)``; output ``n`` is scored against problem
+            ``n // samples`` (GRPO's G samples per problem read one target, never copied).
+        samples: outputs per problem.
+
+    Torch CUDA tensors are read in place and the kernel runs on the current torch stream
+    with no host synchronisation; NumPy arrays run in Numba's CUDA simulator.
+
+    Returns:
+        ``(histograms, outside)``: int64 ``(N, 3, 12)`` (histogram order edit,
+        preservation, changed) and int32 ``(N,)``, per output the count of float values
+        outside [0, 1] or NaN (always 0 for uint8), on the outputs' device.
+    """
+    n, height, width = outputs.shape[:3]
+    m = height * width
+    is_numpy = isinstance(outputs, np.ndarray)
+    if answers.shape[0] * samples != n or tuple(answers.shape[1:]) != (height, width, 3) \
+            or tuple(inputs.shape) != tuple(answers.shape):
+        raise ValueError(f"outputs, answers, inputs: expected (B * {samples}, H, W, 3) and two "
+                         f"(B, H, W, 3), got {tuple(outputs.shape)}, {tuple(answers.shape)} and "
+                         f"{tuple(inputs.shape)}")
+    is_float = outputs.dtype == (np.float32 if is_numpy else _torch_float32())
+    blocks = max(1, min(_MAX_GRID_X, -(-m // (THREADS * _PIXELS_PER_THREAD))))
+    if is_numpy:
+        hist = np.zeros((n, 3, NUM_BINS), np.int64)
+        bad = np.zeros(n, np.int32)
+        if n and m:
+            _count_kernel[(blocks, n), THREADS](
+                outputs.reshape(n, m, 3), answers.reshape(-1, m, 3), inputs.reshape(-1, m, 3),
+                interleaved_lab_table(), samples, is_float, 0, hist.reshape(n, _SLOTS), bad)
+        return hist, bad
+    import torch
+
+    device = outputs.device
+    hist = torch.zeros((n, 3, NUM_BINS), dtype=torch.int64, device=device)
+    bad = torch.zeros(n, dtype=torch.int32, device=device)
+    if n and m:
+        table = interleaved_lab_table(device)
+        views = (outputs.reshape(n, m, 3), answers.reshape(-1, m, 3), inputs.reshape(-1, m, 3),
+                 table, hist.view(n, _SLOTS), bad)
+        with cuda.gpus[device.index if device.index is not None else
+                       torch.cuda.current_device()]:
+            arrays, stream = _launch_args(views, device)
+            for start in range(0, n, _MAX_GRID_X):  # gridDim.y is at most 65,535
+                rows = min(n - start, _MAX_GRID_X)
+                _count_kernel[(blocks, rows), THREADS, stream](
+                    *arrays[:4], samples, is_float, start, *arrays[4:])
+    return hist, bad
+
+
+def _torch_float32():
+    import torch
+
+    return torch.float32

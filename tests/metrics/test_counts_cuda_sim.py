@@ -1,0 +1,157 @@
+"""The fused CUDA counting kernel, run in Numba's CUDA simulator: counts equal the oracle's.
+
+``kernels/tolerance_counts_cuda.py`` is the GPU's counting kernel; the simulator runs the
+same kernel source (threads, shared memory, atomics) on NumPy arrays, so every case below
+proves its indexing and counting without a GPU. Under ``NUMBA_ENABLE_CUDASIM=1`` the cases
+run here (``NUMBA_ENABLE_CUDASIM=1 pytest -k cuda_sim``); in a plain run one test runs this
+file again in a child process with the simulator on (Numba reads the switch at import).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from numba.core import config
+
+from tests.support import metric_oracle as oracle
+
+SIMULATOR = bool(config.ENABLE_CUDASIM)
+NEAR_INTEGER = Path(__file__).resolve().parent / "data" / "near_integer_colours.npy"
+needs_simulator = pytest.mark.skipif(not SIMULATOR, reason="runs inside the simulator child")
+
+
+def oracle_histograms(out, ans, inp):
+    """int64 ``(3, 12)`` from the oracle's cumulative counts (edit, preservation, changed)."""
+    stats = oracle.problem_stats(out, ans, inp)["cie76_threshold"]
+    edit = (ans != inp).any(axis=-1)
+    totals = (int(edit.sum()), int((~edit).sum()), out.shape[0] * out.shape[1])
+    cumulative = [[stats[str(t)]["edit_correct_pixels"] for t in range(11)],
+                  [stats[str(t)]["preservation_correct_pixels"] for t in range(11)],
+                  [totals[2] - stats[str(t)]["changed_pixels"] for t in range(11)]]
+    hist = np.zeros((3, 12), np.int64)
+    for h in range(3):
+        c = np.array(cumulative[h] + [totals[h]], np.int64)
+        hist[h] = np.diff(np.concatenate([[0], c]))
+    return hist
+
+
+def check(outputs, answers, inputs, samples=1):
+    from paintkit.kernels.tolerance_counts_cuda import tolerance_histograms_cuda
+
+    hist, outside = tolerance_histograms_cuda(outputs, answers, inputs, samples=samples)
+    as_bytes = outputs if outputs.dtype == np.uint8 else \
+        np.rint(outputs.astype(np.float32) * np.float32(255)).astype(np.uint8)
+    for n in range(len(outputs)):
+        k = n // samples
+        expected = oracle_histograms(as_bytes[n], answers[k], inputs[k])
+        assert hist[n].tolist() == expected.tolist(), f"output {n}"
+    return hist, outside
+
+
+def palette(rng, n, h, w, colours=5):
+    inputs = rng.integers(0, colours, (n, h, w, 1)) * np.array([37, 91, 53])
+    answers = inputs.copy()
+    for k in range(n):
+        y, x = rng.integers(0, h // 2), rng.integers(0, w // 2)
+        answers[k, y:y + h // 2, x:x + w // 2] = rng.integers(0, 256, 3)
+    return inputs.astype(np.uint8), answers.astype(np.uint8)
+
+
+@needs_simulator
+@pytest.mark.parametrize("h, w", [(64, 64), (37, 53)])
+def test_cuda_sim_noisy_outputs_of_several_problems_equal_the_oracle(h, w):
+    rng = np.random.default_rng(h * w)
+    inputs, answers = palette(rng, 3, h, w)
+    noise = rng.integers(-7, 8, answers.shape)
+    outputs = np.clip(answers.astype(np.int64) + noise, 0, 255).astype(np.uint8)
+    outputs[1] = inputs[1]  # the unchanged input
+    outputs[2] = answers[2]  # a perfect output
+    check(outputs, answers, inputs)
+
+
+@needs_simulator
+def test_cuda_sim_near_integer_pairs_equal_the_oracle():
+    pairs = np.load(NEAR_INTEGER)[:400]  # (K, 2, 3): output colour, reference colour
+    k = len(pairs)
+    width = 40
+    h = -(-k // width)
+    pad = h * width - k
+    out = np.concatenate([pairs[:, 0], pairs[:pad, 0]]).reshape(h, width, 3)
+    ref = np.concatenate([pairs[:, 1], pairs[:pad, 1]]).reshape(h, width, 3)
+    other = 255 - ref
+    # the pairs as O vs A in the preservation region, in the edit region, and as O vs I
+    outputs = np.stack([out, out, out])
+    answers = np.stack([ref, ref, other])
+    inputs = np.stack([ref, other, ref])
+    check(outputs, answers, inputs)
+
+
+@needs_simulator
+def test_cuda_sim_all_equal_and_all_different_images():
+    rng = np.random.default_rng(7)
+    same = np.full((2, 24, 40, 3), 90, np.uint8)
+    check(same.copy(), same[:1].copy(), same[:1].copy(), samples=2)  # O == A == I
+    inputs = rng.integers(0, 256, (1, 24, 40, 3), dtype=np.uint8)
+    answers = (inputs + 128).astype(np.uint8)  # every pixel edited
+    outputs = (255 - answers).astype(np.uint8)  # every pixel wrong
+    check(np.concatenate([outputs, answers, inputs]), np.repeat(answers, 3, 0),
+          np.repeat(inputs, 3, 0))
+
+
+@needs_simulator
+def test_cuda_sim_g_outputs_per_target_read_one_target():
+    rng = np.random.default_rng(3)
+    inputs, answers = palette(rng, 2, 20, 30)
+    samples = 4
+    outputs = np.repeat(answers, samples, axis=0)
+    noise = rng.integers(-12, 13, outputs.shape)
+    outputs = np.clip(outputs.astype(np.int64) + noise * (np.arange(8) % 3)[:, None, None, None],
+                      0, 255).astype(np.uint8)
+    check(outputs, answers, inputs, samples=samples)
+
+
+@needs_simulator
+def test_cuda_sim_float_outputs_convert_in_the_kernel_and_count_bad_values():
+    rng = np.random.default_rng(5)
+    inputs, answers = palette(rng, 2, 16, 24)
+    floats = answers.astype(np.float32) / np.float32(255)
+    floats[1] += rng.normal(0, 0.01, floats[1].shape).astype(np.float32)
+    floats = np.clip(floats, 0, 1)
+    # (the simulator copies arrays whole, so strided views of (B, 3, H, W) tensors are
+    # checked on a GPU by bench/device_check.py)
+    _, outside = check(floats, answers, inputs)
+    assert outside.tolist() == [0, 0]
+    from paintkit.kernels.tolerance_counts_cuda import tolerance_histograms_cuda
+
+    floats[0, 0, 0, 0] = -0.5
+    floats[0, 1, 1, 1] = np.nan
+    floats[1, 2, 2, 2] = 1.0001
+    assert tolerance_histograms_cuda(floats, answers, inputs)[1].tolist() == [2, 1]
+
+
+@needs_simulator
+def test_cuda_sim_wrong_shapes_are_refused():
+    from paintkit.kernels.tolerance_counts_cuda import tolerance_histograms_cuda
+
+    a = np.zeros((2, 8, 8, 3), np.uint8)
+    with pytest.raises(ValueError, match="expected"):
+        tolerance_histograms_cuda(np.zeros((3, 8, 8, 3), np.uint8), a, a)
+    with pytest.raises(ValueError, match="expected"):
+        tolerance_histograms_cuda(np.zeros((2, 8, 9, 3), np.uint8), a, a)
+
+
+@pytest.mark.skipif(SIMULATOR, reason="already inside the simulator")
+def test_cuda_sim_cases_pass_in_a_simulator_process():
+    root = Path(__file__).resolve().parents[2]
+    env = dict(os.environ, NUMBA_ENABLE_CUDASIM="1")
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-k", "cuda_sim",
+         str(Path(__file__).relative_to(root))],
+        cwd=root, env=env, capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-2000:]
+    assert "7 passed" in run.stdout, run.stdout[-3000:]
