@@ -65,16 +65,23 @@ class TransferCounter:
         monkeypatch.setattr(torch.Tensor, "to", to)
 
 
-@pytest.mark.parametrize("device", DEVICES)
-def test_mixed_sizes_stay_on_device_in_input_order(device, rng, monkeypatch):
+# (device, backend): on CUDA "auto" is the fused Numba CUDA kernel where Numba's CUDA target
+# runs (on the CPU it is the Numba CPU kernel, which reads NumPy views: not these tests' subject)
+PATHS = [("cpu", "torch")] + [pytest.param(*p, marks=pytest.mark.skipif(
+    not torch.cuda.is_available(), reason="needs a CUDA device (none on this machine)"))
+    for p in (("cuda", "torch"), ("cuda", "auto"))]
+
+
+@pytest.mark.parametrize("device, backend", PATHS)
+def test_mixed_sizes_stay_on_device_in_input_order(device, backend, rng, monkeypatch):
     inputs, answers, outputs = mixed_problems(rng)
     dev = torch.device(device)
     to_dev = [lambda xs: [torch.from_numpy(x).permute(2, 0, 1).to(dev) for x in xs]][0]
     targets = prepare_targets(to_dev(answers), to_dev(inputs))
     outs = [o.float() / 255 for o in to_dev(outputs)]  # (3, H, W) float in [0, 1]
-    warm = reward(outs, targets, backend="torch")  # prepares Lab, masks, lookup tables
+    warm = reward(outs, targets, backend=backend)  # prepares Lab, masks, lookup tables
     counter = TransferCounter(monkeypatch)
-    r = reward(outs, targets, backend="torch")
+    r = reward(outs, targets, backend=backend)
     assert counter.calls == []
     monkeypatch.undo()
     assert r.device.type == dev.type and r.shape == (len(outputs),) and r.dtype == torch.float32
@@ -83,17 +90,17 @@ def test_mixed_sizes_stay_on_device_in_input_order(device, rng, monkeypatch):
     np.testing.assert_allclose(r.cpu().numpy(), expected, rtol=0, atol=1e-6)
 
 
-@pytest.mark.parametrize("device", DEVICES)
-def test_batch_tensor_reward_makes_no_host_transfers(device, rng, monkeypatch):
+@pytest.mark.parametrize("device, backend", PATHS)
+def test_batch_tensor_reward_makes_no_host_transfers(device, backend, rng, monkeypatch):
     pairs = [palette_pair(rng, 16, 24) for _ in range(4)]
     inp = torch.from_numpy(np.stack([p[0] for p in pairs])).to(device)
     ans = torch.from_numpy(np.stack([p[1] for p in pairs])).to(device)
     targets = prepare_targets(ans, inp, device=device)
     outputs = (ans.float() / 255 * 0.9).permute(0, 3, 1, 2)  # NCHW float
-    warm = reward(outputs, targets, backend="torch")
+    warm = reward(outputs, targets, backend=backend)
     counter = TransferCounter(monkeypatch)
-    r = reward(outputs, targets, backend="torch")
-    acc = ScoreAccumulator(backend="torch")
+    r = reward(outputs, targets, backend=backend)
+    acc = ScoreAccumulator(backend=backend)
     acc.update(outputs, targets)
     assert counter.calls == []
     monkeypatch.undo()

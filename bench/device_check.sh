@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# The whole GPU check in one command (at most ~8 minutes on one H100 / H200), from a bare
+# machine: install what it lacks from .whl/ (fill it here first: bash bench/device_wheels.sh),
+# install paintkit from this working tree, run the exactness / synchronisation / throughput
+# checks (bench/device_check.py), then the CUDA cases of the test suite. Summaries go to
+# $OUT (device_check.json, device_check.md, pytest_cuda.log).
+#
+#     bash bench/device_check.sh            # on the GPU machine
+#     bash bench/device_check.sh --dry-run  # here, on the CPU: checks this script (< 1 min)
+set -uo pipefail
+cd "$(dirname "$0")/.."
+REPO=$PWD
+OUT=${OUT:-$(mktemp -d)}
+mkdir -p "$OUT"
+DRY=0
+[ "${1:-}" = "--dry-run" ] && DRY=1
+log() { echo "[device_check.sh $(date +%H:%M:%S)] $*"; }
+export PYTHONUNBUFFERED=1
+
+if [ "$DRY" = 0 ]; then
+    PY=python3
+    command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv
+    ls .whl/*.whl >/dev/null 2>&1 || { log "no wheels in .whl/: run bash bench/device_wheels.sh here first"; exit 2; }
+    log "installing the carried wheels into /tmp/site"
+    $PY -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
+        --target /tmp/site .whl/*.whl || exit 1
+    export PYTHONPATH=/tmp/site
+    log "installing paintkit from the working tree"
+    $PY -m pip install -q --no-index --no-deps --no-build-isolation --no-compile --no-cache-dir \
+        --target /tmp/site "$REPO" || exit 1
+else
+    PY=${PYTHON:-python}
+fi
+
+# Run from a copy of tests/ and bench/ outside the repository: the installed paintkit (with
+# paintkit.kernels) is what gets imported, not the repository's paintkit/ folder.
+RUN=$(mktemp -d)
+cp -r tests bench pyproject.toml "$RUN"/
+cd "$RUN" || exit 1
+status=0
+log "bench.device_check"
+if [ "$DRY" = 1 ]; then
+    $PY -m bench.device_check --out "$OUT" --dry-run || status=1
+else
+    $PY -m bench.device_check --out "$OUT" || status=1
+    log "the CUDA cases of the test suite"
+    # shellcheck disable=SC2046
+    timeout 240 $PY -m pytest -q -p no:cacheprovider -x -k "cuda and not cuda_sim" \
+        tests/metrics/test_counts_cuda.py tests/metrics/test_exact_counts_torch.py \
+        tests/metrics/test_metrics_api.py \
+        tests/metrics/test_compiled_counts.py tests/metrics/test_similarity.py \
+        tests/rewards/test_rewards_device.py tests/kernels/test_point_ops.py \
+        tests/kernels/test_blend.py tests/kernels/test_gradient.py tests/kernels/test_warp.py \
+        tests/kernels/test_flood_fill.py 2>&1 | tee "$OUT/pytest_cuda.log" | tail -n 25
+    [ "${PIPESTATUS[0]}" = 0 ] || status=1
+fi
+log "summaries in $OUT (exit $status)"
+cat "$OUT/device_check.md" 2>/dev/null | head -n 60
+exit $status
