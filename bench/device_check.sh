@@ -45,7 +45,7 @@ else
     $PY -m bench.device_check --out "$OUT" || status=1
     log "the CUDA cases of the test suite"
     # shellcheck disable=SC2046
-    timeout 240 $PY -m pytest -q -p no:cacheprovider -x -k "cuda and not cuda_sim" \
+    timeout 150 $PY -m pytest -q -p no:cacheprovider -x -k "cuda and not cuda_sim" \
         tests/metrics/test_counts_cuda.py tests/metrics/test_exact_counts_torch.py \
         tests/metrics/test_metrics_api.py \
         tests/metrics/test_compiled_counts.py tests/metrics/test_similarity.py \
