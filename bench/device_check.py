@@ -102,26 +102,55 @@ def copy_bandwidth(device) -> float:
     return round(2 * n / best / 1e9, 1)
 
 
-def benchmark_problems(count: int, size_cap: int | None):
-    """Real PaintBench problems over several tasks and canvas sizes: ``(answers, inputs)``
-    lists of uint8 ``(H, W, 3)`` arrays."""
+#: Real PaintBench problems made on the machine that fills .whl/ (bench/device_wheels.sh):
+#: the GPU machine lacks the GL libraries Skia links against, so it does not render them.
+PROBLEMS_FILE = Path(".whl") / "device_problems.npz"
+
+
+def make_problems(path: Path, count: int = 24) -> None:
+    """Write ``count`` real PaintBench problems (answers and inputs) to ``path``."""
+    answers, inputs = _generate(count)
+    arrays = {f"answer_{k}": a for k, a in enumerate(answers)}
+    arrays.update({f"input_{k}": i for k, i in enumerate(inputs)})
+    path.parent.mkdir(parents=True, exist_ok=True)
+    np.savez_compressed(path, **arrays)
+
+
+def _generate(count: int):
     import paintkit
 
-    answers, inputs = [], []
+    answers, inputs, error = [], [], None
     seed = 0
     while len(answers) < count and seed < 20 * count:
         task = TASKS[seed % len(TASKS)]
         try:
             problem = paintkit.generate(task, seed=seed)
-        except Exception:  # a rejected seed: the next one
+        except Exception as exc:  # a rejected seed: the next one
+            error = exc
             seed += 1
             continue
         seed += 1
-        a, i = np.asarray(problem.answer), np.asarray(problem.input)
-        if size_cap:
-            a, i = a[:size_cap, :size_cap], i[:size_cap, :size_cap]
-        answers.append(np.ascontiguousarray(a))
-        inputs.append(np.ascontiguousarray(i))
+        answers.append(np.ascontiguousarray(problem.answer))
+        inputs.append(np.ascontiguousarray(problem.input))
+    if not answers:
+        raise RuntimeError(f"no problem could be generated; the last error: {error!r}")
+    return answers, inputs
+
+
+def benchmark_problems(count: int, size_cap: int | None):
+    """Real PaintBench problems over several tasks and canvas sizes: ``(answers, inputs)``
+    lists of uint8 ``(H, W, 3)`` arrays (from :data:`PROBLEMS_FILE` where it exists)."""
+    source = Path(__file__).resolve().parents[1] / PROBLEMS_FILE
+    if source.exists():
+        with np.load(source) as data:
+            n = len([k for k in data.files if k.startswith("answer_")])
+            answers = [data[f"answer_{k}"] for k in range(n)][:count]
+            inputs = [data[f"input_{k}"] for k in range(n)][:count]
+    else:
+        answers, inputs = _generate(count)
+    if size_cap:
+        answers = [np.ascontiguousarray(a[:size_cap, :size_cap]) for a in answers]
+        inputs = [np.ascontiguousarray(i[:size_cap, :size_cap]) for i in inputs]
     return answers, inputs
 
 
@@ -390,7 +419,13 @@ def main(argv=None) -> int:
     parser.add_argument("--out", type=Path, required=True, help="folder for the summaries")
     parser.add_argument("--dry-run", action="store_true",
                         help="every section on the CPU at toy sizes (checks this script)")
+    parser.add_argument("--make-problems", action="store_true",
+                        help=f"only write the real problems the GPU run reads to {PROBLEMS_FILE}")
     args = parser.parse_args(argv)
+    if args.make_problems:
+        make_problems(args.out / PROBLEMS_FILE.name)
+        log(f"wrote {args.out / PROBLEMS_FILE.name}")
+        return 0
     if not args.dry_run and not torch.cuda.is_available():
         print("device_check: no CUDA device here; use --dry-run to check the script on the CPU",
               file=sys.stderr)

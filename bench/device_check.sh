@@ -25,6 +25,11 @@ if [ "$DRY" = 0 ]; then
     $PY -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
         --target /tmp/site .whl/*.whl || exit 1
     export PYTHONPATH=/tmp/site
+    # numba-cuda 0.30.4 (the machine's) registers np.row_stack, which NumPy 2.5 removed: give
+    # it the alias back for this run only (paintkit itself falls back to its torch kernel when
+    # Numba's CUDA target cannot compile, see paintkit.kernels.tolerance_counts_cuda)
+    python3 -c "import numpy as n, sys; sys.exit(hasattr(n, 'row_stack'))" && \
+        printf 'import numpy\nnumpy.row_stack = numpy.vstack\n' > /tmp/site/sitecustomize.py
     log "installing paintkit from the working tree"
     $PY -m pip install -q --no-index --no-deps --no-build-isolation --no-compile --no-cache-dir \
         --target /tmp/site "$REPO" || exit 1
@@ -36,6 +41,7 @@ fi
 # paintkit.kernels) is what gets imported, not the repository's paintkit/ folder.
 RUN=$(mktemp -d)
 cp -r tests bench pyproject.toml "$RUN"/
+[ -d .whl ] && mkdir -p "$RUN/.whl" && cp .whl/*.npz "$RUN/.whl/" 2>/dev/null
 cd "$RUN" || exit 1
 status=0
 log "bench.device_check"

@@ -5,7 +5,8 @@
 # matplotlib, threadpoolctl, pytest and hypothesis, and reach no package index: paintkit's
 # other dependencies travel with the working tree. Run from the repository root:
 #
-#     bash bench/device_wheels.sh          # ~32 MB: skia-python, kornia, kornia_rs, tbb, tcmlib, setuptools
+#     bash bench/device_wheels.sh   # ~33 MB: skia-python, kornia, kornia_rs, tbb, tcmlib, setuptools,
+#                                   # and .whl/device_problems.npz (24 real problems)
 #
 # imagecodecs (28 MB) is left out on purpose: paintkit reads PNGs without it (Pillow), and the
 # device check writes no PNGs.
@@ -26,4 +27,7 @@ for wheel in "${WHEELS[@]}"; do
         --platform manylinux_2_24_x86_64 --platform manylinux_2_17_x86_64 \
         --platform manylinux2014_x86_64 --platform manylinux1_x86_64 -d .whl "$wheel"
 done
-du -ch .whl/*.whl | tail -n 1
+# Real PaintBench problems for the exactness and throughput checks (rendered here: the GPU
+# machine lacks the GL libraries Skia links against)
+python -m bench.device_check --make-problems --out .whl
+du -ch .whl/* | tail -n 1

@@ -190,13 +190,45 @@ def interleaved_lab_table(device=None):
     return table
 
 
+_AVAILABLE: list = []
+
+
 def cuda_kernel_available() -> bool:
-    """Whether Numba can launch kernels on a real CUDA device here."""
+    """Whether the fused kernel runs on a real CUDA device here: Numba's CUDA target finds a
+    driver and compiles and runs the kernel on a one-pixel problem (checked once per
+    process). Where it cannot (no driver, a Numba CUDA release that fails with this NumPy),
+    a one-line warning says so and the torch kernel counts instead."""
+    if _AVAILABLE:
+        return _AVAILABLE[0]
+    with _LOCK:
+        if not _AVAILABLE:
+            _AVAILABLE.append(_probe())
+    return _AVAILABLE[0]
+
+
+def _probe() -> bool:
     if _SIMULATOR:
         return False
     try:
-        return bool(cuda.is_available())
+        if not cuda.is_available():
+            return False
     except Exception:  # a broken driver install reads as "not available"
+        return False
+    try:
+        pixel = cuda.to_device(np.zeros((1, 1, 3), np.uint8))
+        table = cuda.to_device(np.zeros((1, 4), np.float32))
+        hist = cuda.to_device(np.zeros((1, _SLOTS), np.int64))
+        bad = cuda.to_device(np.zeros(1, np.int32))
+        _count_kernel[(1, 1), THREADS](pixel, pixel, pixel, table, 1, False, 0, hist, bad)
+        cuda.synchronize()
+        return int(hist.copy_to_host()[0, 0]) == 1
+    except Exception as exc:
+        import warnings
+
+        warnings.warn(f"paintkit: Numba's CUDA target cannot run the fused counting kernel here "
+                      f"({type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}); "
+                      f"CUDA batches are counted by the torch kernel instead", RuntimeWarning,
+                      stacklevel=3)
         return False
 
 
