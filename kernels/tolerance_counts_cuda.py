@@ -30,7 +30,7 @@ from __future__ import annotations
 import threading
 
 import numpy as np
-from numba import cuda, float32, int32
+from numba import cuda, float32, int32, uint64
 from numba.core import config
 
 from paintkit.kernels.tolerance_bins import BIN_THRESHOLDS, NUM_BINS
@@ -45,6 +45,8 @@ _SLOTS = 3 * NUM_BINS  # edit, preservation, changed: ``slot = 12 * histogram + 
 #: Pixels each thread handles (grid-stride) before the grid grows past one wave.
 _PIXELS_PER_THREAD = 16
 _MAX_GRID_X = 65535
+#: Pixels per thread at most in :func:`_count_kernel_registers` (8-bit counters).
+_REGISTER_PIXELS = 255
 _THRESHOLDS = tuple(float(t) for t in BIN_THRESHOLDS)  # exact float32 values, as Python floats
 _ROUND = np.float32(1 << 23)  # (y + 2^23) - 2^23 is rint(y) in float32 for 0 <= y <= 255
 _SIMULATOR = bool(config.ENABLE_CUDASIM)
@@ -93,6 +95,41 @@ def _bin(table, code_a, code_b):
     return b
 
 
+@cuda.jit(device=True)
+def _pixel_bins(out, ans, inp, table, n, k, p, is_float):
+    """``(in_edit, bin_oa, bin_oi, floats outside [0, 1])`` of pixel ``p`` of output ``n``."""
+    r, e0 = _byte_of(out[n, p, 0], is_float)
+    g, e1 = _byte_of(out[n, p, 1], is_float)
+    b, e2 = _byte_of(out[n, p, 2], is_float)
+    code_o = (r << 16) | (g << 8) | b
+    code_a = (int32(ans[k, p, 0]) << 16) | (int32(ans[k, p, 1]) << 8) | int32(ans[k, p, 2])
+    code_i = (int32(inp[k, p, 0]) << 16) | (int32(inp[k, p, 1]) << 8) | int32(inp[k, p, 2])
+    return (code_a != code_i, _bin(table, code_o, code_a), _bin(table, code_o, code_i),
+            e0 + e1 + e2)
+
+
+@cuda.jit(device=True)
+def _zero_counts(counts):
+    for s in range(cuda.threadIdx.x, _WARPS * _SLOTS, THREADS):
+        counts[s // _SLOTS, s % _SLOTS] = 0
+    cuda.syncthreads()
+
+
+@cuda.jit(device=True)
+def _flush(counts, hist, bad, n, outside):
+    """Sum the warps' histograms of this block into ``hist[n]`` (integer atomics)."""
+    if outside:
+        cuda.atomic.add(bad, n, outside)
+    cuda.syncthreads()
+    tid = cuda.threadIdx.x
+    if tid < _SLOTS:
+        total = 0
+        for w in range(_WARPS):
+            total += counts[w, tid]
+        if total:
+            cuda.atomic.add(hist, (n, tid), total)
+
+
 @cuda.jit
 def _count_kernel(out, ans, inp, table, samples, is_float, first, hist, bad):
     """Block ``(x, y)`` counts a grid-stride share of output ``n = first + y``'s pixels.
@@ -100,31 +137,23 @@ def _count_kernel(out, ans, inp, table, samples, is_float, first, hist, bad):
     ``out``: ``(N, M, 3)`` uint8 or float32 (any strides); ``ans``, ``inp``: uint8
     ``(N // samples, M, 3)``; ``table``: float32 ``(2^24, 4)``; ``hist``: int64 ``(N, 36)``,
     zeroed; ``bad``: int32 ``(N,)``, zeroed, gets the count of float values outside [0, 1].
+    Non-zero bins go to the warp's shared histogram by atomics; bin-0 pixels are counted in
+    registers.
     """
     n = first + cuda.blockIdx.y
     k = n // samples
-    m = out.shape[1]
-    tid = cuda.threadIdx.x
-    warp = tid // 32
+    warp = cuda.threadIdx.x // 32
     counts = cuda.shared.array((_WARPS, _SLOTS), int32)
-    for s in range(tid, _WARPS * _SLOTS, THREADS):
-        counts[s // _SLOTS, s % _SLOTS] = 0
-    cuda.syncthreads()
-    zero_edit = 0  # bin-0 pixels, counted in registers
+    _zero_counts(counts)
+    zero_edit = 0
     zero_kept = 0
     zero_changed = 0
     outside = 0
-    for p in range(cuda.blockIdx.x * THREADS + tid, m, cuda.gridDim.x * THREADS):
-        r, e0 = _byte_of(out[n, p, 0], is_float)
-        g, e1 = _byte_of(out[n, p, 1], is_float)
-        b, e2 = _byte_of(out[n, p, 2], is_float)
-        outside += e0 + e1 + e2
-        code_o = (r << 16) | (g << 8) | b
-        code_a = (int32(ans[k, p, 0]) << 16) | (int32(ans[k, p, 1]) << 8) | int32(ans[k, p, 2])
-        code_i = (int32(inp[k, p, 0]) << 16) | (int32(inp[k, p, 1]) << 8) | int32(inp[k, p, 2])
-        in_edit = code_a != code_i
-        bin_oa = _bin(table, code_o, code_a)
-        bin_oi = _bin(table, code_o, code_i)
+    for p in range(cuda.blockIdx.x * THREADS + cuda.threadIdx.x, out.shape[1],
+                   cuda.gridDim.x * THREADS):
+        in_edit, bin_oa, bin_oi, bad_values = _pixel_bins(out, ans, inp, table, n, k, p,
+                                                          is_float)
+        outside += bad_values
         if bin_oa == 0:
             if in_edit:
                 zero_edit += 1
@@ -144,15 +173,47 @@ def _count_kernel(out, ans, inp, table, samples, is_float, first, hist, bad):
         cuda.atomic.add(counts, (warp, NUM_BINS), zero_kept)
     if zero_changed:
         cuda.atomic.add(counts, (warp, 2 * NUM_BINS), zero_changed)
-    if outside:
-        cuda.atomic.add(bad, n, outside)
-    cuda.syncthreads()
-    if tid < _SLOTS:
-        total = 0
-        for w in range(_WARPS):
-            total += counts[w, tid]
-        if total:
-            cuda.atomic.add(hist, (n, tid), total)
+    _flush(counts, hist, bad, n, outside)
+
+
+@cuda.jit(device=True)
+def _bump(w0, w1, w2, w3, w4, slot):
+    """Add 1 to 8-bit counter ``slot`` (0..35) of five packed uint64 words."""
+    inc = uint64(1) << uint64(8 * (slot & 7))
+    word = slot >> 3
+    return (w0 + (inc if word == 0 else uint64(0)), w1 + (inc if word == 1 else uint64(0)),
+            w2 + (inc if word == 2 else uint64(0)), w3 + (inc if word == 3 else uint64(0)),
+            w4 + (inc if word == 4 else uint64(0)))
+
+
+@cuda.jit
+def _count_kernel_registers(out, ans, inp, table, samples, is_float, first, hist, bad):
+    """:func:`_count_kernel` with each thread's 36 counters packed 8 bits each in five
+    uint64 registers (no atomic per pixel): a thread may count at most 255 pixels, which
+    the launch guarantees (:data:`_REGISTER_PIXELS`)."""
+    n = first + cuda.blockIdx.y
+    k = n // samples
+    warp = cuda.threadIdx.x // 32
+    counts = cuda.shared.array((_WARPS, _SLOTS), int32)
+    _zero_counts(counts)
+    w0 = w1 = w2 = w3 = w4 = uint64(0)
+    outside = 0
+    for p in range(cuda.blockIdx.x * THREADS + cuda.threadIdx.x, out.shape[1],
+                   cuda.gridDim.x * THREADS):
+        in_edit, bin_oa, bin_oi, bad_values = _pixel_bins(out, ans, inp, table, n, k, p,
+                                                          is_float)
+        outside += bad_values
+        w0, w1, w2, w3, w4 = _bump(w0, w1, w2, w3, w4,
+                                   (0 if in_edit else NUM_BINS) + bin_oa)
+        w0, w1, w2, w3, w4 = _bump(w0, w1, w2, w3, w4, 2 * NUM_BINS + bin_oi)
+    for slot in range(_SLOTS):
+        word = slot >> 3
+        w = w0 if word == 0 else w1 if word == 1 else w2 if word == 2 else w3 \
+            if word == 3 else w4
+        c = int32((w >> uint64(8 * (slot & 7))) & uint64(255))
+        if c:
+            cuda.atomic.add(counts, (warp, slot), c)
+    _flush(counts, hist, bad, n, outside)
 
 
 _TABLES: dict = {}
@@ -160,7 +221,7 @@ _LOCK = threading.Lock()
 
 
 def _host_table() -> np.ndarray:
-    from paintkit.kernels.lab_canonical import canonical_lab_table
+    from paintkit.kernels.lab_canonical import canonical_lab_table  # numba: the table builder
 
     planar = canonical_lab_table()
     table = np.zeros((planar.shape[1], 4), np.float32)
@@ -249,7 +310,8 @@ def _launch_args(tensors, device):
     return [cuda.as_cuda_array(t, sync=False) for t in tensors], stream
 
 
-def tolerance_histograms_cuda(outputs, answers, inputs, *, samples: int = 1):
+def tolerance_histograms_cuda(outputs, answers, inputs, *, samples: int = 1,
+                              variant: str = "atomics", pixels_per_thread: int | None = None):
     """Per-output ``(3, 12)`` ΔE histograms, computed by one fused CUDA kernel launch.
 
     Args:
@@ -259,6 +321,10 @@ def tolerance_histograms_cuda(outputs, answers, inputs, *, samples: int = 1):
         answers, inputs: uint8 ``(B, H, W, 3)``; output ``n`` is scored against problem
             ``n // samples`` (GRPO's G samples per problem read one target, never copied).
         samples: outputs per problem.
+        variant, pixels_per_thread: tuning knobs (``bench/device_check.py`` measures them):
+            ``"atomics"`` (per-warp shared histograms) or ``"registers"`` (8-bit counters
+            packed in registers, at most 255 pixels a thread), and the pixels each thread
+            counts (the grid's width).
 
     Torch CUDA tensors are read in place and the kernel runs on the current torch stream
     with no host synchronisation; NumPy arrays run in Numba's CUDA simulator.
@@ -277,12 +343,20 @@ def tolerance_histograms_cuda(outputs, answers, inputs, *, samples: int = 1):
                          f"(B, H, W, 3), got {tuple(outputs.shape)}, {tuple(answers.shape)} and "
                          f"{tuple(inputs.shape)}")
     is_float = outputs.dtype == (np.float32 if is_numpy else _torch_float32())
-    blocks = max(1, min(_MAX_GRID_X, -(-m // (THREADS * _PIXELS_PER_THREAD))))
+    kernel = {"atomics": _count_kernel, "registers": _count_kernel_registers}[variant]
+    per_thread = pixels_per_thread or _PIXELS_PER_THREAD
+    if variant == "registers":
+        per_thread = min(per_thread, _REGISTER_PIXELS)
+    blocks = max(1, -(-m // (THREADS * per_thread)))
+    if blocks > _MAX_GRID_X:
+        if variant == "registers":
+            raise ValueError(f"outputs: {m} pixels are too many for the registers variant")
+        blocks = _MAX_GRID_X
     if is_numpy:
         hist = np.zeros((n, 3, NUM_BINS), np.int64)
         bad = np.zeros(n, np.int32)
         if n and m:
-            _count_kernel[(blocks, n), THREADS](
+            kernel[(blocks, n), THREADS](
                 outputs.reshape(n, m, 3), answers.reshape(-1, m, 3), inputs.reshape(-1, m, 3),
                 interleaved_lab_table(), samples, is_float, 0, hist.reshape(n, _SLOTS), bad)
         return hist, bad
@@ -300,7 +374,7 @@ def tolerance_histograms_cuda(outputs, answers, inputs, *, samples: int = 1):
             arrays, stream = _launch_args(views, device)
             for start in range(0, n, _MAX_GRID_X):  # gridDim.y is at most 65,535
                 rows = min(n - start, _MAX_GRID_X)
-                _count_kernel[(blocks, rows), THREADS, stream](
+                kernel[(blocks, rows), THREADS, stream](
                     *arrays[:4], samples, is_float, start, *arrays[4:])
     return hist, bad
 

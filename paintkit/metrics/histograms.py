@@ -25,7 +25,7 @@ __all__ = ["fused_cuda_available", "numpy_histograms", "torch_histograms"]
 def fused_cuda_available() -> bool:
     """Whether CIE76 counts of CUDA tensors can run in the fused Numba CUDA kernel (Numba's
     CUDA target and a driver are present; imported on first ask)."""
-    from paintkit.kernels.tolerance_counts_cuda import cuda_kernel_available
+    from paintkit.kernels.tolerance_counts_cuda import cuda_kernel_available  # numba.cuda
 
     return cuda_kernel_available()
 
@@ -58,7 +58,7 @@ def torch_histograms(outputs, group, delta_e: str = "cie76", return_bins: bool =
     ``return_bins``; the caller checked :func:`fused_cuda_available`).
     """
     if check_delta_e(delta_e) == "cie76" and fused and not return_bins:
-        from paintkit.kernels.tolerance_counts_cuda import tolerance_histograms_cuda
+        from paintkit.kernels.tolerance_counts_cuda import tolerance_histograms_cuda  # numba.cuda
 
         return tolerance_histograms_cuda(outputs, group.answers, group.inputs)[0]
     if delta_e == "cie76":

@@ -10,7 +10,7 @@ are scattered back to their input positions with ``index_copy_``.
 from __future__ import annotations
 
 from paintkit.kernels.normalize import normalize_output_torch
-from paintkit.metrics.coerce import MissingImage, output_on_device
+from paintkit.metrics.coerce import MissingImage, output_on_device, tensor_nhwc
 from paintkit.metrics.histograms import torch_histograms
 
 NUM_BINS = 12
@@ -51,8 +51,6 @@ def fused_cuda_batch(outputs, reference, samples: int):
     """
     import torch  # heavy: loaded on first use
 
-    from paintkit.kernels.tolerance_counts_cuda import tolerance_histograms_cuda
-    from paintkit.metrics.coerce import tensor_nhwc
 
     nhwc = tensor_nhwc(outputs, "outputs")
     if nhwc.dtype not in (torch.uint8, torch.float32):

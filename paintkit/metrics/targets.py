@@ -96,7 +96,7 @@ def _fused_counts_on(device) -> bool:
     """Whether CIE76 counts on ``device`` run in the fused CUDA kernel (uint8 pixels only)."""
     if device.type != "cuda":
         return False
-    from paintkit.metrics.histograms import fused_cuda_available
+    from paintkit.metrics.histograms import fused_cuda_available  # numba.cuda, on first ask
 
     return fused_cuda_available()
 

@@ -40,10 +40,11 @@ def oracle_histograms(out, ans, inp):
     return hist
 
 
-def check(outputs, answers, inputs, samples=1):
+def check(outputs, answers, inputs, samples=1, variant="atomics"):
     from paintkit.kernels.tolerance_counts_cuda import tolerance_histograms_cuda
 
-    hist, outside = tolerance_histograms_cuda(outputs, answers, inputs, samples=samples)
+    hist, outside = tolerance_histograms_cuda(outputs, answers, inputs, samples=samples,
+                                              variant=variant)
     as_bytes = outputs if outputs.dtype == np.uint8 else \
         np.rint(outputs.astype(np.float32) * np.float32(255)).astype(np.uint8)
     for n in range(len(outputs)):
@@ -63,15 +64,16 @@ def palette(rng, n, h, w, colours=5):
 
 
 @needs_simulator
+@pytest.mark.parametrize("variant", ["atomics", "registers"])
 @pytest.mark.parametrize("h, w", [(64, 64), (37, 53)])
-def test_cuda_sim_noisy_outputs_of_several_problems_equal_the_oracle(h, w):
+def test_cuda_sim_noisy_outputs_of_several_problems_equal_the_oracle(h, w, variant):
     rng = np.random.default_rng(h * w)
     inputs, answers = palette(rng, 3, h, w)
     noise = rng.integers(-7, 8, answers.shape)
     outputs = np.clip(answers.astype(np.int64) + noise, 0, 255).astype(np.uint8)
     outputs[1] = inputs[1]  # the unchanged input
     outputs[2] = answers[2]  # a perfect output
-    check(outputs, answers, inputs)
+    check(outputs, answers, inputs, variant=variant)
 
 
 @needs_simulator
@@ -154,4 +156,4 @@ def test_cuda_sim_cases_pass_in_a_simulator_process():
          str(Path(__file__).relative_to(root))],
         cwd=root, env=env, capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-2000:]
-    assert "7 passed" in run.stdout, run.stdout[-3000:]
+    assert "9 passed" in run.stdout, run.stdout[-3000:]
