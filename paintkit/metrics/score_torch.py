@@ -51,6 +51,8 @@ def fused_cuda_batch(outputs, reference, samples: int):
     """
     import torch  # heavy: loaded on first use
 
+    from paintkit.kernels.tolerance_counts_cuda import tolerance_histograms_cuda  # numba.cuda
+
 
     nhwc = tensor_nhwc(outputs, "outputs")
     if nhwc.dtype not in (torch.uint8, torch.float32):
