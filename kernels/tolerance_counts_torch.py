@@ -193,7 +193,10 @@ def _chunk_counts(o, a, i, lab_a, lab_i, edit, want_bins, work):
         counts = torch.bincount(index.view(-1), minlength=minlength)
         return counts, ((index % NUM_BINS) if want_bins else None)
     pix = None
-    if m % 8 == 0 and all(x.storage_offset() % 8 == 0 for x in (o, a, i)) \
+    # The O == A == I shortcut decides on the host from data on the device (a count read
+    # back): on CPU that is free, on CUDA it would stall every call, so CUDA runs dense.
+    if device.type == "cpu" and m % 8 == 0 and all(x.storage_offset() % 8 == 0
+                                                   for x in (o, a, i)) \
             and not _mostly_changed(o, a, i):
         need = _group_need(o, a, i)
         if 2 * int(need.sum()) < need.numel():  # mostly O == A == I: only the other groups

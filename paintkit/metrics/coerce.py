@@ -157,6 +157,22 @@ def _float_to_uint8(tensor, name: str, numba: bool = True):
     return out
 
 
+def float_to_uint8_unchecked(tensor):
+    """``round(x * 255)`` of a float image batch ``(B, ...)`` as uint8, and which images hold
+    values outside [0, 1] or NaN: bool ``(B,)``, on the tensor's device.
+
+    The same bytes as the checked conversion for valid images (out-of-range values are
+    clamped, NaN becomes 0), with the check left on the device: nothing is read back, so a
+    CUDA caller can flag the images (a NaN reward) without stalling the device.
+    """
+    import torch  # heavy: loaded on first use
+
+    flat = tensor.reshape(len(tensor), -1)
+    invalid = ~((flat >= 0) & (flat <= 1)).all(dim=1)
+    scaled = torch.mul(tensor, 255).round_()
+    return scaled.nan_to_num_(0.0).clamp_(0, 255).to(torch.uint8), invalid
+
+
 def scale_to_uint8(tensor):
     """``round(x * 255)`` (half to even) as uint8, and the minimum and maximum of ``x``:
     the float -> uint8 pass as one function, for ``torch.compile``."""

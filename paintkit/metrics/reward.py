@@ -47,8 +47,11 @@ def reward(outputs, targets, inputs=None, *, tolerance: int | None = None,
     batch = tolerance_statistics(outputs, targets, inputs, backend=backend,
                                  samples_per_problem=samples_per_problem, delta_e=delta_e,
                                  defer_range_errors=True)
-    iou = batch.stats.iou(torch.float32)
-    value = iou.mean(dim=1) if tolerance is None else iou[:, tolerance].contiguous()
+    # float64 figures, then float32: the fixed-order mean of tolerance_figures, so a reward
+    # has the same bits on every device (and equals float32(score(...).miou))
+    figures = batch.stats.figures(torch.float64)
+    value = (figures["miou"] if tolerance is None else figures["iou"][:, tolerance]).to(
+        torch.float32)
     if batch.outside is not None:  # float CUDA outputs outside [0, 1]: NaN, no host read
         value = value.masked_fill(batch.outside > 0, float("nan"))
     return value

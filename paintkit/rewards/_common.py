@@ -18,7 +18,13 @@ import numpy as np
 
 from paintkit.arguments import check_int
 from paintkit.kernels import numba_lock
-from paintkit.metrics.coerce import as_images, is_tensor, tensor_to_uint8_nhwc
+from paintkit.metrics.coerce import (
+    as_images,
+    float_to_uint8_unchecked,
+    is_tensor,
+    tensor_nhwc,
+    tensor_to_uint8_nhwc,
+)
 from paintkit.metrics.reward import reward
 from paintkit.metrics.targets import prepare_targets
 from paintkit.rewards.fit import fit_output
@@ -201,10 +207,16 @@ def keys_of(answers, inputs, metadata=None) -> list:
     return keys
 
 
-def images_list(images, device, name="images") -> list:
-    """A batch of outputs as a list of uint8 channels-last ``(H, W, 3)`` tensors on
-    ``device``: a ``(B, 3, H, W)`` / ``(B, H, W, 3)`` tensor, or a list of per-sample
-    tensors (mixed sizes allowed), NumPy arrays or PIL images; float in [0, 1] or uint8.
+def images_list(images, device, name="images"):
+    """A batch of outputs as ``(images, invalid)``: a list of uint8 channels-last
+    ``(H, W, 3)`` tensors on ``device``, from a ``(B, 3, H, W)`` / ``(B, H, W, 3)`` tensor or
+    a list of per-sample tensors (mixed sizes allowed), NumPy arrays or PIL images; float
+    in [0, 1] or uint8.
+
+    Float images outside [0, 1] (or NaN) raise ``ValueError``, except on CUDA, where the
+    check stays on the device: ``invalid`` is then a bool ``(B,)`` tensor there (the
+    adapters give those samples a NaN reward) instead of a value read back every step;
+    None otherwise.
 
     Tensors on another device are refused, as :func:`paintkit.metrics.reward` does (a
     hidden copy per call is what the device-true path avoids); host images (arrays, PIL)
@@ -213,6 +225,7 @@ def images_list(images, device, name="images") -> list:
     import torch  # heavy: loaded on first use
 
     device = torch.device(device)
+    defer = device.type == "cuda"
 
     def check(tensor, where):
         if not same_device(tensor.device, device):
@@ -221,31 +234,49 @@ def images_list(images, device, name="images") -> list:
                              f"on {tensor.device}")
         return tensor
 
+    def convert(tensor, where):
+        """uint8 ``(b, H, W, 3)`` and invalid flags ``(b,)`` (or None) of one tensor."""
+        tensor = tensor_nhwc(check(tensor, where).detach(), where)
+        if defer and tensor.is_floating_point():
+            return float_to_uint8_unchecked(tensor)
+        return tensor_to_uint8_nhwc(tensor, where, numba=False), None
+
     if is_tensor(images):
-        check(images, name)
-        return list(tensor_to_uint8_nhwc(images.detach(), name, numba=False))
+        batch, invalid = convert(images, name)
+        return list(batch), invalid
     if isinstance(images, np.ndarray):
         return [torch.from_numpy(np.ascontiguousarray(x)).to(device)
-                for x in as_images(images, name)]
-    out = []
+                for x in as_images(images, name)], None
+    out, flags = [], []
     for k, item in enumerate(images):
         where = f"{name}[{k}]"
         if is_tensor(item):
-            out.append(tensor_to_uint8_nhwc(check(item, where).detach(), where, numba=False)[0])
+            image, invalid = convert(item, where)
+            out.append(image[0])
+            flags.append(invalid)
         else:
             array = as_images([item], where)[0]
             out.append(torch.from_numpy(np.ascontiguousarray(array)).to(device))
-    return out
+            flags.append(None)
+    if not any(f is not None for f in flags):
+        return out, None
+    return out, torch.cat([f if f is not None else torch.zeros(1, dtype=torch.bool, device=device)
+                           for f in flags])
 
 
 def score_grouped(outputs, keys, answers, inputs, cache: TargetCache, fit: str,
-                  tolerance=None):
+                  tolerance=None, invalid=None):
     """Rewards ``(B,)`` of ``outputs`` (a list of uint8 ``(H, W, 3)`` tensors on the cache's
     device, sizes may differ), each against its problem; samples of one problem share one
-    prepared target."""
+    prepared target. ``invalid``: bool ``(B,)`` from :func:`images_list`, NaN there.
+
+    On CUDA nothing is read back to the host: each problem's samples are counted by the
+    fused kernel, and rows that are one contiguous run (the G samples of a prompt, as the
+    trainers lay them out) are written by slice, not through an index tensor."""
     import torch  # heavy: loaded on first use
 
     result = torch.empty(len(outputs), dtype=torch.float32, device=cache.device)
+    backend = "auto" if cache.device.type == "cuda" else "torch"
     groups: dict = {}
     for k, key in enumerate(keys):
         groups.setdefault(key, []).append(k)
@@ -256,9 +287,14 @@ def score_grouped(outputs, keys, answers, inputs, cache: TargetCache, fit: str,
         if all(s.shape == subs[0].shape for s in subs):
             subs = torch.stack(subs)
         value = reward(subs, target, samples_per_problem=len(rows), tolerance=tolerance,
-                       backend="torch")
-        index = torch.tensor(rows, device=cache.device)
-        result.index_copy_(0, index, value.to(result.device))
+                       backend=backend).to(result.device)
+        if rows == list(range(rows[0], rows[-1] + 1)):
+            result[rows[0]:rows[-1] + 1] = value
+        else:  # scattered rows: their positions go to the device without a stall
+            index = torch.tensor(rows, dtype=torch.int64).to(cache.device, non_blocking=True)
+            result.index_copy_(0, index, value)
+    if invalid is not None:
+        result = result.masked_fill(invalid, float("nan"))
     return result
 
 

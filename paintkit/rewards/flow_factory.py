@@ -123,9 +123,9 @@ class PixelIoURewardModel:
             inputs.append(inp)
             metas.append(meta)
         keys = keys_of(answers, inputs, metas)
-        outputs = images_list(image, self.device, "image")
+        outputs, invalid = images_list(image, self.device, "image")
         rewards = score_grouped(outputs, keys, answers, inputs, self.cache, self.fit,
-                                self.tolerance)
+                                self.tolerance, invalid)
         mean = rewards.mean() if n else torch.tensor(float("nan"), device=self.device)
         return RewardOutput(rewards, {"miou_mean": mean})
 

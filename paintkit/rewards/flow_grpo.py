@@ -93,8 +93,8 @@ def pixel_miou(device="cpu", *, root=None, fit: str = "stretch", tolerance: int 
         inputs = [resolve(find(m, FLOW_GRPO_INPUT_KEYS, "input", f"metadata[{k}]"), folder)
                   for k, m in enumerate(metadata)]
         keys = keys_of(answers, inputs, metadata)
-        outputs = images_list(images, cache.device)
-        scores = score_grouped(outputs, keys, answers, inputs, cache, fit, tolerance)
+        outputs, invalid = images_list(images, cache.device)
+        scores = score_grouped(outputs, keys, answers, inputs, cache, fit, tolerance, invalid)
         mean = scores.mean() if len(scores) else torch.tensor(float("nan"), device=scores.device)
         return scores, {"miou_mean": mean}
 
