@@ -36,7 +36,7 @@ from paintkit.explain import explain, prepare_scenes
 from paintkit.kernels.delta_e_counts import tolerance_histograms_delta_e
 from paintkit.metrics import score, tolerance_statistics
 from paintkit.metrics.similarity import psnr, ssim
-from paintkit.slots import make_slot_problem
+from paintkit.sources import generate
 from paintkit.tasks import task_spec
 
 
@@ -68,7 +68,7 @@ def main() -> None:
     figures: dict[str, list[float]] = {}
     for task in args.tasks:
         mode = task_spec(task).modes[0]
-        problem = make_slot_problem(task, args.condition, mode, 0)
+        problem = generate(task, 0, args.condition, mode)
         a, i, meta = problem.answer, problem.input, problem.metadata
         noise = np.random.default_rng(0).integers(-3, 4, a.shape)
         noisy = np.clip(a.astype(np.int16) + noise, 0, 255).astype(np.uint8)

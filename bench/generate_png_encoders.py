@@ -21,7 +21,7 @@ import numpy as np
 from PIL import Image
 
 from paintkit.io.png_encode import encode_png
-from paintkit.slots import make_slot_problem
+from paintkit.sources import generate
 
 CONDITIONS = ("baseline", "striped", "nonstandard", "n_xhigh", "horizontal", "n_med")
 
@@ -57,7 +57,7 @@ def main() -> None:
     images = []
     for condition in CONDITIONS:
         for slot in range(args.per_condition):
-            problem = make_slot_problem("translation", condition, None, slot)
+            problem = generate("translation", slot, condition, None)
             images += [problem.input, problem.answer]
     print(f"{len(images)} images; ms per image; KiB per image; speed-up vs Pillow level 1")
     rows = []

@@ -19,11 +19,10 @@ import time
 
 os.environ.setdefault("NUMBA_NUM_THREADS", "1")
 
-from paintkit.compositional import make_compositional_problem  # noqa: E402
 from paintkit.conditions import CONDITIONS  # noqa: E402
-from paintkit.guidance import GUIDED_TASKS, make_guided_problem  # noqa: E402
+from paintkit.guidance import GUIDED_TASKS  # noqa: E402
 from paintkit.renderers.svg_scene import problem_svgs  # noqa: E402
-from paintkit.slots import make_slot_problem  # noqa: E402
+from paintkit.sources import generate  # noqa: E402
 
 
 def rate(make, cells, seconds: float) -> float:
@@ -41,17 +40,18 @@ def main() -> None:
     args = parser.parse_args()
     conds = list(CONDITIONS)
     s = args.seconds
-    single = {t: rate(lambda c, k, t=t: make_slot_problem(t, c, None, k), conds, s)
+    single = {t: rate(lambda c, k, t=t: generate(t, k, c, None), conds, s)
               for t in ("translation", "recolor")}
     ref = sum(single.values()) / len(single)
     rows = {f"single {t}": r for t, r in single.items()}
     for kind, steps in itertools.product(("multi_edit", "conversational"), (2, 3)):
         rows[f"{kind} steps{steps}"] = rate(
-            lambda c, k, kind=kind, steps=steps: make_compositional_problem(kind, c, steps, k), conds, s)
+            lambda c, k, kind=kind, steps=steps: generate(kind, k, c, f"steps{steps}",
+                                                          source="compositional"), conds, s)
     cells = list(itertools.product(GUIDED_TASKS, conds))
-    rows["guidance"] = rate(lambda c, k: make_guided_problem(c[0], c[1], None, k), cells, s)
+    rows["guidance"] = rate(lambda c, k: generate(c[0], k, c[1], source="guidance"), cells, s)
     for task in ("translation", "gradient"):
-        problems = [make_slot_problem(task, c, None, 0) for c in conds]
+        problems = [generate(task, 0, c, None) for c in conds]
         rows[f"svg {task} (pairs/s)"] = rate(
             lambda p, k: problem_svgs(p.metadata, p.input, p.answer), problems, s)
     for name, r in rows.items():

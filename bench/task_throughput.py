@@ -16,18 +16,18 @@ import time
 os.environ.setdefault("NUMBA_NUM_THREADS", "1")
 
 from paintkit.conditions import CONDITIONS  # noqa: E402
-from paintkit.slots import make_slot_problem  # noqa: E402
+from paintkit.sources import generate  # noqa: E402
 from paintkit.tasks import TASKS, task_spec  # noqa: E402
 
 
 def throughput(task: str, seconds: float) -> float:
     modes = task_spec(task).modes
     cells = list(itertools.product(CONDITIONS, modes))
-    make_slot_problem(task, cells[0][0], cells[0][1], 0)  # warm up (numba compile, imports)
+    generate(task, 0, cells[0][0], cells[0][1])  # warm up (numba compile, imports)
     n, start = 0, time.perf_counter()
     while time.perf_counter() - start < seconds or n < len(cells):
         condition, mode = cells[n % len(cells)]
-        make_slot_problem(task, condition, mode, 1000 + n)
+        generate(task, 1000 + n, condition, mode)
         n += 1
     return n / (time.perf_counter() - start)
 

@@ -19,8 +19,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from paintkit.charts import TINYGRAFIX_TASKS, make_chart_problem
+from paintkit.charts import TINYGRAFIX_TASKS
 from paintkit.engines import write_suite
+from paintkit.sources import generate
 from paintkit.suites.tinygrafix import TinyGrafixSuite
 
 
@@ -54,7 +55,7 @@ def worker_cpu(args) -> None:
 def render_reuse(args) -> None:
     from paintkit.renderers.charts import render_chart, render_pair
 
-    pairs = [make_chart_problem(name, slot).metadata for name in TINYGRAFIX_TASKS
+    pairs = [generate(name, slot, source="tinygrafixbench").metadata for name in TINYGRAFIX_TASKS
              for slot in range(args.reuse_slots)]
     pairs = [(m["input_state"], m["answer_state"]) for m in pairs]
     render_pair(*pairs[0])  # warm up fonts and caches

@@ -46,7 +46,7 @@ from paintkit.kernels.color_mask import color_mask
 from paintkit.kernels.flood_fill import connected_region_numba
 from paintkit.kernels.point_ops import point_operation_numba
 from paintkit.metrics import prepare_targets, reward, score
-from paintkit.slots import make_slot_problem
+from paintkit.sources import generate
 
 TASK = "point_operations"
 MODES = ("invert", "grayscale", "brightness")
@@ -60,8 +60,8 @@ HASHED_WORDS = 1024  # bag-of-words features (crc32 of each lowercase word, modu
 
 def load_problems(count: int, namespace: str, first_slot: int = 0) -> list:
     """``count`` problems, modes in turn (slots ``first_slot``, ``first_slot + 1``, ...)."""
-    return [make_slot_problem(TASK, "baseline", MODES[k % len(MODES)], first_slot + k // len(MODES),
-                              namespace=namespace) for k in range(count)]
+    return [generate(TASK, first_slot + k // len(MODES), "baseline", MODES[k % len(MODES)],
+                     namespace=namespace) for k in range(count)]
 
 
 def scope_masks(problem) -> tuple[tuple[slice, slice], dict[str, np.ndarray]]:

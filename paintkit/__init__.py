@@ -10,7 +10,8 @@ the problem's metadata)::
     rewards = paintkit.reward(outputs, targets)                  # float32 tensor (B,)
     report = paintkit.explain(output, problem.answer, problem.input, problem.metadata)  # dict
 
-- :func:`generate` (:func:`paintkit.tasks.make_problem`): problem ``seed`` of a task, in memory;
+- :func:`generate` (:func:`paintkit.sources.generate`): problem ``seed`` (the slot) of a task,
+  in memory, from a problem source (:mod:`paintkit.sources`; never a rejected seed);
   :func:`write_suite` (:func:`paintkit.engines.write_suite`): a whole suite, written to files;
 - :func:`score`, :func:`reward`, :func:`soft_reward`, :func:`prepare_targets`,
   :class:`Targets`, :class:`ScoreAccumulator` (:mod:`paintkit.metrics`);
@@ -48,7 +49,7 @@ from paintkit.scene import (
 
 #: Top-level name -> (module, attribute), imported on first access.
 _LAZY = {
-    "generate": ("paintkit.tasks", "make_problem"),
+    "generate": ("paintkit.sources", "generate"),
     "write_suite": ("paintkit.engines", "write_suite"),
     "Problem": ("paintkit.tasks", "Problem"),
     "TASKS": ("paintkit.tasks", "TASKS"),
@@ -65,8 +66,8 @@ _LAZY = {
     "ProblemSuite": ("paintkit.suites", "ProblemSuite"),
     "TinyGrafixSuite": ("paintkit.suites.tinygrafix", "TinyGrafixSuite"),
     "CombinedSuite": ("paintkit.suites.combined", "CombinedSuite"),
-    "GuidanceSuite": ("paintkit.guidance.suite", "GuidanceSuite"),
-    "CompositionalSuite": ("paintkit.compositional.suite", "CompositionalSuite"),
+    "GuidanceSuite": ("paintkit.suites.guidance", "GuidanceSuite"),
+    "CompositionalSuite": ("paintkit.suites.compositional", "CompositionalSuite"),
 }
 
 

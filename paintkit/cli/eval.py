@@ -136,7 +136,7 @@ def run(args: argparse.Namespace) -> int:
     print_leaderboard(summary.results_path)
     if getattr(args, "turns", False):
         # heavy (Skia, numba: the compositional suite's renderer): only with --turns
-        from paintkit.compositional.turn_eval import describe, score_turns
+        from paintkit.evaluate.turns import describe, score_turns
 
         path, rows = score_turns(args.benchmarks_root, args.outputs_root, args.out,
                                  models=args.models, benchmarks=args.benchmarks, tasks=args.tasks,

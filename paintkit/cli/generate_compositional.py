@@ -13,7 +13,7 @@ _NOT_HERE = (("modes", "--modes"), ("size", "--size"), ("counts", "--counts"))
 def build_compositional_suite(args: argparse.Namespace):
     # Deferred (heavy): the suite imports the renderer (Skia) and the Numba kernels;
     # `paintkit --help` stays fast.
-    from paintkit.compositional.suite import (
+    from paintkit.suites.compositional import (
         COMPOSITIONAL_BENCHMARK,
         COMPOSITIONAL_NAMESPACE,
         COMPOSITIONAL_PER_CELL,
@@ -38,7 +38,7 @@ def build_compositional_suite(args: argparse.Namespace):
 def build_guidance_suite(args: argparse.Namespace):
     """``paintkit generate guidance``: the single-target tasks with a drawn cue."""
     # Deferred (heavy: Skia, numba): as above.
-    from paintkit.guidance.suite import (
+    from paintkit.suites.guidance import (
         GUIDANCE_BENCHMARK,
         GUIDANCE_NAMESPACE,
         GUIDANCE_PER_CELL,

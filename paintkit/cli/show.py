@@ -2,9 +2,9 @@
 
 Two ways to name a problem, never mixed up: ``--slot N`` is problem N of a (task, condition,
 mode) cell in a seed namespace (PaintBench's own problems in ``paintbench``, found by the
-attempt search), ``--seed S`` is a generator seed, exactly ``paintkit.tasks.make_problem(task,
-seed=S, ...)``. Either way ``show`` prints the problem's id and seed and the Python call that
-reproduces it.
+attempt search: ``paintkit.generate(task, seed=N, ...)``), ``--seed S`` is a generator seed,
+exactly the task module's ``generate(S, condition, mode)``. Either way ``show`` prints the
+problem's id and seed and the Python calls that reproduce it.
 """
 
 from __future__ import annotations
@@ -25,9 +25,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Generate one problem of TASK and write input.png, answer.png, "
         "instruction.txt and problem.json into OUT. --slot N is problem N of the (task, "
         "condition, mode) cell in --namespace (in 'paintbench', the benchmark's own problem, "
-        "found by the attempt search); --seed S is a generator seed, the same as "
-        "paintkit.tasks.make_problem(TASK, seed=S). Prints the problem's id, seed and the Python "
-        "call that reproduces it.",
+        "found by the attempt search, as paintkit.generate(TASK, seed=N)); --seed S is a generator "
+        "seed, the same as paintkit.tasks.task_module(TASK).generate(S). Prints the problem's id, "
+        "seed and the Python calls that reproduce it.",
     )
     p.add_argument("task", help="task name (see 'paintkit tasks'), or a TinyGrafixBench <chart>_<task>")
     p.add_argument("--mode", default=None, help="task mode (default: the task's first mode)")
@@ -36,7 +36,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     which.add_argument("--slot", type=int, default=None,
                        help="problem slot of the cell in --namespace (default 0)")
     which.add_argument("--seed", type=int, default=None,
-                       help="generator seed, as in paintkit.tasks.make_problem(task, seed=...)")
+                       help="generator seed, as in paintkit.tasks.task_module(task).generate(seed)")
     p.add_argument("--namespace", default="paintbench", help="seed namespace of --slot")
     p.add_argument("--out", type=Path, required=True, help="folder to write into")
     p.set_defaults(func=run)
@@ -71,10 +71,13 @@ def describe(problem, task: str, condition: str, mode: str) -> list[str]:
         idx = benchmark_index(task, condition, mode, slot) if namespace == "paintbench" else None
         if idx is not None:
             lines.append(f"PaintBench file: PaintBench/{task}/{idx:03d}_input.png")
+        space = "" if namespace == "paintbench" else f", namespace={namespace!r}"
+        lines.append(f"reproduce: paintkit.generate({task!r}, seed={slot}, condition={condition!r}, "
+                     f"mode={mode!r}{space})")
     else:
         lines.append(f"problem with generator seed {meta['seed']}")
-    lines.append(f"reproduce: paintkit.tasks.make_problem({task!r}, seed={meta['seed']}, "
-                 f"condition={condition!r}, mode={mode!r})")
+    lines.append(f"reproduce: paintkit.tasks.task_module({task!r}).generate({meta['seed']}, "
+                 f"{condition!r}, {mode!r})")
     return lines
 
 
@@ -83,8 +86,8 @@ def run(args: argparse.Namespace) -> int:
     # kernels, the image writer the PNG encoders.
     from paintkit.charts import TINYGRAFIX_TASKS
     from paintkit.io.images import write_png
-    from paintkit.slots import make_slot_problem
-    from paintkit.tasks import make_problem, task_spec
+    from paintkit.sources import generate
+    from paintkit.tasks import task_module, task_spec
 
     if args.task in TINYGRAFIX_TASKS:  # TinyGrafixBench: <chart>_<task>, no condition or mode
         return show_chart_problem(args)
@@ -93,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
         if args.seed < 0:
             raise ValueError(f"--seed must be a non-negative int, got {args.seed}")
         try:
-            problem = make_problem(args.task, args.seed, args.condition, mode)
+            problem = task_module(args.task).generate(args.seed, args.condition, mode)
         except RejectedSeed as exc:
             raise ValueError(f"seed {args.seed} gives no valid problem ({exc}); try another "
                              f"--seed, or --slot for the attempt search") from None
@@ -101,7 +104,7 @@ def run(args: argparse.Namespace) -> int:
         slot = 0 if args.slot is None else args.slot
         if slot < 0:
             raise ValueError(f"--slot must be a non-negative int, got {slot}")
-        problem = make_slot_problem(args.task, args.condition, mode, slot, namespace=args.namespace)
+        problem = generate(args.task, slot, args.condition, mode, namespace=args.namespace)
     write_png(args.out / "input.png", problem.input)
     write_png(args.out / "answer.png", problem.answer)
     write_text_atomic(args.out / "instruction.txt", problem.instruction + "\n")
@@ -116,8 +119,8 @@ def run(args: argparse.Namespace) -> int:
 def show_chart_problem(args: argparse.Namespace) -> int:
     """``paintkit show <chart>_<task>``: TinyGrafixBench problems are addressed by --slot only."""
     # Deferred (heavy: Skia, numba, imagecodecs): as in run().
-    from paintkit.charts import make_chart_problem
     from paintkit.io.images import write_png
+    from paintkit.sources import generate
 
     if args.seed is not None:
         raise ValueError("TinyGrafixBench tasks are addressed by --slot (their seed comes from "
@@ -126,7 +129,7 @@ def show_chart_problem(args: argparse.Namespace) -> int:
     if slot < 0:
         raise ValueError(f"--slot must be a non-negative int, got {slot}")
     namespace = "tinygrafixbench" if args.namespace == "paintbench" else args.namespace
-    problem = make_chart_problem(args.task, slot, namespace=namespace)
+    problem = generate(args.task, slot, namespace=namespace, source="tinygrafixbench")
     meta = problem.metadata
     write_png(args.out / "input.png", problem.input)
     write_png(args.out / "answer.png", problem.answer)
@@ -137,7 +140,7 @@ def show_chart_problem(args: argparse.Namespace) -> int:
           f"seed {meta['seed']}")
     if namespace == "tinygrafixbench" and slot < 30:
         print(f"TinyGrafixBench file: TinyGrafixBench/{args.task}/{slot:03d}_input.png")
-    print(f"reproduce: paintkit.charts.make_chart_problem({args.task!r}, slot={slot}, "
+    print(f"reproduce: paintkit.generate({args.task!r}, seed={slot}, source='tinygrafixbench', "
           f"namespace={namespace!r})")
     print(f"wrote {args.out}/input.png, answer.png, instruction.txt, problem.json")
     return 0

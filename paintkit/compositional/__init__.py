@@ -1,13 +1,8 @@
 """Harder problems from the same exact machinery: chains of 2-3 edits on one scene, asked at
-once (``multi_edit``) or turn by turn (``conversational``). See docs/compositional.md."""
+once (``multi_edit``) or turn by turn (``conversational``); made by slot by
+:class:`paintkit.sources.compositional.CompositionalSource`. See docs/compositional.md."""
 
-from paintkit.compositional.chain import (
-    KINDS,
-    STEP_COUNTS,
-    generate_compositional,  # deprecated alias of make_compositional_problem
-    make_compositional_problem,
-)
+from paintkit.compositional.chain import KINDS, STEP_COUNTS, sample_chain
 from paintkit.compositional.operations import OPERATIONS
 
-__all__ = ["KINDS", "OPERATIONS", "STEP_COUNTS", "generate_compositional",
-           "make_compositional_problem"]
+__all__ = ["KINDS", "OPERATIONS", "STEP_COUNTS", "sample_chain"]

@@ -17,17 +17,15 @@ can undo an earlier one. A seed is rejected when
 - later steps cover up an earlier one: fewer than ``MIN_EDIT_PIXELS`` of the pixels a step
   changed still show its result in the final answer (so every step counts).
 
-:func:`generate_compositional` makes both kinds: ``"multi_edit"`` states the steps in order
-in one instruction; ``"conversational"`` adds ``turns`` (docs/compositional.md#turns): each turn's
-instruction and its exact answer scene.
+:class:`~paintkit.sources.compositional.CompositionalSource` runs the attempt search and makes
+both kinds: ``"multi_edit"`` states the steps in order in one instruction; ``"conversational"``
+adds ``turns`` (docs/compositional.md#turns): each turn's instruction and its exact answer scene.
 """
 
 from __future__ import annotations
 
 import random
-import warnings
 
-from paintkit.attempts import SLOT_ATTEMPTS, search_attempts
 from paintkit.colors import rgb_to_hex
 from paintkit.compositional.operations import (
     GEOMETRIC,
@@ -40,19 +38,18 @@ from paintkit.compositional.operations import (
     chain_notes,
     step_sentence,
 )
-from paintkit.compositional.turns import conversation_instruction, turns_metadata
-from paintkit.conditions import Condition, get_condition
+from paintkit.compositional.turns import conversation_instruction
+from paintkit.conditions import Condition
 from paintkit.errors import RejectedSeed
 from paintkit.kernels.edit_region import changed_mask_numba, count_changed
 from paintkit.renderers import render
 from paintkit.sampling.condition import condition_scene
 from paintkit.scene import Scene
-from paintkit.seeds import compositional_seed, python_rng
+from paintkit.seeds import python_rng
 from paintkit.shapes import shape_area
 from paintkit.tasks.base import (
     MAX_IDENTITY_MIOU,
     MIN_EDIT_PIXELS,
-    Problem,
     geometric_min_edit,
     identity_check,
 )
@@ -60,9 +57,8 @@ from paintkit.tasks.base import (
 KINDS: tuple[str, ...] = ("multi_edit", "conversational")
 STEP_COUNTS: tuple[int, ...] = (2, 3)
 CATEGORY = "compositional"
-__all__ = ["CATEGORY", "KINDS", "NOTHING_ELSE", "STEP_COUNTS", "VACATED", "check_steps",
-           "generate_compositional", "make_compositional_problem", "multi_edit_instruction",
-           "sample_chain"]
+__all__ = ["CATEGORY", "KINDS", "NOTHING_ELSE", "STEP_COUNTS", "VACATED", "chain_metadata",
+           "check_steps", "multi_edit_instruction", "sample_chain"]
 
 
 def check_steps(steps: int) -> int:
@@ -124,8 +120,14 @@ def multi_edit_instruction(chain: list[Step]) -> str:
             f"{listed} {chain_notes(chain)}")
 
 
-def _metadata(kind: str, condition: Condition, seed: int, scene: Scene, chain: list[Step],
-              pixels: list, instruction: str) -> dict:
+def chain_metadata(kind: str, condition: Condition, seed: int, scene: Scene, chain: list[Step],
+                   pixels: list) -> dict:
+    """The problem JSON fields of a chain asked as ``kind`` (the instruction included; the
+    conversational ``turns`` are added by the source)."""
+    if kind == "multi_edit":
+        instruction = multi_edit_instruction(chain)
+    else:
+        instruction = conversation_instruction(chain)
     return {
         "instruction": instruction, "task": kind, "mode": f"steps{len(chain)}",
         "visual_condition": condition.name, "category": CATEGORY, "seed": seed,
@@ -137,47 +139,3 @@ def _metadata(kind: str, condition: Condition, seed: int, scene: Scene, chain: l
                               "instruction": step_sentence(s), **s.params} for s in chain]},
         "scene": scene.to_dict(), "answer_scene": chain[-1].scene.to_dict(),
     }
-
-
-def make_compositional_problem(kind: str, condition: str | Condition, steps: int, slot: int, *,
-                               namespace: str = "compositional", condition_key: str | None = None,
-                               max_attempts: int = SLOT_ATTEMPTS) -> Problem:
-    """Problem ``slot`` of ``kind`` (``multi_edit`` or ``conversational``) with ``steps`` edits,
-    in memory.
-
-    The metadata has the usual problem JSON fields (``task`` is the kind, ``mode``
-    ``steps2``/``steps3``, ``category`` ``compositional``) plus ``slot``, ``attempt``,
-    ``namespace``; conversational problems also ``turns``.
-
-    Raises:
-        ValueError: an unknown kind or condition, steps not 2 or 3.
-        AttemptsExhausted: (a ``RuntimeError``) ``max_attempts`` seeds in a row were rejected.
-    """
-    if kind not in KINDS:
-        raise ValueError(f"unknown compositional kind {kind!r}; allowed: {', '.join(KINDS)}")
-    check_steps(steps)
-    cond = condition if isinstance(condition, Condition) else get_condition(condition)
-    key = condition_key or cond.name
-    found = search_attempts(
-        lambda attempt: compositional_seed(key, steps, slot, attempt, namespace=namespace),
-        lambda seed: sample_chain(seed, cond, steps),
-        max_attempts=max_attempts, what=f"compositional {key} steps {steps} slot {slot}")
-    seed, (scene, chain, pixels) = found.seed, found.value
-    if kind == "multi_edit":
-        meta = _metadata(kind, cond, seed, scene, chain, pixels, multi_edit_instruction(chain))
-    else:
-        meta = _metadata(kind, cond, seed, scene, chain, pixels, conversation_instruction(chain))
-        meta["turns"] = turns_metadata(chain, pixels)
-    meta.update({"slot": slot, "attempt": found.attempt, "namespace": namespace})
-    if condition_key is not None:
-        meta["condition_key"] = condition_key
-    return Problem(pixels[0], pixels[-1], meta["instruction"], meta)
-
-
-def generate_compositional(kind: str, condition: str | Condition, steps: int, slot: int,
-                           **kwargs) -> Problem:
-    """Deprecated alias of :func:`make_compositional_problem` (same arguments); removed in
-    the next version."""
-    warnings.warn("paintkit.compositional.generate_compositional is deprecated; use "
-                  "make_compositional_problem (same arguments)", DeprecationWarning, stacklevel=2)
-    return make_compositional_problem(kind, condition, steps, slot, **kwargs)

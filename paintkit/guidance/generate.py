@@ -1,7 +1,8 @@
 """Visual-guidance variants of the single-target tasks: the target is marked, not named.
 
 For problem ``slot`` of (task, condition, mode), attempt 0, 1, ... of the seed
-``guidance|task|condition|mode|slot|attempt`` (namespace first): generate the task's own
+``guidance|task|condition|mode|slot|attempt`` (namespace first;
+:class:`~paintkit.sources.guidance.GuidanceSource` runs the search): generate the task's own
 problem with that seed, then
 
 1. take its one target and the phrase that names it ("the red star"), which must occur
@@ -20,9 +21,7 @@ nothing would score an mIoU above ``MAX_IDENTITY_MIOU``.
 from __future__ import annotations
 
 import math
-import warnings
 
-from paintkit.attempts import SLOT_ATTEMPTS, search_attempts
 from paintkit.charts.style import lab_of_hex
 from paintkit.colors import rgb_to_hex
 from paintkit.errors import RejectedSeed
@@ -31,7 +30,7 @@ from paintkit.language.phrases import describe_shape
 from paintkit.renderers import render
 from paintkit.scene import Scene
 from paintkit.seeds import python_rng, seed_from_key
-from paintkit.tasks import Problem, task_module
+from paintkit.tasks import Problem
 from paintkit.tasks.base import MAX_IDENTITY_MIOU, identity_check
 
 #: Tasks whose problems edit exactly one shape named by a phrase, answered from a scene.
@@ -94,32 +93,3 @@ def guide(problem: Problem, seed: int) -> Problem:
                      "replaces": phrase},
     })
     return Problem(pixels, problem.answer, instruction, out)
-
-
-def make_guided_problem(task: str, condition: str, mode: str | None, slot: int, *,
-                        namespace: str = "guidance", max_attempts: int = SLOT_ATTEMPTS) -> Problem:
-    """Guided problem ``slot`` of (task, condition, mode), in memory (see the module docstring).
-
-    Raises:
-        ValueError: a task without a guided variant, an unknown mode.
-        AttemptsExhausted: (a ``RuntimeError``) ``max_attempts`` seeds in a row were rejected.
-    """
-    if task not in GUIDED_TASKS:
-        raise ValueError(f"task {task!r} has no guided variant; allowed: {', '.join(GUIDED_TASKS)}")
-    module = task_module(task)
-    mode = module.SPEC.check_mode(mode)
-    found = search_attempts(
-        lambda attempt: seed_from_key(namespace, "guidance", task, condition, mode, slot, attempt),
-        lambda seed: guide(module.generate(seed, condition, mode), seed),
-        max_attempts=max_attempts, what=f"guidance {task}/{mode}/{condition} slot {slot}")
-    problem = found.value
-    problem.metadata.update({"slot": slot, "attempt": found.attempt, "namespace": namespace})
-    return problem
-
-
-def generate_guided(task: str, condition: str, mode: str | None, slot: int, **kwargs) -> Problem:
-    """Deprecated alias of :func:`make_guided_problem` (same arguments); removed in the next
-    version."""
-    warnings.warn("paintkit.guidance.generate_guided is deprecated; use make_guided_problem "
-                  "(same arguments)", DeprecationWarning, stacklevel=2)
-    return make_guided_problem(task, condition, mode, slot, **kwargs)

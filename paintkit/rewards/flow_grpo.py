@@ -68,8 +68,8 @@ def pixel_miou(device="cpu", *, root=None, fit: str = "stretch", tolerance: int 
 
     Example (``pixel_miou("cuda")`` on a GPU):
         >>> import torch
-        >>> from paintkit.slots import make_slot_problem
-        >>> problem = make_slot_problem("translation", "baseline", "amount", 0)
+        >>> from paintkit.sources import generate
+        >>> problem = generate("translation", seed=0, condition="baseline", mode="amount")
         >>> fn = pixel_miou("cpu")
         >>> images = torch.from_numpy(problem.answer).permute(2, 0, 1)[None].float() / 255
         >>> scores, info = fn(images, [problem.instruction],

@@ -1,4 +1,11 @@
-"""Suites: ordered sets of problems (PaintBench, its preservation split, custom suites).
+"""Suites: ordered sets of problems, each a grid over one problem source
+(:class:`~paintkit.suites.grid.SourceSuite`; :mod:`paintkit.sources` makes the problems).
+
+Presets: :class:`Suite` (PaintBench, its preservation split, custom suites),
+:class:`~paintkit.suites.tinygrafix.TinyGrafixSuite`,
+:class:`~paintkit.suites.guidance.GuidanceSuite`,
+:class:`~paintkit.suites.compositional.CompositionalSuite`; a
+:class:`~paintkit.suites.combined.CombinedSuite` writes several suites as one.
 
 >>> from paintkit.suites import Suite
 >>> suite = Suite(tasks=["translation"], per_cell=2, namespace="demo")
@@ -10,6 +17,7 @@
 """
 
 from paintkit.suites.build import build_problem, preservation_problem
+from paintkit.suites.grid import SourceSuite
 from paintkit.suites.protocol import ProblemGenerator, ProblemSuite, check_suite
 from paintkit.suites.spec import PRESERVATION, PRESERVATION_TASK, PROBLEM, TRAINING_NAMESPACE, ProblemSpec
 from paintkit.suites.suite import PAINTBENCH_NAMESPACE, PAINTBENCH_PER_CELL, Suite, resolve_modes
@@ -17,7 +25,7 @@ from paintkit.suites.variants import VariantCondition, parse_counts, parse_size,
 
 __all__ = [
     "PAINTBENCH_NAMESPACE", "PAINTBENCH_PER_CELL", "PRESERVATION", "PRESERVATION_TASK", "PROBLEM",
-    "ProblemGenerator", "ProblemSpec", "ProblemSuite", "Suite", "TRAINING_NAMESPACE",
+    "ProblemGenerator", "ProblemSpec", "ProblemSuite", "SourceSuite", "Suite", "TRAINING_NAMESPACE",
     "VariantCondition", "build_problem", "check_suite", "parse_counts", "parse_size",
     "preservation_problem", "resolve_modes", "variant_condition",
 ]

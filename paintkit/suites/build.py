@@ -15,20 +15,12 @@ the removal answer scene when the removal problem recorded one.
 
 from __future__ import annotations
 
-import warnings
 from dataclasses import replace
 from typing import Any
 
 from paintkit.suites.protocol import ProblemSuite, check_suite
 from paintkit.suites.spec import PRESERVATION, PRESERVATION_TASK, ProblemSpec
 from paintkit.tasks import DEFAULT_MODE, Problem
-
-
-def generate_spec(suite: ProblemSuite, spec: ProblemSpec) -> Problem:
-    """Deprecated: ``suite.make_problem(spec)``; removed in the next version."""
-    warnings.warn("paintkit.suites.build.generate_spec is deprecated; use suite.make_problem(spec)",
-                  DeprecationWarning, stacklevel=2)
-    return check_suite(suite).make_problem(spec)
 
 
 def preservation_problem(removal: Problem, source_id: str) -> Problem:

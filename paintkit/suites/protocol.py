@@ -1,14 +1,17 @@
 """The two declared interfaces of generation (docs/generate.md, "Protocols").
 
-- :class:`ProblemSuite`: what every suite provides (PaintBench's :class:`~paintkit.suites.Suite`,
+- :class:`ProblemSuite`: what every suite provides (the grids over one problem source,
+  :class:`~paintkit.suites.grid.SourceSuite`: PaintBench's :class:`~paintkit.suites.Suite`,
   :class:`~paintkit.suites.tinygrafix.TinyGrafixSuite`,
-  :class:`~paintkit.compositional.suite.CompositionalSuite`,
-  :class:`~paintkit.guidance.suite.GuidanceSuite`,
+  :class:`~paintkit.suites.compositional.CompositionalSuite`,
+  :class:`~paintkit.suites.guidance.GuidanceSuite`; and
   :class:`~paintkit.suites.combined.CombinedSuite`): an ordered, indexed set of problems
   that every engine, writer and stream runs unchanged.
-- :class:`~paintkit.tasks.base.ProblemGenerator`: what a problem generator provides (every
-  task module): ``SPEC`` and ``generate(seed, condition, mode)``, a pure function of the
-  seed that raises :class:`~paintkit.errors.RejectedSeed` when the seed gives no problem.
+- :class:`~paintkit.tasks.base.ProblemGenerator`: what a PaintBench task module provides:
+  ``SPEC`` and ``generate(seed, condition, mode)``, a pure function of the seed that raises
+  :class:`~paintkit.errors.RejectedSeed` when the seed gives no problem (the PaintBench
+  problem source, :class:`~paintkit.sources.paintbench.PaintBenchSource`, runs the attempt
+  search over it).
 
 Both are :func:`typing.runtime_checkable`: ``isinstance(suite, ProblemSuite)`` checks the
 members are there (not their signatures; the tests check those).

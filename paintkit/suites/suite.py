@@ -1,4 +1,4 @@
-"""Suites: which problems to generate, in a fixed order, addressed by index.
+"""PaintBench's suite: the :class:`~paintkit.suites.grid.SourceSuite` over the PaintBench tasks.
 
 A :class:`Suite` is a product of tasks x conditions x ``per_cell`` problems, plus the
 preservation split when ``removal`` is in it. ``Suite()`` is PaintBench: the 20 tasks, the 8
@@ -14,8 +14,8 @@ removal problems it is built from. Cell position ``p = start_slot + k`` uses mod
 continues with ``start_slot=N``. Problem ``NNN`` of a task folder is
 ``condition_index * per_cell + k``.
 
-Everything is computed from the index (no per-problem lists), so a suite of any size costs
-the same memory.
+The grid, the order and the problem of a spec are :class:`~paintkit.suites.grid.SourceSuite`'s;
+this preset adds the mode selection, the condition variants and the preservation split.
 """
 
 from __future__ import annotations
@@ -25,23 +25,21 @@ from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
 from paintkit.conditions import CONDITIONS, Condition
-from paintkit.slots import make_slot_problem
-from paintkit.suites.base import SuiteMethods
+from paintkit.sources.paintbench import PAINTBENCH_NAMESPACE, PaintBenchSource
+from paintkit.suites.grid import SourceSuite
 from paintkit.suites.spec import (
     PRESERVATION,
     PRESERVATION_SOURCE,
     PRESERVATION_TASK,
     PROBLEM,
-    ProblemSpec,
     check_slots_and_names,
 )
 from paintkit.suites.spec import (
     TRAINING_NAMESPACE as TRAINING_NAMESPACE,  # its home is spec.py; kept importable here
 )
 from paintkit.suites.variants import check_counts, check_size, condition_key, variant_condition
-from paintkit.tasks import TASKS, Problem, task_spec
+from paintkit.tasks import TASKS, task_spec
 
-PAINTBENCH_NAMESPACE = "paintbench"
 #: Problems per (task, condition) of PaintBench; more in its namespace reaches past the benchmark.
 PAINTBENCH_PER_CELL = 12
 
@@ -78,7 +76,7 @@ def resolve_modes(tasks: Sequence[str], selection: Sequence[str]) -> dict[str, t
 
 
 @dataclass(frozen=True)
-class Suite(SuiteMethods):
+class Suite(SourceSuite):
     """An ordered set of problems (see the module docstring for the order).
 
     Args:
@@ -146,19 +144,16 @@ class Suite(SuiteMethods):
         set_(self, "preservation", bool(self.preservation))
         set_(self, "_task_modes", resolve_modes(tasks, modes))
         set_(self, "_keys", {})
+        set_(self, "_source", PaintBenchSource())
+
+    @property
+    def source(self) -> PaintBenchSource:
+        return self._source
 
     # -- shape ---------------------------------------------------------------------------
     @property
     def has_preservation(self) -> bool:
         return self.preservation and PRESERVATION_SOURCE in self.tasks
-
-    @property
-    def block(self) -> int:
-        """Problems per task folder: ``len(conditions) * per_cell``."""
-        return len(self.conditions) * self.per_cell
-
-    def __len__(self) -> int:
-        return (len(self.tasks) + self.has_preservation) * self.block
 
     def task_modes(self, task: str) -> tuple[str, ...]:
         """The modes of ``task`` this suite uses, in the task's order."""
@@ -168,51 +163,24 @@ class Suite(SuiteMethods):
         """Task folders of the directory layout, in suite order."""
         return self.tasks + ((PRESERVATION_TASK,) if self.has_preservation else ())
 
+    def folder_task(self, folder_index: int) -> tuple[str, str, str]:
+        """The task folders, then the preservation split (built from removal problems)."""
+        if folder_index < len(self.tasks):
+            return PROBLEM, self.tasks[folder_index], self.tasks[folder_index]
+        return PRESERVATION, PRESERVATION_SOURCE, PRESERVATION_TASK
+
     def condition(self, name: str) -> Condition:
         """Condition ``name`` with this suite's size / count overrides."""
         return variant_condition(name, self.size, dict(self.counts))
 
-    def _seed_condition(self, task: str, condition: str) -> str:
+    def seed_condition(self, task: str, condition: str) -> str:
+        """The condition key of ``task``'s seeds: the name, or the variant's key
+        (``baseline@512x512``) when the size or a count ``task`` uses changed."""
         key = self._keys.get((task, condition))
         if key is None:
             key = condition_key(self.condition(condition), task_spec(task).counts)
             self._keys[(task, condition)] = key
         return key
-
-    # -- addressing ----------------------------------------------------------------------
-    def spec(self, index: int, round: int = 0) -> ProblemSpec:
-        """Problem ``index`` (``0 <= index < len(self)``) of round ``round``.
-
-        Round ``r`` is the same suite shifted by ``r * per_cell`` cell positions (fresh
-        problems); infinite streams walk rounds 0, 1, 2, ...
-        """
-        if not 0 <= index < len(self):
-            raise IndexError(f"problem index {index} outside [0, {len(self)})")
-        folder_i, rest = divmod(index, self.block)
-        cond_i, k = divmod(rest, self.per_cell)
-        if folder_i < len(self.tasks):
-            kind, task, folder = PROBLEM, self.tasks[folder_i], self.tasks[folder_i]
-        else:
-            kind, task, folder = PRESERVATION, PRESERVATION_SOURCE, PRESERVATION_TASK
-        modes = self._task_modes[task]
-        position = self.start_slot + round * self.per_cell + k
-        condition = self.conditions[cond_i]
-        return ProblemSpec(
-            index=index, kind=kind, task=task, condition=condition,
-            seed_condition=self._seed_condition(task, condition),
-            mode=modes[position % len(modes)], slot=position // len(modes),
-            namespace=self.namespace, folder=folder, idx=round * self.block + rest,
-            idx_digits=max(3, len(str(self.block - 1))),
-        )
-
-    def make_problem(self, spec: ProblemSpec) -> Problem:
-        """The task's problem ``spec`` names, in memory (before the preservation transform
-        and the ids, which :func:`~paintkit.suites.build_problem` adds)."""
-        if spec.seed_condition == spec.condition:  # nothing this task depends on was changed
-            return make_slot_problem(spec.task, spec.condition, spec.mode, spec.slot,
-                                     namespace=spec.namespace)
-        return make_slot_problem(spec.task, self.condition(spec.condition), spec.mode, spec.slot,
-                                 namespace=spec.namespace, condition_key=spec.seed_condition)
 
     # -- serialisation -------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:

@@ -5,9 +5,9 @@
 >>> len(suite), suite.spec(0).problem_id
 (600, 'tinygrafixbench-bar_chart_add_bar-default-default-000000')
 
-It has the interface every engine, writer and :class:`~paintkit.data.ProblemStream` uses
-(``len``, ``spec(index, round)``, ``problems``, ``to_dict``/``from_dict``, ``benchmark``) and
-makes its own problems (:meth:`make_problem`), so the whole pipeline runs it unchanged.
+It is the :class:`~paintkit.suites.grid.SourceSuite` over
+:class:`~paintkit.sources.charts.ChartSource`, so every engine, writer and
+:class:`~paintkit.data.ProblemStream` runs it unchanged.
 
 Order: task-major in ``tasks`` order (chart-major, the paper's order by default), then
 slot. Problem ``NNN`` of a task folder is slot ``start_slot + NNN``; round ``r`` of an
@@ -21,20 +21,19 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from paintkit.charts.environment import installed_matplotlib
-from paintkit.charts.generate import make_chart_problem
+from paintkit.charts.generate import VISUAL_CONDITION
 from paintkit.charts.registry import TINYGRAFIX_TASKS
-from paintkit.suites.base import DataclassSuite
-from paintkit.suites.spec import PROBLEM, ProblemSpec, check_slots_and_names
-from paintkit.tasks import Problem
+from paintkit.sources.charts import ChartSource
+from paintkit.suites.grid import SourceSuite
+from paintkit.suites.spec import check_slots_and_names
 
 TINYGRAFIX_BENCHMARK = "TinyGrafixBench"
 TINYGRAFIX_NAMESPACE = "tinygrafixbench"
 TINYGRAFIX_PER_TASK = 30
-_DEFAULT = "default"
 
 
 @dataclass(frozen=True)
-class TinyGrafixSuite(DataclassSuite):
+class TinyGrafixSuite(SourceSuite):
     """An ordered set of chart problems (see the module docstring).
 
     Args:
@@ -59,6 +58,8 @@ class TinyGrafixSuite(DataclassSuite):
     OWN_NAMESPACE: ClassVar[str] = TINYGRAFIX_NAMESPACE
     OWN_PER_CELL: ClassVar[int] = TINYGRAFIX_PER_TASK
     OWN_NAME: ClassVar[str] = TINYGRAFIX_BENCHMARK
+    #: Charts have no visual conditions: one cell per task.
+    conditions: ClassVar[tuple[str, ...]] = (VISUAL_CONDITION,)
 
     def __post_init__(self) -> None:
         allowed = TINYGRAFIX_TASKS
@@ -75,33 +76,8 @@ class TinyGrafixSuite(DataclassSuite):
         object.__setattr__(self, "tasks", tasks)
 
     @property
-    def block(self) -> int:
-        """Problems per task folder."""
-        return self.per_cell
-
-    def __len__(self) -> int:
-        return len(self.tasks) * self.per_cell
-
-    def folders(self) -> tuple[str, ...]:
-        """Task folders of the directory layout, in suite order."""
-        return self.tasks
-
-    def spec(self, index: int, round: int = 0) -> ProblemSpec:
-        """Problem ``index`` (``0 <= index < len(self)``) of round ``round``."""
-        if not 0 <= index < len(self):
-            raise IndexError(f"problem index {index} outside [0, {len(self)})")
-        task_i, k = divmod(index, self.per_cell)
-        task = self.tasks[task_i]
-        return ProblemSpec(
-            index=index, kind=PROBLEM, task=task, condition=_DEFAULT, seed_condition=_DEFAULT,
-            mode=_DEFAULT, slot=self.start_slot + round * self.per_cell + k, namespace=self.namespace,
-            folder=task, idx=round * self.per_cell + k, idx_digits=max(3, len(str(self.per_cell - 1))),
-        )
-
-    def make_problem(self, spec: ProblemSpec) -> Problem:
-        """The chart problem ``spec`` names (called by :func:`paintkit.suites.build_problem`)."""
-        return make_chart_problem(spec.task, spec.slot, namespace=spec.namespace,
-                                      any_matplotlib=self.any_matplotlib)
+    def source(self) -> ChartSource:
+        return ChartSource(any_matplotlib=self.any_matplotlib)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-able description (the manifest's ``suite``); ``from_dict`` inverts it."""

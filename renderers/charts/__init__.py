@@ -1,8 +1,8 @@
 """Chart state -> pixels with matplotlib Agg (TinyGrafixBench).
 
->>> from paintkit.charts import make_chart_problem
+>>> import paintkit
 >>> from paintkit.renderers.charts import render_chart
->>> problem = make_chart_problem("bar_chart_sort_bars", slot=0)
+>>> problem = paintkit.generate("bar_chart_sort_bars", seed=0, source="tinygrafixbench")
 >>> pixels = render_chart(problem.metadata["input_state"])
 >>> pixels.shape, pixels.dtype, bool((pixels == problem.input).all())
 ((768, 1024, 3), dtype('uint8'), True)

@@ -11,18 +11,18 @@ import pytest
 import paintkit
 
 #: Top-level name -> (owning module, the name there; the same name when omitted).
-RENAMED = {"generate": "make_problem"}
+RENAMED: dict[str, str] = {}
 
 ENTRY_POINTS = {
-    "generate": "paintkit.tasks", "write_suite": "paintkit.engines",
+    "generate": "paintkit.sources", "write_suite": "paintkit.engines",
     "ProblemSuite": "paintkit.suites", "Problem": "paintkit.tasks", "TASKS": "paintkit.tasks",
     "score": "paintkit.metrics", "reward": "paintkit.metrics", "soft_reward": "paintkit.metrics",
     "tolerance_statistics": "paintkit.metrics", "prepare_targets": "paintkit.metrics",
     "Targets": "paintkit.metrics", "ProblemScore": "paintkit.metrics",
     "ScoreAccumulator": "paintkit.metrics", "Suite": "paintkit.suites",
     "TinyGrafixSuite": "paintkit.suites.tinygrafix", "CombinedSuite": "paintkit.suites.combined",
-    "GuidanceSuite": "paintkit.guidance.suite",
-    "CompositionalSuite": "paintkit.compositional.suite",
+    "GuidanceSuite": "paintkit.suites.guidance",
+    "CompositionalSuite": "paintkit.suites.compositional",
 }
 
 

@@ -7,7 +7,8 @@ import functools
 
 import pytest
 
-from paintkit.charts import TINYGRAFIX_TASKS, make_chart_problem
+from paintkit.charts import TINYGRAFIX_TASKS
+from paintkit.sources import generate
 
 #: Slots every semantic test checks by default; ``-m slow`` checks all 30 of the benchmark.
 FAST_SLOTS = (0, 1, 2)
@@ -16,7 +17,7 @@ ALL_SLOTS = tuple(range(30))
 
 @functools.cache
 def chart_problem(name: str, slot: int):
-    return make_chart_problem(name, slot)
+    return generate(name, slot, source="tinygrafixbench")
 
 
 def task_slots(chart: str | None = None, task: str | None = None):

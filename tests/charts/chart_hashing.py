@@ -24,9 +24,9 @@ def problem_hashes(problem) -> dict[str, str]:
 
 def hashes_of(names_slots) -> dict[str, dict[str, str]]:
     """``{"<task>/<slot>": hashes}`` generated in this process (also a spawn target)."""
-    from paintkit.charts import make_chart_problem
+    from paintkit.sources import generate
 
-    return {f"{name}/{slot}": problem_hashes(make_chart_problem(name, slot))
+    return {f"{name}/{slot}": problem_hashes(generate(name, slot, source="tinygrafixbench"))
             for name, slot in names_slots}
 
 

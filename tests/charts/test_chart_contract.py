@@ -11,8 +11,8 @@ import pytest
 from chart_cases import chart_problem, task_slots
 from chart_oracle import delta_e
 
-from paintkit.charts import make_chart_problem
 from paintkit.renderers.charts import render_chart
+from paintkit.sources import generate
 
 TOLERANCES = range(11)
 
@@ -39,7 +39,7 @@ def test_doing_nothing_is_never_rewarded(name, slot):
 def test_the_contract_rejects_a_seed_that_rewards_doing_nothing(monkeypatch):
     import paintkit.charts.generate as gen
 
-    plain = make_chart_problem("heatmap_shift_heatmap", 20)
+    plain = generate("heatmap_shift_heatmap", 20, source="tinygrafixbench")
     calls = []
 
     def fake(inp, ans):  # the first attempt that renders would reward doing nothing
@@ -47,7 +47,7 @@ def test_the_contract_rejects_a_seed_that_rewards_doing_nothing(monkeypatch):
         return int(np.any(inp != ans, axis=-1).sum()), 0.9 if len(calls) == 1 else 0.0
 
     monkeypatch.setattr(gen, "identity_check", fake)
-    moved = gen.make_chart_problem("heatmap_shift_heatmap", 20)
+    moved = generate("heatmap_shift_heatmap", 20, source="tinygrafixbench")
     assert moved.metadata["attempt"] > plain.metadata["attempt"]
 
 

@@ -15,9 +15,9 @@ import matplotlib
 import pytest
 from chart_hashing import TABLE, problem_hashes
 
-from paintkit.charts import make_chart_problem
 from paintkit.charts.environment import CHART_MATPLOTLIB, MatplotlibVersionError, check_matplotlib
 from paintkit.cli.main import main
+from paintkit.sources import generate, get_source
 
 PYPROJECT = Path(__file__).resolve().parents[2] / "pyproject.toml"
 OTHER = "3.9.4"
@@ -43,7 +43,7 @@ def test_the_pinned_hashes_are_made_with_the_checked_release():
 
 def test_another_matplotlib_is_refused_with_one_clear_line(other_matplotlib):
     with pytest.raises(MatplotlibVersionError) as info:
-        make_chart_problem("bar_chart_add_bar", 0)
+        generate("bar_chart_add_bar", 0, source="tinygrafixbench")
     message = str(info.value)
     assert "\n" not in message
     assert f"matplotlib {CHART_MATPLOTLIB}" in message and f"found {OTHER}" in message
@@ -62,7 +62,7 @@ def test_the_command_line_refuses_before_generating(other_matplotlib, tmp_path, 
 
 
 def test_any_matplotlib_draws_and_records_the_version(other_matplotlib, tmp_path):
-    problem = make_chart_problem("bar_chart_add_bar", 0, any_matplotlib=True)
+    problem = get_source("tinygrafixbench", any_matplotlib=True).problem("bar_chart_add_bar", 0)
     assert problem.metadata["matplotlib"] == OTHER
     pinned = json.loads(TABLE.read_text())["bar_chart_add_bar/0"]
     got = problem_hashes(problem)
@@ -79,7 +79,7 @@ def test_any_matplotlib_draws_and_records_the_version(other_matplotlib, tmp_path
 
 
 def test_the_benchmark_release_records_nothing_extra(tmp_path):
-    problem = make_chart_problem("bar_chart_add_bar", 0)
+    problem = generate("bar_chart_add_bar", 0, source="tinygrafixbench")
     assert "matplotlib" not in problem.metadata
     from paintkit.suites.tinygrafix import TinyGrafixSuite
 

@@ -36,11 +36,11 @@ def test_same_bytes_in_a_spawned_process():
 def test_user_rcparams_do_not_change_pixels():
     import matplotlib as mpl
 
-    from paintkit.charts import make_chart_problem
+    from paintkit.sources import generate
 
     with mpl.rc_context({"lines.linewidth": 7.0, "font.size": 21.0, "axes.facecolor": "red",
                          "font.family": "serif", "path.simplify": True, "axes.unicode_minus": True}):
-        problem = make_chart_problem("scatter_plot_swap_axes", 0)
+        problem = generate("scatter_plot_swap_axes", 0, source="tinygrafixbench")
     assert problem_hashes(problem) == PINNED["scatter_plot_swap_axes/0"]
 
 

@@ -9,7 +9,6 @@ import pytest
 from chart_cases import chart_problem, task_slots
 from chart_oracle import delta_e, sig3
 
-from paintkit.charts import make_chart_problem
 from paintkit.charts.style import (
     MAGNITUDE_EXPONENTS,
     fmt,
@@ -19,6 +18,7 @@ from paintkit.charts.style import (
     sample_theme,
 )
 from paintkit.errors import RejectedSeed
+from paintkit.sources import generate
 
 
 def _object_colors(state: dict) -> list[str]:
@@ -104,15 +104,15 @@ def test_a_rejected_attempt_tries_the_next_seed(monkeypatch):
         return original(rng)
 
     monkeypatch.setattr(bar, "base_state", flaky)
-    problem = make_chart_problem("bar_chart_recolor_bar", 0)
+    problem = generate("bar_chart_recolor_bar", 0, source="tinygrafixbench")
     assert problem.metadata["attempt"] == 1 and len(calls) == 2
 
 
 def test_unknown_task_and_bad_slot_are_clear_errors():
     with pytest.raises(ValueError, match="unknown chart task 'bar_chart_explode'; allowed: bar_chart_"):
-        make_chart_problem("bar_chart_explode", 0)
-    with pytest.raises(ValueError, match="slot must be an int >= 0"):
-        make_chart_problem("bar_chart_add_bar", -1)
+        generate("bar_chart_explode", 0, source="tinygrafixbench")
+    with pytest.raises(ValueError, match="slot must be a non-negative int"):
+        generate("bar_chart_add_bar", -1, source="tinygrafixbench")
 
 
 def test_every_task_rolls_up_to_its_chart():

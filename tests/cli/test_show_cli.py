@@ -9,8 +9,8 @@ from PIL import Image
 
 from paintkit.cli.main import main
 from paintkit.cli.show import benchmark_index
-from paintkit.slots import make_slot_problem
-from paintkit.tasks import make_problem
+from paintkit.sources import generate
+from paintkit.tasks import task_module
 
 
 def _pixels(path):
@@ -25,16 +25,17 @@ def test_slot_prints_id_seed_and_the_reproducing_call(tmp_path, capsys):
     assert meta["slot"] == 1 and meta["namespace"] == "paintbench"
     assert "problem paintbench-translation-baseline-amount-000001" in out
     assert f"seed {meta['seed']}" in out
-    call = (f"paintkit.tasks.make_problem('translation', seed={meta['seed']}, "
-            f"condition='baseline', mode='amount')")
-    assert call in out
-    again = make_problem("translation", seed=meta["seed"], condition="baseline", mode="amount")
-    assert np.array_equal(again.input, _pixels(tmp_path / "input.png"))
+    by_slot = "paintkit.generate('translation', seed=1, condition='baseline', mode='amount')"
+    by_seed = f"paintkit.tasks.task_module('translation').generate({meta['seed']}, 'baseline', 'amount')"
+    assert by_slot in out and by_seed in out
+    for again in (generate("translation", seed=1, condition="baseline", mode="amount"),
+                  task_module("translation").generate(meta["seed"], "baseline", "amount")):
+        assert np.array_equal(again.input, _pixels(tmp_path / "input.png"))
     assert "PaintBench/translation/002_input.png" in out  # 2 modes: slot 1 of amount is 002
 
 
 def test_seed_is_a_generator_seed(tmp_path, capsys):
-    seed = make_slot_problem("border", "baseline", None, 0).metadata["seed"]
+    seed = generate("border", 0).metadata["seed"]
     assert main(["show", "border", "--seed", str(seed), "--out", str(tmp_path)]) == 0
     meta = json.loads((tmp_path / "problem.json").read_text())
     assert meta["seed"] == seed and "slot" not in meta

@@ -8,12 +8,13 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from paintkit.compositional import OPERATIONS, make_compositional_problem
+from paintkit.compositional import OPERATIONS
 from paintkit.compositional.turns import TURN_FIELDS, answer_pixels
 from paintkit.conditions import CONDITIONS
 from paintkit.language.phrases import describe_shape
 from paintkit.renderers import render
 from paintkit.scene import Scene, compose
+from paintkit.sources import generate
 from paintkit.tasks.base import MAX_IDENTITY_MIOU, MIN_EDIT_PIXELS
 
 PINNED = {  # SHA-256 of input, answer and canonical metadata JSON, slot 0 (generator-rules)
@@ -102,19 +103,19 @@ def check_problem(problem, steps: int) -> None:
 
 @pytest.mark.parametrize("kind,steps,condition", QUICK)
 def test_replayed_steps_give_every_answer(kind, steps, condition):
-    check_problem(make_compositional_problem(kind, condition, steps, 1), steps)
+    check_problem(generate(kind, 1, condition, f"steps{steps}", source="compositional"), steps)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("kind,steps,condition", GRID)
 def test_replayed_steps_give_every_answer_full_grid(kind, steps, condition):
     for slot in range(3):
-        check_problem(make_compositional_problem(kind, condition, steps, slot), steps)
+        check_problem(generate(kind, slot, condition, f"steps{steps}", source="compositional"), steps)
 
 
 def test_both_kinds_share_the_chain_and_differ_in_wording():
-    one = make_compositional_problem("multi_edit", "baseline", 3, 2)
-    two = make_compositional_problem("conversational", "baseline", 3, 2)
+    one = generate("multi_edit", 2, "baseline", "steps3", source="compositional")
+    two = generate("conversational", 2, "baseline", "steps3", source="compositional")
     assert np.array_equal(one.input, two.input) and np.array_equal(one.answer, two.answer)
     assert one.instruction.startswith("Make these 3 edits in order")
     assert two.instruction.startswith("A conversation of 3 turns")
@@ -122,9 +123,9 @@ def test_both_kinds_share_the_chain_and_differ_in_wording():
 
 
 def test_same_seed_same_bytes_and_slots_differ():
-    a = make_compositional_problem("multi_edit", "n_med", 2, 4, namespace="train")
-    b = make_compositional_problem("multi_edit", "n_med", 2, 4, namespace="train")
-    c = make_compositional_problem("multi_edit", "n_med", 2, 5, namespace="train")
+    a = generate("multi_edit", 4, "n_med", "steps2", source="compositional", namespace="train")
+    b = generate("multi_edit", 4, "n_med", "steps2", source="compositional", namespace="train")
+    c = generate("multi_edit", 5, "n_med", "steps2", source="compositional", namespace="train")
     assert a.metadata == b.metadata and np.array_equal(a.answer, b.answer)
     assert not np.array_equal(a.input, c.input)
     assert a.metadata["namespace"] == "train"
@@ -133,7 +134,7 @@ def test_same_seed_same_bytes_and_slots_differ():
 @pytest.mark.parametrize("cell", sorted(PINNED))
 def test_pinned_bytes(cell):
     kind, steps, condition = cell
-    problem = make_compositional_problem(kind, condition, steps, 0)
+    problem = generate(kind, 0, condition, f"steps{steps}", source="compositional")
     meta = json.dumps(problem.metadata, sort_keys=True, separators=(",", ":")).encode()
     got = tuple(hashlib.sha256(b).hexdigest()
                 for b in (problem.input.tobytes(), problem.answer.tobytes(), meta))
@@ -141,9 +142,9 @@ def test_pinned_bytes(cell):
 
 
 def test_bad_arguments_are_named():
-    with pytest.raises(ValueError, match=r"steps must be one of \(2, 3\)"):
-        make_compositional_problem("multi_edit", "baseline", 4, 0)
+    with pytest.raises(ValueError, match="has no mode 'steps4'; allowed: steps2, steps3"):
+        generate("multi_edit", 0, "baseline", "steps4", source="compositional")
     with pytest.raises(ValueError, match="unknown compositional kind 'chain'"):
-        make_compositional_problem("chain", "baseline", 2, 0)
+        generate("chain", 0, "baseline", "steps2", source="compositional")
     with pytest.raises(ValueError, match="has no 'answer_scene'"):
         answer_pixels({"turn": 1})

@@ -5,7 +5,7 @@ import json
 import pytest
 
 from paintkit.cli.main import main
-from paintkit.compositional.suite import CompositionalSuite
+from paintkit.suites.compositional import CompositionalSuite
 
 
 def test_suite_order_ids_and_folders():

@@ -8,10 +8,11 @@ import pytest
 
 from paintkit.data import ProblemStream
 from paintkit.seeds import paintbench_seed
-from paintkit.slots import MAX_ATTEMPTS
+from paintkit.sources.paintbench import PaintBenchSource
 from paintkit.suites import PAINTBENCH_NAMESPACE, TRAINING_NAMESPACE, Suite, build_problem
 
 FIRST = 5000
+MAX_ATTEMPTS = PaintBenchSource().max_attempts
 
 
 def _candidate_seeds(suite: Suite, positions) -> set[int]:

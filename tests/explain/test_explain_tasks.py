@@ -8,7 +8,7 @@ import json
 import pytest
 
 from paintkit.explain import explain
-from paintkit.slots import make_slot_problem
+from paintkit.sources import generate
 from paintkit.tasks import TASKS, task_spec
 
 # Tasks whose answer is computed in pixel space: their metadata stores no answer scene.
@@ -16,7 +16,7 @@ PIXEL_SPACE = {"border", "cropping", "flood_fill", "blending", "gradient", "poin
 
 
 def _check(task, mode, condition="baseline"):
-    problem = make_slot_problem(task, condition, mode, 0)
+    problem = generate(task, 0, condition, mode)
     args = (problem.answer, problem.input, problem.metadata)
     perfect = explain(problem.answer, *args)
     expected = "input_scene" if task in PIXEL_SPACE else "full"

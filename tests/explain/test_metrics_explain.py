@@ -21,9 +21,9 @@ def test_importing_metrics_does_not_load_the_renderer():
 
 def test_metrics_explain_is_a_deprecated_alias():
     import paintkit.metrics
-    from paintkit.slots import make_slot_problem
+    from paintkit.sources import generate
 
-    problem = make_slot_problem("translation", "baseline", "amount", 0)
+    problem = generate("translation", 0, "baseline", "amount")
     new = (problem.input, problem.answer, problem.input, problem.metadata)
     with pytest.warns(DeprecationWarning, match="paintkit.metrics.explain"):
         old = paintkit.metrics.explain
@@ -37,9 +37,9 @@ def test_the_scorers_bins_give_the_same_explanation():
     import numpy as np
 
     from paintkit.metrics import tolerance_statistics
-    from paintkit.slots import make_slot_problem
+    from paintkit.sources import generate
 
-    problem = make_slot_problem("recolor", "baseline", "color_code", 0)
+    problem = generate("recolor", 0, "baseline", "color_code")
     i, a = problem.input, problem.answer
     out = np.clip(a.astype(int) + 4, 0, 255).astype(np.uint8)
     for formula in ("cie76", "ciede2000"):
@@ -54,9 +54,9 @@ def test_prepared_scenes_serve_every_output_of_a_problem():
     import numpy as np
 
     from paintkit.explain import prepare_scenes
-    from paintkit.slots import make_slot_problem
+    from paintkit.sources import generate
 
-    problem = make_slot_problem("translation", "baseline", "amount", 0)
+    problem = generate("translation", 0, "baseline", "amount")
     meta, i, a = problem.metadata, problem.input, problem.answer
     scenes = prepare_scenes(a, i, meta)
     noisy = np.clip(a.astype(int) + 3, 0, 255).astype(np.uint8)

@@ -9,12 +9,13 @@ import numpy as np
 import pytest
 
 from paintkit.conditions import CONDITIONS
-from paintkit.guidance import GUIDED_TASKS, make_guided_problem
+from paintkit.guidance import GUIDED_TASKS
 from paintkit.guidance.generate import CUE_PHRASES, MIN_CUE_DELTA_E
-from paintkit.guidance.suite import GuidanceSuite
 from paintkit.renderers import render, render_mask
 from paintkit.scene import Scene
 from paintkit.shapes import shape_bounds
+from paintkit.sources import generate
+from paintkit.suites.guidance import GuidanceSuite
 from paintkit.tasks import task_module
 from paintkit.tasks.base import MAX_IDENTITY_MIOU, identity_miou
 
@@ -105,7 +106,7 @@ def _centre(shape):
 
 @pytest.mark.parametrize("task,condition", QUICK)
 def test_guided_problem_is_the_task_with_a_cue(task, condition):
-    check_guided(make_guided_problem(task, condition, None, 1), task)
+    check_guided(generate(task, 1, condition, source="guidance"), task)
 
 
 @pytest.mark.slow
@@ -114,14 +115,15 @@ def test_guided_problem_is_the_task_with_a_cue(task, condition):
 def test_guided_problem_is_the_task_with_a_cue_full_grid(task, condition):
     cues = set()
     for slot in range(4):
-        problem = make_guided_problem(task, condition, None, slot)
+        problem = generate(task, slot, condition, source="guidance")
         check_guided(problem, task)
         cues.add(problem.metadata["guidance"]["cue"])
 
 
 @pytest.mark.parametrize("cell", sorted(PINNED))
 def test_pinned_bytes(cell):
-    problem = make_guided_problem(*cell, None, 0)
+    task, condition = cell
+    problem = generate(task, 0, condition, source="guidance")
     meta = json.dumps(problem.metadata, sort_keys=True, separators=(",", ":")).encode()
     got = tuple(hashlib.sha256(b).hexdigest()
                 for b in (problem.input.tobytes(), problem.answer.tobytes(), meta))
@@ -129,7 +131,7 @@ def test_pinned_bytes(cell):
 
 
 def test_both_cues_occur_and_suite_layout():
-    cues = {make_guided_problem("translation", "baseline", None, s).metadata["guidance"]["cue"]
+    cues = {generate("translation", s, "baseline", source="guidance").metadata["guidance"]["cue"]
             for s in range(6)}
     assert cues == {"ring", "arrow"}
     suite = GuidanceSuite(tasks=("rotation",), conditions=("baseline", "n_med"), per_cell=2)
@@ -141,4 +143,4 @@ def test_both_cues_occur_and_suite_layout():
 
 def test_bad_task_is_named():
     with pytest.raises(ValueError, match="task 'removal' has no guided variant"):
-        make_guided_problem("removal", "baseline", None, 0)
+        generate("removal", 0, "baseline", source="guidance")

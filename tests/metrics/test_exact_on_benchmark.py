@@ -17,7 +17,7 @@ from paintkit.kernels.tolerance_counts import (
     tolerance_histograms_torch,
 )
 from paintkit.metrics import score
-from paintkit.slots import make_slot_problem
+from paintkit.sources import generate
 from tests.support import metric_oracle as oracle
 
 PROBLEMS = [("point_operations", "baseline", 0), ("flood_fill", "n_high", 1)]
@@ -33,7 +33,7 @@ def _outputs(answer: np.ndarray, seed: int) -> list[np.ndarray]:
 
 @pytest.mark.parametrize(("task", "condition", "slot"), PROBLEMS)
 def test_every_backend_counts_like_the_oracle(task, condition, slot):
-    problem = make_slot_problem(task, condition, None, slot)
+    problem = generate(task, slot, condition, None)
     answer, inp = problem.answer, problem.input
     outs = np.stack(_outputs(answer, slot))
     answers, inputs = np.stack([answer] * len(outs)), np.stack([inp] * len(outs))

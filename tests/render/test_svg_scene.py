@@ -17,7 +17,7 @@ import pytest
 
 from paintkit.renderers.svg_scene import problem_svgs, scene_svg
 from paintkit.scene import Background, Canvas, Scene
-from paintkit.slots import make_slot_problem
+from paintkit.sources import generate
 from paintkit.tasks import TASKS
 
 resvg_py = pytest.importorskip("resvg_py")
@@ -58,7 +58,7 @@ def check_close(svg_pixels: np.ndarray, skia_pixels: np.ndarray) -> None:
 
 
 def _problem(task: str, condition: str, slot: int = 0):
-    return make_slot_problem(task, condition, None, slot)
+    return generate(task, slot, condition, None)
 
 
 @pytest.mark.parametrize("task,condition", QUICK)

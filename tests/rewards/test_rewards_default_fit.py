@@ -29,9 +29,9 @@ from paintkit.rewards import PixelIoURewardModel, compute_score, pixel_miou
 @pytest.fixture(scope="module")
 def canvases():
     """One real problem per canvas shape: 1024x1024, 1024x576, 576x1024."""
-    from paintkit.slots import make_slot_problem
+    from paintkit.sources import generate
 
-    return {cond: make_slot_problem("translation", cond, "amount", 0)
+    return {cond: generate("translation", 0, cond, "amount")
             for cond in ("baseline", "horizontal", "vertical")}
 
 

@@ -14,18 +14,14 @@ from paintkit.attempts import (
     Found,
     search_attempts,
 )
-from paintkit.charts import make_chart_problem
-from paintkit.charts.generate import MAX_ATTEMPTS as CHART_MAX
 from paintkit.charts.generate import chart_seed
 from paintkit.cli.main import main
-from paintkit.compositional import make_compositional_problem
 from paintkit.errors import RejectedSeed
-from paintkit.guidance import make_guided_problem
 from paintkit.sampling.condition import condition_scene
 from paintkit.seeds import compositional_seed, paintbench_seed, python_rng, seed_from_key
-from paintkit.slots import MAX_ATTEMPTS as SLOT_MAX
-from paintkit.slots import make_slot_problem
-from paintkit.tasks import make_problem
+from paintkit.sources import SOURCES, generate, get_source
+from paintkit.sources.paintbench import PaintBenchSource
+from paintkit.tasks import task_module
 
 
 def _reject_below(limit: int):
@@ -96,13 +92,16 @@ def test_slot_exhaustion_through_the_generator(monkeypatch):
     monkeypatch.setattr(translation, "generate", never)
     last = paintbench_seed("translation", "baseline", "amount", 3, 6)
     with pytest.raises(AttemptsExhausted) as info:
-        make_slot_problem("translation", "baseline", "amount", 3, max_attempts=7)
-    assert str(info.value) == ("translation/amount/baseline slot 3: 7 attempts in a row were "
+        PaintBenchSource(max_attempts=7).problem("translation", 3, condition="baseline", mode="amount")
+    assert str(info.value) == ("paintbench translation/amount/baseline slot 3: 7 attempts in a row were "
                                f"rejected; last reason: translation seed {last}: impossible setting")
 
 
-def test_the_limits_of_each_caller_are_unchanged():
-    assert (SLOT_MAX, CHART_MAX, SLOT_ATTEMPTS, CHART_ATTEMPTS) == (200, 100, 200, 100)
+def test_the_limits_of_each_source_are_unchanged():
+    limits = {name: get_source(name).max_attempts for name in SOURCES}
+    assert limits == {"paintbench": 200, "tinygrafixbench": 100, "guidance": 200,
+                      "compositional": 200}
+    assert (SLOT_ATTEMPTS, CHART_ATTEMPTS) == (200, 100)
 
 
 # -- each caller's per-attempt seed is exactly the key it used before ----------------------
@@ -118,31 +117,31 @@ def _earlier_attempts_rejected(seeds, make) -> bool:
 
 
 def test_slot_seeds():
-    p = make_slot_problem("reflection", "n_xhigh", None, 1, namespace="demo")
+    p = generate("reflection", 1, "n_xhigh", None, namespace="demo")
     m = p.metadata
     assert m["attempt"] >= 1  # this slot's attempt 0 is rejected: the search moved on
     assert m["seed"] == paintbench_seed("reflection", "n_xhigh", m["mode"], 1, m["attempt"],
                                         namespace="demo")
     seeds = [paintbench_seed("reflection", "n_xhigh", m["mode"], 1, a, namespace="demo")
              for a in range(m["attempt"])]
-    assert _earlier_attempts_rejected(seeds, lambda s: make_problem("reflection", s, "n_xhigh",
-                                                                    m["mode"]))
+    module = task_module("reflection")
+    assert _earlier_attempts_rejected(seeds, lambda s: module.generate(s, "n_xhigh", m["mode"]))
 
 
 def test_chart_seeds():
-    m = make_chart_problem("bar_chart_add_bar", 4, namespace="demo").metadata
+    m = generate("bar_chart_add_bar", 4, namespace="demo", source="tinygrafixbench").metadata
     assert m["seed"] == chart_seed("bar_chart", "add_bar", 4, m["attempt"], "demo")
     assert m["seed"] == seed_from_key("demo", "bar_chart", "add_bar", 4, m["attempt"])
 
 
 def test_guided_seeds():
-    m = make_guided_problem("scaling", "baseline", None, 1).metadata
+    m = generate("scaling", 1, "baseline", source="guidance").metadata
     assert m["seed"] == seed_from_key("guidance", "guidance", "scaling", "baseline", m["mode"], 1,
                                       m["attempt"])
 
 
 def test_compositional_seeds():
-    m = make_compositional_problem("multi_edit", "baseline", 2, 1).metadata
+    m = generate("multi_edit", 1, "baseline", "steps2", source="compositional").metadata
     assert m["seed"] == compositional_seed("baseline", 2, 1, m["attempt"])
 
 

@@ -10,7 +10,7 @@ import pytest
 from paintkit.conditions import get_condition
 from paintkit.suites import Suite, build_problem, parse_counts, parse_size, variant_condition
 from paintkit.suites.variants import VariantCondition, condition_key
-from paintkit.tasks import make_problem, task_spec
+from paintkit.tasks import task_module, task_spec
 from paintkit.tasks.base import start
 from paintkit.tasks.translation import SPEC as TRANSLATION
 
@@ -120,5 +120,5 @@ def test_preservation_problem_is_the_removal_answer_unchanged():
 
 
 def test_generate_api_unchanged_for_names():
-    problem = make_problem("translation", 5, "baseline", "amount")
+    problem = task_module("translation").generate(5, "baseline", "amount")
     assert problem.input.shape == (1024, 1024, 3)

@@ -42,9 +42,9 @@ def test_more_than_12_per_cell_in_paintbench_needs_the_flag(capsys):
 
 
 def _suites():
-    from paintkit.compositional.suite import CompositionalSuite
-    from paintkit.guidance.suite import GuidanceSuite
     from paintkit.suites import Suite
+    from paintkit.suites.compositional import CompositionalSuite
+    from paintkit.suites.guidance import GuidanceSuite
     from paintkit.suites.tinygrafix import TinyGrafixSuite
 
     return [(Suite, 12), (TinyGrafixSuite, 30), (CompositionalSuite, 12), (GuidanceSuite, 12)]

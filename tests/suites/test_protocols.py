@@ -1,19 +1,17 @@
 """The declared interfaces of generation: every suite class is a ProblemSuite, every task
-module a ProblemGenerator, building a problem goes through the protocol, and the old
-entrances still work (deprecated, same bytes)."""
+module a ProblemGenerator, and building a problem goes through the protocol."""
 
 from __future__ import annotations
 
 import inspect
-import warnings
 
 import numpy as np
 import pytest
 
-from paintkit.compositional.suite import CompositionalSuite
-from paintkit.guidance.suite import GuidanceSuite
 from paintkit.suites import ProblemGenerator, ProblemSuite, Suite, build_problem, check_suite
 from paintkit.suites.combined import CombinedSuite
+from paintkit.suites.compositional import CompositionalSuite
+from paintkit.suites.guidance import GuidanceSuite
 from paintkit.suites.tinygrafix import TinyGrafixSuite
 from paintkit.tasks import TASKS, Problem, task_module
 
@@ -73,9 +71,10 @@ def _subclasses(cls):
 
 
 def test_every_suite_class_in_paintkit_is_covered_above():
-    from paintkit.suites.base import DataclassSuite, SuiteMethods
+    from paintkit.suites.base import SuiteMethods
+    from paintkit.suites.grid import SourceSuite
 
-    classes = {c for c in _subclasses(SuiteMethods) if c is not DataclassSuite
+    classes = {c for c in _subclasses(SuiteMethods) if c is not SourceSuite
                and c.__module__.startswith("paintkit.")}
     assert {c.__name__ for c in classes} == {type(make()).__name__ for make in SUITES.values()}
 
@@ -103,38 +102,9 @@ def test_every_task_module_is_a_problem_generator():
         assert module.SPEC.name == task
 
 
-def test_the_old_entrances_warn_and_give_the_same_bytes(tmp_path):
-    from paintkit.charts import generate_chart_problem, make_chart_problem
-    from paintkit.compositional import generate_compositional, make_compositional_problem
+def test_the_old_write_entrance_warns_and_gives_the_same_bytes(tmp_path):
     from paintkit.engines import generate, write_suite
-    from paintkit.guidance import generate_guided, make_guided_problem
-    from paintkit.slots import generate_slot, make_slot_problem
-    from paintkit.suites.build import generate_spec
-    from paintkit.tasks import generate as generate_task
-    from paintkit.tasks import make_problem
 
-    pairs = [
-        (lambda: generate_task("translation", 7, "baseline", "amount"),
-         lambda: make_problem("translation", 7, "baseline", "amount")),
-        (lambda: generate_slot("border", "baseline", None, 0),
-         lambda: make_slot_problem("border", "baseline", None, 0)),
-        (lambda: generate_chart_problem("bar_chart_add_bar", 0, "demo"),
-         lambda: make_chart_problem("bar_chart_add_bar", 0, namespace="demo")),
-        (lambda: generate_guided("translation", "baseline", None, 0),
-         lambda: make_guided_problem("translation", "baseline", None, 0)),
-        (lambda: generate_compositional("multi_edit", "baseline", 2, 0),
-         lambda: make_compositional_problem("multi_edit", "baseline", 2, 0)),
-    ]
-    suite = SUITES["guidance"]()
-    pairs += [(lambda: suite.generate_spec(suite.spec(0)), lambda: suite.make_problem(suite.spec(0))),
-              (lambda: generate_spec(suite, suite.spec(0)), lambda: suite.make_problem(suite.spec(0)))]
-    for old, new in pairs:
-        with pytest.warns(DeprecationWarning):
-            before = old()
-        with warnings.catch_warnings():
-            warnings.simplefilter("error", DeprecationWarning)
-            after = new()
-        assert _same(before, after)
     tiny = Suite(tasks=["translation"], conditions=["baseline"], per_cell=1, namespace="demo")
     with pytest.warns(DeprecationWarning, match="write_suite"):
         old = generate(tiny, tmp_path / "old", engine="inprocess", progress=False)

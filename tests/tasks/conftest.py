@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from paintkit.conditions import CONDITIONS
-from paintkit.slots import make_slot_problem
+from paintkit.sources import generate
 from paintkit.tasks import TASKS, task_spec
 
 
@@ -51,7 +51,7 @@ def _grid_facts(task: str, mode: str, condition: str) -> GridFacts:
     from paintkit.kernels.pixels import distinct_colors
     from paintkit.metrics import score
 
-    p = make_slot_problem(task, condition, mode, 0)
+    p = generate(task, 0, condition, mode)
     painted = distinct_colors(np.ascontiguousarray(p.answer[p.edit_mask]).reshape(1, -1, 3))
     return GridFacts(p.instruction, p.metadata, problem_hashes(p),
                      score([p.input], [p.answer], [p.input])[0].miou, frozenset(painted))

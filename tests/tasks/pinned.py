@@ -51,9 +51,9 @@ def pinned_cells() -> list[tuple[str, str, str]]:
 
 def compute_table() -> dict:
     from paintkit import __version__
-    from paintkit.slots import make_slot_problem
+    from paintkit.sources import generate
 
-    problems = {key(t, m, c): problem_hashes(make_slot_problem(t, c, m, 0))
+    problems = {key(t, m, c): problem_hashes(generate(t, 0, c, m))
                 for t, m, c in pinned_cells()}
     return {"version": __version__, "problems": problems}
 

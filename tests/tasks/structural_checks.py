@@ -8,7 +8,7 @@ import numpy as np
 
 from paintkit.colors import describe_color
 from paintkit.scene import Scene
-from paintkit.slots import make_slot_problem
+from paintkit.sources import generate
 
 CONDITIONS_SAMPLE = ("baseline", "horizontal", "striped", "n_high")
 
@@ -17,7 +17,7 @@ def problems(task: str, mode: str | None, conditions=CONDITIONS_SAMPLE, slots=(0
     """(problem, input scene) for each condition and slot."""
     for condition in conditions:
         for slot in slots:
-            p = make_slot_problem(task, condition, mode, slot)
+            p = generate(task, slot, condition, mode)
             yield p, Scene.from_dict(p.metadata["scene"])
 
 

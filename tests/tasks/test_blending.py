@@ -9,7 +9,7 @@ import pytest
 from color_region_oracle import assert_only_region_changed, has_color, scoped_region
 
 from paintkit.colors import rgb_to_hex
-from paintkit.slots import make_slot_problem
+from paintkit.sources import generate
 
 CASES = [(cond, slot) for cond in ("baseline", "striped", "nonstandard", "n_high") for slot in range(3)]
 
@@ -22,7 +22,7 @@ def blended(pixel, color, percent):
 
 @pytest.mark.parametrize(("condition", "slot"), CASES)
 def test_answer_is_the_stated_blend(condition, slot):
-    p = make_slot_problem("blending", condition, "default", slot)
+    p = generate("blending", slot, condition, "default")
     params = p.metadata["params"]
     color, percent = tuple(params["color"]), params["percent"]
     assert 10 <= percent <= 90
@@ -49,7 +49,7 @@ def _has_tie(pixel, color, percent):
 def test_halfway_values_round_up():
     # Find a generated problem where a channel lands exactly on .5 and check it went up.
     for slot in range(60):
-        p = make_slot_problem("blending", "baseline", "default", slot)
+        p = generate("blending", slot, "baseline", "default")
         color, percent = p.metadata["params"]["color"], p.metadata["params"]["percent"]
         if not any(_has_tie(c, color, percent) for c in _colors(p.input.reshape(-1, 3))):
             continue

@@ -9,7 +9,7 @@ import pytest
 from structural_checks import color_mask, problems, shapes_named
 
 from paintkit.renderers import render_mask
-from paintkit.tasks import make_problem
+from paintkit.tasks import task_module
 
 
 def _min_sq_distance(points, targets):
@@ -66,4 +66,4 @@ def test_target_phrase_names_one_shape():
 
 def test_single_mode():
     with pytest.raises(ValueError, match="allowed: default"):
-        make_problem("border", 0, "baseline", "thick")
+        task_module("border").generate(0, "baseline", "thick")

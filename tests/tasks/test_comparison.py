@@ -10,8 +10,8 @@ import pytest
 from paintkit.colors import color_name
 from paintkit.renderers import render, render_mask
 from paintkit.scene import Scene
-from paintkit.slots import make_slot_problem
-from paintkit.tasks import make_problem
+from paintkit.sources import generate
+from paintkit.tasks import task_module
 
 SENTENCE = re.compile(r"Remove the (?:(second|third) )?(largest|smallest|widest|narrowest|tallest|"
                       r"shortest) of the (\d+) (.+?) (\w+)\. ")
@@ -35,7 +35,7 @@ def _singular(word: str) -> str:
 @pytest.mark.parametrize("condition", ["baseline", "horizontal", "striped", "n_xhigh"])
 @pytest.mark.parametrize("slot", [0, 1, 2])
 def test_removed_shape_has_the_stated_rank(condition, slot):
-    p = make_slot_problem("comparison", condition, None, slot)
+    p = generate("comparison", slot, condition, None)
     m = SENTENCE.match(p.instruction)
     assert m, p.instruction
     k, (metric, from_large) = ORDINAL[m[1]], METRIC[m[2]]
@@ -58,7 +58,7 @@ def test_removed_shape_has_the_stated_rank(condition, slot):
 
 @pytest.mark.parametrize("slot", range(6))
 def test_group_is_the_only_shapes_of_its_type_and_color(slot):
-    p = make_slot_problem("comparison", "n_high", None, slot)
+    p = generate("comparison", slot, "n_high", None)
     scene = Scene.from_dict(p.metadata["scene"])
     params = p.metadata["params"]
     key = (params["group_type"], tuple(params["group_color"]))
@@ -73,7 +73,7 @@ def test_group_is_the_only_shapes_of_its_type_and_color(slot):
 def test_metrics_are_all_used_and_group_sizes_follow_the_condition():
     seen = set()
     for slot in range(12):
-        p = make_slot_problem("comparison", "n_med", None, slot)
+        p = generate("comparison", slot, "n_med", None)
         seen.add(p.metadata["params"]["metric"])
         assert len(p.metadata["params"]["group"]) == 5
     assert seen == {"area", "width", "height"}
@@ -81,4 +81,4 @@ def test_metrics_are_all_used_and_group_sizes_follow_the_condition():
 
 def test_bad_mode_lists_allowed():
     with pytest.raises(ValueError, match="allowed: default"):
-        make_problem("comparison", 0, "baseline", "largest")
+        task_module("comparison").generate(0, "baseline", "largest")

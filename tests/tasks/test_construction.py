@@ -11,7 +11,7 @@ from structural_checks import color_mask, pixel_centers, problems
 from paintkit.colors import rgb_to_hex
 from paintkit.language.phrases import color_code_phrase
 from paintkit.shapes import BBOX_POINT_NAMES, bbox_points, canvas_points, control_points
-from paintkit.tasks import make_problem
+from paintkit.tasks import task_module
 
 MARGIN = 0.05  # px: pixel centers this close to the element's edge may go either way
 
@@ -139,4 +139,4 @@ def test_circle_givens_all_occur():
 
 def test_modes_follow_the_paper_table():
     with pytest.raises(ValueError, match="allowed: circle, line, polygon"):
-        make_problem("construction", 0, "baseline", "spiral")
+        task_module("construction").generate(0, "baseline", "spiral")

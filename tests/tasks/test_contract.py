@@ -13,15 +13,15 @@ from paintkit.conditions import CONDITIONS, get_condition
 from paintkit.errors import RejectedSeed
 from paintkit.kernels.pixels import distinct_colors
 from paintkit.scene import Scene
-from paintkit.slots import make_slot_problem
-from paintkit.tasks import CATEGORIES, TASKS, make_problem, task_spec
+from paintkit.sources import generate
+from paintkit.tasks import CATEGORIES, TASKS, task_module, task_spec
 
 REQUIRED = ("instruction", "task", "mode", "visual_condition", "category", "seed", "W", "H",
             "bg_colors", "targets", "params", "scene")
 
 
 def test_problem_follows_the_contract(task, mode, condition):
-    p = make_slot_problem(task, condition, mode, 0)
+    p = generate(task, 0, condition, mode)
     cond = get_condition(condition)
     assert p.input.dtype == np.uint8 and p.input.shape == (cond.height, cond.width, 3)
     assert p.answer.dtype == np.uint8 and p.answer.shape == p.input.shape
@@ -45,7 +45,7 @@ def test_problem_follows_the_contract(task, mode, condition):
 
 def _digest(args):
     task, mode, condition, slot = args
-    p = make_slot_problem(task, condition, mode, slot)
+    p = generate(task, slot, condition, mode)
     h = hashlib.sha256()
     for part in (p.input.tobytes(), p.answer.tobytes(), p.instruction.encode(),
                  json.dumps(p.metadata, sort_keys=True).encode()):
@@ -69,14 +69,14 @@ def test_bytes_are_identical_across_processes(task, mode, spawn_pool):
 
 def test_unknown_names_list_allowed_values():
     with pytest.raises(ValueError, match="allowed: translation"):
-        make_problem("teleport", 0)
+        task_module("teleport").generate(0)
     spec = task_spec("translation")
     with pytest.raises(ValueError, match="allowed: amount, align"):
-        make_problem("translation", 0, "baseline", "sideways")
+        task_module("translation").generate(0, "baseline", "sideways")
     with pytest.raises(ValueError, match="allowed: baseline"):
-        make_problem("translation", 0, "foggy", "amount")
+        task_module("translation").generate(0, "foggy", "amount")
     with pytest.raises(ValueError, match="non-negative"):
-        make_problem("translation", -1)
+        task_module("translation").generate(-1)
     assert spec.name == "translation" and len(TASKS) == 20 and len(CONDITIONS) == 8
 
 
@@ -91,7 +91,7 @@ def test_rejections_are_specific():
     messages = {}
     for seed in range(40):
         try:
-            make_problem("translation", seed, "n_xhigh", "align")
+            task_module("translation").generate(seed, "n_xhigh", "align")
         except RejectedSeed as exc:
             messages[seed] = str(exc)
     assert 0 < len(messages) < 40  # some rejected (so messages were read), most accepted

@@ -11,7 +11,7 @@ from paintkit.colors import color_name
 from paintkit.kernels.flood_fill import label_components_numba
 from paintkit.renderers import render_mask
 from paintkit.scene import SHAPE_TYPES, Scene
-from paintkit.slots import make_slot_problem
+from paintkit.sources import generate
 
 SENTENCE = re.compile(
     r"The tally strip along the (top|bottom|left|right) edge of the canvas has one mark for "
@@ -36,7 +36,7 @@ def _marks(pixels: np.ndarray, band, color) -> list[tuple[float, float]]:
 @pytest.mark.parametrize("condition", ["baseline", "vertical", "striped", "n_high", "n_xhigh"])
 @pytest.mark.parametrize("slot", [0, 1])
 def test_marks_left_equal_the_matching_shapes(mode, condition, slot):
-    p = make_slot_problem("counting", condition, mode, slot)
+    p = generate("counting", slot, condition, mode)
     m = SENTENCE.match(p.instruction)
     assert m, p.instruction
     edge, end, what = m[1], m[2], m[3]
@@ -81,7 +81,7 @@ def test_targets_cover_the_feasible_range_evenly(case, feasible):
     from paintkit.tasks.counting import target_range
 
     mode, condition = case
-    counts = [make_slot_problem("counting", condition, mode, slot).metadata["params"]["count"]
+    counts = [generate("counting", slot, condition, mode).metadata["params"]["count"]
               for slot in range(32)]
     n = {"baseline": 5, "n_med": 10}[condition]
     assert target_range(mode, n, 8) == feasible

@@ -10,7 +10,7 @@ from structural_checks import color_mask, problems
 
 from paintkit.scene import Polygon
 from paintkit.shapes import BBOX_POINT_NAMES, bbox_points, canvas_points, control_points
-from paintkit.tasks import make_problem
+from paintkit.tasks import task_module
 
 TIE = 1e-6  # a mapped coordinate this close to a pixel edge may land on either side
 
@@ -96,4 +96,4 @@ def test_rectangle_is_stated_outlined_and_inside(mode):
 
 def test_bad_mode_lists_the_modes():
     with pytest.raises(ValueError, match="allowed: straight, tilted"):
-        make_problem("cropping", 0, "baseline", "round")
+        task_module("cropping").generate(0, "baseline", "round")

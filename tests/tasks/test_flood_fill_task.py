@@ -16,8 +16,8 @@ from color_region_oracle import (
 
 from paintkit.colors import hex_to_rgb, rgb_to_hex
 from paintkit.errors import RejectedSeed
-from paintkit.slots import make_slot_problem
-from paintkit.tasks import make_problem
+from paintkit.sources import generate
+from paintkit.tasks import task_module
 
 CASES = [(mode, cond, slot) for mode in ("background", "foreground")
          for cond in ("baseline", "striped", "n_high") for slot in range(2)]
@@ -25,7 +25,7 @@ CASES = [(mode, cond, slot) for mode in ("background", "foreground")
 
 @pytest.mark.parametrize(("mode", "condition", "slot"), CASES)
 def test_answer_fills_the_enclosed_region(mode, condition, slot):
-    p = make_slot_problem("flood_fill", condition, mode, slot)
+    p = generate("flood_fill", slot, condition, mode)
     params = p.metadata["params"]
     outline = hex_to_rgb(params["outline_color"])
     fill = tuple(params["fill_color"])
@@ -48,7 +48,7 @@ def test_answer_fills_the_enclosed_region(mode, condition, slot):
 def test_enclosed_region_is_the_polygon_minus_its_stroke(condition):
     # The two readings of "inside" (flood fill from the interior, geometric inside minus the
     # stroke) give the same pixels, up to pixel centers within 1/64 px of an edge.
-    p = make_slot_problem("flood_fill", condition, "background", 0)
+    p = generate("flood_fill", 0, condition, "background")
     params = p.metadata["params"]
     outline = hex_to_rgb(params["outline_color"])
     flood = enclosed(p.input, outline, params["interior_pixel"])
@@ -71,7 +71,7 @@ def test_edit_is_never_tiny():
     accepted = 0
     for seed in range(12):
         try:
-            p = make_problem("flood_fill", seed, "n_xhigh", "foreground")
+            p = task_module("flood_fill").generate(seed, "n_xhigh", "foreground")
         except RejectedSeed as exc:
             assert re.fullmatch(rf"flood_fill/foreground/n_xhigh seed {seed}: "
                                 rf"({'|'.join(FLOOD_FILL_REASONS)})", str(exc)), str(exc)

@@ -8,7 +8,7 @@ import pytest
 from color_region_oracle import assert_only_region_changed, scoped_region
 
 from paintkit.colors import rgb_to_hex
-from paintkit.slots import make_slot_problem
+from paintkit.sources import generate
 
 CASES = [(mode, cond, slot) for mode in ("background", "foreground")
          for cond in ("baseline", "horizontal", "striped", "n_high") for slot in range(2)]
@@ -30,7 +30,7 @@ def exact_gradient(region, p0, p1, c0, c1):
 
 @pytest.mark.parametrize(("mode", "condition", "slot"), CASES)
 def test_answer_is_the_stated_gradient(mode, condition, slot):
-    p = make_slot_problem("gradient", condition, mode, slot)
+    p = generate("gradient", slot, condition, mode)
     params = p.metadata["params"]
     assert params["scope"] == {"background": "background", "foreground": "shapes"}[mode]
     region = scoped_region(p)
@@ -52,7 +52,7 @@ def _cross(u, v):
 def test_points_sit_where_the_instruction_says(mode):
     seen = set()
     for slot in range(8):
-        p = make_slot_problem("gradient", "baseline", mode, slot)
+        p = generate("gradient", slot, "baseline", mode)
         params = p.metadata["params"]
         corners = np.array(params["outline_points"], float)
         assert len(corners) == 4

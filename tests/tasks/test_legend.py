@@ -8,7 +8,7 @@ import pytest
 from paintkit.colors import hex_to_rgb
 from paintkit.renderers import render, render_mask
 from paintkit.scene import Scene
-from paintkit.slots import make_slot_problem
+from paintkit.sources import generate
 
 
 def _read_key(pixels: np.ndarray, rows, ink):
@@ -35,7 +35,7 @@ def _read_key(pixels: np.ndarray, rows, ink):
                                        "n_med", "n_xhigh"])
 @pytest.mark.parametrize("slot", [0, 1])
 def test_answer_applies_the_key(condition, slot):
-    p = make_slot_problem("legend", condition, None, slot)
+    p = generate("legend", slot, condition, None)
     params = p.metadata["params"]
     scene = Scene.from_dict(p.metadata["scene"])
     ink = hex_to_rgb(params["ink"])
@@ -74,7 +74,7 @@ def test_answer_applies_the_key(condition, slot):
 
 
 def test_instruction_explains_the_key_without_the_mapping():
-    p = make_slot_problem("legend", "baseline", None, 3)
+    p = generate("legend", 3, "baseline", None)
     corner = p.metadata["params"]["corner"]
     assert f"The key in the {corner} corner" in p.instruction
     assert "cross" in p.instruction and "#" not in p.instruction

@@ -10,8 +10,8 @@ import pytest
 from paintkit.errors import RejectedSeed
 from paintkit.metrics import score
 from paintkit.seeds import paintbench_seed
-from paintkit.slots import make_slot_problem
-from paintkit.tasks import make_problem
+from paintkit.sources import generate
+from paintkit.tasks import task_module
 from paintkit.tasks.base import MAX_IDENTITY_MIOU, identity_miou
 from tests.support import metric_oracle as oracle
 
@@ -28,7 +28,7 @@ def test_doing_nothing_is_never_rewarded(task, mode, condition, grid_facts):
 ])
 def test_identity_miou_equals_the_oracle_and_the_metric(case):
     task, mode, condition = case
-    p = make_slot_problem(task, condition, mode, 0)
+    p = generate(task, 0, condition, mode)
     expected = oracle.problem_stats(p.input, p.answer, p.input)["cie76_mean"]["iou"]
     assert identity_miou(p.input, p.answer) == pytest.approx(expected, abs=1e-9)
     assert score([p.input], [p.answer], [p.input])[0].miou == pytest.approx(expected, abs=1e-9)
@@ -57,4 +57,4 @@ def test_near_identity_seeds_are_rejected(case):
     task, mode, condition, slot = case
     seed = paintbench_seed(task, condition, mode, slot, 0)
     with pytest.raises(RejectedSeed, match="unchanged input would score"):
-        make_problem(task, seed, condition, mode)
+        task_module(task).generate(seed, condition, mode)

@@ -11,7 +11,7 @@ from paintkit.colors import color_name
 from paintkit.renderers import render, render_mask
 from paintkit.scene import Scene
 from paintkit.shapes import bbox_points, control_points
-from paintkit.slots import make_slot_problem
+from paintkit.sources import generate
 
 SENTENCE = re.compile(
     r"Each of the (\d+) (.+?) has (.+?) on one (horizontal|vertical) line\. Rearrange the \2 "
@@ -36,7 +36,7 @@ def _group(scene: Scene, words: str):
 @pytest.mark.parametrize("condition", ["baseline", "horizontal", "vertical", "striped", "n_xhigh"])
 @pytest.mark.parametrize("slot", [0, 1, 2])
 def test_answer_is_sorted_along_the_line(condition, slot):
-    p = make_slot_problem("ordering", condition, None, slot)
+    p = generate("ordering", slot, condition, None)
     m = SENTENCE.match(p.instruction)
     assert m, p.instruction
     n, words, phrase, line, direction = int(m[1]), m[2], m[3], m[4], m[5]
@@ -90,7 +90,7 @@ def test_answer_is_sorted_along_the_line(condition, slot):
 def test_both_lines_and_directions_occur():
     seen = set()
     for slot in range(10):
-        params = make_slot_problem("ordering", "baseline", None, slot).metadata["params"]
+        params = generate("ordering", slot, "baseline", None).metadata["params"]
         seen.add((params["line"], params["direction"]))
     assert {line for line, _ in seen} == {"horizontal", "vertical"}
     assert {d for _, d in seen} == {"ascending", "descending"}

@@ -13,7 +13,7 @@ import pytest
 from paintkit.renderers import render
 from paintkit.scene import Background, Scene
 from paintkit.shapes import shape_bounds
-from paintkit.slots import make_slot_problem
+from paintkit.sources import generate
 
 GRID = re.compile(r"The shapes in the (\d+)-row, (\d+)-column grid follow a pattern that repeats "
                   r"every 1 to 3 rows down and every 1 to 3 columns across\. "
@@ -46,7 +46,7 @@ def _periods_fitting(cells, shown, candidates):
 @pytest.mark.parametrize("condition", ["baseline", "horizontal", "striped", "n_high", "n_xhigh"])
 @pytest.mark.parametrize("slot", [0, 1, 2])
 def test_grid_answer_is_the_periodic_motif(condition, slot):
-    p = make_slot_problem("pattern", condition, "grid", slot)
+    p = generate("pattern", slot, condition, "grid")
     m = GRID.match(p.instruction)
     assert m, p.instruction
     rows, cols, empty = int(m[1]), int(m[2]), int(m[3] or 1)
@@ -94,7 +94,7 @@ def _token(shape):
 @pytest.mark.parametrize("condition", ["baseline", "vertical", "striped", "n_med", "n_xhigh"])
 @pytest.mark.parametrize("slot", [0, 1, 2])
 def test_circle_answer_repeats_the_sequence(condition, slot):
-    p = make_slot_problem("pattern", condition, "circular", slot)
+    p = generate("pattern", slot, condition, "circular")
     m = CIRCLE.match(p.instruction)
     assert m, p.instruction
     n, empty = int(m[1]), int(m[2] or 1)
@@ -138,5 +138,5 @@ def test_circle_answer_repeats_the_sequence(condition, slot):
 @pytest.mark.parametrize("mode", ["grid", "circular"])
 def test_count_is_the_number_of_empty_cells(mode):
     for condition, empty in (("baseline", 1), ("n_med", 3), ("n_high", 6), ("n_xhigh", 10)):
-        p = make_slot_problem("pattern", condition, mode, 4)
+        p = generate("pattern", 4, condition, mode)
         assert p.metadata["params"]["empty"] == empty == len(p.metadata["targets"])

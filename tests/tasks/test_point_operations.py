@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from color_region_oracle import assert_only_region_changed, has_color, scoped_region
 
-from paintkit.slots import make_slot_problem
+from paintkit.sources import generate
 
 CASES = [(mode, cond, slot) for mode in ("brightness", "grayscale", "invert")
          for cond in ("baseline", "striped", "nonstandard") for slot in range(2)]
@@ -27,7 +27,7 @@ def expected_color(pixel, op, offset):
 
 @pytest.mark.parametrize(("mode", "condition", "slot"), CASES)
 def test_answer_is_the_stated_formula(mode, condition, slot):
-    p = make_slot_problem("point_operations", condition, mode, slot)
+    p = generate("point_operations", slot, condition, mode)
     params = p.metadata["params"]
     assert params["operation"] == mode
     offset = params["offset"]
@@ -55,7 +55,7 @@ def test_answer_is_the_stated_formula(mode, condition, slot):
 def test_scopes_and_signs_all_occur():
     seen = set()
     for slot in range(12):
-        p = make_slot_problem("point_operations", "baseline", "brightness", slot)
+        p = generate("point_operations", slot, "baseline", "brightness")
         params = p.metadata["params"]
         seen |= {params["scope"], "+" if params["offset"] > 0 else "-"}
     assert seen == {"all", "background", "shapes", "+", "-"}

@@ -10,7 +10,7 @@ import pytest
 from paintkit.colors import describe_color, hex_to_rgb, rgb_to_hex
 from paintkit.renderers import render_mask
 from paintkit.scene import Scene
-from paintkit.slots import make_slot_problem
+from paintkit.sources import generate
 
 CASES = [(mode, cond, slot) for mode in ("color_code", "dropper")
          for cond in ("baseline", "nonstandard", "striped", "n_high") for slot in range(3)]
@@ -32,7 +32,7 @@ def matches_phrase(shape, phrase):
 
 @pytest.mark.parametrize(("mode", "condition", "slot"), CASES)
 def test_targets_take_the_new_color_and_nothing_else_changes(mode, condition, slot):
-    p = make_slot_problem("recolor", condition, mode, slot)
+    p = generate("recolor", slot, condition, mode)
     scene = Scene.from_dict(p.metadata["scene"])
     params = p.metadata["params"]
     targets = selected(scene, params["selector"])
@@ -60,7 +60,7 @@ def test_targets_take_the_new_color_and_nothing_else_changes(mode, condition, sl
 
 def test_single_shape_descriptions_are_unique():
     for slot in range(24):
-        p = make_slot_problem("recolor", "n_high", "color_code", slot)
+        p = generate("recolor", slot, "n_high", "color_code")
         selector = p.metadata["params"]["selector"]
         if selector["kind"] != "shape":
             continue
@@ -73,6 +73,6 @@ def test_single_shape_descriptions_are_unique():
 def test_every_selector_kind_occurs_with_and_without_negation():
     seen = set()
     for slot in range(40):
-        selector = make_slot_problem("recolor", "n_med", "dropper", slot).metadata["params"]["selector"]
+        selector = generate("recolor", slot, "n_med", "dropper").metadata["params"]["selector"]
         seen.add((selector["kind"], selector["negate"]))
     assert seen == {(k, n) for k in ("shape", "color", "type") for n in (False, True)}

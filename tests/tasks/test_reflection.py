@@ -21,8 +21,8 @@ from paintkit.edits.geometric import affine_edit_problem, reflection_across
 from paintkit.errors import RejectedSeed
 from paintkit.scene import Background, BBox, Canvas, Scene, Shape
 from paintkit.shapes import shape_area
-from paintkit.slots import make_slot_problem
-from paintkit.tasks import make_problem
+from paintkit.sources import generate
+from paintkit.tasks import task_module
 from paintkit.tasks.base import geometric_min_edit, start
 from paintkit.tasks.reflection import SPEC
 
@@ -64,7 +64,7 @@ def test_the_test_mirror_flips_across_the_line():
 @pytest.mark.parametrize("condition", ["baseline", "horizontal", "striped", "n_high"])
 @pytest.mark.parametrize("slot", [0, 1])
 def test_answer_is_the_stated_mirror_image(mode, condition, slot):
-    p = make_slot_problem("reflection", condition, mode, slot)
+    p = generate("reflection", slot, condition, mode)
     check_answer_scene(p, "Reflect")
     (a, b), local = _axis(p)
     assert local == (mode == "local")
@@ -86,7 +86,7 @@ def test_local_mode_uses_all_eight_axes():
     seen = set()
     for seed in range(60):
         try:
-            p = make_problem("reflection", seed, "baseline", "local")
+            p = task_module("reflection").generate(seed, "baseline", "local")
         except RejectedSeed:
             continue
         seen.add(SENTENCE.match(p.instruction)[2])

@@ -11,7 +11,7 @@ from paintkit.colors import describe_color
 from paintkit.renderers import render, render_mask
 from paintkit.scene import Scene
 from paintkit.shapes import BBOX_POINT_NAMES, bbox_points, control_points
-from paintkit.tasks import make_problem
+from paintkit.tasks import task_module
 
 
 def _check_pixels(p, scene: Scene):
@@ -94,4 +94,4 @@ def test_location_names_exactly_one_shape():
 
 def test_bad_mode_lists_the_modes():
     with pytest.raises(ValueError, match="allowed: attribute, location"):
-        make_problem("removal", 0, "baseline", "everything")
+        task_module("removal").generate(0, "baseline", "everything")

@@ -19,8 +19,8 @@ from paintkit.edits.geometric import affine_edit_problem, rotation_about
 from paintkit.errors import RejectedSeed
 from paintkit.scene import IDENTITY, Background, BBox, Canvas, Scene, Shape
 from paintkit.shapes import ORIENTATION_FREE_POINTS, shape_area
-from paintkit.slots import make_slot_problem
-from paintkit.tasks import make_problem
+from paintkit.sources import generate
+from paintkit.tasks import task_module
 from paintkit.tasks.base import geometric_min_edit, start
 from paintkit.tasks.rotation import FIFTEENS, OTHER_ANGLES, RIGHT_ANGLES, SPEC
 
@@ -45,7 +45,7 @@ def test_the_test_rotation_turns_clockwise_on_screen():
 @pytest.mark.parametrize("condition", ["baseline", "vertical", "striped", "n_high"])
 @pytest.mark.parametrize("slot", [0, 1])
 def test_answer_is_the_stated_rotation(mode, condition, slot):
-    p = make_slot_problem("rotation", condition, mode, slot)
+    p = generate("rotation", slot, condition, mode)
     check_answer_scene(p, "Rotate")
     angle, clockwise, pivot, pivot_text = _parse(p)
     params = p.metadata["params"]
@@ -74,7 +74,7 @@ def test_angles_come_from_three_classes_and_both_directions():
     classes, directions = Counter(), Counter()
     for seed in range(60):
         try:
-            p = make_problem("rotation", seed, "baseline", "local")
+            p = task_module("rotation").generate(seed, "baseline", "local")
         except RejectedSeed:
             continue
         angle, clockwise, _, _ = _parse(p)

@@ -20,7 +20,7 @@ from geometric_checks import (
 )
 
 from paintkit.shapes import shape_area
-from paintkit.slots import make_slot_problem
+from paintkit.sources import generate
 from paintkit.tasks.base import geometric_min_edit
 from paintkit.tasks.scaling import sample_percent
 
@@ -82,7 +82,7 @@ def _line_pivot(text, box, axis):
 @pytest.mark.parametrize("condition", ["baseline", "vertical", "nonstandard", "n_high"])
 @pytest.mark.parametrize("slot", [0, 1, 2])
 def test_answer_is_the_stated_scaling(mode, condition, slot):
-    p = make_slot_problem("scaling", condition, mode, slot)
+    p = generate("scaling", slot, condition, mode)
     check_answer_scene(p, "Scale")
     sx, sy, pivot, matched = _stated(p)
     assert (matched is not None) == (mode == "match")

@@ -16,8 +16,8 @@ from geometric_checks import (
 
 from paintkit.errors import RejectedSeed
 from paintkit.shapes import shape_area, shape_outline
-from paintkit.slots import make_slot_problem
-from paintkit.tasks import make_problem
+from paintkit.sources import generate
+from paintkit.tasks import task_module
 from paintkit.tasks.base import geometric_min_edit
 
 SENTENCE = re.compile(r"Shear (the .+?) (horizontally|vertically), keeping the (.+?) of its bounding "
@@ -94,7 +94,7 @@ def _on_line(shape, axis, coordinate):
                                        "n_med", "n_high", "n_xhigh"])
 @pytest.mark.parametrize("slot", [0, 1, 2])
 def test_answer_is_the_stated_shear(condition, slot):
-    p = make_slot_problem("shearing", condition, "default", slot)
+    p = generate("shearing", slot, condition, "default")
     check_answer_scene(p, "Shear")
     axis, fixed_at, factor = _stated(p)
     params = p.metadata["params"]
@@ -125,7 +125,7 @@ def test_every_fixed_line_and_direction_occurs():
     seen = set()
     for seed in range(80):
         try:
-            p = make_problem("shearing", seed, "baseline")
+            p = task_module("shearing").generate(seed, "baseline")
         except RejectedSeed:
             continue
         m = SENTENCE.match(p.instruction)

@@ -2,11 +2,11 @@
 
 import pytest
 
-from paintkit.slots import make_slot_problem
+from paintkit.sources import generate
 
 
 @pytest.mark.slow
 def test_twelve_slots_generate(task, mode, condition):
     for slot in range(12):
-        p = make_slot_problem(task, condition, mode, slot)
+        p = generate(task, slot, condition, mode)
         assert p.edit_mask.any()

@@ -14,7 +14,8 @@ from geometric_checks import (
     scenes,
 )
 
-from paintkit.slots import make_slot_problem
+from paintkit.sources import generate
+from paintkit.sources.paintbench import PaintBenchSource
 
 AMOUNT = re.compile(r"Move (the .+?) (\d+)% of the canvas (width|height) (to the right|to the left|down|up)"
                     r"(?: and (\d+)% of the canvas height (down|up))?\. ")
@@ -49,7 +50,7 @@ def stated_displacement(p) -> tuple[float, float]:
 @pytest.mark.parametrize("condition", ["baseline", "horizontal", "striped", "n_high"])
 @pytest.mark.parametrize("slot", [0, 1, 2])
 def test_answer_is_the_stated_move(mode, condition, slot):
-    p = make_slot_problem("translation", condition, mode, slot)
+    p = generate("translation", slot, condition, mode)
     check_answer_scene(p, "Move")
     dx, dy = stated_displacement(p)
     params = p.metadata["params"]
@@ -70,7 +71,8 @@ def test_whole_pixel_moves_shift_the_mask_exactly():
 
     cond = Condition("baseline", 1000, 1000, "standard", False, "baseline")
     for slot in range(4):
-        p = make_slot_problem("translation", cond, "amount", slot, condition_key="baseline@1000x1000")
+        p = PaintBenchSource().problem("translation", slot, condition=cond, mode="amount",
+                                       condition_key="baseline@1000x1000")
         scene, answer_scene, target, _ = scenes(p)
         dx, dy = (int(v) for v in stated_displacement(p))
         before = render_mask(scene, target.id)
@@ -85,10 +87,10 @@ def test_whole_pixel_moves_shift_the_mask_exactly():
 def test_modes_cover_both_axes_and_point_kinds():
     axes, refs = Counter(), Counter()
     for slot in range(24):
-        p = make_slot_problem("translation", "baseline", "amount", slot)
+        p = generate("translation", slot, "baseline", "amount")
         m = AMOUNT.match(p.instruction)
         axes["both" if m[5] else m[3]] += 1
-        q = make_slot_problem("translation", "baseline", "align", slot)
+        q = generate("translation", slot, "baseline", "align")
         refs["canvas" if q.metadata["params"]["reference_shape"] is None else "shape"] += 1
         assert all(str(abs(v)) + "%" in p.instruction
                    for v in (p.metadata["params"]["dx_percent"], p.metadata["params"]["dy_percent"]) if v)

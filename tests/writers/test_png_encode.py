@@ -8,7 +8,7 @@ import pytest
 from PIL import Image
 
 from paintkit.io.png_encode import ENCODERS, encode_png, encoder_info, resolve_encoder
-from paintkit.slots import make_slot_problem
+from paintkit.sources import generate
 
 
 def _images():
@@ -17,9 +17,9 @@ def _images():
     yield rng.integers(0, 256, (7, 3, 3), dtype=np.uint8)
     yield rng.integers(0, 256, (64, 97, 3), dtype=np.uint8)
     yield np.full((33, 20, 3), 255, np.uint8)
-    problem = make_slot_problem("translation", "striped", None, 0)
+    problem = generate("translation", 0, "striped", None)
     yield problem.input
-    yield make_slot_problem("translation", "horizontal", None, 1).answer
+    yield generate("translation", 1, "horizontal", None).answer
     yield problem.input[::2, 1::3]  # not C-contiguous
 
 
@@ -93,7 +93,7 @@ def test_benchmark_png_bytes_are_pinned():
     import hashlib
 
     for (task, condition), expected in PINNED_PNG_SHA256.items():
-        problem = make_slot_problem(task, condition, None, 0)
+        problem = generate(task, 0, condition, None)
         got = tuple(hashlib.sha256(encode_png(image)).hexdigest()
                     for image in (problem.input, problem.answer))
         assert got == expected, f"{task}/{condition}: the PNG file bytes changed"
@@ -115,7 +115,7 @@ def test_plain_decoder_leaves_everything_else_to_the_general_one():
     from paintkit.io.images import ImageDecodeError, decode_rgb_bytes
     from paintkit.io.png_encode import decode_plain_png
 
-    image = make_slot_problem("translation", "striped", None, 0).input
+    image = generate("translation", 0, "striped", None).input
     data = encode_png(image)
     flipped = bytearray(data)
     flipped[len(data) // 2] ^= 0xFF  # inside the IDAT: its CRC no longer matches

@@ -1,6 +1,6 @@
 """The compositional suite: ``kinds`` x ``conditions`` x ``per_cell`` chains of ``steps`` edits.
 
->>> from paintkit.compositional.suite import CompositionalSuite
+>>> from paintkit.suites.compositional import CompositionalSuite
 >>> suite = CompositionalSuite(steps=2)  # 2 kinds x 8 conditions x 12 = 192 problems
 >>> len(suite), suite.spec(0).problem_id
 (192, 'compositional-multi_edit_steps2-baseline-steps2-000000')
@@ -8,9 +8,10 @@
 Layout: ``<out>/<benchmark>/<kind>_steps<k>/NNN_{input,answer}.png`` + ``NNN.json`` (the
 usual layout, so ``paintkit eval`` scores it unchanged); order kind-major, then condition,
 then slot, and problem ``NNN`` of a folder is condition ``NNN // per_cell``, slot
-``start_slot + NNN % per_cell`` (as PaintBench's task folders). It has the interface every
-engine and writer uses (``len``, ``spec``, ``specs``, ``problems``, ``to_dict``/``from_dict``,
-``benchmark``, :meth:`make_problem`).
+``start_slot + NNN % per_cell`` (as PaintBench's task folders). It is the
+:class:`~paintkit.suites.grid.SourceSuite` over
+:class:`~paintkit.sources.compositional.CompositionalSource` (the kinds are its tasks, the
+chain length ``steps<k>`` its mode).
 """
 
 from __future__ import annotations
@@ -18,19 +19,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from paintkit.compositional.chain import KINDS, check_steps, make_compositional_problem
+from paintkit.compositional.chain import KINDS, check_steps
 from paintkit.conditions import CONDITIONS
-from paintkit.suites.base import DataclassSuite
-from paintkit.suites.spec import PROBLEM, ProblemSpec, check_names, check_slots_and_names
-from paintkit.tasks import Problem
+from paintkit.sources.compositional import COMPOSITIONAL_NAMESPACE, CompositionalSource
+from paintkit.suites.grid import SourceSuite
+from paintkit.suites.spec import check_names, check_slots_and_names
 
 COMPOSITIONAL_BENCHMARK = "Compositional"
-COMPOSITIONAL_NAMESPACE = "compositional"
 COMPOSITIONAL_PER_CELL = 12
 
 
 @dataclass(frozen=True)
-class CompositionalSuite(DataclassSuite):
+class CompositionalSuite(SourceSuite):
     """An ordered set of compositional problems (see the module docstring).
 
     Args:
@@ -64,35 +64,20 @@ class CompositionalSuite(DataclassSuite):
         check_slots_and_names(self)
 
     @property
-    def block(self) -> int:
-        """Problems per kind folder."""
-        return len(self.conditions) * self.per_cell
-
-    def __len__(self) -> int:
-        return len(self.kinds) * self.block
+    def source(self) -> CompositionalSource:
+        return CompositionalSource()
 
     def folders(self) -> tuple[str, ...]:
         return tuple(f"{kind}_steps{self.steps}" for kind in self.kinds)
 
-    def spec(self, index: int, round: int = 0) -> ProblemSpec:
-        """Problem ``index`` (``0 <= index < len(self)``) of round ``round``."""
-        if not 0 <= index < len(self):
-            raise IndexError(f"problem index {index} outside [0, {len(self)})")
-        kind_i, rest = divmod(index, self.block)
-        cond_i, k = divmod(rest, self.per_cell)
-        condition = self.conditions[cond_i]
-        idx = round * self.block + rest
-        return ProblemSpec(
-            index=index, kind=PROBLEM, task=self.kinds[kind_i], condition=condition,
-            seed_condition=condition, mode=f"steps{self.steps}",
-            slot=self.start_slot + round * self.per_cell + k, namespace=self.namespace,
-            folder=self.folders()[kind_i], idx=idx, idx_digits=max(3, len(str(self.block - 1))),
-        )
+    @property
+    def tasks(self) -> tuple[str, ...]:
+        """The kinds: the tasks of the compositional source."""
+        return self.kinds
 
-    def make_problem(self, spec: ProblemSpec) -> Problem:
-        """The problem ``spec`` names (called by :func:`paintkit.suites.build_problem`)."""
-        return make_compositional_problem(spec.task, spec.condition, self.steps, spec.slot,
-                                          namespace=spec.namespace)
+    def task_modes(self, task: str) -> tuple[str, ...]:
+        """``steps2`` or ``steps3``: this suite's chain length."""
+        return (f"steps{self.steps}",)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-able description (the manifest's ``suite``); ``from_dict`` inverts it."""
