@@ -5,7 +5,6 @@ Start at :func:`evaluate`; the trees and the results file are read and written t
 problem, :mod:`paintkit.evaluate.runner` runs them all in parallel and resumably.
 """
 
-from paintkit.deprecation import moved_names
 from paintkit.evaluate.runner import EvalSummary, evaluate
 from paintkit.layout.benchmark import BenchmarkProblem, discover_problems
 from paintkit.layout.errors import LayoutError
@@ -13,7 +12,3 @@ from paintkit.layout.problem_stats import read_rows
 
 __all__ = ["BenchmarkProblem", "EvalSummary", "LayoutError", "discover_problems", "evaluate",
            "read_rows"]
-
-# RESULTS_NAME: now paintkit.layout.results.PROBLEM_STATS_NAME.
-__getattr__ = moved_names(__name__, {"RESULTS_NAME": "paintkit.layout.results"},
-                          renamed={"RESULTS_NAME": "PROBLEM_STATS_NAME"})

@@ -23,7 +23,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from paintkit.deprecation import module_aliases
 from paintkit.errors import PaintkitError
 from paintkit.layout.readers import STRICT, read_jsonl
 from paintkit.layout.results import PROBLEM_STATS_NAME, problem_stats_path
@@ -294,8 +293,3 @@ def build_tables(rows: list[dict], delta_e: str | None = None) -> list[ProblemTa
 def load_tables(path, delta_e: str | None = None) -> list[ProblemTable]:
     """:func:`read_problem_rows` then :func:`build_tables`."""
     return build_tables(read_problem_rows(path), delta_e)
-
-
-# Renamed in 0.3 (one name per idea: ``delta_e``); the old names are kept for one version.
-__getattr__ = module_aliases(__name__, {"choose_formula": (__name__, "choose_delta_e"),
-                                        "row_formula": ("paintkit.layout.rows", "row_delta_e")})

@@ -114,7 +114,7 @@ def test_ctrl_c_is_one_line_in_every_command(results, tmp_path, monkeypatch, cap
 
     targets = {"eval": ("paintkit.evaluate.runner", "evaluate"),
                "stats": ("paintkit.stats.aggregate", "aggregate_tables"),
-               "explain": ("paintkit.explain.directory", "explain_directory"),
+               "explain": ("paintkit.explainer.directory", "explain_directory"),
                "baseline": ("paintkit.baselines", "write_baseline"),
                "report": ("paintkit.report.page", "build_report")}
     module, name = targets[command]

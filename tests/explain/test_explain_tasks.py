@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from paintkit.explain import explain
+from paintkit.explainer import explain
 from paintkit.slots import make_slot_problem
 from paintkit.tasks import TASKS, task_spec
 
