@@ -9,8 +9,8 @@ import tempfile
 from collections import defaultdict
 from pathlib import Path
 
-from paintkit.evaluate import evaluate, read_rows
-from paintkit.evaluate.synthetic import write_synthetic_tree
+from paintkit.eval import evaluate, read_rows
+from paintkit.eval.synthetic import write_synthetic_tree
 
 with tempfile.TemporaryDirectory() as tmp:
     benchmarks, outputs = write_synthetic_tree(Path(tmp), problems=24, width=128, height=96)

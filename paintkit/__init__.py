@@ -17,7 +17,13 @@ the problem's metadata)::
 - :func:`explain` (:mod:`paintkit.explainer`): which objects an output got right;
 - the suites (:mod:`paintkit.suites`): :class:`Suite` (PaintBench), :class:`TinyGrafixSuite`,
   :class:`GuidanceSuite`, :class:`CompositionalSuite`, :class:`CombinedSuite`;
-- :class:`Problem` and the scene classes (:mod:`paintkit.scene`).
+- :class:`Problem` and the scene classes (:mod:`paintkit.scene`);
+- the stages of a benchmark run, on folders (each the library side of a command):
+  :func:`write_baseline` (``paintkit baseline``), :func:`run_model` (``paintkit run``),
+  :func:`evaluate` (``paintkit eval``: outputs -> ``problem_stats.jsonl``), :func:`aggregate`
+  (``paintkit stats``: -> ``aggregate_stats.jsonl``), :func:`write_report` (``paintkit
+  report``: -> one HTML page), and :func:`bench` / :class:`BenchConfig` (``paintkit bench``:
+  all of them into one folder, resumably).
 
 Where things live: :mod:`paintkit.tasks` (the 20 tasks on one contract; what they share is
 in :mod:`paintkit.language`, :mod:`paintkit.scene_parts` and :mod:`paintkit.edits`),
@@ -63,6 +69,14 @@ _LAZY = {
     "CombinedSuite": ("paintkit.suites.combined", "CombinedSuite"),
     "GuidanceSuite": ("paintkit.guidance.suite", "GuidanceSuite"),
     "CompositionalSuite": ("paintkit.compositional.suite", "CompositionalSuite"),
+    # the stages of a benchmark run (the commands only parse their flags for these)
+    "write_baseline": ("paintkit.baselines", "write_baseline"),
+    "run_model": ("paintkit.run", "run_model"),
+    "evaluate": ("paintkit.eval", "evaluate"),
+    "aggregate": ("paintkit.stats.aggregate_folder", "aggregate"),
+    "write_report": ("paintkit.report.write", "write_report"),
+    "bench": ("paintkit.bench_steps", "bench"),
+    "BenchConfig": ("paintkit.bench_steps", "BenchConfig"),
 }
 
 

@@ -1,12 +1,10 @@
-"""``paintkit bench``: the whole benchmark in one command (the steps:
-:mod:`paintkit.cli.pipeline`)."""
+"""``paintkit bench``: the whole benchmark in one command; the steps are
+:func:`paintkit.bench` (:mod:`paintkit.bench_steps`)."""
 
 from __future__ import annotations
 
 import argparse
 import sys
-
-from paintkit.cli.pipeline import Bench, BenchConfig, StepFailed, load_config
 
 
 def _names(text: str) -> list[str]:
@@ -51,6 +49,9 @@ def register(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    # heavy only when a step runs: each step imports what it needs
+    from paintkit.bench_steps import Bench, BenchConfig, StepFailed, load_config
+
     settings = load_config(args.config) if args.config else {}
     for key in ("out", "benchmarks", "baselines", "models", "outputs", "tasks", "conditions", "per_cell",
                 "size", "jobs", "n_boot", "seed", "gallery_per_model"):
@@ -60,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
     if not settings.get("out"):
         raise ValueError("give the run folder: --out DIR or out = \"DIR\" in the config")
     try:
-        report = Bench(BenchConfig(**settings)).run()
+        report = Bench(BenchConfig(**settings), command=getattr(args, "command_line", None)).run()
     except StepFailed as exc:
         print(exc, file=sys.stderr)
         return 1

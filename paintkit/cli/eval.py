@@ -95,7 +95,7 @@ SHOW_IGNORED = 10
 def run(args: argparse.Namespace) -> int:
     # heavy (numba, the explainer): imported when the command runs, so that 'paintkit --help'
     # starts fast
-    from paintkit.evaluate.runner import evaluate
+    from paintkit.eval.runner import evaluate
     from paintkit.io.folder_lock import FolderNotWritableError
     from paintkit.parallel import default_jobs
 

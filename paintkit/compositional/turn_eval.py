@@ -23,7 +23,7 @@ import json
 from pathlib import Path
 
 from paintkit.compositional.turns import answer_pixels
-from paintkit.evaluate.problem import load_output, score_output
+from paintkit.eval.problem import load_output, score_output
 from paintkit.io.atomic import write_bytes_atomic
 from paintkit.io.images import load_rgb
 from paintkit.layout.benchmark import discover_problems, read_metadata

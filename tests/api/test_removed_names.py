@@ -11,7 +11,7 @@ import pytest
 
 @pytest.mark.parametrize("module", [
     "paintkit.composition", "paintkit.balanced", "paintkit.pipeline", "paintkit.deprecation",
-    "paintkit.metrics.reference", "paintkit.evaluate.discovery", "paintkit.evaluate.results",
+    "paintkit.metrics.reference", "paintkit.eval.discovery", "paintkit.eval.results",
     "paintkit.report.order", "paintkit.explain",
 ])
 def test_removed_modules_do_not_import(module):
@@ -27,9 +27,9 @@ def test_removed_modules_do_not_import(module):
     ("paintkit.rewards.plain", "prepare_targets", "batch_targets"),
     ("paintkit.io.images", "encode_png", None),
     ("paintkit.explainer", "explain_problem", "explain"),
-    ("paintkit.evaluate", "RESULTS_NAME", None),
-    ("paintkit.evaluate.runner", "check_one_formula", "check_one_delta_e"),
-    ("paintkit.evaluate.runner", "_needs_scoring", "needs_scoring"),
+    ("paintkit.eval", "RESULTS_NAME", None),
+    ("paintkit.eval.runner", "check_one_formula", "check_one_delta_e"),
+    ("paintkit.eval.runner", "_needs_scoring", "needs_scoring"),
     ("paintkit.stats.table", "choose_formula", "choose_delta_e"),
     ("paintkit.stats.table", "row_formula", None),
     ("paintkit.kernels.delta_e", "check_formula", "check_delta_e"),

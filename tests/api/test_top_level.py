@@ -22,6 +22,10 @@ ENTRY_POINTS = {
     "TinyGrafixSuite": "paintkit.suites.tinygrafix", "CombinedSuite": "paintkit.suites.combined",
     "GuidanceSuite": "paintkit.guidance.suite",
     "CompositionalSuite": "paintkit.compositional.suite",
+    "write_baseline": "paintkit.baselines", "run_model": "paintkit.run",
+    "evaluate": "paintkit.eval", "aggregate": "paintkit.stats.aggregate_folder",
+    "write_report": "paintkit.report.write", "bench": "paintkit.bench_steps",
+    "BenchConfig": "paintkit.bench_steps",
 }
 
 

@@ -66,14 +66,14 @@ def _imports(path: Path) -> set[str]:
 
 #: Packages (or files) and the command packages they must not import.
 PEERS = {
-    "stats": ("paintkit.evaluate", "paintkit.report", "paintkit.explainer", "paintkit.baselines",
+    "stats": ("paintkit.eval", "paintkit.report", "paintkit.explainer", "paintkit.baselines",
               "paintkit.run"),
-    "report": ("paintkit.evaluate", "paintkit.baselines", "paintkit.run"),
-    "baselines": ("paintkit.evaluate", "paintkit.stats", "paintkit.report", "paintkit.explainer",
+    "report": ("paintkit.eval", "paintkit.baselines", "paintkit.run"),
+    "baselines": ("paintkit.eval", "paintkit.stats", "paintkit.report", "paintkit.explainer",
                   "paintkit.run"),
-    "explainer/directory.py": ("paintkit.evaluate", "paintkit.stats", "paintkit.report",
+    "explainer/directory.py": ("paintkit.eval", "paintkit.stats", "paintkit.report",
                              "paintkit.baselines", "paintkit.run"),
-    "layout": ("paintkit.evaluate", "paintkit.stats", "paintkit.report", "paintkit.explainer",
+    "layout": ("paintkit.eval", "paintkit.stats", "paintkit.report", "paintkit.explainer",
                "paintkit.baselines", "paintkit.run"),
 }
 

@@ -13,7 +13,7 @@ import pytest
 from PIL import Image, ImageOps
 
 from paintkit.cli.main import main
-from paintkit.evaluate import discover_problems, evaluate, read_rows
+from paintkit.eval import discover_problems, evaluate, read_rows
 from paintkit.io.folder_lock import FolderBusyError, FolderLock
 from paintkit.io.images import load_rgb
 from paintkit.run.records import LOCK_NAME, read_log, read_manifest

@@ -6,7 +6,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from paintkit.evaluate.problem import output_signature, score_problem
+from paintkit.eval.problem import output_signature, score_problem
 from paintkit.explainer.problem import check_tolerance
 from paintkit.io.folder_lock import FolderLock
 from paintkit.io.progress import Progress
