@@ -68,8 +68,8 @@ def _refuse_overwriting(inputs: Path, outputs: dict[str, Path | str | None]) -> 
 
 def aggregate(results: str | Path, *, output: str | Path | None = None, n_boot: int = 10_000,
               seed: int = 0, ci: bool = True, jobs: int = 1, delta_e: str | None = None,
-              diagnostics: str | Path | None = None,
-              command: str | None = None) -> AggregateResult:
+              diagnostics: str | Path | None = None, command: str | None = None,
+              write: bool = True) -> AggregateResult:
     """Aggregate the scored rows of ``results`` and write them.
 
     Args:
@@ -84,6 +84,8 @@ def aggregate(results: str | Path, *, output: str | Path | None = None, n_boot: 
         diagnostics: also write diagnostics rows (pass rates, condition deltas, edit-size
             buckets, failure modes) to this file.
         command: the command line recorded in the provenance file, if any.
+        write: False computes the aggregate rows only (no file, no comparisons, no
+            diagnostics): the leaderboard ``paintkit eval`` prints.
 
     Raises ``ValueError`` for bad input (an output that is the input file, a bad ``n_boot``,
     rows that do not parse) with a one-line message.
@@ -91,10 +93,15 @@ def aggregate(results: str | Path, *, output: str | Path | None = None, n_boot: 
     start = time.perf_counter()
     check_n_boot(n_boot)
     output = Path(output) if output is not None else aggregate_path(results)
-    _refuse_overwriting(Path(results), {"output": output, "diagnostics": diagnostics})
+    if write:
+        _refuse_overwriting(Path(results), {"output": output, "diagnostics": diagnostics})
     tables = load_tables(results, delta_e)
     formula = tables[0].delta_e if tables else "cie76"
     pairs: list[dict] = []
+    if not write:
+        rows = name_blocks(aggregate_tables(tables, n_boot=n_boot, seed=seed, ci=ci, jobs=jobs),
+                           formula)
+        return AggregateResult(output, rows, pairs, tables, formula, time.perf_counter() - start)
     owned = [str(output)] + ([str(diagnostics)] if diagnostics else [])
     with owned_outputs(owned, "paintkit stats"):
         rows = name_blocks(aggregate_tables(tables, n_boot=n_boot, seed=seed, ci=ci, jobs=jobs),

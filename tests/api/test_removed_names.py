@@ -32,6 +32,9 @@ def test_removed_modules_do_not_import(module):
     ("paintkit.eval.runner", "_needs_scoring", "needs_scoring"),
     ("paintkit.stats.table", "choose_formula", "choose_delta_e"),
     ("paintkit.stats.table", "row_formula", None),
+    ("paintkit.stats.table", "RESULTS_NAME", None),
+    ("paintkit.compositional.turn_eval", "TURNS_NAME", None),
+    ("paintkit.run.records", "LOCK_NAME", None),
     ("paintkit.kernels.delta_e", "check_formula", "check_delta_e"),
     ("paintkit.kernels.normalize", "_pillow_nearest_sources", "pillow_nearest_sources"),
 ])
