@@ -85,3 +85,13 @@ def test_commands_depend_on_the_layout_not_on_each_other(where):
     bad = [f"{f.relative_to(PACKAGE)}: {m}" for f in files for m in sorted(_imports(f))
            if m.startswith(PEERS[where])]
     assert bad == []
+
+
+def test_the_library_never_calls_the_command_line():
+    """The commands parse flags for library functions, never the other way round: no module
+    outside ``paintkit/cli`` imports it (``paintkit bench``'s steps call the verbs, not
+    ``main([...])``)."""
+    bad = [f"{f.relative_to(PACKAGE)}: {m}" for f in sorted(PACKAGE.rglob("*.py"))
+           if f.relative_to(PACKAGE).parts[0] not in ("cli", "__main__.py")
+           for m in sorted(_imports(f)) if m == "paintkit.cli" or m.startswith("paintkit.cli.")]
+    assert bad == []
