@@ -6,6 +6,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from paintkit.bench_steps import Bench, BenchConfig, StepFailed, load_config
+
 
 def _names(text: str) -> list[str]:
     return [n.strip() for n in text.split(",") if n.strip()]
@@ -49,9 +51,6 @@ def register(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    # heavy only when a step runs: each step imports what it needs
-    from paintkit.bench_steps import Bench, BenchConfig, StepFailed, load_config
-
     settings = load_config(args.config) if args.config else {}
     for key in ("out", "benchmarks", "baselines", "models", "outputs", "tasks", "conditions", "per_cell",
                 "size", "jobs", "n_boot", "seed", "gallery_per_model"):
