@@ -34,8 +34,8 @@ from pathlib import Path
 
 import numpy as np
 
-from paintkit.evaluate import discover_problems, evaluate
-from paintkit.evaluate.synthetic import model_output, synthetic_problem
+from paintkit.eval import discover_problems, evaluate
+from paintkit.eval.synthetic import model_output, synthetic_problem
 from paintkit.io.images import load_rgb
 from paintkit.io.png_encode import encode_png
 from tests.support import metric_oracle as oracle
@@ -104,7 +104,7 @@ def oracle_side_by_side(problems, outputs_root: Path) -> tuple[float, float]:
 def breakdown(problems, outputs_root: Path) -> None:
     import numba
 
-    from paintkit.evaluate.problem import load_output, score_output
+    from paintkit.eval.problem import load_output, score_output
 
     numba.set_num_threads(1)  # as in eval's workers
     a = load_rgb(problems[0].answer_path)

@@ -8,7 +8,7 @@ every pixel a new colour, like a generative model's output) it times, best of
 ``--repeats`` rounds (each round runs every measure once in turn):
 
 - base: ``paintkit.metrics.score`` (CIE76, Numba), the reference figure;
-- explain: ``paintkit.explain.explain`` (tags + segments, tolerance 5);
+- explain: ``paintkit.explainer.explain`` (tags + segments, tolerance 5);
 - explain_bins: the same, given the scorer's per-pixel bins (``bins=``, as a caller that
   scored with ``return_bins=True`` can: one full-image ΔE pass fewer);
 - explain_each: given the bins and the problem's ``prepare_scenes`` (built once per problem,
@@ -32,7 +32,7 @@ import numba
 import numpy as np
 import torch
 
-from paintkit.explain import explain, prepare_scenes
+from paintkit.explainer import explain, prepare_scenes
 from paintkit.kernels.delta_e_counts import tolerance_histograms_delta_e
 from paintkit.metrics import score, tolerance_statistics
 from paintkit.metrics.similarity import psnr, ssim

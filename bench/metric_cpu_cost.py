@@ -36,8 +36,8 @@ def main() -> None:
     import torch
     from metrics_side_by_side import make_batch  # bench/ is the script's folder
 
-    from paintkit.evaluate import evaluate
-    from paintkit.evaluate.synthetic import write_synthetic_tree
+    from paintkit.eval import evaluate
+    from paintkit.eval.synthetic import write_synthetic_tree
     from paintkit.metrics import prepare_targets, reward, tolerance_statistics
 
     torch.set_num_threads(1)

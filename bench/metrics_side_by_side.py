@@ -16,7 +16,7 @@ import time
 import numpy as np
 import torch
 
-from paintkit.evaluate.synthetic import model_output, synthetic_problem
+from paintkit.eval.synthetic import model_output, synthetic_problem
 from paintkit.metrics import prepare_targets, tolerance_statistics
 
 

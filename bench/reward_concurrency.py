@@ -40,7 +40,7 @@ def main() -> None:
     import numpy as np
     import torch
 
-    from paintkit.evaluate.synthetic import model_output, synthetic_problem
+    from paintkit.eval.synthetic import model_output, synthetic_problem
     from paintkit.rewards import compute_score, pixel_miou
 
     rng = np.random.default_rng(0)

@@ -42,7 +42,7 @@ import torch
 
 from bench.score_reference import previous_torch_counting
 from bench.score_reference_numba import tolerance_histograms_numba_before
-from paintkit.evaluate.synthetic import model_output, synthetic_problem
+from paintkit.eval.synthetic import model_output, synthetic_problem
 from paintkit.kernels.tolerance_counts_compiled import COMPILE_ENV
 from paintkit.metrics import histograms as metric_histograms
 from paintkit.metrics import prepare_targets, reward

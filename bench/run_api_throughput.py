@@ -17,7 +17,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from paintkit.evaluate.synthetic import write_synthetic_tree
+from paintkit.eval.synthetic import write_synthetic_tree
 from paintkit.run.registry import build_model
 from paintkit.run.runner import run_model
 from tests.support.loopback import Loopback

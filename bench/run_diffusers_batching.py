@@ -18,7 +18,7 @@ from pathlib import Path
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
-from paintkit.evaluate.synthetic import write_synthetic_tree
+from paintkit.eval.synthetic import write_synthetic_tree
 from paintkit.run.registry import build_model
 from paintkit.run.runner import run_model
 from tests.support.tiny_pipelines import tiny_instruct_pix2pix

@@ -310,8 +310,8 @@ def eval_path(args) -> None:
 
     import imagecodecs
 
-    from paintkit.evaluate import evaluate
-    from paintkit.evaluate.synthetic import write_synthetic_tree
+    from paintkit.eval import evaluate
+    from paintkit.eval.synthetic import write_synthetic_tree
     from paintkit.io import images
     from paintkit.io.png_encode import encode_png
     from paintkit.metrics import prepare_targets, tolerance_statistics

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 import torch
 
-from paintkit.evaluate.synthetic import model_output, synthetic_problem
+from paintkit.eval.synthetic import model_output, synthetic_problem
 from paintkit.metrics import prepare_targets, tolerance_statistics
 
 SIZE, BATCH = 1024, 8

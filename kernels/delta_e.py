@@ -33,9 +33,6 @@ are computed in float64 and rounded to it once), on the inputs' device.
 
 from __future__ import annotations
 
-import functools
-import warnings
-
 import numpy as np
 
 from paintkit.kernels.canonical_math import (
@@ -48,7 +45,7 @@ from paintkit.kernels.canonical_math import (
 )
 
 __all__ = [
-    "DELTA_E_FORMULAS", "accepts_formula_keyword", "check_delta_e", "check_formula",
+    "DELTA_E_FORMULAS", "check_delta_e",
     "delta_e_torch", "delta_e_cie76", "delta_e_cie94", "delta_e_ciede2000", "delta_e_rgb_torch",
 ]
 
@@ -72,32 +69,6 @@ def check_delta_e(delta_e) -> str:
     if delta_e not in DELTA_E_FORMULAS:
         raise ValueError(f"delta_e: expected one of {', '.join(DELTA_E_FORMULAS)}, got {delta_e!r}")
     return delta_e
-
-
-def check_formula(formula) -> str:
-    """Deprecated name of :func:`check_delta_e` (kept for one version)."""
-    warnings.warn("paintkit.kernels.delta_e.check_formula is deprecated and will be removed in "
-                  "the next version; use check_delta_e", DeprecationWarning, stacklevel=2)
-    return check_delta_e(formula)
-
-
-def accepts_formula_keyword(function):
-    """Decorator: the colour-difference keyword is ``delta_e=`` everywhere; the old
-    ``formula=`` still works for one version, with a ``DeprecationWarning``."""
-
-    @functools.wraps(function)
-    def wrapper(*args, **kwargs):
-        if "formula" in kwargs:
-            if "delta_e" in kwargs:
-                raise TypeError(f"{function.__name__}(): got both delta_e= and its deprecated "
-                                f"name formula=")
-            warnings.warn(f"{function.__name__}(formula=...) is deprecated and will be removed "
-                          f"in the next version; use delta_e=...", DeprecationWarning,
-                          stacklevel=2)
-            kwargs["delta_e"] = kwargs.pop("formula")
-        return function(*args, **kwargs)
-
-    return wrapper
 
 
 def _channels(lab1, lab2, channel_dim: int):
@@ -271,7 +242,6 @@ def _pow7(x):
 _FUNCTIONS = {"cie76": delta_e_cie76, "cie94": delta_e_cie94, "ciede2000": delta_e_ciede2000}
 
 
-@accepts_formula_keyword
 def delta_e_torch(lab1, lab2, delta_e: str = "cie76", *, channel_dim: int = -1):
     """ΔE between Lab tensors by formula ``delta_e`` (one of :data:`DELTA_E_FORMULAS`).
 
@@ -282,7 +252,6 @@ def delta_e_torch(lab1, lab2, delta_e: str = "cie76", *, channel_dim: int = -1):
     return _FUNCTIONS[check_delta_e(delta_e)](lab1, lab2, channel_dim=channel_dim)
 
 
-@accepts_formula_keyword
 def delta_e_rgb_torch(rgb1, rgb2, delta_e: str = "cie76", *, dtype=None):
     """ΔE between 8-bit sRGB tensors, channels last: uint8 ``(*, 3)`` x ``(*, 3)`` -> ``(*)``.
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from paintkit.kernels.delta_e import accepts_formula_keyword, check_delta_e, delta_e_torch
+from paintkit.kernels.delta_e import check_delta_e, delta_e_torch
 from paintkit.kernels.delta_e_numba import FORMULA_CODES, delta_e_pixel
 from paintkit.kernels.lab_canonical import lab_of_rgb_canonical
 
@@ -185,7 +185,6 @@ def _histograms_torch(delta_e, outputs, answers, inputs, return_bins):
     return (hist, bins_all) if return_bins else hist
 
 
-@accepts_formula_keyword
 def tolerance_histograms_delta_e(outputs, answers, inputs, delta_e: str = "cie76", *,
                                  return_bins: bool = False):
     """Per-problem ``(3, 12)`` ΔE histograms with formula ``delta_e`` (module docstring).

@@ -38,7 +38,6 @@ from paintkit.kernels.delta_e import (
     RAD6,
     RAD30,
     RAD63,
-    accepts_formula_keyword,
     check_delta_e,
 )
 from paintkit.kernels.lab_canonical import canonical_lab, lab_of_rgb_canonical
@@ -205,7 +204,6 @@ def _pair(name1: str, x1, name2: str, x2, kind: str) -> None:
         raise ValueError(f"{name1}, {name2}: expected one shape, got {x1.shape} and {x2.shape}")
 
 
-@accepts_formula_keyword
 def delta_e_numba(lab1: np.ndarray, lab2: np.ndarray, delta_e: str = "cie76") -> np.ndarray:
     """ΔE between float Lab arrays ``(..., 3)`` -> ``(...)``; ``lab1`` is the reference.
 
@@ -225,7 +223,6 @@ def delta_e_numba(lab1: np.ndarray, lab2: np.ndarray, delta_e: str = "cie76") ->
     return out.astype(dtype, copy=False).reshape(lab1.shape[:-1])
 
 
-@accepts_formula_keyword
 def delta_e_rgb_numba(rgb1: np.ndarray, rgb2: np.ndarray, delta_e: str = "cie76") -> np.ndarray:
     """ΔE between uint8 sRGB arrays ``(..., 3)`` -> float64 ``(...)``; ``rgb1`` is the reference.
 
@@ -284,7 +281,6 @@ def _within_serial(code, reference, sample, step, limit, out):
     _within_run(code, reference, sample, step, limit, out, 0, sample.shape[0])
 
 
-@accepts_formula_keyword
 def within_delta_e_rgb(reference: np.ndarray, sample: np.ndarray, limit: float,
                              delta_e: str = "cie76") -> np.ndarray:
     """``ΔE(reference, sample) <= limit`` per pixel, without storing ΔE: bool ``(...)``.
@@ -338,7 +334,6 @@ def _count_within(code, reference, sample, mask, limit):
     return count
 
 
-@accepts_formula_keyword
 def count_within_delta_e_rgb(reference: np.ndarray, sample: np.ndarray, mask: np.ndarray,
                                    limit: float, delta_e: str = "cie76") -> int:
     """How many pixels of bool ``mask`` ``(H, W)`` have ``ΔE(reference, sample) <= limit``,
@@ -372,7 +367,6 @@ def _within_colour_lab(code, colour, l1, a1, b1, sample, lab, limit, out):
                                        lab[k, 2]) <= limit
 
 
-@accepts_formula_keyword
 def within_colour_lab(colour: np.ndarray, sample: np.ndarray, sample_lab: np.ndarray,
                       limit: float, delta_e: str = "cie76") -> np.ndarray:
     """:func:`within_delta_e_rgb` of one reference ``colour`` (uint8 ``(3,)``) and uint8

@@ -91,12 +91,3 @@ def normalize_output_torch(images, answer_size: tuple[int, int]):
     xs_t = torch.from_numpy(xs).to(images.device)
     return images.index_select(-3, ys_t).index_select(-2, xs_t)
 
-
-def __getattr__(name: str):
-    if name == "_pillow_nearest_sources":  # the old private name, for one version
-        import warnings
-
-        warnings.warn("paintkit.kernels.normalize._pillow_nearest_sources is now "
-                      "pillow_nearest_sources", DeprecationWarning, stacklevel=2)
-        return pillow_nearest_sources
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

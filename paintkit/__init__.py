@@ -15,10 +15,16 @@ the problem's metadata)::
   :func:`write_suite` (:func:`paintkit.engines.write_suite`): a whole suite, written to files;
 - :func:`score`, :func:`reward`, :func:`soft_reward`, :func:`prepare_targets`,
   :class:`Targets`, :class:`ScoreAccumulator` (:mod:`paintkit.metrics`);
-- :func:`explain` (:mod:`paintkit.explain`): which objects an output got right;
+- :func:`explain` (:mod:`paintkit.explainer`): which objects an output got right;
 - the suites (:mod:`paintkit.suites`): :class:`Suite` (PaintBench), :class:`TinyGrafixSuite`,
   :class:`GuidanceSuite`, :class:`CompositionalSuite`, :class:`CombinedSuite`;
-- :class:`Problem` and the scene classes (:mod:`paintkit.scene`).
+- :class:`Problem` and the scene classes (:mod:`paintkit.scene`);
+- the stages of a benchmark run, on folders (each the library side of a command):
+  :func:`write_baseline` (``paintkit baseline``), :func:`run_model` (``paintkit run``),
+  :func:`evaluate` (``paintkit eval``: outputs -> ``problem_stats.jsonl``), :func:`aggregate`
+  (``paintkit stats``: -> ``aggregate_stats.jsonl``), :func:`write_report` (``paintkit
+  report``: -> one HTML page), and :func:`bench` / :class:`BenchConfig` (``paintkit bench``:
+  all of them into one folder, resumably).
 
 Where things live: :mod:`paintkit.tasks` (the 20 tasks on one contract; what they share is
 in :mod:`paintkit.language`, :mod:`paintkit.scene_parts` and :mod:`paintkit.edits`),
@@ -29,10 +35,6 @@ pixels), :mod:`paintkit.kernels` (every per-pixel computation), :mod:`paintkit.c
 ``import paintkit`` stays light: only the scene classes load with it; every other name
 above is imported on first use, so torch, Numba and Skia load only when something needs them.
 """
-
-from __future__ import annotations
-
-import importlib
 
 from paintkit._version import __version__
 from paintkit.scene import (
@@ -61,32 +63,38 @@ _LAZY = {
     "Targets": ("paintkit.metrics", "Targets"),
     "ProblemScore": ("paintkit.metrics", "ProblemScore"),
     "ScoreAccumulator": ("paintkit.metrics", "ScoreAccumulator"),
-    "explain": ("paintkit.explain", "explain"),
+    "explain": ("paintkit.explainer", "explain"),
     "Suite": ("paintkit.suites", "Suite"),
     "ProblemSuite": ("paintkit.suites", "ProblemSuite"),
     "TinyGrafixSuite": ("paintkit.suites.tinygrafix", "TinyGrafixSuite"),
     "CombinedSuite": ("paintkit.suites.combined", "CombinedSuite"),
     "GuidanceSuite": ("paintkit.suites.guidance", "GuidanceSuite"),
     "CompositionalSuite": ("paintkit.suites.compositional", "CompositionalSuite"),
+    # the stages of a benchmark run (the commands only parse their flags for these)
+    "write_baseline": ("paintkit.baselines", "write_baseline"),
+    "run_model": ("paintkit.run", "run_model"),
+    "evaluate": ("paintkit.eval", "evaluate"),
+    "aggregate": ("paintkit.stats.aggregate_folder", "aggregate"),
+    "write_report": ("paintkit.report.write", "write_report"),
+    "bench": ("paintkit.bench_steps", "bench"),
+    "BenchConfig": ("paintkit.bench_steps", "BenchConfig"),
 }
 
 
 def __getattr__(name: str):
-    if name == "explain":
-        # ``paintkit.explain`` is also the subpackage: the package itself is callable
-        # (``paintkit.explain(...)`` runs ``paintkit.explain.explain``), so the attribute
-        # stays right whether or not the subpackage has been imported.
-        return importlib.import_module("paintkit.explain")
     if name in _LAZY:
+        from importlib import import_module
+
         module, attribute = _LAZY[name]
-        value = getattr(importlib.import_module(module), attribute)
+        value = getattr(import_module(module), attribute)
         globals()[name] = value  # later lookups skip __getattr__
         return value
     raise AttributeError(f"module 'paintkit' has no attribute {name!r}")
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY))
+    # the public names only (not the subpackages Python adds as they are imported)
+    return sorted(__all__)
 
 
 __all__ = [

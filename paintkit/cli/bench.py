@@ -1,12 +1,12 @@
-"""``paintkit bench``: the whole benchmark in one command (the steps:
-:mod:`paintkit.cli.pipeline`)."""
+"""``paintkit bench``: the whole benchmark in one command; the steps are
+:func:`paintkit.bench` (:mod:`paintkit.bench_steps`)."""
 
 from __future__ import annotations
 
 import argparse
 import sys
 
-from paintkit.cli.pipeline import Bench, BenchConfig, StepFailed, load_config
+from paintkit.bench_steps import Bench, BenchConfig, StepFailed, load_config
 
 
 def _names(text: str) -> list[str]:
@@ -60,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
     if not settings.get("out"):
         raise ValueError("give the run folder: --out DIR or out = \"DIR\" in the config")
     try:
-        report = Bench(BenchConfig(**settings)).run()
+        report = Bench(BenchConfig(**settings), command=getattr(args, "command_line", None)).run()
     except StepFailed as exc:
         print(exc, file=sys.stderr)
         return 1

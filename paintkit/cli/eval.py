@@ -69,21 +69,14 @@ LEADERBOARD_N_BOOT = 1000
 def print_leaderboard(results_path) -> None:
     """The leaderboard of the results folder on stdout (model, score, CI, coverage)."""
     # heavy (numpy, the bootstrap): imported when the leaderboard is printed
-    from paintkit.stats.aggregate import aggregate_tables
-    from paintkit.stats.leaderboard import format_leaderboard, leaderboard_rows
-    from paintkit.stats.table import StatsInputError, load_tables
+    from paintkit.stats.aggregate_folder import aggregate
 
     try:
-        tables = load_tables(results_path)
-    except (StatsInputError, OSError) as exc:
+        result = aggregate(results_path, n_boot=LEADERBOARD_N_BOOT, write=False)
+    except (ValueError, OSError) as exc:  # the scores are written; only the summary is missing
         print(f"paintkit eval: no leaderboard ({exc})", file=sys.stderr)
         return
-    try:
-        rows = aggregate_tables(tables, n_boot=LEADERBOARD_N_BOOT)
-    except ValueError as exc:  # the scores are written; only the summary is missing
-        print(f"paintkit eval: no leaderboard ({exc})", file=sys.stderr)
-        return
-    sys.stdout.write(format_leaderboard(leaderboard_rows(rows, tables)))
+    sys.stdout.write(result.leaderboard())
     print(f"(95% CIs from {LEADERBOARD_N_BOOT:,} bootstrap resamples; 'paintkit stats' writes "
           "the full aggregate)", file=sys.stderr)
 
@@ -95,7 +88,7 @@ SHOW_IGNORED = 10
 def run(args: argparse.Namespace) -> int:
     # heavy (numba, the explainer): imported when the command runs, so that 'paintkit --help'
     # starts fast
-    from paintkit.evaluate.runner import evaluate
+    from paintkit.eval.runner import evaluate
     from paintkit.io.folder_lock import FolderNotWritableError
     from paintkit.parallel import default_jobs
 
@@ -136,7 +129,7 @@ def run(args: argparse.Namespace) -> int:
     print_leaderboard(summary.results_path)
     if getattr(args, "turns", False):
         # heavy (Skia, numba: the compositional suite's renderer): only with --turns
-        from paintkit.evaluate.turns import describe, score_turns
+        from paintkit.eval.turns import describe, score_turns
 
         path, rows = score_turns(args.benchmarks_root, args.outputs_root, args.out,
                                  models=args.models, benchmarks=args.benchmarks, tasks=args.tasks,

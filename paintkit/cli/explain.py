@@ -38,7 +38,7 @@ def register(subparsers) -> None:
 def run(args: argparse.Namespace) -> int:
     # heavy (numba, the renderers): imported when the command runs, so that 'paintkit --help'
     # starts fast
-    from paintkit.explain.directory import explain_directory
+    from paintkit.explainer.directory import explain_directory
     from paintkit.io.progress import Progress
     from paintkit.parallel import default_jobs
 

@@ -1,11 +1,10 @@
-"""``paintkit report``: one self-contained offline HTML page of a results folder."""
+"""``paintkit report``: one self-contained offline HTML page of a results folder; the work is
+:func:`paintkit.write_report` (:mod:`paintkit.report.write`)."""
 
 from __future__ import annotations
 
 import argparse
 import sys
-
-from paintkit.layout.results import aggregate_path, problem_stats_path
 
 
 def register(subparsers) -> None:
@@ -39,22 +38,14 @@ def register(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
     # heavy (numba, the report's modules): imported when the command runs, so that
     # 'paintkit --help' starts fast
-    from paintkit.io.folder_lock import owned_outputs
-    from paintkit.report.page import build_report
+    from paintkit.report.write import write_report
 
-    source = problem_stats_path(args.input)
-    if Path(args.output).resolve() in (source.resolve(), aggregate_path(source).resolve()):
-        raise ValueError(f"--output {args.output} is an input of the report; refusing to "
-                         "overwrite it (choose another file, e.g. report.html)")
-    with owned_outputs([args.output], "paintkit report"):  # also removes a killed run's temp
-        size = build_report(args.input, args.output, benchmarks_root=args.benchmarks,
-                            outputs_root=args.outputs, n_boot=args.n_boot, seed=args.seed,
-                            gallery_per_model=args.gallery_per_model, thumb=args.thumb,
-                            explanations=args.explanations,
-                            command=getattr(args, "command_line", None))
-    print(f"report: {size / 1e6:.2f} MB -> {args.output}", file=sys.stderr)
+    path = write_report(args.input, args.output, benchmarks=args.benchmarks,
+                        outputs=args.outputs, n_boot=args.n_boot, seed=args.seed,
+                        gallery_per_model=args.gallery_per_model, thumb=args.thumb,
+                        explanations=args.explanations,
+                        command=getattr(args, "command_line", None))
+    print(f"report: {path.stat().st_size / 1e6:.2f} MB -> {args.output}", file=sys.stderr)
     return 0

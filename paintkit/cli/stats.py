@@ -1,14 +1,11 @@
-"""``paintkit stats``: problem_stats.jsonl -> aggregate_stats.jsonl (+ diagnostics)."""
+"""``paintkit stats``: problem_stats.jsonl -> aggregate_stats.jsonl (+ diagnostics); the work is
+:func:`paintkit.aggregate` (:mod:`paintkit.stats.aggregate_folder`)."""
 
 from __future__ import annotations
 
 import argparse
 import sys
-import time
-from pathlib import Path
 
-from paintkit.io.folder_lock import owned_outputs
-from paintkit.layout.results import problem_stats_path
 from paintkit.stats.leaderboard import FORMATS
 
 
@@ -44,67 +41,21 @@ def register(subparsers) -> None:
     parser.set_defaults(func=run)
 
 
-def _refuse_overwriting(inputs: Path, outputs: dict[str, str | None]) -> None:
-    """``ValueError`` when an output file is the input results file (it would be replaced
-    by aggregate rows) or two outputs are the same file."""
-    source = problem_stats_path(inputs).resolve()
-    seen: dict[Path, str] = {}
-    for option, value in outputs.items():
-        if value is None:
-            continue
-        target = Path(value).resolve()
-        if target == source:
-            raise ValueError(f"{option} {value} is the input results file; refusing to "
-                             "overwrite it (choose another file, e.g. aggregate_stats.jsonl)")
-        if target in seen:
-            raise ValueError(f"{seen[target]} and {option} name the same file ({value})")
-        seen[target] = option
-
-
 def run(args: argparse.Namespace) -> int:
     # numpy, threadpoolctl: imported when the command runs, so that 'paintkit --help' starts fast
-    from paintkit.stats.aggregate import aggregate_tables
-    from paintkit.stats.bootstrap import check_n_boot
-    from paintkit.stats.compare import comparison_rows
-    from paintkit.stats.diagnostics import diagnostics_rows
-    from paintkit.stats.leaderboard import format_leaderboard, leaderboard_rows
-    from paintkit.stats.output import (
-        COMPARISONS_NAME,
-        default_output,
-        write_jsonl,
-        write_provenance,
-    )
-    from paintkit.stats.table import load_tables, name_blocks
+    from paintkit.stats.aggregate_folder import aggregate
 
-    start = time.perf_counter()
-    check_n_boot(args.n_boot)
-    output = Path(args.output) if args.output else default_output(args.input)
-    _refuse_overwriting(Path(args.input), {"--output": str(output),
-                                           "--diagnostics": args.diagnostics})
-    tables = load_tables(args.input, args.delta_e)
-    formula = tables[0].delta_e if tables else "cie76"
-    outputs = [str(output)] + ([args.diagnostics] if args.diagnostics else [])
-    with owned_outputs(outputs, "paintkit stats"):
-        rows = aggregate_tables(tables, n_boot=args.n_boot, seed=args.seed,
-                                ci=not args.no_ci, jobs=args.jobs)
-        write_jsonl(output, name_blocks(rows, formula))
-        write_provenance(output, n_boot=None if args.no_ci else args.n_boot, seed=args.seed,
-                         delta_e=formula, command=getattr(args, "command_line", None))
-        if not args.no_ci:
-            pairs = comparison_rows(tables, n_boot=args.n_boot, seed=args.seed)
-            if pairs:
-                write_jsonl(output.with_name(COMPARISONS_NAME), pairs)
-            for row in pairs:
-                if row["kind"] == "cross_benchmark_correlation" and row["pearson_r"] is not None:
-                    ci = (f" [95% CI {row['ci95_low']:.2f}, {row['ci95_high']:.2f}]"
-                          if row["ci95_low"] is not None else "")
-                    print(f"{row['first']} vs {row['second']}: Pearson r = "
-                          f"{row['pearson_r']:.2f}{ci} across {len(row['models'])} models",
-                          file=sys.stderr)
-        if args.diagnostics:
-            write_jsonl(args.diagnostics, name_blocks(diagnostics_rows(
-                tables, n_boot=args.n_boot, seed=args.seed, ci=not args.no_ci), formula))
-    print(f"{len(rows)} aggregate rows for {len(tables)} (model, benchmark) pairs in "
-          f"{time.perf_counter() - start:.2f} s -> {output}", file=sys.stderr)
-    sys.stdout.write(format_leaderboard(leaderboard_rows(rows, tables), args.format))
+    result = aggregate(args.input, output=args.output, n_boot=args.n_boot, seed=args.seed,
+                       ci=not args.no_ci, jobs=args.jobs, delta_e=args.delta_e,
+                       diagnostics=args.diagnostics,
+                       command=getattr(args, "command_line", None))
+    for row in result.comparisons:
+        if row["kind"] == "cross_benchmark_correlation" and row["pearson_r"] is not None:
+            ci = (f" [95% CI {row['ci95_low']:.2f}, {row['ci95_high']:.2f}]"
+                  if row["ci95_low"] is not None else "")
+            print(f"{row['first']} vs {row['second']}: Pearson r = {row['pearson_r']:.2f}{ci} "
+                  f"across {len(row['models'])} models", file=sys.stderr)
+    print(f"{len(result.rows)} aggregate rows for {len(result.tables)} (model, benchmark) pairs "
+          f"in {result.seconds:.2f} s -> {result.path}", file=sys.stderr)
+    sys.stdout.write(result.leaderboard(args.format))
     return 0

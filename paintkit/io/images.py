@@ -36,7 +36,6 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
-from paintkit.deprecation import warn_deprecated
 from paintkit.errors import PaintkitError
 from paintkit.io import png_encode
 from paintkit.io.atomic import write_bytes_atomic
@@ -269,14 +268,6 @@ def image_size(path: str | os.PathLike) -> tuple[int, int]:
         raise ImageDecodeError(f"{path}: cannot identify image: {_reason(exc)}") from exc
     finally:
         Image.MAX_IMAGE_PIXELS = limit
-
-
-def encode_png(array: np.ndarray, level: int = 1) -> bytes:
-    """Deprecated: :func:`paintkit.io.png_encode.encode_png` (``encoder="imagecodecs"`` gives
-    the bytes this function gave). Kept for one version."""
-    warn_deprecated("paintkit.io.images.encode_png",
-                    "paintkit.io.png_encode.encode_png(array, encoder='imagecodecs')")
-    return _png_bytes(array, level)
 
 
 def _png_bytes(array, level: int = 1) -> bytes:

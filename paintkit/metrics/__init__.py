@@ -14,7 +14,6 @@ Heavy work runs in :mod:`paintkit.kernels` (Numba on CPU, torch on any device).
 Explaining an output (which objects it got right) is :func:`paintkit.explain`.
 """
 
-from paintkit.deprecation import module_aliases
 from paintkit.metrics.accumulator import ScoreAccumulator
 from paintkit.metrics.coerce import MissingImage
 from paintkit.metrics.result import ProblemScore
@@ -24,13 +23,6 @@ from paintkit.metrics.statistics import TOLERANCES, ToleranceStatistics
 from paintkit.metrics.surrogate import soft_reward
 from paintkit.metrics.targets import TargetGroup, Targets, prepare_targets
 
-_deprecated = module_aliases(__name__, {
-    "Reference": ("paintkit.metrics.targets", "Targets"),
-    "prepare_reference": ("paintkit.metrics.targets", "prepare_targets"),
-    # paintkit.metrics does not depend on paintkit.explain: explain is a top-level entry point
-    "explain": ("paintkit.explain", "explain"),
-})
-
 
 def __getattr__(name):
     # PixelEditIoU needs the optional torchmetrics: imported on first use only.
@@ -38,7 +30,7 @@ def __getattr__(name):
         from paintkit.metrics.torchmetric import PixelEditIoU  # torchmetrics
 
         return PixelEditIoU
-    return _deprecated(name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 __all__ = [

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from paintkit.arguments import check_int
-from paintkit.deprecation import warn_deprecated
 from paintkit.metrics import tolerance as tolerance_check
 from paintkit.metrics.score import tolerance_statistics
 
@@ -56,11 +55,3 @@ def reward(outputs, targets, inputs=None, *, tolerance: int | None = None,
         value = value.masked_fill(batch.outside > 0, float("nan"))
     return value
 
-
-def __getattr__(name):
-    # Old name (one version): this module's check_tolerance accepted None.
-    if name == "check_tolerance":
-        warn_deprecated("paintkit.metrics.reward.check_tolerance",
-                        "paintkit.metrics.tolerance.check_tolerance(tolerance, allow_none=True)")
-        return lambda tolerance: tolerance_check.check_tolerance(tolerance, allow_none=True)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -5,7 +5,7 @@ and caches what the kernels need per device: for the torch path the answers' and
 L*a*b* and the edit mask, grouped by canvas size (:class:`TargetGroup`), on the device the
 outputs live on; the Numba path reads the raw uint8 pixels (it converts answer and input
 rows only when they change from the previous row, so precomputed Lab would only add memory
-traffic). ``Reference`` / ``prepare_reference`` are the deprecated names (one version).
+traffic).
 """
 
 from __future__ import annotations

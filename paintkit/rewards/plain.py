@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from paintkit.arguments import check_int
-from paintkit.deprecation import warn_deprecated
 from paintkit.kernels import numba_lock
 from paintkit.metrics import targets as metric_targets
 from paintkit.metrics.coerce import as_images
@@ -44,12 +43,3 @@ def reward_fn(outputs, problems, *, samples_per_problem: int = 1, fit: str = "co
                        for k, o in enumerate(outs)]
         return reward(outputs, targets, samples_per_problem=samples_per_problem,
                       tolerance=tolerance)
-
-
-def __getattr__(name):
-    # Old name (one version): paintkit.prepare_targets is the metric's (answers, inputs).
-    if name == "prepare_targets":
-        warn_deprecated("paintkit.rewards.plain.prepare_targets",
-                        "paintkit.rewards.plain.batch_targets")
-        return batch_targets
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -14,8 +14,8 @@ import queue
 import threading
 from pathlib import Path
 
-from paintkit.evaluate.problem import score_problem
-from paintkit.evaluate.runner import check_one_delta_e, needs_scoring
+from paintkit.eval.problem import score_problem
+from paintkit.eval.runner import check_one_delta_e, needs_scoring
 from paintkit.io.folder_lock import FolderLock
 from paintkit.layout.benchmark import BenchmarkProblem
 from paintkit.layout.problem_stats import ResultsWriter, load_results, remove_stale_temporaries

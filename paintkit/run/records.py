@@ -20,7 +20,6 @@ from importlib import metadata
 from pathlib import Path
 
 from paintkit.io.atomic import write_text_atomic
-from paintkit.layout.outputs import RUN_LOCK_NAME as LOCK_NAME  # noqa: F401 - old name
 from paintkit.layout.outputs import RUN_LOG_NAME as LOG_NAME
 from paintkit.layout.outputs import RUN_MANIFEST_NAME as MANIFEST_NAME
 

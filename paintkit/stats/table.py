@@ -23,13 +23,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from paintkit.deprecation import module_aliases
 from paintkit.errors import PaintkitError
 from paintkit.layout.readers import STRICT, read_jsonl
 from paintkit.layout.results import PROBLEM_STATS_NAME, problem_stats_path
 from paintkit.layout.rows import TINYGRAFIX, row_delta_e, row_key, task_category
 
-__all__ = ["BLOCKS", "CI_FIGURES", "FIGURES", "MAX_IDX", "PRESERVATION_TASK", "RESULTS_NAME",
+__all__ = ["BLOCKS", "CI_FIGURES", "FIGURES", "MAX_IDX", "PRESERVATION_TASK",
            "TINYGRAFIX", "TOLERANCES", "ProblemTable", "StatsInputError", "build_tables",
            "check_one_metric_version", "check_row", "choose_delta_e", "load_tables",
            "name_blocks", "read_problem_rows", "row_delta_e", "task_category"]
@@ -42,8 +41,6 @@ FIGURES: tuple[str, ...] = ("edit_accuracy", "preservation_accuracy", "iou", "ch
 CI_FIGURES = FIGURES[:3]
 #: The task that only checks preservation (answer = input): a task row, no roll-up.
 PRESERVATION_TASK = "preservation"
-#: Old name of :data:`paintkit.layout.results.PROBLEM_STATS_NAME`.
-RESULTS_NAME = PROBLEM_STATS_NAME
 
 
 class StatsInputError(PaintkitError, ValueError):
@@ -294,8 +291,3 @@ def build_tables(rows: list[dict], delta_e: str | None = None) -> list[ProblemTa
 def load_tables(path, delta_e: str | None = None) -> list[ProblemTable]:
     """:func:`read_problem_rows` then :func:`build_tables`."""
     return build_tables(read_problem_rows(path), delta_e)
-
-
-# Renamed in 0.3 (one name per idea: ``delta_e``); the old names are kept for one version.
-__getattr__ = module_aliases(__name__, {"choose_formula": (__name__, "choose_delta_e"),
-                                        "row_formula": ("paintkit.layout.rows", "row_delta_e")})

@@ -95,6 +95,19 @@ class Problem:
         """bool ``(H, W)``: pixels where input and answer differ in any channel."""
         return changed_mask_numba(self.input, self.answer)
 
+    def __repr__(self) -> str:
+        """One line: the problem id (or task, mode, condition, seed), the canvas size and the
+        start of the instruction; never the pixels or the whole metadata."""
+        meta = self.metadata if isinstance(self.metadata, Mapping) else {}
+        name = meta.get("problem_id") or "/".join(
+            str(meta[k]) for k in ("task", "mode", "visual_condition", "seed") if k in meta)
+        shape = getattr(self.input, "shape", None)
+        size = f"{shape[1]}x{shape[0]}" if shape is not None and len(shape) >= 2 else "?"
+        text = " ".join(str(self.instruction).split())
+        if len(text) > 60:
+            text = text[:57] + "..."
+        return f"Problem({name!r}, {size}, instruction={text!r})"
+
 
 @dataclass
 class TaskContext:

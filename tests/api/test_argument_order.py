@@ -1,6 +1,5 @@
 """One argument order everywhere: outputs, answers, inputs, then the problem's metadata.
-The old ``explain(metadata, inputs, answer, output)`` order works for one version, with a
-``DeprecationWarning``, and gives the same result."""
+The old ``explain(metadata, inputs, answer, output)`` order (removed in 0.4) is a clear error."""
 
 from __future__ import annotations
 
@@ -12,7 +11,7 @@ import numpy as np
 import pytest
 
 import paintkit
-from paintkit.explain import prepare_scenes, segment_maps
+from paintkit.explainer import prepare_scenes, segment_maps
 from paintkit.metrics import ScoreAccumulator, tolerance_statistics
 
 
@@ -39,14 +38,8 @@ def test_explain_takes_output_answer_inputs_metadata(problem):
         by_name = paintkit.explain(output=output, answer=problem.answer, inputs=problem.input,
                                    metadata=problem.metadata)
     assert new == by_name
-    with pytest.warns(DeprecationWarning, match=r"explain\(output, answer, inputs, metadata\)") \
-            as record:
-        old = paintkit.explain(problem.metadata, problem.input, problem.answer, output)
-    assert old == new
-    assert record[0].filename == __file__  # the warning names the caller's line
-    with pytest.warns(DeprecationWarning):  # old order, output by name
-        assert paintkit.explain(problem.metadata, problem.input, problem.answer,
-                                output=output, tolerance=5) == new
+    with pytest.raises(ValueError, match="output: expected a uint8"):  # the old order
+        paintkit.explain(problem.metadata, problem.input, problem.answer, output)
 
 
 def test_metadata_may_be_the_problems_json_file(problem, tmp_path):
@@ -54,20 +47,16 @@ def test_metadata_may_be_the_problems_json_file(problem, tmp_path):
     path.write_text(json.dumps(problem.metadata))
     got = paintkit.explain(problem.input, problem.answer, problem.input, path)
     assert got == paintkit.explain(problem.input, problem.answer, problem.input, problem.metadata)
-    with pytest.warns(DeprecationWarning):  # a path first is the old order too
-        assert paintkit.explain(str(path), problem.input, problem.answer, problem.input) == got
 
 
 def test_prepare_scenes_and_segment_maps_follow_the_order(problem):
     a, i, meta = problem.answer, problem.input, problem.metadata
     scenes = prepare_scenes(a, i, meta)
-    with pytest.warns(DeprecationWarning, match="prepare_scenes"):
-        old = prepare_scenes(meta, i, a)
-    assert old.notes == scenes.notes and (old.edit == scenes.edit).all()
+    assert scenes.notes == [] and (scenes.edit == problem.edit_mask).all()
+    output = np.roll(a, 3, axis=1)
+    assert paintkit.explain(output, a, i, None, scenes=scenes) == paintkit.explain(output, a, i, meta)
     bins = tolerance_statistics([i], [a], [i], return_bins=True).bins[0]
     maps = segment_maps(bins, a, i, meta, (0, 5))
-    with pytest.warns(DeprecationWarning, match="segment_maps"):
-        assert segment_maps(meta, i, a, bins, (0, 5)) == maps
     assert maps[5]["segments"] == paintkit.explain(i, a, i, meta)["segments"]
 
 
@@ -77,9 +66,8 @@ def test_explain_argument_errors_are_clear(problem):
         paintkit.explain(a, a, i, None)
     with pytest.raises(TypeError, match="metadata: expected a dict"):
         paintkit.explain(a, a, i, 3)
-    with pytest.raises(TypeError, match="multiple values for output"), \
-            pytest.warns(DeprecationWarning):
-        paintkit.explain(problem.metadata, i, a, a, output=a)
+    with pytest.raises(TypeError, match="multiple values for argument 'output'"):
+        paintkit.explain(a, a, i, problem.metadata, output=a)
 
 
 def test_one_tolerance_check_for_reward_and_explain(problem):
@@ -92,8 +80,7 @@ def test_one_tolerance_check_for_reward_and_explain(problem):
     assert paintkit.explain(a, a, i, problem.metadata, tolerance=np.int64(3))["tolerance"] == 3
 
 
-def test_an_image_path_first_is_not_taken_for_metadata(problem, tmp_path):
-    # only a dict or a .json path selects the old order; anything else is the output
+def test_an_image_path_first_is_an_output_path_not_an_image(problem, tmp_path):
     with pytest.raises(ValueError, match="output: expected a uint8"):
         paintkit.explain(str(tmp_path / "0000_output.png"), problem.answer, problem.input,
                          problem.metadata)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import subprocess
 import sys
 
-import numpy as np
 import pytest
 
 import paintkit
@@ -23,6 +22,10 @@ ENTRY_POINTS = {
     "TinyGrafixSuite": "paintkit.suites.tinygrafix", "CombinedSuite": "paintkit.suites.combined",
     "GuidanceSuite": "paintkit.suites.guidance",
     "CompositionalSuite": "paintkit.suites.compositional",
+    "write_baseline": "paintkit.baselines", "run_model": "paintkit.run",
+    "evaluate": "paintkit.eval", "aggregate": "paintkit.stats.aggregate_folder",
+    "write_report": "paintkit.report.write", "bench": "paintkit.bench_steps",
+    "BenchConfig": "paintkit.bench_steps",
 }
 
 
@@ -71,17 +74,31 @@ def test_generate_score_reward_explain_from_the_top():
     assert isinstance(report, dict) and report["tags"] == {"correct": 2, "misplaced": 1}
 
 
-def test_explain_is_callable_whether_or_not_the_package_was_imported_first():
-    # the subpackage paintkit.explain and the function share the name: both orders work
-    code = ("import numpy as np, paintkit, paintkit.explain.problem; "
-            "img = np.zeros((8, 8, 3), np.uint8); "
-            "print(paintkit.explain(img, img, img, {})['explained'])")
-    assert _run(code) == "segments_only"
-    from paintkit import explain
+def test_explain_is_a_plain_function_whatever_was_imported_first():
+    import inspect
 
-    image = np.zeros((8, 8, 3), np.uint8)
-    assert explain(image, image, image, {})["explained"] == "segments_only"
-    assert explain is paintkit.explain and callable(explain)
+    code = ("import inspect, paintkit, paintkit.explainer.problem; "
+            "print(inspect.isfunction(paintkit.explain), paintkit.explain.__module__)")
+    assert _run(code) == "True paintkit.explainer.problem"
+    assert inspect.isfunction(paintkit.explain)
+    assert list(inspect.signature(paintkit.explain).parameters)[:4] == [
+        "output", "answer", "inputs", "metadata"]
+
+
+def test_dir_lists_the_public_names_only():
+    names = dir(paintkit)
+    assert names == sorted(paintkit.__all__)
+    for accidental in ("importlib", "annotations", "import_module"):
+        assert accidental not in names and not hasattr(paintkit, accidental)
+    assert not [n for n in names if n.startswith("_") and n != "__version__"]
+
+
+def test_a_problem_is_shown_on_one_short_line():
+    problem = paintkit.generate("translation", seed=7)
+    text = repr(problem)
+    assert "\n" not in text and len(text) < 160
+    assert text.startswith("Problem('translation/") and "1024x1024" in text
+    assert "array" not in text and "scene" not in text
 
 
 def test_suite_classes_from_the_top():

@@ -18,7 +18,7 @@ import paintkit.io.atomic as atomic_module
 import paintkit.io.folder_lock as folder_lock
 import paintkit.layout.problem_stats as results_module
 from paintkit.cli.main import main
-from paintkit.evaluate import read_rows
+from paintkit.eval import read_rows
 from paintkit.layout.results import PROBLEM_STATS_NAME as RESULTS_NAME
 from tests.support.generate_helpers import _alive, _descendants, kill_tree
 
@@ -73,7 +73,7 @@ def _one_interrupted_line(run, command: str) -> None:
 
 @pytest.mark.slow  # ~8 s on a busy machine; the stats test below covers the same pool
 def test_ctrl_c_in_eval_with_workers(tmp_path):
-    from paintkit.evaluate.synthetic import write_synthetic_tree
+    from paintkit.eval.synthetic import write_synthetic_tree
 
     bench, outputs = write_synthetic_tree(  # several seconds of scoring on any machine
         tmp_path / "data", problems=160, tasks=2, width=64, height=64, models=("a", "b"),
@@ -112,11 +112,11 @@ def test_ctrl_c_is_one_line_in_every_command(results, tmp_path, monkeypatch, cap
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
-    targets = {"eval": ("paintkit.evaluate.runner", "evaluate"),
-               "stats": ("paintkit.stats.aggregate", "aggregate_tables"),
-               "explain": ("paintkit.explain.directory", "explain_directory"),
+    targets = {"eval": ("paintkit.eval.runner", "evaluate"),
+               "stats": ("paintkit.stats.aggregate_folder", "aggregate_tables"),
+               "explain": ("paintkit.explainer.directory", "explain_directory"),
                "baseline": ("paintkit.baselines", "write_baseline"),
-               "report": ("paintkit.report.page", "build_report")}
+               "report": ("paintkit.report.write", "build_report")}
     module, name = targets[command]
     monkeypatch.setattr(f"{module}.{name}", interrupted)
     args = {"eval": ["--benchmarks", str(bench), "--outputs", str(outputs), "--out", str(res)],

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from paintkit.cli.main import main
-from paintkit.evaluate.synthetic import write_synthetic_tree
+from paintkit.eval.synthetic import write_synthetic_tree
 
 
 def test_baseline_shows_progress(tmp_path, capsys):

@@ -68,7 +68,7 @@ def test_explain_cli_refuses_a_bad_tolerance(tmp_path, capsys):
 
 def test_explain_cli_workers_write_the_same_bytes(tmp_path):
     """--jobs 2 (worker processes, chunks of one problem) writes the file --jobs 1 writes."""
-    from paintkit.explain.directory import explain_directory
+    from paintkit.explainer.directory import explain_directory
 
     _tree(tmp_path)
     paths = [explain_directory(tmp_path / "bench", tmp_path / "outputs", tmp_path / f"out{j}",
@@ -90,7 +90,7 @@ def test_eval_explain_adds_the_explanation_to_each_row(tmp_path):
     """eval --explain: each row's explanation is what 'paintkit explain' writes for it
     (from the scorer's bins, scenes prepared once per problem); any --jobs, same bytes; a
     problem whose scene does not parse keeps its scores and says why; the report shows it."""
-    from paintkit.explain.directory import explain_directory
+    from paintkit.explainer.directory import explain_directory
     from paintkit.report.explanations import explanations_in_results
 
     _tree(tmp_path, broken=False)

@@ -1,12 +1,14 @@
 """Every process pool's workers die with a SIGKILLed parent (issue 23, item 3): ``stats
 --jobs 2`` left both workers running under PID 1; eval, explain and generate are covered in
-their own fault tests."""
+their own fault tests (a SIGKILLed parent leaves no worker)."""
 
 from __future__ import annotations
 
 import json
 import sys
 import time
+
+import pytest
 
 from tests.support.generate_helpers import kill_parent_and_check_workers
 
@@ -33,15 +35,31 @@ def test_stats_workers_die_with_their_parent(tmp_path):
     assert not (tmp_path / "agg.jsonl").exists()
 
 
-def test_every_pool_is_a_worker_pool():
-    """No module starts a ProcessPoolExecutor of its own but the lifeline's worker_pool (and
-    the generate engine, whose workers bind themselves in paintkit/engines/work.py)."""
-    from pathlib import Path
+def _death_signal(chunk=None) -> tuple[int, int]:
+    """(pid, the signal the kernel sends this process when its parent exits) of a worker."""
+    import ctypes
+    import os
 
-    import paintkit
+    libc = ctypes.CDLL(None, use_errno=True)
+    value = ctypes.c_int(-1)
+    assert libc.prctl(2, ctypes.byref(value), 0, 0, 0) == 0  # PR_GET_PDEATHSIG
+    return os.getpid(), value.value
 
-    root = Path(paintkit.__file__).parent
-    starters = sorted(str(p.relative_to(root)) for p in root.rglob("*.py")
-                      if "ProcessPoolExecutor(" in p.read_text(encoding="utf-8"))
-    assert starters == ["engines/lifeline.py", "engines/local.py"]
-    assert "bind_to_parent" in (root / "engines" / "work.py").read_text()
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="prctl is Linux's")
+def test_the_workers_of_eval_explain_and_stats_are_bound_to_their_parent():
+    """The pools of eval/explain (map_in_workers) and stats (worker_pool) arm SIGKILL on the
+    parent's death in every worker before it runs any work."""
+    import os
+    import signal
+
+    from paintkit.engines.lifeline import worker_pool
+    from paintkit.parallel import map_in_workers
+
+    seen: list[tuple[int, int]] = []
+    map_in_workers(_death_signal, range(8), (), 2, seen.append)
+    with worker_pool(2) as pool:
+        seen += [f.result() for f in [pool.submit(_death_signal) for _ in range(4)]]
+    assert len(seen) == 12 and os.getpid() not in {pid for pid, _ in seen}
+    assert {sig for _, sig in seen} == {signal.SIGKILL}
+    assert _death_signal()[1] == 0  # the test process itself is not bound: the probe can tell

@@ -14,8 +14,8 @@ import pytest
 from PIL import Image
 
 from paintkit.cli.main import main
-from paintkit.evaluate import LayoutError, evaluate, read_rows
-from paintkit.evaluate.synthetic import write_synthetic_tree
+from paintkit.eval import LayoutError, evaluate, read_rows
+from paintkit.eval.synthetic import write_synthetic_tree
 from paintkit.io.folder_lock import FolderBusyError, FolderLock
 from paintkit.io.png_encode import encode_png
 from paintkit.io.progress import Progress
@@ -345,7 +345,7 @@ def test_results_and_diffs_follow_the_umask(tmp_path):
 
 
 def test_eval_counts_equal_the_metric_api():
-    from paintkit.evaluate.problem import score_output
+    from paintkit.eval.problem import score_output
     from paintkit.metrics.coerce import MissingImage
 
     rng = np.random.default_rng(3)

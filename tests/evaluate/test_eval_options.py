@@ -10,8 +10,8 @@ import pytest
 from skimage.metrics import peak_signal_noise_ratio
 
 from paintkit.cli.main import main
-from paintkit.evaluate import LayoutError, evaluate, read_rows
-from paintkit.evaluate.synthetic import write_synthetic_tree
+from paintkit.eval import LayoutError, evaluate, read_rows
+from paintkit.eval.synthetic import write_synthetic_tree
 from paintkit.io.images import load_rgb
 from paintkit.metrics import score
 

@@ -7,8 +7,8 @@ import json
 import pytest
 
 from paintkit.cli.main import main
-from paintkit.evaluate import LayoutError, discover_problems, evaluate, read_rows
-from paintkit.evaluate.synthetic import write_synthetic_tree
+from paintkit.eval import LayoutError, discover_problems, evaluate, read_rows
+from paintkit.eval.synthetic import write_synthetic_tree
 from tests.support import metric_oracle as oracle
 
 

@@ -8,7 +8,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from paintkit.explain import explain
+from paintkit.explainer import explain
 from paintkit.kernels.delta_e_numba import delta_e_rgb_numba
 from paintkit.renderers import render
 from paintkit.scene import Background, BBox, Canvas, Scene, Shape
@@ -148,7 +148,7 @@ def test_missing_output_and_bad_arguments(moved):
 
 
 def test_segment_maps_from_the_scorers_bins(moved):
-    from paintkit.explain import segment_maps
+    from paintkit.explainer import segment_maps
     from paintkit.metrics import tolerance_statistics
 
     meta, inp, ans, _ = moved

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from paintkit.explain import explain
+from paintkit.explainer import explain
 from paintkit.sources import generate
 from paintkit.tasks import TASKS, task_spec
 

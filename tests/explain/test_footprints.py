@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 import paintkit.kernels.delta_e_numba as delta_e_numba
-from paintkit.explain import explain
-from paintkit.explain.footprints import checked_footprints, footprints, same_coverage
+from paintkit.explainer import explain
+from paintkit.explainer.footprints import checked_footprints, footprints, same_coverage
 from paintkit.kernels.delta_e_numba import within_colour_lab, within_delta_e_rgb
 from paintkit.kernels.lab import srgb_to_lab_numba
 from paintkit.renderers import render

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from paintkit.explain import DEFAULT_TOLERANCE, explain
+from paintkit.explainer import DEFAULT_TOLERANCE, explain
 
 
 def test_importing_metrics_does_not_load_the_renderer():
@@ -19,15 +19,14 @@ def test_importing_metrics_does_not_load_the_renderer():
     assert out.stdout.strip() == "[]"
 
 
-def test_metrics_explain_is_a_deprecated_alias():
+def test_explain_lives_at_the_top_not_in_metrics():
+    import paintkit
     import paintkit.metrics
     from paintkit.sources import generate
 
     problem = generate("translation", 0, "baseline", "amount")
     new = (problem.input, problem.answer, problem.input, problem.metadata)
-    with pytest.warns(DeprecationWarning, match="paintkit.metrics.explain"):
-        old = paintkit.metrics.explain
-    assert old is explain
+    assert not hasattr(paintkit.metrics, "explain") and paintkit.explain is explain
     got = explain(*new)
     assert got["tolerance"] == DEFAULT_TOLERANCE and got["tags"] == {"correct": 2, "misplaced": 1}
     assert explain(*new, delta_e="ciede2000")["delta_e"] == "ciede2000"
@@ -53,7 +52,7 @@ def test_the_scorers_bins_give_the_same_explanation():
 def test_prepared_scenes_serve_every_output_of_a_problem():
     import numpy as np
 
-    from paintkit.explain import prepare_scenes
+    from paintkit.explainer import prepare_scenes
     from paintkit.sources import generate
 
     problem = generate("translation", 0, "baseline", "amount")

@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 from scipy import ndimage
 
-from paintkit.explain import error_segments
-from paintkit.explain.footprints import Footprints
+from paintkit.explainer import error_segments
+from paintkit.explainer.footprints import Footprints
 
 
 def _footprints(index: np.ndarray, n: int) -> Footprints:

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from paintkit.cli.main import main
-from paintkit.evaluate import LayoutError, evaluate, read_rows
+from paintkit.eval import LayoutError, evaluate, read_rows
 from paintkit.io.jsonl import JSONInputError, parse_json
 from paintkit.layout.results import PROBLEM_STATS_NAME as RESULTS_NAME
 from paintkit.writers.manifest import MANIFEST_NAME

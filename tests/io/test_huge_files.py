@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from paintkit.evaluate import read_rows
+from paintkit.eval import read_rows
 from paintkit.io.images import MAX_FILE_BYTES, ImageTooLargeError, load_rgb
 from paintkit.layout.results import PROBLEM_STATS_NAME as RESULTS_NAME
 from paintkit.metrics import score

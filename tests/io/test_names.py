@@ -9,7 +9,7 @@ import pytest
 
 from paintkit.baselines import write_baseline
 from paintkit.cli.main import main
-from paintkit.evaluate import discover_problems
+from paintkit.eval import discover_problems
 from paintkit.io.names import check_folder_name
 
 HOSTILE = ["../escaped", "..", ".", "", "a/b", "/abs/path", ".hidden", "nul\0"] + \

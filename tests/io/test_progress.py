@@ -8,7 +8,7 @@ import pytest
 
 import paintkit.io.progress as progress_module
 from paintkit.cli.main import main
-from paintkit.evaluate.synthetic import write_synthetic_tree
+from paintkit.eval.synthetic import write_synthetic_tree
 from paintkit.io.progress import LOG_INTERVAL, Progress
 
 

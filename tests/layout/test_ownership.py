@@ -4,7 +4,6 @@ and the commands that read and write them do not import each other."""
 from __future__ import annotations
 
 import ast
-import warnings
 from pathlib import Path
 
 import pytest
@@ -67,14 +66,14 @@ def _imports(path: Path) -> set[str]:
 
 #: Packages (or files) and the command packages they must not import.
 PEERS = {
-    "stats": ("paintkit.evaluate", "paintkit.report", "paintkit.explain", "paintkit.baselines",
+    "stats": ("paintkit.eval", "paintkit.report", "paintkit.explainer", "paintkit.baselines",
               "paintkit.run"),
-    "report": ("paintkit.evaluate", "paintkit.baselines", "paintkit.run"),
-    "baselines": ("paintkit.evaluate", "paintkit.stats", "paintkit.report", "paintkit.explain",
+    "report": ("paintkit.eval", "paintkit.baselines", "paintkit.run"),
+    "baselines": ("paintkit.eval", "paintkit.stats", "paintkit.report", "paintkit.explainer",
                   "paintkit.run"),
-    "explain/directory.py": ("paintkit.evaluate", "paintkit.stats", "paintkit.report",
+    "explainer/directory.py": ("paintkit.eval", "paintkit.stats", "paintkit.report",
                              "paintkit.baselines", "paintkit.run"),
-    "layout": ("paintkit.evaluate", "paintkit.stats", "paintkit.report", "paintkit.explain",
+    "layout": ("paintkit.eval", "paintkit.stats", "paintkit.report", "paintkit.explainer",
                "paintkit.baselines", "paintkit.run"),
 }
 
@@ -88,21 +87,11 @@ def test_commands_depend_on_the_layout_not_on_each_other(where):
     assert bad == []
 
 
-@pytest.mark.parametrize(("old", "name", "new"), [
-    ("paintkit.evaluate.discovery", "discover_problems", "paintkit.layout.benchmark"),
-    ("paintkit.evaluate.discovery", "LayoutError", "paintkit.layout.errors"),
-    ("paintkit.evaluate.results", "load_results", "paintkit.layout.problem_stats"),
-    ("paintkit.evaluate.results", "RESULTS_NAME", "paintkit.layout.results"),
-    ("paintkit.report.order", "category_key", "paintkit.layout.order"),
-])
-def test_old_import_paths_still_work_with_a_deprecation_warning(old, name, new):
-    import importlib
-
-    module = importlib.import_module(old)
-    with pytest.warns(DeprecationWarning, match=f"{old}.{name} is deprecated.*use {new}"):
-        value = getattr(module, name)
-    new_name = "PROBLEM_STATS_NAME" if name == "RESULTS_NAME" else name
-    assert value is getattr(importlib.import_module(new), new_name)
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        importlib.import_module("paintkit.evaluate")  # the package itself does not warn
+def test_the_library_never_calls_the_command_line():
+    """The commands parse flags for library functions, never the other way round: no module
+    outside ``paintkit/cli`` imports it (``paintkit bench``'s steps call the verbs, not
+    ``main([...])``)."""
+    bad = [f"{f.relative_to(PACKAGE)}: {m}" for f in sorted(PACKAGE.rglob("*.py"))
+           if f.relative_to(PACKAGE).parts[0] not in ("cli", "__main__.py")
+           for m in sorted(_imports(f)) if m == "paintkit.cli" or m.startswith("paintkit.cli.")]
+    assert bad == []

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from paintkit.evaluate import evaluate
-from paintkit.evaluate.synthetic import write_synthetic_tree
+from paintkit.eval import evaluate
+from paintkit.eval.synthetic import write_synthetic_tree
 from paintkit.layout import ResultRow, RowKey, read_rows, row_key
 from paintkit.layout.benchmark import discover_problems
 from paintkit.metrics.version import METRIC_VERSION

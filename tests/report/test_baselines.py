@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from paintkit.baselines import baseline_output, write_baseline
-from paintkit.evaluate.synthetic import write_synthetic_tree
+from paintkit.eval.synthetic import write_synthetic_tree
 from paintkit.io.images import load_rgb
 from paintkit.layout.benchmark import discover_problems
 

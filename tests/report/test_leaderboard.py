@@ -93,7 +93,7 @@ def test_stats_help_shows_one_percent_sign(capsys):
 
 
 def test_eval_prints_the_leaderboard_and_hints(tmp_path, capsys):
-    from paintkit.evaluate.synthetic import write_synthetic_tree
+    from paintkit.eval.synthetic import write_synthetic_tree
 
     bench, outputs = write_synthetic_tree(tmp_path, problems=4, tasks=2, width=16, height=16,
                                           models=("exact", "noisy"))

@@ -71,8 +71,8 @@ def test_explanation_block_and_bad_files(tmp_path):
 
 
 def test_results_of_another_formula_are_refused(tmp_path, capsys):
-    from paintkit.evaluate import evaluate
-    from paintkit.evaluate.synthetic import write_synthetic_tree
+    from paintkit.eval import evaluate
+    from paintkit.eval.synthetic import write_synthetic_tree
 
     bench, outputs = write_synthetic_tree(tmp_path, problems=4, tasks=2, width=16, height=16,
                                           models=("exact",))

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from paintkit.cli.main import main
-from paintkit.evaluate.synthetic import write_synthetic_tree
+from paintkit.eval.synthetic import write_synthetic_tree
 from paintkit.report.explanations import explanation_html
 from paintkit.report.text import plot_text, script_json
 

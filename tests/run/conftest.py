@@ -14,7 +14,7 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 @pytest.fixture(scope="module")
 def bench(tmp_path_factory):
     """A benchmark of 3 tasks x 4 problems (40x32 pixels), no outputs."""
-    from paintkit.evaluate.synthetic import write_synthetic_tree
+    from paintkit.eval.synthetic import write_synthetic_tree
 
     root = tmp_path_factory.mktemp("bench")
     bench_root, _ = write_synthetic_tree(root, problems=12, tasks=3, width=40, height=32,

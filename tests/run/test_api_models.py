@@ -11,7 +11,7 @@ import pytest
 from PIL import Image, ImageOps
 
 from paintkit.cli.main import main
-from paintkit.evaluate import discover_problems
+from paintkit.eval import discover_problems
 from paintkit.io.images import load_rgb
 from paintkit.run.records import read_log, read_manifest
 from paintkit.run.registry import build_model

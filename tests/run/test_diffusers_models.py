@@ -8,7 +8,7 @@ import hashlib
 import pytest
 
 from paintkit.cli.main import main
-from paintkit.evaluate import read_rows
+from paintkit.eval import read_rows
 from paintkit.run.diffusion import PIPELINES
 from paintkit.run.records import read_log, read_manifest
 
@@ -117,7 +117,7 @@ def test_flux_kontext_end_to_end_at_the_input_size(kontext, bench, tmp_path, cap
 @pytest.fixture(scope="module")
 def bench64(tmp_path_factory):
     """FLUX.2 refuses inputs under 64 pixels: 2 tasks x 2 problems of 80x64."""
-    from paintkit.evaluate.synthetic import write_synthetic_tree
+    from paintkit.eval.synthetic import write_synthetic_tree
 
     bench, _ = write_synthetic_tree(tmp_path_factory.mktemp("bench64"), problems=4, tasks=2,
                                     width=80, height=64, models=())

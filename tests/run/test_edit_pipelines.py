@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from paintkit.cli.main import main
-from paintkit.evaluate import read_rows
+from paintkit.eval import read_rows
 from paintkit.run.records import read_log, read_manifest
 
 pytest.importorskip("diffusers")
@@ -17,7 +17,7 @@ pytest.importorskip("transformers")
 @pytest.fixture(scope="module")
 def bench80(tmp_path_factory):
     """2 tasks x 2 problems of 80x64 (FLUX.2 refuses inputs under 64 pixels)."""
-    from paintkit.evaluate.synthetic import write_synthetic_tree
+    from paintkit.eval.synthetic import write_synthetic_tree
 
     bench, _ = write_synthetic_tree(tmp_path_factory.mktemp("bench80"), problems=4, tasks=2,
                                     width=80, height=64, models=())

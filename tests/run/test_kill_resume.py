@@ -10,7 +10,7 @@ import sys
 import time
 from pathlib import Path
 
-from paintkit.evaluate import discover_problems
+from paintkit.eval import discover_problems
 from paintkit.io.images import load_rgb
 from paintkit.run.records import read_log, read_manifest
 

@@ -13,10 +13,11 @@ import pytest
 from PIL import Image, ImageOps
 
 from paintkit.cli.main import main
-from paintkit.evaluate import discover_problems, evaluate, read_rows
+from paintkit.eval import discover_problems, evaluate, read_rows
 from paintkit.io.folder_lock import FolderBusyError, FolderLock
 from paintkit.io.images import load_rgb
-from paintkit.run.records import LOCK_NAME, read_log, read_manifest
+from paintkit.layout.outputs import RUN_LOCK_NAME as LOCK_NAME
+from paintkit.run.records import read_log, read_manifest
 from paintkit.run.registry import build_model
 from paintkit.run.runner import folder_name, run_model
 

@@ -32,7 +32,7 @@ def test_stats_refuses_to_overwrite_its_input(stats_input, capsys):
         assert code == 2 and "is the input results file; refusing to overwrite it" in err
     code, err = _stats(["--input", str(path), "--output", str(stats_input / "a.jsonl"),
                         "--diagnostics", str(path)], capsys)
-    assert code == 2 and "--diagnostics" in err
+    assert code == 2 and f"diagnostics {path} is the input results file" in err
     code, err = _stats(["--input", str(path), "--output", str(stats_input / "a.jsonl"),
                         "--diagnostics", str(stats_input / "a.jsonl")], capsys)
     assert code == 2 and "name the same file" in err

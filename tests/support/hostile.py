@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from paintkit.evaluate import evaluate
-from paintkit.evaluate.synthetic import write_synthetic_tree
+from paintkit.eval import evaluate
+from paintkit.eval.synthetic import write_synthetic_tree
 from tests.support.rows_factory import paintbench_rows
 
 

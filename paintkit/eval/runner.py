@@ -6,9 +6,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from paintkit.deprecation import module_aliases
-from paintkit.evaluate.problem import output_signature, score_problem
-from paintkit.explain.problem import check_tolerance
+from paintkit.eval.problem import output_signature, score_problem
+from paintkit.explainer.problem import check_tolerance
 from paintkit.io.folder_lock import FolderLock
 from paintkit.io.progress import Progress
 from paintkit.kernels.delta_e import check_delta_e
@@ -24,10 +23,10 @@ from paintkit.layout.problem_stats import ResultsWriter, load_results, remove_st
 from paintkit.layout.results import DIFFS_FOLDER, EVAL_LOCK_NAME, PROBLEM_STATS_NAME
 from paintkit.metrics.similarity import EXTRA_METRICS
 from paintkit.metrics.version import METRIC_VERSION, row_metric_version
-from paintkit.parallel import default_jobs, map_in_workers
+from paintkit.parallel import map_in_workers
 
-__all__ = ["EvalSummary", "check_extra_metrics", "check_one_delta_e", "default_jobs",
-           "evaluate", "map_in_workers", "needs_scoring", "same_metric"]
+__all__ = ["EvalSummary", "check_extra_metrics", "check_one_delta_e", "evaluate", "needs_scoring",
+           "same_metric"]
 
 @dataclass
 class EvalSummary:
@@ -230,10 +229,3 @@ def _run(work, outputs_root, out_dir, results_path, keep, summary, jobs, save_im
     bar.close()
     summary.seconds = time.perf_counter() - start
 
-
-#: Old private name of :func:`needs_scoring` (used by ``paintkit run --eval`` before).
-_needs_scoring = needs_scoring
-
-
-# Renamed in 0.3 (one name per idea: ``delta_e``); the old name is kept for one version.
-__getattr__ = module_aliases(__name__, {"check_one_formula": (__name__, "check_one_delta_e")})

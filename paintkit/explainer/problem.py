@@ -5,7 +5,7 @@ render to the input image exactly (and the answer scene to the answer). What can
 explained depends on what the metadata holds:
 
 - ``"full"``: an answer scene that renders to the answer. Every element is tagged
-  (:mod:`paintkit.explain.objects`), segments name the elements they overlap.
+  (:mod:`paintkit.explainer.objects`), segments name the elements they overlap.
 - ``"input_scene"``: no answer scene (tasks whose answer is computed in pixel space:
   border, cropping, flood_fill, blending, gradient, point_operations) or one that does not
   render to the answer, but an input scene that renders to the input. Elements whose input
@@ -24,10 +24,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from paintkit.deprecation import warn_deprecated
-from paintkit.explain.footprints import checked_footprints, scene_from_metadata, underlay
-from paintkit.explain.objects import ObjectTagger
-from paintkit.explain.segments import MAX_SEGMENTS, error_segments
+from paintkit.explainer.footprints import checked_footprints, scene_from_metadata, underlay
+from paintkit.explainer.objects import ObjectTagger
+from paintkit.explainer.segments import MAX_SEGMENTS, error_segments
 from paintkit.kernels.delta_e import check_delta_e
 from paintkit.kernels.delta_e_counts import tolerance_histograms_delta_e
 from paintkit.kernels.edit_region import changed_mask_numba
@@ -35,19 +34,9 @@ from paintkit.kernels.normalize import normalize_output_numba
 from paintkit.kernels.tolerance_counts import tolerance_histograms_numba
 from paintkit.metrics.tolerance import check_tolerance
 
-__all__ = ["DEFAULT_TOLERANCE", "ProblemScenes", "explain", "explain_problem",
-           "prepare_scenes", "segment_maps"]
+__all__ = ["DEFAULT_TOLERANCE", "ProblemScenes", "explain", "prepare_scenes", "segment_maps"]
 
 DEFAULT_TOLERANCE = 5
-
-
-def _is_metadata(value) -> bool:
-    """Whether ``value`` is problem metadata (a dict, or the path of a ``.json`` file): what
-    the first argument of the old ``(metadata, inputs, answer, ...)`` order is, never an
-    image."""
-    if isinstance(value, str | os.PathLike):
-        return os.fspath(value).lower().endswith(".json")
-    return isinstance(value, Mapping)
 
 
 def _metadata_of(metadata) -> Mapping:
@@ -59,23 +48,6 @@ def _metadata_of(metadata) -> Mapping:
         raise TypeError(f"metadata: expected a dict or the path of a problem's JSON file, got "
                         f"{type(metadata).__name__}")
     return metadata
-
-
-def _new_order(function: str, args: tuple, kwargs: dict, old_names: tuple[str, ...],
-               new_call: str) -> tuple[tuple, dict]:
-    """``(args, kwargs)`` in the new order: a call in the old order (metadata first) warns and
-    has its positional arguments passed by name instead."""
-    if not args or not _is_metadata(args[0]):
-        return args, kwargs
-    if len(args) > len(old_names):
-        raise TypeError(f"{function}(): expected at most {len(old_names)} positional "
-                        f"arguments, got {len(args)}")
-    warn_deprecated(f"{function}({', '.join(old_names)}) (metadata first)", new_call, stacklevel=4)
-    named = dict(zip(old_names, args, strict=False))
-    clash = set(named) & set(kwargs)
-    if clash:
-        raise TypeError(f"{function}(): got multiple values for {', '.join(sorted(clash))}")
-    return (), {**named, **kwargs}
 
 
 def _check(name: str, image, shape=None) -> np.ndarray:
@@ -129,20 +101,13 @@ class ProblemScenes:
     underlays: dict = field(default_factory=dict)
 
 
-def prepare_scenes(*args, **kwargs) -> ProblemScenes:
-    """``prepare_scenes(answer, inputs, metadata)``: rebuild and check the problem's scenes
-    and render their footprints, once (then pass ``scenes=`` to :func:`explain`).
+def prepare_scenes(answer, inputs, metadata) -> ProblemScenes:
+    """Rebuild and check the problem's scenes and render their footprints, once (then pass
+    ``scenes=`` to :func:`explain`).
 
     ``answer``, ``inputs``: uint8 ``(H, W, 3)``; ``metadata``: the problem's metadata dict or
-    the path of its JSON file. The old order ``(metadata, inputs, answer)`` still works for
-    one version, with a ``DeprecationWarning``.
+    the path of its JSON file.
     """
-    args, kwargs = _new_order("prepare_scenes", args, kwargs, ("metadata", "inputs", "answer"),
-                              "prepare_scenes(answer, inputs, metadata)")
-    return _prepare_scenes(*args, **kwargs)
-
-
-def _prepare_scenes(answer, inputs, metadata) -> ProblemScenes:
     metadata = _metadata_of(metadata)
     inputs = _check("inputs", inputs)
     answer = _check("answer", answer, inputs.shape)
@@ -157,34 +122,13 @@ def _prepare_scenes(answer, inputs, metadata) -> ProblemScenes:
     return ProblemScenes(edit, input_scene, answer_scene, notes, input_fp, answer_fp)
 
 
-def explain(*args, **kwargs) -> dict:
-    """``explain(output, answer, inputs, metadata, *, tolerance=5, delta_e="cie76", ...)``:
-    object tags and error segments of one output (module docstring).
+def explain(output, answer, inputs, metadata, *, tolerance: int = DEFAULT_TOLERANCE,
+            delta_e: str = "cie76", max_segments: int = MAX_SEGMENTS,
+            bins=None, scenes: ProblemScenes | None = None) -> dict:
+    """Object tags and error segments of one output (module docstring).
 
     The arguments come in the order of :func:`paintkit.score` (outputs, answers, inputs),
-    then the problem's metadata. The old order ``(metadata, inputs, answer, output)`` still
-    works for one version, with a ``DeprecationWarning`` (a dict or a path as the first
-    argument is metadata: an output is never one).
-    """
-    args, kwargs = _new_order("explain", args, kwargs, ("metadata", "inputs", "answer", "output"),
-                              "explain(output, answer, inputs, metadata)")
-    return _explain(*args, **kwargs)
-
-
-def explain_problem(*args, **kwargs) -> dict:
-    """Deprecated name of :func:`explain` (either argument order)."""
-    warn_deprecated("paintkit.explain.explain_problem", "paintkit.explain(output, answer, "
-                    "inputs, metadata)")
-    args, kwargs = _new_order("explain_problem", args, kwargs,
-                              ("metadata", "inputs", "answer", "output"),
-                              "explain(output, answer, inputs, metadata)")
-    return _explain(*args, **kwargs)
-
-
-def _explain(output, answer, inputs, metadata, *, tolerance: int = DEFAULT_TOLERANCE,
-             delta_e: str = "cie76", max_segments: int = MAX_SEGMENTS,
-             bins=None, scenes: ProblemScenes | None = None) -> dict:
-    """Object tags and error segments of one output (module docstring).
+    then the problem's metadata.
 
     Args:
         output: uint8 ``(H', W', 3)`` (normalised to the answer's size,
@@ -220,7 +164,7 @@ def _explain(output, answer, inputs, metadata, *, tolerance: int = DEFAULT_TOLER
     if scenes is None:
         if metadata is None:
             raise ValueError("metadata: required unless scenes= is given")
-        scenes = _prepare_scenes(answer, inputs, metadata)
+        scenes = prepare_scenes(answer, inputs, metadata)
     elif scenes.edit.shape != answer.shape[:2]:
         raise ValueError(f"scenes: prepared for a {scenes.edit.shape} problem, the answer is "
                          f"{answer.shape[:2]}")
@@ -289,25 +233,16 @@ def _explain(output, answer, inputs, metadata, *, tolerance: int = DEFAULT_TOLER
             "objects": objects, "tags": tags, **segments}
 
 
-def segment_maps(*args, **kwargs) -> dict:
-    """``segment_maps(bins, answer, inputs, metadata, tolerances, *, max_segments=...)``:
-    error segments at several tolerances from the per-pixel bins the scorer already has
+def segment_maps(bins, answer, inputs, metadata, tolerances, *,
+                 max_segments: int = MAX_SEGMENTS) -> dict:
+    """Error segments at several tolerances from the per-pixel bins the scorer already has
     (``ceil(ΔE(O, A))`` clipped to 11, uint8 ``(H, W)``: ``tolerance_statistics(...,
     return_bins=True)``), for writing next to the diff images: ``{t: error_segments(...)}``.
 
     The scenes are rebuilt and checked once for all tolerances (as in :func:`explain`);
     without a usable scene the segments carry no object overlaps. ``metadata``: a dict or
-    the path of the problem's JSON file. The old order ``(metadata, inputs, answer, bins,
-    tolerances)`` still works for one version, with a ``DeprecationWarning``.
+    the path of the problem's JSON file.
     """
-    args, kwargs = _new_order("segment_maps", args, kwargs,
-                              ("metadata", "inputs", "answer", "bins", "tolerances"),
-                              "segment_maps(bins, answer, inputs, metadata, tolerances)")
-    return _segment_maps(*args, **kwargs)
-
-
-def _segment_maps(bins, answer, inputs, metadata, tolerances, *,
-                  max_segments: int = MAX_SEGMENTS) -> dict:
     metadata = _metadata_of(metadata)
     inputs = _check("inputs", inputs)
     answer = _check("answer", answer, inputs.shape)

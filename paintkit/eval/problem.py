@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from paintkit.explain import explain, prepare_scenes, segment_maps
+from paintkit.explainer import explain, prepare_scenes, segment_maps
 from paintkit.io.atomic import write_text_atomic
 from paintkit.io.images import ImageDecodeError, load_rgb, write_png
 from paintkit.kernels.diff_image import diff_image_from_bins
@@ -74,7 +74,7 @@ def score_problem(
     named after it). ``extra_metrics``: names from
     :data:`~paintkit.metrics.similarity.EXTRA_METRICS` added as ``row["extra_metrics"]``.
     ``explain``: a tolerance (0..10) to add ``row["explanation"]``, the output's object
-    tags and error segments (:func:`paintkit.explain.explain`) from the per-pixel
+    tags and error segments (:func:`paintkit.explainer.explain`) from the per-pixel
     bins the scoring computes anyway, with the problem's scenes prepared once for every
     model.
 
@@ -152,7 +152,7 @@ class _Explainer:
 
 
 def write_segments(path: Path, meta: dict, inp, answer, bins, delta_e: str) -> None:
-    """The diff images' connected error segments (:func:`paintkit.explain.segment_maps`) as
+    """The diff images' connected error segments (:func:`paintkit.explainer.segment_maps`) as
     ``{"delta_e", "segments": {"<t>": [...]}}`` JSON, written atomically."""
     maps = segment_maps(bins, answer, inp, meta, DIFF_TOLERANCES)
     body = {"delta_e": delta_e, "segments": {str(t): maps[t] for t in DIFF_TOLERANCES}}

@@ -23,7 +23,7 @@ import json
 from pathlib import Path
 
 from paintkit.compositional.turns import answer_pixels
-from paintkit.evaluate.problem import load_output, score_output
+from paintkit.eval.problem import load_output, score_output
 from paintkit.io.atomic import write_bytes_atomic
 from paintkit.io.images import load_rgb
 from paintkit.layout.benchmark import discover_problems, read_metadata
@@ -32,9 +32,7 @@ from paintkit.layout.outputs import TURN_OUTPUT, discover_models, turn_output_na
 from paintkit.layout.results import TURN_STATS_NAME
 from paintkit.metrics.version import METRIC_VERSION
 
-#: Old name of :data:`paintkit.layout.results.TURN_STATS_NAME`.
-TURNS_NAME = TURN_STATS_NAME
-__all__ = ["TURNS_NAME", "TURN_OUTPUT", "describe", "score_turns", "turn_output_path"]
+__all__ = ["TURN_OUTPUT", "describe", "score_turns", "turn_output_path"]
 
 
 def turn_output_path(outputs_root, model: str, problem, turn: int) -> Path:

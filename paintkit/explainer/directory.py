@@ -1,7 +1,7 @@
 """Explain every output of a benchmark tree (standard layout, docs/file-layout.md) into one JSONL file.
 
 For each (model, problem) the benchmark's input, answer and metadata are read once, the
-output is explained with :func:`~paintkit.explain.explain`, and one row is written:
+output is explained with :func:`~paintkit.explainer.explain`, and one row is written:
 the problem key (``model, benchmark, task, mode, visual_condition, idx``) plus the
 explanation. A problem whose own files are broken gets a row with ``"error"`` and the run
 goes on; a missing or undecodable output gets ``has_output: false`` and its ``error``.
@@ -14,7 +14,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from paintkit.explain.problem import (
+from paintkit.explainer.problem import (
     DEFAULT_TOLERANCE,
     check_tolerance,
     explain,

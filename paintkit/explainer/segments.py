@@ -50,7 +50,7 @@ def error_segments(edit_mask: np.ndarray, correct: np.ndarray, *, answer_footpri
     Args:
         edit_mask: bool ``(H, W)``, the edit region ``E``.
         correct: bool ``(H, W)``, ``ΔE(O, A) <= t``.
-        answer_footprints, input_footprints: :class:`~paintkit.explain.footprints.Footprints`
+        answer_footprints, input_footprints: :class:`~paintkit.explainer.footprints.Footprints`
             of the answer and input scenes, or None when the problem has none (then
             segments carry no element overlaps and none is called spurious).
         max_segments: how many of the largest segments to list.
