@@ -267,7 +267,9 @@ def sync_check(device, dry: bool) -> dict:
             warnings.showwarning = record
             torch.cuda.set_sync_debug_mode("warn")
             try:
-                call()
+                for _ in range(2):  # the second call counts: the first may pay a one-time cost
+                    seen.clear()
+                    call()
             finally:
                 torch.cuda.set_sync_debug_mode("default")
         synchronize(device)
@@ -363,6 +365,78 @@ def _side_rows(device, side: int, batch: int, budget: float, floor: float) -> li
     return rows
 
 
+VARIANTS = (("atomics", 4), ("atomics", 16), ("atomics", 64), ("registers", 32),
+            ("registers", 64), ("registers", 128), ("registers", 255))
+
+
+def kernel_variants(device, dry: bool) -> dict:
+    """GPU time of the fused kernel's variants (CUDA events), their counts against the
+    default's, and where the host time of one ``reward`` call goes."""
+    if device.type != "cuda":
+        return {"skipped": "no CUDA device (dry run)"}
+    report: dict = {"rows": []}
+    answers, inputs = benchmark_problems(8, None)
+    for side in (512, 1024):
+        rows, host = _kernel_side(device, side, answers, inputs)
+        report["rows"] += rows
+        report[f"host_ms_{side}"] = host
+    return report
+
+
+def _kernel_side(device, side: int, answers, inputs, batch: int = 64):
+    import torch
+    from numba import cuda
+
+    from paintkit.kernels import tolerance_counts_cuda as kernel
+    from paintkit.metrics import prepare_targets, reward
+
+    a = torch.stack([torch.from_numpy(_fit(answers[k % 8], side)) for k in range(batch)])
+    i = torch.stack([torch.from_numpy(_fit(inputs[k % 8], side)) for k in range(batch)])
+    a, i = a.to(device), i.to(device)
+    noise = torch.randint(-4, 5, a.shape, device=device, dtype=torch.int16)
+    out = (a.to(torch.int16) + noise).clamp_(0, 255).to(torch.uint8)
+    reference, _ = kernel.tolerance_histograms_cuda(out, a, i)
+    rows = []
+    for variant, per_thread in VARIANTS:
+        def call(variant=variant, per_thread=per_thread):
+            return kernel.tolerance_histograms_cuda(out, a, i, variant=variant,
+                                                    pixels_per_thread=per_thread)
+        same = bool(torch.equal(call()[0], reference))
+        call()
+        start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        for _ in range(10):
+            call()
+        stop.record()
+        stop.synchronize()
+        ms = start.elapsed_time(stop) / 10
+        rows.append({"side": side, "variant": variant, "pixels_per_thread": per_thread,
+                     "gpu_ms": round(ms, 3), "problems_per_s": round(batch / ms * 1e3),
+                     "equal_counts": same})
+        log(f"  {side}² {variant} x{per_thread}: {ms:.3f} ms, equal {same}")
+    targets = prepare_targets(a, i, device=device)
+    nchw = out.permute(0, 3, 1, 2)
+    reward(nchw, targets)
+    torch.cuda.synchronize()
+    calls = {
+        "reward": lambda: reward(nchw, targets),
+        "kernel call": lambda: kernel.tolerance_histograms_cuda(out, a, i),
+        "as_cuda_array x6": lambda: [cuda.as_cuda_array(t, sync=False)
+                                     for t in (out, a, i, a, i, out)],
+        "torch.zeros x2": lambda: (torch.zeros((batch, 3, 12), dtype=torch.int64, device=device),
+                                   torch.zeros(batch, dtype=torch.int32, device=device)),
+    }
+    host = {}
+    for name, fn in calls.items():
+        t = time.perf_counter()
+        for _ in range(20):
+            fn()
+        host[name] = round((time.perf_counter() - t) / 20 * 1e3, 3)
+        torch.cuda.synchronize()
+    log(f"  {side}² host ms per call: {host}")
+    return rows, host
+
+
 def _fit(image: np.ndarray, side: int) -> np.ndarray:
     """``image`` tiled / cropped to ``side x side`` (benchmark pixels at a training size)."""
     reps = (-(-side // image.shape[0]), -(-side // image.shape[1]), 1)
@@ -404,6 +478,15 @@ def markdown(results: dict) -> str:
     for r in results.get("throughput", {}).get("rows", []):
         lines.append(f"| {r['side']}² | {r['batch']} | {r['path']} | {r['problems_per_s']:,} | "
                      f"{r['ms_per_batch']} | {100 * r['floor_share']:.1f} % |")
+    kernel = results.get("kernel", {})
+    if kernel.get("rows"):
+        lines += ["", "## Fused kernel variants (GPU time, B = 64, noisy uint8)", "",
+                  "| side | variant | pixels / thread | GPU ms | problems/s | counts equal |",
+                  "| --- | --- | --- | --- | --- | --- |"]
+        lines += [f"| {r['side']}² | {r['variant']} | {r['pixels_per_thread']} | {r['gpu_ms']} | "
+                  f"{r['problems_per_s']:,} | {r['equal_counts']} |" for r in kernel["rows"]]
+        lines += ["", f"Host ms per call: 512² {kernel.get('host_ms_512')}, "
+                  f"1024² {kernel.get('host_ms_1024')}"]
     lines += ["", "## Memory", "", "```", json.dumps(results.get("memory", {}), default=str), "```",
               "", f"Seconds per section: {results.get('seconds')}", ""]
     errors = {k: v["error"] for k, v in results.items() if isinstance(v, dict) and "error" in v}
@@ -437,6 +520,7 @@ def main(argv=None) -> int:
     section(results, "sync", sync_check, device, args.dry_run)
     copy_gbps = results["environment"].get("copy_gbps") or 1.0
     section(results, "throughput", throughput, device, args.dry_run, copy_gbps)
+    section(results, "kernel", kernel_variants, device, args.dry_run)
     section(results, "memory", memory, device)
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "device_check.json").write_text(json.dumps(results, indent=1, default=str))
