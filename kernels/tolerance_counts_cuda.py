@@ -30,7 +30,7 @@ from __future__ import annotations
 import threading
 
 import numpy as np
-from numba import cuda, float32, int32, uint64
+from numba import cuda, float32, float64, int32
 from numba.core import config
 
 from paintkit.kernels.tolerance_bins import BIN_THRESHOLDS, NUM_BINS
@@ -45,8 +45,6 @@ _SLOTS = 3 * NUM_BINS  # edit, preservation, changed: ``slot = 12 * histogram + 
 #: Pixels each thread handles (grid-stride) before the grid grows past one wave.
 _PIXELS_PER_THREAD = 16
 _MAX_GRID_X = 65535
-#: Pixels per thread at most in :func:`_count_kernel_registers` (8-bit counters).
-_REGISTER_PIXELS = 255
 _THRESHOLDS = tuple(float(t) for t in BIN_THRESHOLDS)  # exact float32 values, as Python floats
 _ROUND = np.float32(1 << 23)  # (y + 2^23) - 2^23 is rint(y) in float32 for 0 <= y <= 255
 _SIMULATOR = bool(config.ENABLE_CUDASIM)
@@ -176,44 +174,42 @@ def _count_kernel(out, ans, inp, table, samples, is_float, first, hist, bad):
     _flush(counts, hist, bad, n, outside)
 
 
-@cuda.jit(device=True)
-def _bump(w0, w1, w2, w3, w4, slot):
-    """Add 1 to 8-bit counter ``slot`` (0..35) of five packed uint64 words."""
-    inc = uint64(1) << uint64(8 * (slot & 7))
-    word = slot >> 3
-    return (w0 + (inc if word == 0 else uint64(0)), w1 + (inc if word == 1 else uint64(0)),
-            w2 + (inc if word == 2 else uint64(0)), w3 + (inc if word == 3 else uint64(0)),
-            w4 + (inc if word == 4 else uint64(0)))
-
-
 @cuda.jit
-def _count_kernel_registers(out, ans, inp, table, samples, is_float, first, hist, bad):
-    """:func:`_count_kernel` with each thread's 36 counters packed 8 bits each in five
-    uint64 registers (no atomic per pixel): a thread may count at most 255 pixels, which
-    the launch guarantees (:data:`_REGISTER_PIXELS`)."""
-    n = first + cuda.blockIdx.y
-    k = n // samples
-    warp = cuda.threadIdx.x // 32
-    counts = cuda.shared.array((_WARPS, _SLOTS), int32)
-    _zero_counts(counts)
-    w0 = w1 = w2 = w3 = w4 = uint64(0)
-    outside = 0
-    for p in range(cuda.blockIdx.x * THREADS + cuda.threadIdx.x, out.shape[1],
-                   cuda.gridDim.x * THREADS):
-        in_edit, bin_oa, bin_oi, bad_values = _pixel_bins(out, ans, inp, table, n, k, p,
-                                                          is_float)
-        outside += bad_values
-        w0, w1, w2, w3, w4 = _bump(w0, w1, w2, w3, w4,
-                                   (0 if in_edit else NUM_BINS) + bin_oa)
-        w0, w1, w2, w3, w4 = _bump(w0, w1, w2, w3, w4, 2 * NUM_BINS + bin_oi)
-    for slot in range(_SLOTS):
-        word = slot >> 3
-        w = w0 if word == 0 else w1 if word == 1 else w2 if word == 2 else w3 \
-            if word == 3 else w4
-        c = int32((w >> uint64(8 * (slot & 7))) & uint64(255))
-        if c:
-            cuda.atomic.add(counts, (warp, slot), c)
-    _flush(counts, hist, bad, n, outside)
+def _reward_kernel(hist, bad, tolerance, rewards):
+    """``rewards[n]``: float32 of output ``n``'s mIoU over t = 0..10 (``tolerance`` < 0) or
+    its IoU at ``tolerance``, NaN where ``bad[n] > 0``; from int64 histograms ``(N, 36)``.
+
+    The arithmetic of :func:`paintkit.metrics.figures.tolerance_figures` in float64
+    (``CE_t / ((|E| + |P|) - CP_t)``, 1.0 for an empty denominator; the fixed-order sum of
+    :func:`~paintkit.metrics.figures.mean_over_tolerances` divided by 11), then one rounding
+    to float32: the bits of ``reward`` on every other path."""
+    n = cuda.grid(1)
+    if n >= hist.shape[0]:
+        return
+    if bad[n] > 0:
+        rewards[n] = np.float32(np.nan)
+        return
+    edit = 0
+    kept = 0
+    for b in range(NUM_BINS):
+        edit += hist[n, b]
+        kept += hist[n, NUM_BINS + b]
+    correct_edit = 0
+    correct_kept = 0
+    total = 0.0
+    chosen = 0.0
+    for t in range(NUM_BINS - 1):
+        correct_edit += hist[n, t]
+        correct_kept += hist[n, NUM_BINS + t]
+        denominator = (edit + kept) - correct_kept
+        iou = float64(correct_edit) / float64(denominator) if denominator > 0 else 1.0
+        if t == 0:
+            total = iou
+        else:
+            total = total + iou
+        if t == tolerance:
+            chosen = iou
+    rewards[n] = float32(total / 11.0 if tolerance < 0 else chosen)
 
 
 _TABLES: dict = {}
@@ -296,22 +292,71 @@ def _probe() -> bool:
 
 
 _STREAMS: dict = {}
+_TABLE_VIEWS: dict = {}
+_OVERLOADS: dict = {}
+_FAST_LAUNCH = [True]
 
 
-def _launch_args(tensors, device):
-    """Numba views of torch CUDA tensors (no copy, no synchronisation) and the torch stream
-    of ``device`` as a Numba stream."""
+def _numba_views(tensors):
+    """Numba views of torch CUDA tensors (no copy, no synchronisation)."""
+    return [cuda.as_cuda_array(t, sync=False) for t in tensors]
+
+
+def _table_view(device):
+    """The Numba view of :func:`interleaved_lab_table` on ``device``, made once."""
+    view = _TABLE_VIEWS.get(str(device))
+    if view is None:
+        view = _TABLE_VIEWS[str(device)] = cuda.as_cuda_array(interleaved_lab_table(device),
+                                                              sync=False)
+    return view
+
+
+def _stream(device):
+    """The torch stream current on ``device``, as a Numba stream (one object per stream)."""
     import torch
 
-    stream_ptr = torch.cuda.current_stream(device).cuda_stream
-    stream = _STREAMS.get(stream_ptr)
+    pointer = torch.cuda.current_stream(device).cuda_stream
+    stream = _STREAMS.get(pointer)
     if stream is None:
-        stream = _STREAMS[stream_ptr] = cuda.external_stream(stream_ptr)
-    return [cuda.as_cuda_array(t, sync=False) for t in tensors], stream
+        stream = _STREAMS[pointer] = cuda.external_stream(pointer)
+    return stream
+
+
+def _argument_key(value):
+    if hasattr(value, "__cuda_array_interface__"):
+        return (value.dtype.str, value.ndim, value.is_c_contiguous(), value.is_f_contiguous())
+    return type(value)
+
+
+def _launch(kernel, griddim, blockdim, stream, args) -> None:
+    """``kernel[griddim, blockdim, stream](*args)``, through the compiled overload of these
+    argument types once it exists: Numba's dispatcher types every argument on every call,
+    a cost that shows against a sub-millisecond kernel."""
+    key = (kernel, tuple(_argument_key(a) for a in args))
+    overload = _OVERLOADS.get(key) if _FAST_LAUNCH[0] else None
+    if overload is not None:
+        try:
+            overload.launch(args, griddim, blockdim, stream, 0)
+            return
+        except Exception:  # another Numba release: the dispatcher from now on
+            _FAST_LAUNCH[0] = False
+    kernel[griddim, blockdim, stream](*args)
+    if _FAST_LAUNCH[0] and key not in _OVERLOADS:
+        try:
+            types = tuple(kernel.typeof_pyval(a) for a in args)
+            _OVERLOADS[key] = kernel.overloads[types]
+        except Exception:
+            _FAST_LAUNCH[0] = False
+
+
+def _device_index(device) -> int:
+    import torch
+
+    return device.index if device.index is not None else torch.cuda.current_device()
 
 
 def tolerance_histograms_cuda(outputs, answers, inputs, *, samples: int = 1,
-                              variant: str = "atomics", pixels_per_thread: int | None = None):
+                              pixels_per_thread: int | None = None):
     """Per-output ``(3, 12)`` ΔE histograms, computed by one fused CUDA kernel launch.
 
     Args:
@@ -321,10 +366,8 @@ def tolerance_histograms_cuda(outputs, answers, inputs, *, samples: int = 1,
         answers, inputs: uint8 ``(B, H, W, 3)``; output ``n`` is scored against problem
             ``n // samples`` (GRPO's G samples per problem read one target, never copied).
         samples: outputs per problem.
-        variant, pixels_per_thread: tuning knobs (``bench/device_check.py`` measures them):
-            ``"atomics"`` (per-warp shared histograms) or ``"registers"`` (8-bit counters
-            packed in registers, at most 255 pixels a thread), and the pixels each thread
-            counts (the grid's width).
+        pixels_per_thread: pixels each thread counts (the grid's width; a tuning knob,
+            ``bench/device_check.py`` measures it).
 
     Torch CUDA tensors are read in place and the kernel runs on the current torch stream
     with no host synchronisation; NumPy arrays run in Numba's CUDA simulator.
@@ -343,20 +386,13 @@ def tolerance_histograms_cuda(outputs, answers, inputs, *, samples: int = 1,
                          f"(B, H, W, 3), got {tuple(outputs.shape)}, {tuple(answers.shape)} and "
                          f"{tuple(inputs.shape)}")
     is_float = outputs.dtype == (np.float32 if is_numpy else _torch_float32())
-    kernel = {"atomics": _count_kernel, "registers": _count_kernel_registers}[variant]
     per_thread = pixels_per_thread or _PIXELS_PER_THREAD
-    if variant == "registers":
-        per_thread = min(per_thread, _REGISTER_PIXELS)
-    blocks = max(1, -(-m // (THREADS * per_thread)))
-    if blocks > _MAX_GRID_X:
-        if variant == "registers":
-            raise ValueError(f"outputs: {m} pixels are too many for the registers variant")
-        blocks = _MAX_GRID_X
+    blocks = max(1, min(_MAX_GRID_X, -(-m // (THREADS * per_thread))))
     if is_numpy:
         hist = np.zeros((n, 3, NUM_BINS), np.int64)
         bad = np.zeros(n, np.int32)
         if n and m:
-            kernel[(blocks, n), THREADS](
+            _count_kernel[(blocks, n), THREADS](
                 outputs.reshape(n, m, 3), answers.reshape(-1, m, 3), inputs.reshape(-1, m, 3),
                 interleaved_lab_table(), samples, is_float, 0, hist.reshape(n, _SLOTS), bad)
         return hist, bad
@@ -366,17 +402,41 @@ def tolerance_histograms_cuda(outputs, answers, inputs, *, samples: int = 1,
     hist = torch.zeros((n, 3, NUM_BINS), dtype=torch.int64, device=device)
     bad = torch.zeros(n, dtype=torch.int32, device=device)
     if n and m:
-        table = interleaved_lab_table(device)
-        views = (outputs.reshape(n, m, 3), answers.reshape(-1, m, 3), inputs.reshape(-1, m, 3),
-                 table, hist.view(n, _SLOTS), bad)
-        with cuda.gpus[device.index if device.index is not None else
-                       torch.cuda.current_device()]:
-            arrays, stream = _launch_args(views, device)
+        tensors = (outputs.reshape(n, m, 3), answers.reshape(-1, m, 3),
+                   inputs.reshape(-1, m, 3), hist.view(n, _SLOTS), bad)
+        with cuda.gpus[_device_index(device)]:
+            o, a, i, h, f = _numba_views(tensors)
+            t = _table_view(device)
+            stream = _stream(device)
             for start in range(0, n, _MAX_GRID_X):  # gridDim.y is at most 65,535
                 rows = min(n - start, _MAX_GRID_X)
-                kernel[(blocks, rows), THREADS, stream](
-                    *arrays[:4], samples, is_float, start, *arrays[4:])
+                _launch(_count_kernel, (blocks, rows), THREADS, stream,
+                        (o, a, i, t, samples, is_float, start, h, f))
     return hist, bad
+
+
+def rewards_from_histograms_cuda(histograms, outside, tolerance: int | None = None):
+    """float32 ``(N,)`` rewards of int64 ``(N, 3, 12)`` histograms: the mIoU over t = 0..10
+    (``tolerance`` None) or IoU at ``tolerance``, NaN where ``outside > 0``; one kernel
+    launch (torch CUDA tensors) or the simulator (NumPy arrays). The same bits as
+    :func:`paintkit.metrics.reward` computes from the same counts."""
+    n = len(histograms)
+    t = -1 if tolerance is None else int(tolerance)
+    blocks = max(1, -(-n // 128))
+    if isinstance(histograms, np.ndarray):
+        rewards = np.empty(n, np.float32)
+        if n:
+            _reward_kernel[blocks, 128](histograms.reshape(n, _SLOTS), outside, t, rewards)
+        return rewards
+    import torch
+
+    device = histograms.device
+    rewards = torch.empty(n, dtype=torch.float32, device=device)
+    if n:
+        with cuda.gpus[_device_index(device)]:
+            h, f, r = _numba_views((histograms.view(n, _SLOTS), outside, rewards))
+            _launch(_reward_kernel, blocks, 128, _stream(device), (h, f, t, r))
+    return rewards
 
 
 def _torch_float32():

@@ -167,7 +167,21 @@ def _pair_counts(lab_o, lab_a, lab_i, edit, offsets, minlength, work):
     index.add_(bin_oa).add_(edit, alpha=_PAIRS)  # bool edit: 0 or 144, one pass
     if offsets is not None:
         index.add_(offsets)
-    return torch.bincount(index.view(-1), minlength=minlength), bin_oa
+    return _count_indices(index, minlength), bin_oa
+
+
+def _count_indices(index, minlength: int):
+    """Occurrences of each value ``0 .. minlength - 1`` in an int32 index tensor: int64
+    ``(minlength,)``. ``bincount`` on the CPU; on other devices an accumulating scatter,
+    because CUDA's ``bincount`` reads the largest value back to the host (a stall per call)."""
+    import torch
+
+    flat = index.view(-1)
+    if flat.device.type == "cpu":
+        return torch.bincount(flat, minlength=minlength)
+    counts = torch.zeros(minlength, dtype=torch.int64, device=flat.device)
+    one = torch.ones((), dtype=torch.int64, device=flat.device).expand(flat.numel())
+    return counts.index_put_((flat.long(),), one, accumulate=True)
 
 
 def _chunk_counts(o, a, i, lab_a, lab_i, edit, want_bins, work):
@@ -190,7 +204,7 @@ def _chunk_counts(o, a, i, lab_a, lab_i, edit, want_bins, work):
     if index is not None:  # PAINTKIT_TORCH_COMPILE=1: one compiled loop per chunk
         if offsets is not None:
             index += offsets
-        counts = torch.bincount(index.view(-1), minlength=minlength)
+        counts = _count_indices(index, minlength)
         return counts, ((index % NUM_BINS) if want_bins else None)
     pix = None
     # The O == A == I shortcut decides on the host from data on the device (a count read

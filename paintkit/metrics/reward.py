@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 from paintkit.arguments import check_int
+from paintkit.kernels.delta_e import check_delta_e
 from paintkit.metrics import tolerance as tolerance_check
-from paintkit.metrics.score import tolerance_statistics
+from paintkit.metrics.coerce import is_tensor
+from paintkit.metrics.score import fused_cuda_counts, tolerance_statistics
+from paintkit.metrics.targets import prepare_targets
 
 
 def reward(outputs, targets, inputs=None, *, tolerance: int | None = None,
@@ -43,15 +46,23 @@ def reward(outputs, targets, inputs=None, *, tolerance: int | None = None,
 
     tolerance = tolerance_check.check_tolerance(tolerance, allow_none=True)
     samples_per_problem = check_int(samples_per_problem, "samples_per_problem", 1)
+    if is_tensor(outputs) and outputs.device.type == "cuda":
+        targets, inputs = prepare_targets(targets, inputs), None
+        counted = fused_cuda_counts(outputs, targets, backend, samples_per_problem,
+                                    delta_e=check_delta_e(delta_e))
+        if counted is not None:  # a CUDA batch: counts and rewards in two kernel launches
+            from paintkit.kernels.tolerance_counts_cuda import (  # numba.cuda
+                rewards_from_histograms_cuda,
+            )
+
+            hist, outside, _ = counted
+            return rewards_from_histograms_cuda(hist, outside, tolerance)
     batch = tolerance_statistics(outputs, targets, inputs, backend=backend,
-                                 samples_per_problem=samples_per_problem, delta_e=delta_e,
-                                 defer_range_errors=True)
+                                 samples_per_problem=samples_per_problem, delta_e=delta_e)
     # float64 figures, then float32: the fixed-order mean of tolerance_figures, so a reward
     # has the same bits on every device (and equals float32(score(...).miou))
     figures = batch.stats.figures(torch.float64)
     value = (figures["miou"] if tolerance is None else figures["iou"][:, tolerance]).to(
         torch.float32)
-    if batch.outside is not None:  # float CUDA outputs outside [0, 1]: NaN, no host read
-        value = value.masked_fill(batch.outside > 0, float("nan"))
     return value
 

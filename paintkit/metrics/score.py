@@ -37,9 +37,6 @@ class BatchStatistics:
         bins: with ``return_bins``, per problem ``ceil(ΔE(O, A))`` clipped to 11 as uint8
             ``(H, W)`` (NumPy or tensor), None for missing outputs.
         delta_e: the ΔE formula the counts use.
-        outside: for a float CUDA batch counted by the fused kernel, int32 ``(N,)`` on the
-            device: per output the values outside [0, 1] or NaN (see
-            :meth:`raise_range_errors`); None otherwise (such values raised already).
     """
 
     stats: ToleranceStatistics
@@ -48,20 +45,8 @@ class BatchStatistics:
     errors: list
     bins: list | None = None
     delta_e: str = "cie76"
-    outside: object = None
-
-    def raise_range_errors(self) -> None:
-        """Raise the float-range error of a float CUDA batch counted by the fused kernel
-        (one device -> host read; nothing to do for other batches)."""
-        if self.outside is not None:
-            count = int(self.outside.sum())
-            if count:
-                n = len(self.outside)
-                raise float_range_error("outputs", count, "torch.float32",
-                                        (n, *self.answer_sizes[0][::-1], 3))
 
     def scores(self) -> list[ProblemScore]:
-        self.raise_range_errors()
         return problem_scores(self.stats, self.output_sizes, self.answer_sizes, self.errors,
                               self.delta_e)
 
@@ -104,7 +89,7 @@ def _size(image) -> tuple[int, int]:
 
 def tolerance_statistics(
     outputs, answers, inputs=None, *, backend: str = "auto", return_bins: bool = False,
-    samples_per_problem: int = 1, delta_e: str = "cie76", defer_range_errors: bool = False,
+    samples_per_problem: int = 1, delta_e: str = "cie76",
 ) -> BatchStatistics:
     """The update step: a batch of outputs -> per-problem counts for t = 0..10.
 
@@ -124,9 +109,6 @@ def tolerance_statistics(
         delta_e: the colour difference: ``"cie76"`` (the benchmark's, docs/metric-definition.md §4, exact
             counts), ``"cie94"`` or ``"ciede2000"`` (opt-in; the formula in float64, see
             ``docs/neighbour-metrics.md`` for what "right" means for them).
-        defer_range_errors: a float CUDA batch counted by the fused kernel keeps its range
-            check on the device (``outside``) instead of raising here, which would read it
-            back to the host (``reward`` uses this to stay free of synchronisation).
 
     The torch path keeps everything on the outputs' device: problems are grouped by canvas
     size and each group runs as one sub-batch; the result rows are in input order.
@@ -137,8 +119,6 @@ def tolerance_statistics(
     fused = _fused_cuda_statistics(outputs, reference, backend, samples_per_problem,
                                    return_bins, delta_e)
     if fused is not None:
-        if not defer_range_errors:
-            fused.raise_range_errors()
         return fused
     chunk = None if return_bins else _float_chunk(outputs, reference, backend,
                                                    samples_per_problem)
@@ -164,25 +144,36 @@ def tolerance_statistics(
     return BatchStatistics(stats, output_sizes, answer_sizes, errors, bins, delta_e)
 
 
-def _fused_cuda_statistics(outputs, reference: Targets, backend: str, samples: int,
-                           return_bins: bool, delta_e: str) -> BatchStatistics | None:
-    """A CUDA batch tensor counted in one launch of the fused Numba CUDA kernel, or None
-    when the general path applies (see :func:`~paintkit.metrics.score_torch.fused_cuda_batch`)."""
+def fused_cuda_counts(outputs, reference: Targets, backend: str, samples: int,
+                      return_bins: bool = False, delta_e: str = "cie76"):
+    """``(hist, outside, is_float)`` of a CUDA batch tensor counted in one launch of the
+    fused Numba CUDA kernel, or None when the general path applies (see
+    :func:`~paintkit.metrics.score_torch.fused_cuda_batch`)."""
     if return_bins or delta_e != "cie76" or not is_tensor(outputs) \
             or outputs.device.type != "cuda" or len(outputs.shape) != 4 \
             or _choose_backend(backend, outputs.device) != "numba":
         return None
-    counted = fused_cuda_batch(outputs, reference, samples)
+    return fused_cuda_batch(outputs, reference, samples)
+
+
+def _fused_cuda_statistics(outputs, reference: Targets, backend: str, samples: int,
+                           return_bins: bool, delta_e: str) -> BatchStatistics | None:
+    """:func:`fused_cuda_counts` as the update step's statistics, or None."""
+    counted = fused_cuda_counts(outputs, reference, backend, samples, return_bins, delta_e)
     if counted is None:
         return None
     import torch  # heavy: already loaded when outputs is a tensor
 
-    hist, outside = counted
+    hist, outside, is_float = counted
     n = len(hist)
     size = reference.answer_size(0)
+    if is_float:  # the kernel's range check, read back (reward keeps it on the device)
+        count = int(outside.sum())
+        if count:
+            raise float_range_error("outputs", count, "torch.float32", (n, *size[::-1], 3))
     stats = ToleranceStatistics.from_histograms(
         hist, torch.ones(n, dtype=torch.bool, device=hist.device))
-    return BatchStatistics(stats, [size] * n, [size] * n, [None] * n, None, delta_e, outside)
+    return BatchStatistics(stats, [size] * n, [size] * n, [None] * n, None, delta_e)
 
 
 def _float_chunk(outputs, reference: Targets, backend: str, samples: int) -> int | None:

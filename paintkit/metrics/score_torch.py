@@ -42,8 +42,9 @@ def _outputs_of(outs, positions, samples, g, size, group, device):
 
 def fused_cuda_batch(outputs, reference, samples: int):
     """Counts of a CUDA batch tensor in one launch of the fused Numba CUDA kernel:
-    ``(hist, outside)``, int64 ``(N, 3, 12)`` and int32 ``(N,)`` float values outside
-    [0, 1] per output (None for uint8), or None when the batch needs the general path
+    ``(hist, outside, is_float)``: int64 ``(N, 3, 12)``, int32 ``(N,)`` float values outside
+    [0, 1] per output (always 0 for uint8) and whether the outputs were floats; or None
+    when the batch needs the general path
     (several canvas sizes, outputs of another size, a dtype other than uint8 / float32).
 
     Floats are converted inside the kernel, so nothing is read back to the host: the range
@@ -64,7 +65,7 @@ def fused_cuda_batch(outputs, reference, samples: int):
         return None
     hist, outside = tolerance_histograms_cuda(nhwc, groups[0].answers, groups[0].inputs,
                                               samples=samples)
-    return hist, (outside if nhwc.dtype == torch.float32 else None)
+    return hist, outside, nhwc.dtype == torch.float32
 
 
 def torch_statistics(outs, reference, device, samples: int, return_bins: bool,

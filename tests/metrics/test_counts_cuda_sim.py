@@ -40,11 +40,11 @@ def oracle_histograms(out, ans, inp):
     return hist
 
 
-def check(outputs, answers, inputs, samples=1, variant="atomics"):
+def check(outputs, answers, inputs, samples=1, pixels_per_thread=None):
     from paintkit.kernels.tolerance_counts_cuda import tolerance_histograms_cuda
 
     hist, outside = tolerance_histograms_cuda(outputs, answers, inputs, samples=samples,
-                                              variant=variant)
+                                              pixels_per_thread=pixels_per_thread)
     as_bytes = outputs if outputs.dtype == np.uint8 else \
         np.rint(outputs.astype(np.float32) * np.float32(255)).astype(np.uint8)
     for n in range(len(outputs)):
@@ -64,16 +64,16 @@ def palette(rng, n, h, w, colours=5):
 
 
 @needs_simulator
-@pytest.mark.parametrize("variant", ["atomics", "registers"])
+@pytest.mark.parametrize("pixels_per_thread", [None, 4])
 @pytest.mark.parametrize("h, w", [(64, 64), (37, 53)])
-def test_cuda_sim_noisy_outputs_of_several_problems_equal_the_oracle(h, w, variant):
+def test_cuda_sim_noisy_outputs_of_several_problems_equal_the_oracle(h, w, pixels_per_thread):
     rng = np.random.default_rng(h * w)
     inputs, answers = palette(rng, 3, h, w)
     noise = rng.integers(-7, 8, answers.shape)
     outputs = np.clip(answers.astype(np.int64) + noise, 0, 255).astype(np.uint8)
     outputs[1] = inputs[1]  # the unchanged input
     outputs[2] = answers[2]  # a perfect output
-    check(outputs, answers, inputs, variant=variant)
+    check(outputs, answers, inputs, pixels_per_thread=pixels_per_thread)
 
 
 @needs_simulator
@@ -137,6 +137,32 @@ def test_cuda_sim_float_outputs_convert_in_the_kernel_and_count_bad_values():
 
 
 @needs_simulator
+@pytest.mark.parametrize("tolerance", [None, 0, 4, 10])
+def test_cuda_sim_rewards_from_histograms_equal_reward_on_the_cpu(tolerance):
+    import torch
+
+    from paintkit.kernels.tolerance_counts_cuda import rewards_from_histograms_cuda
+    from paintkit.metrics import reward
+
+    rng = np.random.default_rng(11)
+    inputs, answers = palette(rng, 4, 24, 32)
+    outputs = np.repeat(answers, 2, axis=0)
+    noise = rng.integers(-9, 10, outputs.shape) * (np.arange(8) % 4)[:, None, None, None]
+    outputs = np.clip(outputs.astype(np.int64) + noise, 0, 255).astype(np.uint8)
+    outputs[0] = inputs[0]  # nothing done
+    answers[3] = inputs[3]  # an empty edit region: IoU 1.0 where the denominator is 0
+    hist, outside = check(outputs, answers, inputs, samples=2)
+    outside[5] = 3  # a float output with values outside [0, 1]: NaN
+    ours = rewards_from_histograms_cuda(hist, outside, tolerance)
+    expected = reward(outputs, answers, inputs, samples_per_problem=2, tolerance=tolerance,
+                      backend="numba").numpy()
+    expected[5] = np.nan
+    assert ours.dtype == np.float32
+    np.testing.assert_array_equal(ours, expected)  # bit for bit (NaN where NaN)
+    assert torch.is_tensor(torch.from_numpy(ours))
+
+
+@needs_simulator
 def test_cuda_sim_wrong_shapes_are_refused():
     from paintkit.kernels.tolerance_counts_cuda import tolerance_histograms_cuda
 
@@ -156,4 +182,4 @@ def test_cuda_sim_cases_pass_in_a_simulator_process():
          str(Path(__file__).relative_to(root))],
         cwd=root, env=env, capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-2000:]
-    assert "9 passed" in run.stdout, run.stdout[-3000:]
+    assert "13 passed" in run.stdout, run.stdout[-3000:]
