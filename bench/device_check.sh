@@ -49,7 +49,9 @@ if [ "$DRY" = 1 ]; then
     $PY -m bench.device_check --out "$OUT" --dry-run || status=1
 else
     $PY -m bench.device_check --out "$OUT" || status=1
-    log "the CUDA cases of the test suite"
+fi
+if [ "$DRY" = 0 ] && [ "${DEVICE_CHECK_TESTS:-1}" = 1 ]; then
+    log "the CUDA cases of the test suite (DEVICE_CHECK_TESTS=0 skips them)"
     # shellcheck disable=SC2046
     timeout 150 $PY -m pytest -q -p no:cacheprovider -x -k "cuda and not cuda_sim" \
         tests/metrics/test_counts_cuda.py tests/metrics/test_exact_counts_torch.py \

@@ -318,7 +318,14 @@ def _stream(device):
     pointer = torch.cuda.current_stream(device).cuda_stream
     stream = _STREAMS.get(pointer)
     if stream is None:
-        stream = _STREAMS[pointer] = cuda.external_stream(pointer)
+        stream = cuda.external_stream(pointer)
+        try:  # numba-cuda launches on its core stream type: convert once, as its dispatcher does
+            from numba.cuda.cudadrv.driver import _to_core_stream
+
+            stream = _to_core_stream(stream)
+        except ImportError:  # Numba's built-in CUDA target takes the stream as it is
+            pass
+        _STREAMS[pointer] = stream
     return stream
 
 

@@ -172,16 +172,12 @@ def _pair_counts(lab_o, lab_a, lab_i, edit, offsets, minlength, work):
 
 def _count_indices(index, minlength: int):
     """Occurrences of each value ``0 .. minlength - 1`` in an int32 index tensor: int64
-    ``(minlength,)``. ``bincount`` on the CPU; on other devices an accumulating scatter,
-    because CUDA's ``bincount`` reads the largest value back to the host (a stall per call)."""
+    ``(minlength,)``. (On CUDA ``bincount`` reads the largest value back to the host: the
+    torch kernel is the fallback there, the fused CUDA kernel reads nothing back; an
+    accumulating scatter instead was measured 20x slower.)"""
     import torch
 
-    flat = index.view(-1)
-    if flat.device.type == "cpu":
-        return torch.bincount(flat, minlength=minlength)
-    counts = torch.zeros(minlength, dtype=torch.int64, device=flat.device)
-    one = torch.ones((), dtype=torch.int64, device=flat.device).expand(flat.numel())
-    return counts.index_put_((flat.long(),), one, accumulate=True)
+    return torch.bincount(index.view(-1), minlength=minlength)
 
 
 def _chunk_counts(o, a, i, lab_a, lab_i, edit, want_bins, work):
