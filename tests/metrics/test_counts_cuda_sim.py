@@ -183,3 +183,20 @@ def test_cuda_sim_cases_pass_in_a_simulator_process():
         cwd=root, env=env, capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-2000:]
     assert "13 passed" in run.stdout, run.stdout[-3000:]
+
+
+@pytest.mark.skipif(SIMULATOR, reason="the probe is for a real CUDA target")
+def test_a_numba_cuda_that_cannot_compile_falls_back_with_one_warning(monkeypatch):
+    """numba-cuda 0.30.4 with NumPy 2.5 fails to compile any kernel (``np.row_stack``): the
+    first H200 run found it. The probe turns that into one warning and the torch kernel."""
+    from paintkit.kernels import tolerance_counts_cuda as kernel
+
+    def broken(*args, **kwargs):
+        raise AttributeError("module 'numpy' has no attribute 'row_stack'")
+
+    monkeypatch.setattr(kernel.cuda, "is_available", lambda: True)
+    monkeypatch.setattr(kernel.cuda, "to_device", broken)
+    monkeypatch.setattr(kernel, "_AVAILABLE", [])
+    with pytest.warns(RuntimeWarning, match="torch kernel instead"):
+        assert kernel.cuda_kernel_available() is False
+    assert kernel.cuda_kernel_available() is False  # decided once per process
