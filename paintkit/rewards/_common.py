@@ -242,8 +242,7 @@ def images_list(images, device, name="images"):
         batch, invalid = convert(images, name)
         return list(batch), invalid
     if isinstance(images, np.ndarray):
-        return [torch.from_numpy(np.ascontiguousarray(x)).to(device)
-                for x in as_images(images, name)], None
+        return [_host_tensor(x, device) for x in as_images(images, name)], None
     out, flags = [], []
     for k, item in enumerate(images):
         where = f"{name}[{k}]"
@@ -252,14 +251,24 @@ def images_list(images, device, name="images"):
             out.append(image[0])
             flags.append(invalid)
         else:
-            array = as_images([item], where)[0]
-            out.append(torch.from_numpy(np.ascontiguousarray(array)).to(device))
+            out.append(_host_tensor(as_images([item], where)[0], device))
             flags.append(None)
     if not any(f is not None for f in flags):
         return out, None
     return out, torch.cat([f if f is not None else torch.zeros(1, dtype=torch.bool, device=device)
                            for f in flags])
 
+
+
+def _host_tensor(array: np.ndarray, device):
+    """A host image as a tensor on ``device`` (read-only arrays, e.g. ``np.asarray`` of a
+    PIL image, are copied: torch tensors are writable)."""
+    import torch  # heavy: loaded on first use
+
+    array = np.ascontiguousarray(array)
+    if not array.flags.writeable:
+        array = array.copy()
+    return torch.from_numpy(array).to(device)
 
 def score_grouped(outputs, keys, answers, inputs, cache: TargetCache, fit: str,
                   tolerance=None, invalid=None):
