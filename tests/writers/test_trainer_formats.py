@@ -14,6 +14,8 @@ one sample scored through the matching reward adapter from what the loader retur
 from __future__ import annotations
 
 import io
+import json
+import os
 import re
 import subprocess
 import sys
@@ -100,3 +102,56 @@ def test_cli_writes_the_trainer_formats(tmp_path):
         capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
     assert list((tmp_path / "v").glob("shard-*.parquet"))
+
+
+def test_flow_grpo_dataset_read_back_and_scored(problems, tmp_path):
+    # flow_grpo's image-prompt dataset: {split}_metadata.jsonl, Image.open(dataset/<image>)
+    out = tmp_path / "flow_grpo"
+    suite = small_suite(tasks=("translation",), conditions=("baseline",), per_cell=10)
+    write_suite(suite, out, format="flow-grpo", engine="inprocess", progress=False)
+    splits = {}
+    for split in ("train", "test"):
+        with open(out / f"{split}_metadata.jsonl") as f:
+            splits[split] = [json.loads(line) for line in f]
+    assert [len(splits["train"]), len(splits["test"])] == [9, 1]
+    before = (out / "train_metadata.jsonl").read_bytes()
+    summary = write_suite(suite, out, format="flow-grpo", engine="inprocess", progress=False)
+    assert summary.skipped == len(suite) and (out / "train_metadata.jsonl").read_bytes() == before
+    metadata = splits["train"][0]
+    image = Image.open(out / metadata["image"]).convert("RGB")
+    problem = build_problem(suite, next(s for s in suite.specs()
+                                        if s.problem_id == metadata["problem_id"]))
+    assert np.array_equal(np.asarray(image), problem.input)
+    assert metadata["prompt"] == problem.instruction
+    # the reward as flow_grpo calls it: float (B, 3, R, R) in [0, 1], prompts, metadata lines
+    from paintkit.rewards import pixel_miou
+
+    outputs = torch.stack([torch.from_numpy(np.array(x)).permute(2, 0, 1).float() / 255
+                           for x in (problem.answer, image)])
+    scores, _ = pixel_miou("cpu", root=out)(outputs, [metadata["prompt"]] * 2, [metadata] * 2)
+    assert scores[0] == 1.0 and scores[1] < 1.0
+
+
+def test_flow_factory_dataset_read_back_and_scored(problems, tmp_path):
+    # Flow-Factory's GeneralDataset: load_dataset("json", data_files=<split>.jsonl),
+    # images under <dataset>/images, "image" renamed "images" and consumed, the other
+    # columns packed into each sample's metadata
+    out = tmp_path / "flow_factory"
+    write_suite(SUITE, out, format="flow-factory", engine="inprocess", progress=False)
+    raw = datasets.load_dataset("json", data_files=str(out / "train.jsonl"), split="train")
+    batch = raw[:]
+    paths = batch.pop("image")
+    images = [[Image.open(os.path.join(out / "images", p)).convert("RGB")] for p in paths]
+    metadata = [{k: v[i] for k, v in batch.items() if k not in ("prompt", "negative_prompt")}
+                for i in range(len(paths))]
+    from paintkit.rewards import PixelIoURewardModel
+
+    model = PixelIoURewardModel({"root": str(out / "images")})
+    for k, meta in enumerate(metadata):
+        problem = problems[meta["problem_id"]]
+        assert np.array_equal(np.asarray(images[k][0]), problem.input)
+        generated = [torch.from_numpy(x).permute(2, 0, 1).float() / 255
+                     for x in (problem.answer, problem.input)]
+        result = model(prompt=[batch["prompt"][k]] * 2, image=generated,
+                       condition_images=[images[k]] * 2, metadata=[meta] * 2)
+        assert result.rewards[0] == 1.0 and result.rewards[1] < 1.0
