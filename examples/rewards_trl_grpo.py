@@ -19,9 +19,9 @@ import tempfile
 
 import numpy as np
 
+import paintkit
 from paintkit.kernels.point_ops import point_operation_numba
 from paintkit.rewards import pixel_miou_reward
-import paintkit
 
 WORDS = ["invert", "grayscale", "the", "colors", "of", "image", "make", "all", "pixels",
          "shapes", "background", "brighten", "darken", "by", "every", "pixel", "inside"]

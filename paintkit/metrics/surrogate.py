@@ -24,6 +24,19 @@ from paintkit.metrics.statistics import TOLERANCES
 from paintkit.metrics.targets import prepare_targets
 from paintkit.metrics.tolerance import check_tolerance
 
+_MATRICES: dict = {}
+
+
+def _xyz_matrix(device, dtype):
+    """The sRGB -> XYZ / white matrix on ``device`` (copied there once, not every call)."""
+    import torch  # heavy: loaded on first use
+
+    key = (device, dtype)
+    if key not in _MATRICES:
+        _MATRICES[key] = torch.as_tensor(SRGB_TO_XYZ / WHITE_D65[:, None], device=device,
+                                         dtype=dtype)
+    return _MATRICES[key]
+
 
 def _lab_float(rgb):
     """Differentiable L*a*b* of float sRGB in [0, 1], planar ``(3, ...)`` -> ``(3, ...)``."""
@@ -32,7 +45,7 @@ def _lab_float(rgb):
     low = rgb / 12.92
     high = ((rgb.clamp_min(0.04045) + 0.055) / 1.055) ** 2.4
     linear = torch.where(rgb <= 0.04045, low, high)
-    m = torch.as_tensor(SRGB_TO_XYZ / WHITE_D65[:, None], device=rgb.device, dtype=rgb.dtype)
+    m = _xyz_matrix(rgb.device, rgb.dtype)
     xyz = torch.einsum("ij,j...->i...", m, linear)
     eps = float(LAB_EPSILON)
     f = torch.where(xyz > eps, xyz.clamp_min(eps) ** (1.0 / 3.0),

@@ -78,3 +78,12 @@ def test_index_none_is_the_current_device(monkeypatch):
     assert same_device(cuda0, cuda) and same_device(cuda1, cuda)
     assert not same_device(torch.device("cpu"), cuda)
     assert same_device(torch.device("cpu"), CPU0) and same_device(CPU0, "cpu")
+
+
+def test_interleaved_problems_keep_their_order(batch):
+    # samples of two problems interleaved (A, B, A, B): grouped per problem, put back in order
+    images, pairs, expected = batch
+    order = [0, 1, 0, 1]
+    meta = [{"answer": pairs[k][1], "image": pairs[k][0], "problem_id": f"p{k}"} for k in order]
+    scores, _ = pixel_miou("cpu")(images[order], [""] * 4, meta)
+    torch.testing.assert_close(scores, expected[order], rtol=0, atol=0)
