@@ -25,10 +25,10 @@ import sys
 import numpy as np
 import torch
 
+import paintkit
 from paintkit.kernels import lab_table, tolerance_counts_torch
 from paintkit.metrics import prepare_targets, reward, soft_reward
 from paintkit.rewards import PixelIoURewardModel, pixel_miou, pixel_miou_reward
-from paintkit.tasks import make_problem
 
 READS = ("item", "tolist", "cpu", "numpy", "__int__", "__float__", "__bool__")
 
@@ -86,7 +86,7 @@ def crossings(log: list):
 
 
 def problem_at(size):
-    p = make_problem("recolor", 0)
+    p = paintkit.generate("recolor", 0, "baseline")
     step = 1024 // size
     return p.input[::step, ::step].copy(), p.answer[::step, ::step].copy()
 

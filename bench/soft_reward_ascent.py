@@ -3,12 +3,12 @@
     python -m bench.soft_reward_ascent [--tasks recolor,flood_fill,translation,removal]
         [--seeds 0,1,2,3,4] [--size 128] [--steps 300] [--lr 0.03] [--tau 1.0]
 
-For each problem (``paintkit.tasks.make_problem(task, seed)``, input and answer resized to
+For each problem (``paintkit.tasks.paintkit.generate(task, seed, "baseline")``, input and answer resized to
 ``size`` x ``size`` by nearest neighbour, so their colours are unchanged), the output pixels
 start at the unchanged input and take Adam steps on ``-soft_reward`` (projected back to
 [0, 1] after each step). Printed per problem: the **hard** mIoU (``paintkit.metrics.reward``)
 at the start, the first step (checked every 10) where it reaches 0.9, and after ``steps``.
-Seeds a task rejects are skipped. Single-threaded torch on CPU.
+Single-threaded torch on CPU.
 """
 
 from __future__ import annotations
@@ -18,10 +18,9 @@ import time
 
 import torch
 
-from paintkit.errors import RejectedSeed
+import paintkit
 from paintkit.kernels.normalize import pillow_nearest_sources
 from paintkit.metrics import prepare_targets, reward, soft_reward
-from paintkit.tasks import make_problem
 
 
 def resized(image, size):
@@ -30,7 +29,7 @@ def resized(image, size):
 
 
 def ascend(task, seed, size, steps, lr, tau):
-    problem = make_problem(task, seed)
+    problem = paintkit.generate(task, seed, "baseline")
     inp, ans = (torch.from_numpy(resized(x, size))[None] for x in (problem.input, problem.answer))
     targets = prepare_targets(ans, inp)
     x = (inp.permute(0, 3, 1, 2).float() / 255).requires_grad_(True)
@@ -69,11 +68,8 @@ def main(argv=None):
     for task in args.tasks.split(","):
         for seed in (int(s) for s in args.seeds.split(",")):
             t0 = time.perf_counter()
-            try:
-                start, reached, final, edited = ascend(task, seed, args.size, args.steps,
-                                                       args.lr, args.tau)
-            except RejectedSeed:
-                continue
+            start, reached, final, edited = ascend(task, seed, args.size, args.steps,
+                                                   args.lr, args.tau)
             print(f"| {task} | {seed} | {edited:.1%} | {start:.3f} | "
                   f"{'never' if reached is None else reached} | {final:.3f} |"
                   f"  <!-- {time.perf_counter() - t0:.1f} s -->", flush=True)

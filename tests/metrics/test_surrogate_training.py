@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 import torch
 
+import paintkit
 from paintkit.kernels.normalize import normalize_output_torch, pillow_nearest_sources
 from paintkit.metrics import prepare_targets, reward, soft_reward
 from paintkit.rewards.fit import fit_output
-from paintkit.tasks import make_problem
 
 
 def at_128(image: np.ndarray) -> np.ndarray:
@@ -22,7 +22,7 @@ def at_128(image: np.ndarray) -> np.ndarray:
 
 
 def problem_128(task: str, seed: int = 0):
-    problem = make_problem(task, seed)
+    problem = paintkit.generate(task, seed, "baseline")
     inp, ans = (torch.from_numpy(at_128(x))[None] for x in (problem.input, problem.answer))
     return inp, ans
 
