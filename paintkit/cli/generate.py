@@ -10,7 +10,8 @@ from paintkit.cli.generate_compositional import build_compositional_suite, build
 from paintkit.cli.namespaces import choose_namespace
 
 SUITES = ("paintbench", "tinygrafixbench", "all", "compositional", "guidance")
-FORMATS = ("directory", "webdataset", "parquet")
+FORMATS = ("directory", "webdataset", "parquet", "verl-omni", "pix2pix", "flow-grpo",
+           "flow-factory")
 ENGINES = ("process", "inprocess", "ray")
 
 
@@ -64,7 +65,10 @@ def register(subparsers) -> None:
                    help="benchmark folder name (directory format; default PaintBench / TinyGrafixBench)")
     o = p.add_argument_group("output and engines")
     o.add_argument("--format", choices=FORMATS, default="directory",
-                   help="directory (the standard layout, default), webdataset (tar shards) or parquet shards")
+                   help="directory (the standard layout, default), webdataset (tar shards), parquet "
+                   "shards, or a trainer's own format: verl-omni (its image-editing parquet rows), "
+                   "pix2pix (diffusers' train_instruct_pix2pix columns as a HF dataset), flow-grpo, "
+                   "flow-factory (their JSONL editing datasets)")
     o.add_argument("--svg", action="store_true",
                    help="also write NNN_input.svg and NNN_answer.svg beside the PNGs (directory "
                    "format; one SVG element per scene element, see docs/svg.md)")

@@ -3,11 +3,11 @@
 Item ``i`` of the stream is problem ``i % len(suite)`` of round ``i // len(suite)`` (round
 ``r`` shifts every cell by ``r * per_cell`` positions: fresh problems, same mix), so a
 finite stream is the suite and an infinite one continues it forever, deterministically per
-(suite, namespace). Every consumer takes a disjoint share: with ``world_size`` ranks of
-``num_workers`` DataLoader workers each, consumer ``c = rank * num_workers + worker`` gets
-items ``start + c, start + c + n, ...`` (``n = world_size * num_workers``; with ``batch_size``,
-batches ``c, c + n, ...`` of consecutive items): no duplicates, no gaps, and a DataLoader,
-which asks its workers in turn, delivers them in stream order.
+(suite, namespace). Every consumer takes a disjoint share: ranks take every ``world_size``-th
+unit (an item, or a batch of ``batch_size`` consecutive items), and each rank's DataLoader
+workers take its units in turn, so a DataLoader delivers them in stream order; under DDP
+every rank gets the same number of units (padded or dropped, ``uneven=``), and a stream
+handed to ``accelerator.prepare`` follows accelerate's shards (see :mod:`paintkit.data.shares`).
 Nothing is encoded: pixels go straight from the renderer into tensors, and from a DataLoader
 worker to the training process through a reused shared-memory ring (``transfer.py``).
 """
@@ -21,6 +21,15 @@ import torch
 from torch.utils.data import IterableDataset, get_worker_info
 
 from paintkit.arguments import check_int
+from paintkit.data.shares import (
+    accelerate_shard,
+    check_uneven,
+    dispatching,
+    refuse_dispatch,
+    shard_runs,
+    units_per_rank,
+    worker_units,
+)
 from paintkit.data.transfer import StreamItem, place_in_ring, stack_in_ring
 from paintkit.suites import TRAINING_NAMESPACE, Suite, build_problem
 from paintkit.suites.spec import check_benchmark_reach
@@ -53,6 +62,19 @@ class ProblemStream(IterableDataset):
             is the number of batches; collating in the worker also ships one message per
             batch instead of one per problem (faster). Either way the images travel through
             the worker's reused shared-memory ring (:mod:`paintkit.data.transfer`).
+        uneven: when a finite stream's units do not divide evenly between ranks:
+            ``"pad"`` (default; every rank takes ``ceil(units / world_size)``, the short
+            ranks repeating units from the stream's beginning), ``"drop"`` (every rank
+            takes ``floor(units / world_size)``) or ``"keep"`` (shares may differ by one:
+            only for loops whose ranks do not step together). DDP needs ``"pad"`` or
+            ``"drop"``: a rank with one step more waits forever for the others.
+
+    With ``accelerator.prepare(loader)``: prepare with ``DataLoaderConfiguration(
+    dispatch_batches=False)`` and give the DataLoader ``batch_size=`` and
+    ``collate_fn=collate_problems`` (the stream sees accelerate's shard and generates
+    exactly what it keeps; accelerate pads the last batches as it does for any dataset),
+    or iterate the DataLoader without ``prepare``. accelerate's default dispatching mode
+    cannot carry instructions and is refused with that advice.
 
     Yields:
         ``{"input": uint8 tensor, "answer": uint8 tensor, "instruction": str,
@@ -68,7 +90,7 @@ class ProblemStream(IterableDataset):
 
     def __init__(self, suite: Suite | None = None, *, infinite: bool = False, rank: int | None = None,
                  world_size: int | None = None, layout: str = "hwc", start: int = 0,
-                 batch_size: int | None = None):
+                 batch_size: int | None = None, uneven: str = "pad"):
         super().__init__()
         self.suite = Suite(namespace=TRAINING_NAMESPACE) if suite is None else suite
         if infinite:  # rounds past the first are slots past the benchmark's own
@@ -86,13 +108,27 @@ class ProblemStream(IterableDataset):
         self._batched = batch_size is not None
         self.batch_size = batch_size or 1
         self.rank, self.world_size = rank, world_size
+        self.uneven = check_uneven(uneven)
 
-    def _share(self) -> tuple[int, int]:
-        """(this consumer's number, number of consumers)."""
-        rank, world = (self.rank, self.world_size) if self.world_size is not None else _distributed()
+    def __getstate__(self) -> dict:
+        # Handed to a DataLoader worker: a spawned worker has no process group, so it keeps
+        # the rank of the process that made it (and whether accelerate was dispatching).
+        state = dict(self.__dict__)
+        state["_handed_over"] = (_distributed(), dispatching())
+        return state
+
+    def _share(self) -> tuple[int, int, int, int]:
+        """(rank, number of ranks, DataLoader worker, number of workers) of this consumer."""
+        if self.world_size is not None:
+            rank, world = self.rank, self.world_size
+        else:
+            rank, world = _distributed()
+            handed = self.__dict__.get("_handed_over")
+            if world == 1 and handed is not None:
+                rank, world = handed[0]
         info = get_worker_info()
         workers, worker = (info.num_workers, info.id) if info is not None else (1, 0)
-        return rank * workers + worker, world * workers
+        return rank, world, worker, workers
 
     def _units(self) -> tuple[int, int]:
         """(first stream position, number of units) of the whole stream for this rank's
@@ -103,17 +139,20 @@ class ProblemStream(IterableDataset):
     def unit_indices(self) -> Iterator[int]:
         """The units (items, or batches with ``batch_size``) this consumer yields, in order.
 
-        Consumer ``c`` of ``n`` takes units ``c, c + n, ...``; a DataLoader asks its workers in
-        turn, so the units reach the training process in stream order.
+        Rank ``r`` of ``W`` takes units ``r, r + W, ...`` and its workers take them in turn;
+        a DataLoader asks its workers in turn, so the units reach the training process in
+        stream order. Units past the stream's last are padding (``uneven="pad"``): they
+        repeat units from the beginning.
         """
-        consumer, consumers = self._share()
+        rank, world, worker, workers = self._share()
         _, units = self._units()
-        unit = consumer
-        while self.infinite or unit < units:
-            yield unit
-            unit += consumers
+        per_rank = None if self.infinite else units_per_rank(units, rank, world, self.uneven)
+        yield from worker_units(per_rank, rank, world, worker, workers)
 
     def _unit_positions(self, unit: int) -> range:
+        _, units = self._units()
+        if not self.infinite and unit >= units:  # padding: the stream's beginning again
+            unit %= units
         first = self.start + unit * self.batch_size
         last = first + self.batch_size
         return range(first, last if self.infinite else min(last, len(self.suite)))
@@ -132,9 +171,12 @@ class ProblemStream(IterableDataset):
         """
         if self.infinite:
             raise TypeError("an infinite ProblemStream has no length")
-        consumer, consumers = self._share()
+        if accelerate_shard(self) is not None:  # accelerate divides the whole stream itself
+            return max(0, len(self.suite) - self.start)
+        rank, world, worker, workers = self._share()
         _, units = self._units()
-        return max(0, -(-(units - consumer) // consumers))
+        per_rank = units_per_rank(units, rank, world, self.uneven)
+        return max(0, -(-(per_rank - worker) // workers))
 
     def problem(self, position: int) -> dict[str, Any]:
         """Item ``position`` of the whole stream."""
@@ -148,12 +190,37 @@ class ProblemStream(IterableDataset):
                           metadata=problem.metadata, index=position)
 
     def __iter__(self) -> Iterator[dict[str, Any]]:
+        refuse_dispatch(bool(self.__dict__.get("_handed_over", (0, False))[1]))
+        shard = accelerate_shard(self)
+        return self._own_share() if shard is None else self._shard_share(shard)
+
+    def _own_share(self) -> Iterator[dict[str, Any]]:
         for unit in self.unit_indices():
             items = [self.problem(position) for position in self._unit_positions(unit)]
             if self._batched:
                 yield collate_problems(items)
                 continue
             yield self._placed(items.pop())
+
+    def _shard_share(self, shard) -> Iterator[dict[str, Any] | None]:
+        """Items as accelerate's ``IterableDatasetShard`` of this process reads them: runs of
+        ``run`` items of which it keeps ``count`` from ``first``; the others are None
+        (never generated; the shard drops them). The last run is completed from the
+        stream's beginning (or dropped with ``drop_last``), as accelerate would; this
+        process's DataLoader workers take whole runs in turn."""
+        run, first, count = shard_runs(shard)
+        total = len(self.suite) - self.start
+        runs = None if self.infinite else max(0, total // run if shard.drop_last
+                                             else -(-total // run))
+        info = get_worker_info()
+        workers, r = (info.num_workers, info.id) if info is not None else (1, 0)
+        while runs is None or r < runs:
+            for j in range(run):
+                offset = r * run + j
+                keep = first <= j < first + count
+                yield self.item(self.start + (offset if self.infinite else offset % total)) \
+                    if keep else None
+            r += workers
 
     def item(self, position: int) -> dict[str, Any]:
         """Item ``position`` as :meth:`__iter__` yields it: :meth:`problem`, and inside a

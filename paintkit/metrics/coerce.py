@@ -277,7 +277,9 @@ def output_on_device(out, device, name: str):
 
     if isinstance(out, np.ndarray):
         return tensor_of(np.ascontiguousarray(out)).to(device)
-    if out.device != device:
+    from paintkit.metrics.device import same_device
+
+    if not same_device(out.device, device):
         raise ValueError(f"{name}: expected a tensor on {device} (the batch's device), got "
                          f"one on {out.device}")
     return out

@@ -16,6 +16,7 @@ import numpy as np
 
 from paintkit.kernels.tolerance_counts_torch import changed_mask_torch, srgb_to_lab_exact
 from paintkit.metrics.coerce import as_images, tensor_of
+from paintkit.metrics.device import canonical_device
 
 
 class Targets:
@@ -62,7 +63,7 @@ class Targets:
         """
         import torch  # heavy: loaded on first use
 
-        device = torch.device(device)
+        device = canonical_device(device)  # "cpu:0" and "cpu" share one prepared copy
         cached = self._torch_cache.get(device)
         if cached is not None:
             return cached

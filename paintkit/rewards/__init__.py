@@ -6,6 +6,8 @@
 - :func:`~paintkit.rewards.verl.compute_score` — verl style, one image -> ``{"score": ...}``;
 - :class:`~paintkit.rewards.flow_factory.PixelIoURewardModel` — Flow-Factory style pointwise
   reward model over ``image`` and ``condition_images``;
+- :func:`~paintkit.rewards.trl.pixel_miou_reward` — trl style ``(prompts, completions,
+  **dataset_columns) -> list[float]`` for ``GRPOTrainer`` / ``RLOOTrainer``;
 - :func:`~paintkit.rewards.plain.reward_fn` — ``reward_fn(outputs, problems)`` for
   hand-written loops over :class:`paintkit.data.ProblemStream` batches.
 
@@ -17,7 +19,8 @@ from paintkit.rewards.fit import FITS, fit_output
 from paintkit.rewards.flow_factory import PixelIoURewardModel
 from paintkit.rewards.flow_grpo import pixel_miou
 from paintkit.rewards.plain import reward_fn
+from paintkit.rewards.trl import pixel_miou_reward
 from paintkit.rewards.verl import compute_score
 
 __all__ = ["FITS", "PixelIoURewardModel", "compute_score", "fit_output", "pixel_miou",
-           "reward_fn"]
+           "pixel_miou_reward", "reward_fn"]

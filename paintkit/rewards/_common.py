@@ -25,6 +25,7 @@ from paintkit.metrics.coerce import (
     tensor_nhwc,
     tensor_to_uint8_nhwc,
 )
+from paintkit.metrics.device import canonical_device, same_device
 from paintkit.metrics.reward import reward
 from paintkit.metrics.targets import prepare_targets
 from paintkit.rewards.fit import fit_output
@@ -122,7 +123,7 @@ class TargetCache:
                  max_items: int | None = None):
         max_bytes = check_int(max_bytes, "cache_bytes", 0)
         max_items = check_int(max_items, "cache_size", 1, allow_none=True)
-        self.device = device
+        self.device = canonical_device(device)
         self.max_bytes = max_bytes
         self.max_items = max_items
         self.nbytes = 0
@@ -184,12 +185,6 @@ def _device_bytes(reference, device) -> int:
     return sum(g.nbytes() for g in reference.torch_groups(device))
 
 
-def same_device(actual, wanted) -> bool:
-    """True if a tensor on ``actual`` is on ``wanted`` (``cuda`` without an index means any
-    CUDA device: the trainer's process has one)."""
-    return actual.type == wanted.type and (wanted.index is None or actual.index == wanted.index)
-
-
 def keys_of(answers, inputs, metadata=None) -> list:
     """:func:`key_of` for a batch; the G samples of a prompt that share the same objects
     are hashed once."""
@@ -218,13 +213,15 @@ def images_list(images, device, name="images"):
     adapters give those samples a NaN reward) instead of a value read back every step;
     None otherwise.
 
-    Tensors on another device are refused, as :func:`paintkit.metrics.reward` does (a
+    Devices compare as torch resolves them (``cpu:0`` is ``cpu``, ``cuda`` the current
+    CUDA device: :func:`paintkit.metrics.device.same_device`). Tensors on another device
+    are refused, as :func:`paintkit.metrics.reward` does (a
     hidden copy per call is what the device-true path avoids); host images (arrays, PIL)
     are moved to ``device`` once, here.
     """
     import torch  # heavy: loaded on first use
 
-    device = torch.device(device)
+    device = canonical_device(device)
     defer = device.type == "cuda"
 
     def check(tensor, where):
@@ -245,8 +242,7 @@ def images_list(images, device, name="images"):
         batch, invalid = convert(images, name)
         return list(batch), invalid
     if isinstance(images, np.ndarray):
-        return [torch.from_numpy(np.ascontiguousarray(x)).to(device)
-                for x in as_images(images, name)], None
+        return [_host_tensor(x, device) for x in as_images(images, name)], None
     out, flags = [], []
     for k, item in enumerate(images):
         where = f"{name}[{k}]"
@@ -255,14 +251,24 @@ def images_list(images, device, name="images"):
             out.append(image[0])
             flags.append(invalid)
         else:
-            array = as_images([item], where)[0]
-            out.append(torch.from_numpy(np.ascontiguousarray(array)).to(device))
+            out.append(_host_tensor(as_images([item], where)[0], device))
             flags.append(None)
     if not any(f is not None for f in flags):
         return out, None
     return out, torch.cat([f if f is not None else torch.zeros(1, dtype=torch.bool, device=device)
                            for f in flags])
 
+
+
+def _host_tensor(array: np.ndarray, device):
+    """A host image as a tensor on ``device`` (read-only arrays, e.g. ``np.asarray`` of a
+    PIL image, are copied: torch tensors are writable)."""
+    import torch  # heavy: loaded on first use
+
+    array = np.ascontiguousarray(array)
+    if not array.flags.writeable:
+        array = array.copy()
+    return torch.from_numpy(array).to(device)
 
 def score_grouped(outputs, keys, answers, inputs, cache: TargetCache, fit: str,
                   tolerance=None, invalid=None):

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 from paintkit.arguments import check_int
 from paintkit.metrics.coerce import is_tensor, tensor_to_uint8_nhwc
+from paintkit.metrics.device import canonical_device
 from paintkit.rewards._common import (
     ANSWER_KEYS,
     DEFAULT_CACHE_BYTES,
@@ -85,7 +86,7 @@ class PixelIoURewardModel:
             device = _option(config, "device", None)
             if accelerator is not None and (device is None or str(device) == "cuda"):
                 device = accelerator.device
-        self.device = torch.device(device if device is not None else "cpu")
+        self.device = canonical_device(device if device is not None else "cpu")
         self.fit = check_fit(fit or _option(config, "fit", "stretch"))
         cache_size = check_int(cache_size, "cache_size", 1, allow_none=True)
         self.tolerance = tolerance if tolerance is not None else _option(config, "tolerance", None)
@@ -97,9 +98,7 @@ class PixelIoURewardModel:
 
     def to(self, device):
         """Move scoring to ``device`` (prepared targets are dropped)."""
-        import torch  # heavy: loaded on first use
-
-        self.device = torch.device(device)
+        self.device = canonical_device(device)
         self.cache = TargetCache(self.device, self.cache.max_bytes, self.cache.max_items)
         return self
 

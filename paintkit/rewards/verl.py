@@ -8,7 +8,8 @@ encoded bytes or a path); the ground truth carries the answer and the input: a d
 any of the answer keys (``answer``, ``answer_path``, ...) and input keys (``input``,
 ``input_path``, ...), each a path, encoded bytes, a ``{"bytes": ..., "path": ...}`` dict
 (parquet / ``datasets`` images), an array or a tensor; or the answer itself with the input
-in ``extra_info``.
+in ``extra_info``; or the problem's key (a string) with the answer and the input in
+``extra_info``, as ``paintkit generate --format verl-omni`` writes its rows.
 
 Core verl (0.9.1) passes ``solution_str=`` (decoded text) and no image: it cannot drive an
 image reward, and a text solution is refused with that explanation.
@@ -52,6 +53,11 @@ def compute_score(data_source=None, solution_image=None, ground_truth=None, extr
     elif ground_truth is None:
         raise ValueError(f"ground_truth: expected the answer image or a dict with 'answer' and "
                          f"'input' (data_source {data_source!r}), got None")
+    elif isinstance(ground_truth, str) and isinstance(extra_info, dict) and \
+            any(extra_info.get(key) is not None for key in ANSWER_KEYS):
+        # a problem key (``paintkit generate --format verl-omni`` rows): images in extra_info
+        answer = find(extra_info, ANSWER_KEYS, "answer", "extra_info")
+        inp = find(extra_info, INPUT_KEYS, "input", "extra_info")
     else:
         answer = ground_truth
         inp = find(extra_info, INPUT_KEYS, "input", "extra_info")

@@ -11,13 +11,19 @@ from pathlib import Path
 from paintkit.suites import Suite
 from paintkit.writers.base import WriteError, Writer
 from paintkit.writers.directory import DirectoryWriter
+from paintkit.writers.edit_jsonl import FlowFactoryWriter, FlowGrpoWriter
 from paintkit.writers.parquet import ParquetWriter
+from paintkit.writers.pix2pix import Pix2PixWriter
 from paintkit.writers.record import EncodedProblem, FileRecord, encode_problem
 from paintkit.writers.shards import DEFAULT_SHARD_SIZE, ShardWriter
+from paintkit.writers.verl_omni import VerlOmniWriter
 from paintkit.writers.webdataset import WebDatasetWriter
 
 FORMATS: dict[str, type[Writer]] = {
     "directory": DirectoryWriter, "webdataset": WebDatasetWriter, "parquet": ParquetWriter,
+    # trainer formats (docs/generate.md, "Datasets in a trainer's own format")
+    "verl-omni": VerlOmniWriter, "pix2pix": Pix2PixWriter, "flow-grpo": FlowGrpoWriter,
+    "flow-factory": FlowFactoryWriter,
 }
 
 

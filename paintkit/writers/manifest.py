@@ -68,11 +68,17 @@ def remove_previous(root: Path, manifest: dict) -> None:
             benchmark = str((part or {}).get("benchmark", ""))
             if benchmark and "/" not in benchmark and benchmark not in (".", ".."):
                 shutil.rmtree(root / benchmark, ignore_errors=True)
+    elif layout.get("format") in ("flow-grpo", "flow-factory"):
+        shutil.rmtree(root / "images", ignore_errors=True)
+        for name in ("train_metadata.jsonl", "test_metadata.jsonl", "train.jsonl", "test.jsonl"):
+            (root / name).unlink(missing_ok=True)
     elif layout.get("format"):
-        extension = {"webdataset": ".tar", "parquet": ".parquet"}.get(layout["format"], "")
-        for name in os.listdir(root):
+        extension = {"webdataset": ".tar", "parquet": ".parquet", "verl-omni": ".parquet",
+                     "pix2pix": ".parquet"}.get(layout["format"], "")
+        folder = root / "data" if layout["format"] == "pix2pix" else root
+        for name in os.listdir(folder) if folder.is_dir() else ():
             if extension and name.startswith("shard-") and name.endswith(extension):
-                os.unlink(root / name)
+                os.unlink(folder / name)
     (root / MANIFEST_NAME).unlink(missing_ok=True)
 
 

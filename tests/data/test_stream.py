@@ -27,20 +27,34 @@ def test_two_dataloader_workers_cover_the_suite_once():
 
 
 @pytest.mark.parametrize("world_size, workers", [(3, 1), (2, 2)])
-def test_ranks_and_workers_partition_positions(world_size, workers, monkeypatch):
+@pytest.mark.parametrize("uneven", ["keep", "pad", "drop"])
+def test_ranks_and_workers_partition_positions(world_size, workers, uneven, monkeypatch):
     import paintkit.data.stream as stream_module
 
     suite = Suite(tasks=("translation",), per_cell=5)  # 40 problems, never generated here
-    seen = []
+    seen, per_rank = [], []
     for rank in range(world_size):
+        per_rank.append(0)
         for worker in range(workers):
             info = type("Info", (), {"num_workers": workers, "id": worker})()
             monkeypatch.setattr(stream_module, "get_worker_info", lambda info=info: info)
-            stream = ProblemStream(suite, rank=rank, world_size=world_size, start=3)
+            stream = ProblemStream(suite, rank=rank, world_size=world_size, start=3,
+                                   uneven=uneven)
             share = list(stream.item_indices())
             assert len(share) == len(stream)
             seen += share
-    assert sorted(seen) == list(range(3, len(suite)))
+            per_rank[-1] += len(share)
+    items = len(suite) - 3  # 37: uneven for 2 and 3 ranks
+    if uneven == "keep":
+        assert sorted(seen) == list(range(3, len(suite)))
+    elif uneven == "pad":  # every rank ceil(37 / W); the short ranks repeat the first items
+        assert per_rank == [-(-items // world_size)] * world_size
+        assert sorted(set(seen)) == list(range(3, len(suite)))
+        assert sorted(seen) == sorted(list(range(3, len(suite))) +
+                                      list(range(3, 3 + len(seen) - items)))
+    else:
+        assert per_rank == [items // world_size] * world_size
+        assert sorted(seen) == list(range(3, 3 + len(seen)))
 
 
 def test_infinite_stream_continues_with_fresh_problems():

@@ -1,4 +1,6 @@
 """The differentiable surrogate: gradients flow, and it tends to the exact reward as tau -> 0."""
+# Training from where an editing model starts (the unchanged input) is in
+# test_surrogate_training.py.
 
 import numpy as np
 import pytest
@@ -51,5 +53,11 @@ def test_bad_arguments(rng):
         soft_reward(outputs, ans, inp, tau=0)
     with pytest.raises(ValueError, match="float tensor"):
         soft_reward(ans, ans, inp)
-    with pytest.raises(ValueError, match="the answers'"):
-        soft_reward(outputs[..., :8], ans, inp)
+    with pytest.raises(ValueError, match="answer's size"):
+        soft_reward(outputs[..., :8], ans, inp, fit="exact")
+    with pytest.raises(ValueError, match="fit"):
+        soft_reward(outputs, ans, inp, fit="crop")
+    with pytest.raises(ValueError, match=r"\[0, 1\]"):  # [-1, 1] outputs, as reward refuses them
+        soft_reward(outputs * 2 - 1, ans, inp)
+    with pytest.raises(ValueError, match=r"\[0, 1\]"):
+        reward(outputs * 2 - 1, ans, inp)

@@ -1,0 +1,110 @@
+"""``--format flow-grpo`` / ``flow-factory``: the JSONL editing datasets those trainers load.
+
+Both read one JSON object per line with the instruction under ``prompt`` and the input
+image's path under ``image``; the other keys reach the reward as the sample's metadata:
+
+- flow_grpo (its image-prompt dataset): ``<root>/{train,test}_metadata.jsonl``, ``image``
+  relative to ``<root>``; the reward :func:`paintkit.rewards.pixel_miou` reads ``image``
+  and ``answer`` from the metadata line, relative to ``root=`` (the dataset folder);
+- Flow-Factory (``GeneralDataset``): ``<root>/{train,test}.jsonl``, ``image`` relative to
+  ``<root>/images``; ``image`` is consumed by the loader, so each line also names the input
+  under ``input``, read by :class:`paintkit.rewards.PixelIoURewardModel` with ``root`` =
+  ``<root>/images``.
+
+Images go to ``images/<task folder>/<NNN>_input.png`` and ``_answer.png``; every line also
+carries ``problem_id`` (the rewards' cache key) and ``task``. Problems whose index ends in 9
+(one in ten) form the ``test`` split, the others ``train``. Each problem's line is kept in a
+sidecar ``<NNN>.json`` beside its images, written last (a problem whose three files exist is
+done), and the two JSONL files are written atomically when the run ends, in suite order.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+from paintkit.io.atomic import write_bytes_atomic
+from paintkit.writers.base import Writer, write_error
+from paintkit.writers.record import EncodedProblem, FileRecord
+
+SUFFIXES = ("_input.png", "_answer.png", ".json")
+
+
+def split_of(index: int) -> str:
+    return "test" if index % 10 == 9 else "train"
+
+
+class EditJsonlWriter(Writer):
+    """Base of the two JSONL formats: ``jsonl`` names the split files; line paths are
+    relative to the dataset folder, or to its ``images/`` with ``relative_to_images``."""
+
+    json_indent = None
+    jsonl = "{split}.jsonl"
+    relative_to_images = False
+
+    def __init__(self, root, suite):
+        super().__init__(root, suite)
+        self._lines: dict[int, bytes] = {}
+
+    def temp_folders(self):
+        return [self.root / "images"]
+
+    def _stem(self, index: int) -> str:
+        spec = self.suite.spec(index)
+        return f"images/{spec.folder}/{spec.stem}"
+
+    def line(self, problem: EncodedProblem, stem: str) -> dict:
+        base = stem[len("images/"):] if self.relative_to_images else stem
+        line = {"prompt": problem.instruction, "image": f"{base}_input.png",
+                "answer": f"{base}_answer.png", "problem_id": problem.key, "task": problem.task}
+        if self.relative_to_images:
+            line["input"] = line["image"]  # the loader consumes "image"; the reward reads this
+        return line
+
+    def is_done(self, index: int) -> bool:
+        stem = self.root / self._stem(index)
+        return all(os.path.isfile(f"{stem}{suffix}") for suffix in SUFFIXES)
+
+    def skip(self, index: int) -> list[FileRecord]:
+        stem = self._stem(index)
+        self._lines[index] = (self.root / f"{stem}.json").read_bytes()
+        return [FileRecord.of_file(self.root, stem + suffix) for suffix in SUFFIXES]
+
+    def write(self, problem: EncodedProblem) -> list[FileRecord]:
+        stem = f"images/{problem.folder}/{problem.stem}"
+        line = json.dumps(self.line(problem, stem), ensure_ascii=False).encode()
+        records = []
+        for suffix, data in zip(SUFFIXES, (problem.input_png, problem.answer_png, line),
+                                strict=True):
+            path = stem + suffix
+            try:
+                write_bytes_atomic(self.root / path, data)
+            except OSError as exc:
+                raise write_error(self.root / path, exc) from exc
+            records.append(FileRecord.of_bytes(path, data))
+        self._lines[problem.index] = line
+        return records
+
+    def close(self) -> list[FileRecord]:
+        records = []
+        for split in ("train", "test"):
+            data = b"".join(self._lines[k] + b"\n" for k in sorted(self._lines)
+                            if split_of(k) == split)
+            name = self.jsonl.format(split=split)
+            try:
+                write_bytes_atomic(self.root / name, data)
+            except OSError as exc:
+                raise write_error(self.root / name, exc) from exc
+            records.append(FileRecord.of_bytes(name, data))
+        return records
+
+
+class FlowGrpoWriter(EditJsonlWriter):
+    format = "flow-grpo"
+    jsonl = "{split}_metadata.jsonl"
+
+
+class FlowFactoryWriter(EditJsonlWriter):
+    format = "flow-factory"
+    jsonl = "{split}.jsonl"
+    relative_to_images = True

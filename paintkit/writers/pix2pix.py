@@ -1,0 +1,50 @@
+"""``--format pix2pix``: a Hugging Face dataset with the columns of diffusers'
+``train_instruct_pix2pix.py``.
+
+The script loads ``load_dataset(args.dataset_name)`` (a local folder works as the name) and,
+without column arguments, takes the first three columns as the original image, the edit
+prompt and the edited image; each image is converted to RGB and resized to
+``--resolution`` there. The shards go to ``data/`` (``data/shard-NNNNNN.parquet``, beside
+paintkit's manifest at the root) with the columns, in this order, ``input_image`` and
+``edited_image`` as ``datasets.Image`` features (PNG bytes) around ``edit_prompt`` (the
+instruction), then ``problem_id`` and ``task``.
+"""
+
+from __future__ import annotations
+
+import json
+
+from paintkit.writers.record import EncodedProblem
+from paintkit.writers.trainer_parquet import TrainerParquetWriter
+
+COLUMNS = ("input_image", "edit_prompt", "edited_image", "problem_id", "task")
+
+
+class Pix2PixWriter(TrainerParquetWriter):
+    format = "pix2pix"
+
+    def shard_name(self, shard: int) -> str:
+        return f"data/shard-{shard:06d}.parquet"
+
+    def temp_folders(self):
+        return [self.root / "data"]
+
+    def schema(self):
+        import pyarrow as pa
+
+        image = pa.struct([("bytes", pa.binary()), ("path", pa.string())])
+        types = {"input_image": image, "edited_image": image}
+        features = {name: {"_type": "Image"} if name in types else
+                    {"dtype": "string", "_type": "Value"} for name in COLUMNS}
+        info = {"info": {"features": features}}
+        return pa.schema([(name, types.get(name, pa.string())) for name in COLUMNS],
+                         metadata={b"huggingface": json.dumps(info).encode()})
+
+    def columns(self, rows: list[EncodedProblem]) -> dict:
+        return {
+            "input_image": [{"bytes": r.input_png, "path": f"{r.key}_input.png"} for r in rows],
+            "edit_prompt": [r.instruction for r in rows],
+            "edited_image": [{"bytes": r.answer_png, "path": f"{r.key}_answer.png"} for r in rows],
+            "problem_id": [r.key for r in rows],
+            "task": [r.task for r in rows],
+        }
