@@ -99,3 +99,25 @@ def test_torchmetrics_conventions_collection_plot_and_dtype(rng):
     assert fig is not None and ax is not None
     fig, ax = metric.plot([metric.compute(), metric.compute()])
     assert fig is not None
+
+
+@pytest.mark.parametrize("delta_e", ["cie76", "ciede2000"])
+def test_one_accumulator_two_faces(delta_e, rng):
+    """PixelEditIoU.compute_all() and ScoreAccumulator.compute() give the same figures, bit
+    for bit, for any ``delta_e``; the formula is the metric's, and counts differ between
+    formulas."""
+    from paintkit.metrics import PixelEditIoU
+
+    metric, acc = PixelEditIoU(delta_e=delta_e), ScoreAccumulator(delta_e=delta_e)
+    batches = [problems(rng, 3), problems(rng, 4)]
+    for batch in batches:
+        metric.update(*batch)
+        acc.update(*batch)
+    assert metric.delta_e == delta_e
+    figures = {k: v.tolist() for k, v in metric.compute_all().items()}
+    assert figures == acc.compute()
+    assert float(metric.compute()) == np.float32(figures["miou"])
+    per_problem = [s for batch in batches for s in score(*batch, delta_e=delta_e)]
+    assert figures["miou"] == pytest.approx(np.mean([s.miou for s in per_problem]), abs=1e-12)
+    with pytest.raises(ValueError, match="delta_e"):
+        PixelEditIoU(delta_e="de2000")
