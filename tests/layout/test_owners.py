@@ -1,0 +1,159 @@
+"""One owner per concept (issue 33): every command asks the owner, none keeps its own copy.
+
+- worker pools and job counts: :mod:`paintkit.parallel`;
+- the stateful metric: the accumulator core of :mod:`paintkit.metrics.accumulator`, whose
+  figures come from :mod:`paintkit.metrics.figures` only;
+- the benchmark tree's file names: :mod:`paintkit.layout.problem_files`.
+"""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+import paintkit
+
+PACKAGE = Path(paintkit.__file__).parent
+ROOT = PACKAGE.parent
+
+
+def _imported_names(path: Path) -> set[str]:
+    """``module.name`` of every ``from module import name`` and ``module`` of every
+    ``import module`` in ``path``."""
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            names.update(f"{node.module}.{alias.name}" for alias in node.names)
+        elif isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+    return names
+
+
+# ---------------------------------------------------------------- worker pools
+
+POOL_STARTERS = {"concurrent.futures.ProcessPoolExecutor", "multiprocessing.Pool",
+                 "multiprocessing.pool", "multiprocessing.pool.Pool"}
+
+
+def test_only_parallel_starts_process_pools():
+    starters = sorted(f"{path.relative_to(PACKAGE)}: {name}"
+                      for path in PACKAGE.rglob("*.py")
+                      for name in _imported_names(path) & POOL_STARTERS)
+    assert starters == ["parallel.py: concurrent.futures.ProcessPoolExecutor"]
+
+
+def test_one_job_count():
+    import paintkit.engines
+    import paintkit.evaluate.runner
+    import paintkit.parallel
+
+    assert paintkit.engines.default_jobs is paintkit.parallel.default_jobs
+    assert paintkit.evaluate.runner.default_jobs is paintkit.parallel.default_jobs
+
+
+def test_generate_engine_and_stats_take_their_pools_from_parallel(monkeypatch):
+    """Each pool is built by ``paintkit.parallel`` (the spy stands in for the executor there,
+    so a pool built anywhere else would start real workers and not be seen)."""
+    import paintkit.parallel as parallel
+    from paintkit.engines import ProcessPoolEngine
+    from paintkit.stats.aggregate import aggregate_tables
+
+    class Built(Exception):
+        pass
+
+    seen = []
+
+    def spy(jobs, mp_context=None, initializer=None, initargs=()):
+        seen.append((jobs, initializer, initargs[1]))
+        raise Built
+
+    monkeypatch.setattr(parallel, "ProcessPoolExecutor", spy)
+    with pytest.raises(Built):
+        ProcessPoolEngine(2)
+    with pytest.raises(Built):
+        aggregate_tables([object(), object()], n_boot=10, jobs=2)
+    with pytest.raises(Built):
+        parallel.map_in_workers(len, [[1]], (), 1, print)
+    from paintkit.engines.work import pool_worker
+
+    assert seen == [(2, parallel._bound_initializer, pool_worker),
+                    (2, parallel._bound_initializer, None),
+                    (1, parallel._bound_initializer, parallel.one_thread_worker)]
+
+
+STATS_PROBE = textwrap.dedent("""
+    import sys
+
+    from paintkit.parallel import worker_pool
+    from paintkit.stats.aggregate import _aggregate_job, aggregate_tables
+    from paintkit.stats.table import build_tables
+    from tests.support.rows_factory import PB_TASKS, paintbench_rows
+
+    HEAVY = ("skia", "numba", "torch", "paintkit.engines", "paintkit.tasks")
+
+
+    def loaded():
+        return [name for name in HEAVY if name in sys.modules]
+
+
+    if __name__ == "__main__":
+        rows = paintbench_rows(models=("m1", "m2"), per_cell=2, with_preservation=False)
+        for row in rows:  # as paintkit eval writes them: with the problem's category
+            row["category"] = PB_TASKS[row["task"]][0]
+        tables = build_tables(rows)
+        assert len(aggregate_tables(tables, n_boot=20, jobs=2)) > 0
+        with worker_pool(1) as pool:  # a worker that aggregated a table
+            pool.submit(_aggregate_job, (tables[0], 20, 0, True)).result()
+            in_worker = pool.submit(loaded).result()
+        print(loaded(), in_worker)
+""")
+
+
+def test_stats_aggregates_without_skia_or_numba(tmp_path):
+    """``paintkit stats`` aggregating with 2 jobs loads neither the renderer (Skia) nor the
+    kernels (Numba), in the parent or in its workers: its pool is not the generator's."""
+    script = tmp_path / "probe.py"
+    script.write_text(STATS_PROBE, encoding="utf-8")
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                          cwd=ROOT, env={**__import__("os").environ, "PYTHONPATH": str(ROOT)},
+                          timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == "[] []"
+
+
+# ---------------------------------------------------------------- the stateful metric
+
+def test_metric_faces_share_one_state_and_take_every_figure_from_figures_py(monkeypatch):
+    """Both faces hold the core's state, and every figure they report (per problem, macro,
+    pooled) goes through ``figures.tolerance_figures``: with its one ratio replaced, every
+    accuracy and IoU of both faces follows."""
+    torch = pytest.importorskip("torch")
+    pytest.importorskip("torchmetrics")
+    import numpy as np
+
+    import paintkit.metrics.figures as figures
+    from paintkit.metrics import PixelEditIoU, ScoreAccumulator
+    from paintkit.metrics.accumulator import FIGURE_NAMES, STATE_NAMES
+
+    metric, acc = PixelEditIoU(), ScoreAccumulator()
+    assert set(metric._defaults) == set(STATE_NAMES)
+    monkeypatch.setattr(figures, "_ratio", lambda num, den, empty, dtype: torch.full(
+        torch.broadcast_shapes(num.shape, den.shape), 0.25, dtype=dtype or torch.float64))
+    rng = np.random.default_rng(0)
+    inp = rng.integers(0, 256, (3, 8, 8, 3), dtype=np.uint8)
+    ans = inp.copy()
+    ans[:, :3] = 255
+    metric.update(ans, ans, inp)
+    acc.update(ans, ans, inp)
+    got = acc.compute()
+    assert set(got) == set(FIGURE_NAMES)
+    assert {k: v.tolist() for k, v in metric.compute_all().items()} == got
+    for name in ("iou", "edit_accuracy", "preservation_accuracy", "micro_iou",
+                 "micro_edit_accuracy", "micro_preservation_accuracy"):
+        assert got[name] == [0.25] * 11, name
+    assert got["miou"] == got["over_edit_ratio"] == 0.25
