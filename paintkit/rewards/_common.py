@@ -311,12 +311,13 @@ class ProblemIndex:
     def paths(self, problem_id) -> tuple[str, str]:
         import json
 
+        from paintkit.layout.problem_files import image_paths, metadata_files
+
         with self._lock:
             if self._paths is None:
                 found = {}
-                for meta in sorted(self.root.rglob("*.json")):
-                    stem = meta.stem
-                    inp, ans = meta.with_name(f"{stem}_input.png"), meta.with_name(f"{stem}_answer.png")
+                for meta in metadata_files(self.root):
+                    inp, ans = image_paths(meta)
                     if not (inp.is_file() and ans.is_file()):
                         continue
                     try:

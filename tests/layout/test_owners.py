@@ -157,3 +157,94 @@ def test_metric_faces_share_one_state_and_take_every_figure_from_figures_py(monk
                  "micro_edit_accuracy", "micro_preservation_accuracy"):
         assert got[name] == [0.25] * 11, name
     assert got["miou"] == got["over_edit_ratio"] == 0.25
+
+
+# ---------------------------------------------------------------- benchmark file names
+
+#: Other names for the five files of a problem: whoever spells a name itself instead of
+#: asking ``paintkit.layout.problem_files`` writes or looks for the usual one.
+OTHER_NAMES = {"INPUT": "_before.png", "ANSWER": "_after.png", "METADATA": ".problem.json",
+               "INPUT_SVG": "_before.svg", "ANSWER_SVG": "_after.svg"}
+
+
+@pytest.fixture
+def renamed(monkeypatch):
+    import paintkit.layout.problem_files as problem_files
+
+    for name, value in OTHER_NAMES.items():
+        monkeypatch.setattr(problem_files, name, value)
+
+
+def test_writers_and_readers_of_benchmark_trees_ask_one_owner(renamed, tmp_path):
+    import pyarrow.parquet as pq
+
+    from paintkit.engines import write_suite
+    from paintkit.evaluate.synthetic import write_synthetic_tree
+    from paintkit.layout.benchmark import discover_problems, read_images, read_metadata
+    from paintkit.rewards._common import ProblemIndex
+    from paintkit.subsets import load_pool
+    from tests.support.generate_helpers import small_suite
+
+    suite = small_suite(tasks=("recolor",), conditions=("baseline",), size=(128, 128))
+    tree = tmp_path / "tree"
+    write_suite(suite, tree, engine="inprocess", progress=False, svg=True)
+    on_disk = sorted(p.name for p in tree.rglob("*") if p.name[:1].isdigit())
+    assert on_disk == sorted(s.stem + suffix for s in suite.specs()
+                             for suffix in OTHER_NAMES.values())
+    again = write_suite(suite, tree, engine="inprocess", progress=False, svg=True)
+    assert again.skipped == len(suite)  # resuming looks for the same names
+
+    problems = discover_problems(tree)  # paintkit eval
+    assert len(problems) == len(suite)
+    inp, answer = read_images(problems[0])
+    meta = read_metadata(problems[0])
+    assert inp.shape == answer.shape == (128, 128, 3)
+    assert ProblemIndex(tree).paths(meta["problem_id"]) == \
+        (str(problems[0].input_path), str(problems[0].answer_path))  # the rewards
+    assert len(load_pool(tree)) == len(suite)  # paintkit subset
+
+    write_suite(suite, tmp_path / "pq", engine="inprocess", progress=False, format="parquet")
+    table = pq.read_table(sorted((tmp_path / "pq").glob("*.parquet"))[0])
+    assert table.column("input")[0].as_py()["path"].endswith("_before.png")
+    assert table.column("answer")[0].as_py()["path"].endswith("_after.png")
+
+    bench, _ = write_synthetic_tree(tmp_path / "synthetic", problems=2, models=("exact",))
+    assert len(discover_problems(bench)) == 2
+
+
+def test_show_names_the_benchmark_file_through_the_owner(renamed):
+    from types import SimpleNamespace
+
+    from paintkit.cli.show import describe
+
+    problem = SimpleNamespace(metadata={"slot": 0, "namespace": "paintbench", "attempt": 0,
+                                        "seed": 1})
+    lines = describe(problem, "recolor", "baseline", "color_code")
+    assert "PaintBench file: PaintBench/recolor/000_before.png" in lines
+
+
+def _code_strings(path: Path):
+    """String constants of ``path`` that are code, not docstrings, help text or messages."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    prose = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef) and node.body \
+                and isinstance(node.body[0], ast.Expr):
+            prose.add(id(node.body[0].value))
+        if isinstance(node, ast.keyword) and node.arg in ("help", "description"):
+            prose.update(id(sub) for sub in ast.walk(node.value))
+        if isinstance(node, ast.Raise):
+            prose.update(id(sub) for sub in ast.walk(node))
+    return [(node.lineno, node.value) for node in ast.walk(tree)
+            if isinstance(node, ast.Constant) and isinstance(node.value, str)
+            and id(node) not in prose]
+
+
+def test_problem_file_names_are_spelled_only_by_their_owner():
+    """The names the behaviour tests above cannot reach (a writer no test drives) are not
+    spelled anywhere else either."""
+    spelled = ("_input.png", "_answer.png", "_input.svg", "_answer.svg")
+    found = [f"{path.relative_to(PACKAGE)}:{line}" for path in sorted(PACKAGE.rglob("*.py"))
+             if path.relative_to(PACKAGE).as_posix() != "layout/problem_files.py"
+             for line, text in _code_strings(path) if any(s in text for s in spelled)]
+    assert found == []
