@@ -116,7 +116,11 @@ def one_thread_worker() -> None:
     Parallelism comes from the pool (Numba's pool would spin-wait between the small kernels
     of each problem and steal the other core); freed memory is kept for the next problem
     (:mod:`paintkit.worker_memory`)."""
-    import numba  # heavy: only the workers that run Numba kernels load it
+    # heavy: only the workers that run Numba kernels load them. paintkit.kernels picks (and
+    # loads) Numba's threading layer, which must happen before Numba starts its threads.
+    import numba
+
+    import paintkit.kernels  # noqa: F401
 
     numba.set_num_threads(1)
     reuse_freed_memory()
