@@ -120,7 +120,7 @@ def one_thread_worker() -> None:
     # loads) Numba's threading layer, which must happen before Numba starts its threads.
     import numba
 
-    import paintkit.kernels  # noqa: F401
+    import paintkit.kernels  # noqa: F401 (numba: its threading layer)
 
     numba.set_num_threads(1)
     reuse_freed_memory()

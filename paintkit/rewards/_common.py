@@ -18,6 +18,7 @@ import numpy as np
 
 from paintkit.arguments import check_int
 from paintkit.kernels import numba_lock
+from paintkit.layout.problem_files import image_paths, metadata_files
 from paintkit.metrics.coerce import (
     as_images,
     float_to_uint8_unchecked,
@@ -310,8 +311,6 @@ class ProblemIndex:
 
     def paths(self, problem_id) -> tuple[str, str]:
         import json
-
-        from paintkit.layout.problem_files import image_paths, metadata_files
 
         with self._lock:
             if self._paths is None:
