@@ -15,6 +15,8 @@ Explaining an output (which objects it got right) is :func:`paintkit.explain`.
 """
 
 import importlib
+import sys
+import types
 
 # Loaded on first use, so that importing a light submodule (``paintkit.metrics.version``,
 # read by ``paintkit stats``) does not load Numba and the kernels.
@@ -42,6 +44,20 @@ def __getattr__(name):
 
 def __dir__() -> list[str]:
     return sorted(set(globals()) | set(__all__))
+
+
+class _Package(types.ModuleType):
+    """``paintkit.metrics.score`` and ``.reward`` are the functions, as they always were: the
+    import system records each loaded submodule on its package (``score.py``, ``reward.py``),
+    which must not replace the function of the same name."""
+
+    def __setattr__(self, name, value):
+        if name in _HOME_OF and isinstance(value, types.ModuleType):
+            return
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package
 
 
 __all__ = sorted(_HOME_OF)

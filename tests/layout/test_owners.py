@@ -126,6 +126,21 @@ def test_stats_aggregates_without_skia_or_numba(tmp_path):
     assert done.stdout.strip() == "[] []"
 
 
+def test_metrics_package_loads_its_names_on_first_use():
+    """``paintkit.metrics.version`` (read by stats) loads no kernels, and ``score`` /
+    ``reward`` stay the functions whatever was imported first."""
+    probe = ("import sys, types\n"
+             "import paintkit.metrics.version\n"
+             "assert 'numba' not in sys.modules and 'torch' not in sys.modules\n"
+             "import paintkit.metrics.accumulator\n"
+             "from paintkit.metrics import reward, score\n"
+             "assert isinstance(score, types.FunctionType), score\n"
+             "assert isinstance(reward, types.FunctionType), reward\n")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+
+
 # ---------------------------------------------------------------- the stateful metric
 
 def test_metric_faces_share_one_state_and_take_every_figure_from_figures_py(monkeypatch):
