@@ -49,11 +49,9 @@ def test_only_parallel_starts_process_pools():
 
 def test_one_job_count():
     import paintkit.engines
-    import paintkit.evaluate.runner
     import paintkit.parallel
 
     assert paintkit.engines.default_jobs is paintkit.parallel.default_jobs
-    assert paintkit.evaluate.runner.default_jobs is paintkit.parallel.default_jobs
 
 
 def test_generate_engine_and_stats_take_their_pools_from_parallel(monkeypatch):
@@ -194,7 +192,7 @@ def test_writers_and_readers_of_benchmark_trees_ask_one_owner(renamed, tmp_path)
     import pyarrow.parquet as pq
 
     from paintkit.engines import write_suite
-    from paintkit.evaluate.synthetic import write_synthetic_tree
+    from paintkit.eval.synthetic import write_synthetic_tree
     from paintkit.layout.benchmark import discover_problems, read_images, read_metadata
     from paintkit.rewards._common import ProblemIndex
     from paintkit.subsets import load_pool
