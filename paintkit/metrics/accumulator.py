@@ -58,7 +58,8 @@ def zero_state(device, dtype=None) -> dict:
 
 def batch_sums(stats: ToleranceStatistics, device, dtype) -> dict:
     """What a batch adds to the state: :data:`STATE_NAMES` -> tensors on ``device`` (float
-    sums in ``dtype``), from the batch's per-problem figures
+    sums in ``dtype``; ``problems`` a Python int, added on the device without a copy from
+    the host), from the batch's per-problem figures
     (:meth:`~paintkit.metrics.ToleranceStatistics.figures`, computed once)."""
     s = stats if stats.device == device else stats.to(device)  # Numba results onto a GPU
     figures = s.figures(dtype)
@@ -71,7 +72,7 @@ def batch_sums(stats: ToleranceStatistics, device, dtype) -> dict:
         "preservation_correct": s.preservation_correct.sum(0),
         "changed": s.changed.sum(0),
         RATIO_SUM: ratio.nan_to_num(0.0, posinf=0.0, neginf=0.0).sum(),
-        "problems": s.edit_pixels.new_tensor(len(s)),
+        "problems": len(s),
         "missing": (~s.has_output).sum(),
         "over_edit_problems": ratio.isfinite().sum(),
         "edit_pixels": s.edit_pixels.sum(),

@@ -71,7 +71,7 @@ class PixelEditIoU(Metric):
         stats = score_batch(preds, target, inputs, backend=self.backend,
                             samples_per_problem=samples_per_problem, delta_e=self.delta_e)
         for name, value in batch_sums(stats, self.problems.device, self.sum_iou.dtype).items():
-            setattr(self, name, getattr(self, name) + value)
+            getattr(self, name).add_(value)  # in place, on the states' device
 
     def _figures(self) -> dict:
         return state_figures({name: getattr(self, name) for name in STATE_NAMES})
