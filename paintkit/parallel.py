@@ -1,33 +1,194 @@
-"""Chunks of work in worker processes, consumed in submission order (``paintkit eval``,
-``paintkit explain``).
+"""Worker processes: the one owner of paintkit's process pools and job counts.
 
-Shared by the commands that score or explain a tree of problems, so neither imports the
-other for it.
+Every process pool of paintkit is started here (:func:`start_pool`, or :func:`worker_pool`
+as a context manager), whichever command runs it: ``generate``'s local engine, ``eval`` and
+``explain`` (:func:`map_in_workers`, chunks consumed in submission order) and ``stats``
+(bootstrap tables). :func:`default_jobs` is the job count they all default to. The module
+imports only the standard library (Numba is loaded inside the initializer that sets its
+threads), so a command takes its pool without loading what another command computes with.
+
+Workers die with the process that started them. A pool worker must not outlive its parent:
+after a SIGKILL of the parent nothing runs ``shutdown()``, and a worker blocked on its task
+queue (or busy with a long unit) would otherwise live on, holding hundreds of MB. Two
+mechanisms, both set up by :func:`bind_to_parent` in every pool's initializer:
+
+- Linux ``prctl(PR_SET_PDEATHSIG, SIGKILL)``: the kernel kills the worker the moment the
+  process that forked it exits (for a ``forkserver`` pool that is the fork server, which
+  itself exits when the parent's connection closes);
+- a daemon thread that checks every :data:`POLL_SECONDS` whether the original parent is
+  still alive and ends the worker with ``os._exit`` if not (any POSIX system, and the
+  case where a fork server survives).
 """
 
 from __future__ import annotations
 
+import ctypes
+import multiprocessing
+import multiprocessing.context
 import os
+import signal
+import sys
+import threading
+import time
 from collections import deque
-
-import numba
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 
 from paintkit.worker_memory import reuse_freed_memory
+
+POLL_SECONDS = 0.5
+_PR_SET_PDEATHSIG = 1
+
+
+def _parent_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # exists, owned by someone else (pid reused): treat as gone
+        return False
+    if sys.platform.startswith("linux"):
+        try:  # a zombie parent (killed, not yet reaped) counts as dead
+            with open(f"/proc/{pid}/stat", "rb") as fh:
+                return fh.read().rsplit(b")", 1)[1].split()[0] != b"Z"
+        except OSError:
+            return False
+    return True
+
+
+def _watch(pid: int) -> None:
+    while _parent_alive(pid):
+        time.sleep(POLL_SECONDS)
+    os._exit(1)
+
+
+def bind_to_parent(parent_pid: int) -> None:
+    """Make this process exit when ``parent_pid`` exits (see module docstring)."""
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):  # pragma: no cover - no prctl: the thread remains
+            pass
+    if not _parent_alive(parent_pid):  # died before the signal was armed
+        os._exit(1)
+    threading.Thread(target=_watch, args=(parent_pid,), name="paintkit-lifeline",
+                     daemon=True).start()
+
+
+def _bound_initializer(parent_pid: int, initializer, initargs: tuple) -> None:
+    bind_to_parent(parent_pid)
+    if initializer is not None:
+        initializer(*initargs)
+
+
+class _QuietSpawnProcess(multiprocessing.context.SpawnProcess):
+    """A spawned process that starts with SIGINT ignored (inherited through exec: Python
+    keeps an ignored SIGINT). Ctrl-C reaches every process of the terminal's group; the
+    parent handles it (one line, then it ends the workers), while a worker, even one still
+    importing, would print its own traceback."""
+
+    def start(self) -> None:
+        if threading.current_thread() is not threading.main_thread():
+            return super().start()
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+        try:
+            return super().start()
+        finally:
+            signal.signal(signal.SIGINT, previous)
+
+
+class _QuietSpawnContext(multiprocessing.context.SpawnContext):
+    Process = _QuietSpawnProcess
 
 
 def default_jobs() -> int:
     """One worker per CPU core available to this process."""
-    return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
-               else (os.cpu_count() or 1))
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
 
 
 def one_thread_worker() -> None:
-    """Worker initializer: one Numba thread per worker process. Parallelism comes from the
-    pool (Numba's pool would spin-wait between the small kernels of each problem and steal
-    the other core); freed memory is kept for the next problem
+    """Initializer of ``eval`` / ``explain`` workers: one Numba thread per worker process.
+    Parallelism comes from the pool (Numba's pool would spin-wait between the small kernels
+    of each problem and steal the other core); freed memory is kept for the next problem
     (:mod:`paintkit.worker_memory`)."""
+    # heavy: only the workers that run Numba kernels load them. paintkit.kernels picks (and
+    # loads) Numba's threading layer, which must happen before Numba starts its threads.
+    import numba
+
+    import paintkit.kernels  # noqa: F401 (numba: its threading layer)
+
     numba.set_num_threads(1)
     reuse_freed_memory()
+
+
+def single_thread_worker() -> None:
+    """Worker-process setup of ``generate``'s engines: parallelism comes from the workers,
+    so keep Numba / torch / BLAS to one thread each (their thread pools spin-wait and steal
+    the cores), without importing any of them."""
+    for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ.setdefault(var, "1")
+    if "numba" in sys.modules:
+        # Numba re-reads its environment on every compile and refuses a NUMBA_NUM_THREADS
+        # that differs from the one it started with: only lower the active thread count.
+        sys.modules["numba"].set_num_threads(1)
+    else:
+        os.environ.setdefault("NUMBA_NUM_THREADS", "1")
+    if "torch" in sys.modules:
+        sys.modules["torch"].set_num_threads(1)
+
+
+def _start_context(start: str):
+    if start == "spawn":
+        return _QuietSpawnContext()
+    if start == "forkserver":
+        # Never fork a process that may hold threads (Numba, torch, Skia): forkserver on
+        # Linux, spawn elsewhere.
+        method = "forkserver" if sys.platform.startswith("linux") else "spawn"
+        return multiprocessing.get_context(method)
+    raise ValueError(f"start must be 'spawn' or 'forkserver', got {start!r}")
+
+
+def start_pool(jobs: int, initializer=None, initargs: tuple = (), start: str = "spawn"
+               ) -> ProcessPoolExecutor:
+    """A ``ProcessPoolExecutor`` of ``jobs`` workers bound to this process: each runs
+    :func:`bind_to_parent`, then ``initializer(*initargs)``. ``start="spawn"`` (default)
+    starts workers that ignore SIGINT from their start; ``"forkserver"`` (Linux; spawn
+    elsewhere) starts them from a fork server (``generate``'s engine). Never forked from
+    this process: a fork would copy its threads and locks. The caller shuts it down."""
+    if not isinstance(jobs, int) or jobs < 1:
+        raise ValueError(f"jobs must be an int >= 1, got {jobs!r}")
+    return ProcessPoolExecutor(jobs, mp_context=_start_context(start),
+                               initializer=_bound_initializer,
+                               initargs=(os.getpid(), initializer, initargs))
+
+@contextmanager
+def worker_pool(jobs: int, initializer=None, initargs: tuple = ()) -> Iterator[ProcessPoolExecutor]:
+    """A ``ProcessPoolExecutor`` of ``jobs`` spawned workers bound to this process, as a
+    context manager.
+
+    Each worker runs :func:`bind_to_parent` (then ``initializer(*initargs)``), so none
+    outlives a SIGKILLed parent, and ignores SIGINT from its start. When the ``with`` body raises
+    (Ctrl-C, a full disk, a bad row), queued work is cancelled and the workers are killed at
+    once instead of finishing what they hold. Spawned, not forked: a fork would copy the
+    parent's threads and locks.
+    """
+    pool = start_pool(jobs, initializer, initargs)
+    try:
+        yield pool
+    except BaseException:
+        processes = list((getattr(pool, "_processes", None) or {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            process.kill()
+        for process in processes:
+            process.join(5)
+        raise
+    pool.shutdown(wait=True)
 
 
 def map_in_workers(function, chunks, args: tuple, jobs: int, consume) -> None:
@@ -35,10 +196,6 @@ def map_in_workers(function, chunks, args: tuple, jobs: int, consume) -> None:
     processes (one Numba thread each, gone with their parent), at most ``2 * jobs`` chunks
     in flight. Results are consumed in submission order (not completion order), so two
     runs over the same files write the same bytes whatever the scheduling."""
-    # heavy (Skia, numba): the engines package imports the suites and the task registry
-    # (about 1.5 s)
-    from paintkit.engines.lifeline import worker_pool
-
     with worker_pool(jobs, one_thread_worker) as pool:  # a SIGKILLed run leaves no worker
         in_flight: deque = deque()
         for chunk in chunks:

@@ -25,6 +25,7 @@ from pathlib import Path
 
 from paintkit.arguments import check_int
 from paintkit.io.jsonl import parse_json
+from paintkit.layout.problem_files import metadata_files, metadata_name, parse_problem_file
 from paintkit.seeds import python_rng, seed_from_key
 
 FACTORS: tuple[str, ...] = ("objects", "edit", "steps")
@@ -118,10 +119,11 @@ def load_pool(benchmark_root) -> list[Item]:
     """Every problem JSON under a generated folder (``<root>/<Benchmark>/<task>/NNN.json``),
     keyed by its path relative to ``root`` without ``.json``."""
     root = Path(benchmark_root)
-    paths = sorted(p for p in root.rglob("*.json") if p.stem.isdigit())
+    paths = metadata_files(root)
     if not paths:
-        raise ValueError(f"{root}: no problem JSON files (NNN.json) found")
-    return [item_of(str(p.relative_to(root).with_suffix("")), _read_problem(p)) for p in paths]
+        raise ValueError(f"{root}: no problem JSON files ({metadata_name('NNN')}) found")
+    return [item_of(str(p.relative_to(root).with_name(parse_problem_file(p.name)[0])), _read_problem(p))
+            for p in paths]
 
 
 def _read_problem(path: Path) -> dict:

@@ -16,6 +16,7 @@ from pathlib import Path
 from paintkit.conditions import CONDITIONS
 from paintkit.errors import RejectedSeed
 from paintkit.io.atomic import write_text_atomic
+from paintkit.layout.problem_files import input_name, problem_stem
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -70,7 +71,7 @@ def describe(problem, task: str, condition: str, mode: str) -> list[str]:
                      f"attempt {meta['attempt']}, seed {meta['seed']}")
         idx = benchmark_index(task, condition, mode, slot) if namespace == "paintbench" else None
         if idx is not None:
-            lines.append(f"PaintBench file: PaintBench/{task}/{idx:03d}_input.png")
+            lines.append(f"PaintBench file: PaintBench/{task}/{input_name(problem_stem(idx))}")
         space = "" if namespace == "paintbench" else f", namespace={namespace!r}"
         lines.append(f"reproduce: paintkit.generate({task!r}, seed={slot}, condition={condition!r}, "
                      f"mode={mode!r}{space})")
@@ -139,7 +140,8 @@ def show_chart_problem(args: argparse.Namespace) -> int:
     print(f"problem {namespace}-{args.task}-{slot:06d}: slot {slot}, attempt {meta['attempt']}, "
           f"seed {meta['seed']}")
     if namespace == "tinygrafixbench" and slot < 30:
-        print(f"TinyGrafixBench file: TinyGrafixBench/{args.task}/{slot:03d}_input.png")
+        print(f"TinyGrafixBench file: TinyGrafixBench/{args.task}/"
+              f"{input_name(problem_stem(slot))}")
     print(f"reproduce: paintkit.generate({args.task!r}, seed={slot}, source='tinygrafixbench', "
           f"namespace={namespace!r})")
     print(f"wrote {args.out}/input.png, answer.png, instruction.txt, problem.json")

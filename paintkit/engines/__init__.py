@@ -15,10 +15,11 @@ from paintkit.engines.generate import (
     make_engine,
     write_suite,
 )
-from paintkit.engines.local import Engine, InProcessEngine, ProcessPoolEngine, default_jobs
+from paintkit.engines.local import Engine, InProcessEngine, ProcessPoolEngine
 from paintkit.engines.summary import GenerateSummary
 from paintkit.engines.work import WorkOptions, run_unit
 from paintkit.io.progress import Progress  # re-exported: the one progress line of generate and eval
+from paintkit.parallel import default_jobs  # the one job count (paintkit/parallel.py)
 
 __all__ = [
     "ENGINES", "Engine", "GenerateSummary", "InProcessEngine", "ProcessPoolEngine", "Progress",

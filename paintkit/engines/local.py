@@ -9,22 +9,12 @@ every engine produces the same files.
 
 from __future__ import annotations
 
-import multiprocessing
-import os
-import sys
 from abc import ABC, abstractmethod
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, wait
 
 from paintkit.engines.work import WorkOptions, pool_worker, run_unit
+from paintkit.parallel import default_jobs, start_pool
 from paintkit.suites import Suite
-
-
-def default_jobs() -> int:
-    """One worker per CPU core available to this process."""
-    try:
-        return len(os.sched_getaffinity(0)) or 1
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
 
 
 class Engine(ABC):
@@ -68,13 +58,6 @@ class InProcessEngine(Engine):
         return [(h, h.result) for h in handles], set()
 
 
-def _mp_context():
-    # Never fork a process that may hold threads (Numba, torch, Skia): forkserver on Linux,
-    # spawn elsewhere.
-    method = "forkserver" if sys.platform.startswith("linux") else "spawn"
-    return multiprocessing.get_context(method)
-
-
 class ProcessPoolEngine(Engine):
     """A local pool of ``jobs`` worker processes (default: one per core)."""
 
@@ -85,8 +68,8 @@ class ProcessPoolEngine(Engine):
         if not isinstance(jobs, int) or jobs < 1:
             raise ValueError(f"jobs must be an int >= 1, got {jobs!r}")
         self.workers = jobs
-        self._pool = ProcessPoolExecutor(max_workers=jobs, mp_context=_mp_context(),
-                                         initializer=pool_worker, initargs=(os.getpid(),))
+        # bound to this process (paintkit/parallel.py), started from a fork server
+        self._pool = start_pool(jobs, pool_worker, start="forkserver")
 
     def submit(self, suite, start, stop, options):
         return self._pool.submit(run_unit, suite, start, stop, options)

@@ -13,8 +13,9 @@ from __future__ import annotations
 import socket
 from urllib.parse import urlsplit
 
-from paintkit.engines.local import Engine, default_jobs
-from paintkit.engines.work import run_unit, single_thread_worker
+from paintkit.engines.local import Engine
+from paintkit.engines.work import run_unit
+from paintkit.parallel import default_jobs, single_thread_worker
 
 CONNECT_TIMEOUT_S = 5.0
 _RAY_CLIENT_PORT = 10001

@@ -6,11 +6,9 @@ the same bytes.
 
 from __future__ import annotations
 
-import os
-import sys
 from dataclasses import dataclass
 
-from paintkit.engines.lifeline import bind_to_parent
+from paintkit.parallel import single_thread_worker
 from paintkit.suites import ProblemSuite, build_problem
 from paintkit.worker_memory import reuse_freed_memory
 from paintkit.writers.record import encode_problem
@@ -41,24 +39,9 @@ def run_unit(suite: ProblemSuite, start: int, stop: int, options: WorkOptions) -
     return out
 
 
-def pool_worker(parent_pid: int) -> None:
-    """Initializer of local pool workers: one thread each, exit with the parent, and keep
-    freed memory for the next problem (:mod:`paintkit.worker_memory`)."""
-    bind_to_parent(parent_pid)
+def pool_worker() -> None:
+    """Initializer of local pool workers (after :func:`paintkit.parallel.start_pool` bound
+    them to their parent): one thread each, and keep freed memory for the next problem
+    (:mod:`paintkit.worker_memory`)."""
     single_thread_worker()
     reuse_freed_memory()
-
-
-def single_thread_worker() -> None:
-    """Worker-process setup: parallelism comes from the workers, so keep Numba / torch /
-    BLAS to one thread each (their thread pools spin-wait and steal the cores)."""
-    for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
-        os.environ.setdefault(var, "1")
-    if "numba" in sys.modules:
-        # Numba re-reads its environment on every compile and refuses a NUMBA_NUM_THREADS
-        # that differs from the one it started with: only lower the active thread count.
-        sys.modules["numba"].set_num_threads(1)
-    else:
-        os.environ.setdefault("NUMBA_NUM_THREADS", "1")
-    if "torch" in sys.modules:
-        sys.modules["torch"].set_num_threads(1)

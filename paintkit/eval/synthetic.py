@@ -14,6 +14,8 @@ import numpy as np
 
 from paintkit.io.images import write_png
 from paintkit.io.png_encode import encode_png
+from paintkit.layout.outputs import output_name
+from paintkit.layout.problem_files import answer_name, input_name, metadata_name, problem_stem
 
 _PALETTE = np.array([[255, 0, 0], [255, 165, 0], [255, 255, 0], [0, 255, 0], [0, 0, 255],
                      [128, 0, 128], [255, 192, 203], [139, 69, 19], [0, 0, 0],
@@ -100,15 +102,16 @@ def write_synthetic_tree(
         task, idx = f"task_{n % tasks}", n // tasks
         folder = bench_root / benchmark / task
         inp, answer = synthetic_problem(rng, width, height)
-        write_png(folder / f"{idx:03d}_input.png", inp)
-        write_png(folder / f"{idx:03d}_answer.png", answer)
+        stem = problem_stem(idx)
+        write_png(folder / input_name(stem), inp)
+        write_png(folder / answer_name(stem), answer)
         meta = {"instruction": "synthetic edit", "task": task, "mode": "default",
                 "visual_condition": "baseline", "category": "synthetic",
-                "problem_id": f"{task}_{idx:03d}", "seed": seed * 100003 + n, "W": width,
+                "problem_id": f"{task}_{stem}", "seed": seed * 100003 + n, "W": width,
                 "H": height, "bg_colors": ["#" + bytes(inp[0, 0]).hex().upper()]}
-        (folder / f"{idx:03d}.json").write_text(json.dumps(meta), encoding="utf-8")
+        (folder / metadata_name(stem)).write_text(json.dumps(meta), encoding="utf-8")
         for m, model in enumerate(models):
-            path = out_root / model / benchmark / task / f"{idx:04d}_output.png"
+            path = out_root / model / benchmark / task / output_name(idx)
             path.parent.mkdir(parents=True, exist_ok=True)
             k = n + 7 * m
             if missing_every and k % missing_every == missing_every - 1:

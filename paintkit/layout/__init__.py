@@ -2,6 +2,8 @@
 
 One module owns each part of the layout, and every command reads and writes through it:
 
+- :mod:`~paintkit.layout.problem_files`: the names of a problem's files in a benchmark
+  tree (``NNN_input.png``, ``NNN_answer.png``, ``NNN.json``), for writers and readers;
 - :mod:`~paintkit.layout.benchmark`: benchmark trees (``<Benchmark>/<task>/NNN_*``),
   finding problems, reading a problem's metadata and images;
 - :mod:`~paintkit.layout.outputs`: model-output trees (``<model>/<Benchmark>/<task>/

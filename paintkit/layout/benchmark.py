@@ -1,5 +1,6 @@
 """Benchmark trees: ``<root>/<Benchmark>/<task>/<NNN>_input.png``, ``<NNN>_answer.png``,
-``<NNN>.json`` (docs/file-layout.md), and reading one problem's metadata and images.
+``<NNN>.json`` (docs/file-layout.md), and reading one problem's metadata and images. The
+file names come from :mod:`paintkit.layout.problem_files`.
 
 Trees written by other tools are read the same way: any number of digits is accepted for
 ``NNN``, hidden files and files not starting with a digit are ignored, and anything else
@@ -8,7 +9,6 @@ that breaks the layout is reported with the first offending path.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,12 +20,19 @@ from paintkit.io.names import check_folder_name
 from paintkit.layout.errors import LayoutError
 from paintkit.layout.folders import visible_dirs
 from paintkit.layout.outputs import output_name
+from paintkit.layout.problem_files import (
+    answer_name,
+    input_name,
+    is_input_file,
+    metadata_name,
+    parse_problem_file,
+    required_suffixes,
+)
 from paintkit.layout.rows import RowKey
 
-# NNN_input.svg / NNN_answer.svg: optional vector copies (paintkit generate --svg)
-_PROBLEM_FILE = re.compile(r"^(\d+)(_input\.png|_answer\.png|\.json|_input\.svg|_answer\.svg)$")
-#: The three files every problem has, after its ``NNN``.
-PROBLEM_FILES = ("_input.png", "_answer.png", ".json")
+
+def _expected(stem: str = "NNN") -> str:
+    return f"{input_name(stem)}, {answer_name(stem)}, {metadata_name(stem)}"
 
 
 @dataclass(frozen=True)
@@ -40,15 +47,15 @@ class BenchmarkProblem:
 
     @property
     def input_path(self) -> Path:
-        return self.folder / f"{self.stem}_input.png"
+        return self.folder / input_name(self.stem)
 
     @property
     def answer_path(self) -> Path:
-        return self.folder / f"{self.stem}_answer.png"
+        return self.folder / answer_name(self.stem)
 
     @property
     def metadata_path(self) -> Path:
-        return self.folder / f"{self.stem}.json"
+        return self.folder / metadata_name(self.stem)
 
     def output_path(self, outputs_root: Path, model: str, kind: str = "output.png") -> Path:
         """``<outputs_root>/<model>/<benchmark>/<task>/NNNN_output.png`` (or another file
@@ -73,19 +80,16 @@ def _task_problems(benchmark: str, task_dir: Path) -> list[BenchmarkProblem]:
         name = path.name
         if name.startswith(".") or not name[:1].isdigit():
             continue
-        match = _PROBLEM_FILE.match(name)
-        if match is None or not path.is_file():
-            raise LayoutError(
-                f"{path}: not a benchmark file; expected NNN_input.png, NNN_answer.png or "
-                "NNN.json (docs/file-layout.md)"
-            )
-        found.setdefault(match.group(1), set()).add(match.group(2))
+        parsed = parse_problem_file(name)
+        if parsed is None or not path.is_file():
+            raise LayoutError(f"{path}: not a benchmark file; expected one of {_expected()} "
+                              "(docs/file-layout.md)")
+        found.setdefault(parsed[0], set()).add(parsed[1])
     if not found:
-        raise LayoutError(f"{task_dir}: task folder holds no problems (NNN_input.png, "
-                          "NNN_answer.png, NNN.json)")
+        raise LayoutError(f"{task_dir}: task folder holds no problems ({_expected()})")
     problems = []
     for stem in sorted(found, key=int):
-        for suffix in PROBLEM_FILES:
+        for suffix in required_suffixes():
             if suffix not in found[stem]:
                 raise LayoutError(f"{task_dir / (stem + suffix)}: missing (problem {stem} has "
                                   f"{', '.join(sorted(stem + s for s in found[stem]))})")
@@ -95,7 +99,7 @@ def _task_problems(benchmark: str, task_dir: Path) -> list[BenchmarkProblem]:
 
 def _has_inputs(task: Path) -> bool:
     try:
-        return any(p.name.endswith("_input.png") for p in task.iterdir())
+        return any(is_input_file(p.name) for p in task.iterdir())
     except OSError:
         return False
 

@@ -14,27 +14,50 @@ Heavy work runs in :mod:`paintkit.kernels` (Numba on CPU, torch on any device).
 Explaining an output (which objects it got right) is :func:`paintkit.explain`.
 """
 
-from paintkit.metrics.accumulator import ScoreAccumulator
-from paintkit.metrics.coerce import MissingImage
-from paintkit.metrics.result import ProblemScore
-from paintkit.metrics.reward import reward
-from paintkit.metrics.score import BatchStatistics, score, tolerance_statistics
-from paintkit.metrics.statistics import TOLERANCES, ToleranceStatistics
-from paintkit.metrics.surrogate import soft_reward
-from paintkit.metrics.targets import TargetGroup, Targets, prepare_targets
+import importlib
+import sys
+import types
+
+# Loaded on first use, so that importing a light submodule (``paintkit.metrics.version``,
+# read by ``paintkit stats``) does not load Numba and the kernels.
+_HOMES = {
+    "paintkit.metrics.accumulator": ("ScoreAccumulator",),
+    "paintkit.metrics.coerce": ("MissingImage",),
+    "paintkit.metrics.result": ("ProblemScore",),
+    "paintkit.metrics.reward": ("reward",),
+    "paintkit.metrics.score": ("BatchStatistics", "score", "tolerance_statistics"),
+    "paintkit.metrics.statistics": ("TOLERANCES", "ToleranceStatistics"),
+    "paintkit.metrics.surrogate": ("soft_reward",),
+    "paintkit.metrics.targets": ("TargetGroup", "Targets", "prepare_targets"),
+    "paintkit.metrics.torchmetric": ("PixelEditIoU",),  # needs the optional torchmetrics
+}
+_HOME_OF = {name: module for module, names in _HOMES.items() for name in names}
 
 
 def __getattr__(name):
-    # PixelEditIoU needs the optional torchmetrics: imported on first use only.
-    if name == "PixelEditIoU":
-        from paintkit.metrics.torchmetric import PixelEditIoU  # torchmetrics
-
-        return PixelEditIoU
+    if name in _HOME_OF:
+        value = getattr(importlib.import_module(_HOME_OF[name]), name)
+        globals()[name] = value
+        return value
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = [
-    "BatchStatistics", "MissingImage", "PixelEditIoU", "ProblemScore", "ScoreAccumulator",
-    "TOLERANCES", "TargetGroup", "Targets", "ToleranceStatistics", "prepare_targets",
-    "reward", "score", "soft_reward", "tolerance_statistics",
-]
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
+
+
+class _Package(types.ModuleType):
+    """``paintkit.metrics.score`` and ``.reward`` are the functions, as they always were: the
+    import system records each loaded submodule on its package (``score.py``, ``reward.py``),
+    which must not replace the function of the same name."""
+
+    def __setattr__(self, name, value):
+        if name in _HOME_OF and isinstance(value, types.ModuleType):
+            return
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package
+
+
+__all__ = sorted(_HOME_OF)

@@ -1,38 +1,126 @@
-"""A stateful accumulator (torchmetrics-style ``update`` / ``compute``) over many batches.
+"""The stateful metric: one accumulator core, two faces.
 
-Its state is a handful of sums, so accumulators from different batches, workers or
-processes combine by addition (:meth:`ScoreAccumulator.merge`, :meth:`ScoreAccumulator.sync`).
+The core is three functions over one state, a dict of sums (tensors on one device):
+:func:`zero_state` (the state before any batch), :func:`batch_sums` (what one batch of
+:class:`~paintkit.metrics.ToleranceStatistics` adds to it) and :func:`state_figures` (the
+figures of all problems seen, from the sums, through
+:func:`~paintkit.metrics.figures.tolerance_figures`). Because the state is sums, states
+of different batches, workers or processes combine by addition.
+
+Its faces: :class:`ScoreAccumulator` (plain Python: ``update`` / ``compute`` / ``merge`` /
+``sync``, figures as Python numbers) and :class:`~paintkit.metrics.PixelEditIoU` (the
+same state registered as ``torchmetrics`` states, so torchmetrics syncs it over DDP ranks).
 """
 
 from __future__ import annotations
 
-from paintkit.arguments import check_int
 from paintkit.kernels.delta_e import check_delta_e
+from paintkit.metrics.figures import mean_over_tolerances, tolerance_figures
 from paintkit.metrics.score import tolerance_statistics
 from paintkit.metrics.statistics import TOLERANCES, ToleranceStatistics
 
-_FLOAT_STATE = ("sum_edit_accuracy", "sum_preservation_accuracy", "sum_iou",
-                "sum_over_edit_ratio")
-_INT_STATE = ("problems", "missing", "over_edit_problems", "edit_pixels",
-              "preservation_pixels", "edit_correct", "preservation_correct", "changed")
+#: Sums of per-problem figures, float ``(11,)``: the macro means divide them by ``problems``.
+FIGURE_SUMS = ("sum_edit_accuracy", "sum_preservation_accuracy", "sum_iou")
+#: Pixel counts summed over problems, int64 ``(11,)``: the pooled (micro) figures.
+COUNT_SUMS = ("edit_correct", "preservation_correct", "changed")
+#: Float scalar: the over-edit ratios of the problems with ``|E| > 0``.
+RATIO_SUM = "sum_over_edit_ratio"
+#: Int64 scalars.
+COUNTS = ("problems", "missing", "over_edit_problems", "edit_pixels", "preservation_pixels")
+STATE_NAMES = FIGURE_SUMS + COUNT_SUMS + (RATIO_SUM,) + COUNTS
+#: What :func:`state_figures` returns (and ``ScoreAccumulator.compute``, ``compute_all``).
+FIGURE_NAMES = ("problems", "missing", "miou", "iou", "edit_accuracy", "preservation_accuracy",
+                "over_edit_ratio", "micro_iou", "micro_edit_accuracy",
+                "micro_preservation_accuracy")
 
 
-def _float_dtype(device):
+def float_dtype(device):
     """float64 sums where the device has float64, else float32 (e.g. Apple MPS)."""
     import torch  # heavy: loaded on first use
 
     return torch.float32 if torch.device(device).type == "mps" else torch.float64
 
 
-def _zero_state(device) -> dict:
+def zero_state(device, dtype=None) -> dict:
+    """The empty state on ``device``: :data:`STATE_NAMES` -> zero tensors (float sums in
+    ``dtype``, default :func:`float_dtype`; counts int64)."""
     import torch  # heavy: loaded on first use
 
+    dtype = dtype or float_dtype(device)
     n = len(TOLERANCES)
-    f, i = _float_dtype(device), torch.int64
-    shapes = {key: (n,) for key in ("sum_edit_accuracy", "sum_preservation_accuracy", "sum_iou",
-                                    "edit_correct", "preservation_correct", "changed")}
-    return {key: torch.zeros(shapes.get(key, ()), dtype=f if key in _FLOAT_STATE else i,
-                             device=device) for key in _FLOAT_STATE + _INT_STATE}
+    state = {name: torch.zeros(n, dtype=dtype, device=device) for name in FIGURE_SUMS}
+    state.update({name: torch.zeros(n, dtype=torch.int64, device=device)
+                  for name in COUNT_SUMS})
+    state[RATIO_SUM] = torch.zeros((), dtype=dtype, device=device)
+    state.update({name: torch.zeros((), dtype=torch.int64, device=device) for name in COUNTS})
+    return state
+
+
+def batch_sums(stats: ToleranceStatistics, device, dtype) -> dict:
+    """What a batch adds to the state: :data:`STATE_NAMES` -> tensors on ``device`` (float
+    sums in ``dtype``; ``problems`` a Python int, added on the device without a copy from
+    the host), from the batch's per-problem figures
+    (:meth:`~paintkit.metrics.ToleranceStatistics.figures`, computed once)."""
+    s = stats if stats.device == device else stats.to(device)  # Numba results onto a GPU
+    figures = s.figures(dtype)
+    ratio = figures["over_edit_ratio"]
+    return {
+        "sum_edit_accuracy": figures["edit_accuracy"].sum(0),
+        "sum_preservation_accuracy": figures["preservation_accuracy"].sum(0),
+        "sum_iou": figures["iou"].sum(0),
+        "edit_correct": s.edit_correct.sum(0),
+        "preservation_correct": s.preservation_correct.sum(0),
+        "changed": s.changed.sum(0),
+        RATIO_SUM: ratio.nan_to_num(0.0, posinf=0.0, neginf=0.0).sum(),
+        "problems": len(s),
+        "missing": (~s.has_output).sum(),
+        "over_edit_problems": ratio.isfinite().sum(),
+        "edit_pixels": s.edit_pixels.sum(),
+        "preservation_pixels": s.preservation_pixels.sum(),
+    }
+
+
+def state_figures(state: dict) -> dict:
+    """The figures of every problem summed into ``state``, tensors on its device.
+
+    Returns :data:`FIGURE_NAMES`: ``problems``, ``missing`` (int64 scalars); ``miou``
+    (the mean over tolerances of ``iou``); per tolerance ``(11,)``: ``iou``,
+    ``edit_accuracy``, ``preservation_accuracy`` (macro means over problems, the benchmark's
+    figures) and ``micro_iou``, ``micro_edit_accuracy``, ``micro_preservation_accuracy``
+    (pooled: the figures of :func:`~paintkit.metrics.figures.tolerance_figures` of the summed
+    pixel counts); ``over_edit_ratio`` (mean over the problems with ``|E| > 0``, NaN if none).
+    With no problem the macro means are 0.
+    """
+    import torch  # heavy: loaded on first use
+
+    n = state["problems"].clamp_min(1)
+    iou = state["sum_iou"] / n
+    dtype = iou.dtype
+    ones = torch.ones(1, dtype=torch.bool, device=n.device)
+    pooled = tolerance_figures(state["edit_pixels"].reshape(1),
+                               state["preservation_pixels"].reshape(1),
+                               state["edit_correct"].reshape(1, -1),
+                               state["preservation_correct"].reshape(1, -1),
+                               state["changed"].reshape(1, -1), ones, dtype)
+    k = state["over_edit_problems"]
+    over_edit = torch.where(k > 0, state[RATIO_SUM] / k.clamp_min(1),
+                            torch.full_like(state[RATIO_SUM], float("nan")))
+    return {
+        "problems": state["problems"], "missing": state["missing"],
+        "miou": mean_over_tolerances(iou), "iou": iou,
+        "edit_accuracy": state["sum_edit_accuracy"] / n,
+        "preservation_accuracy": state["sum_preservation_accuracy"] / n,
+        "over_edit_ratio": over_edit,
+        "micro_iou": pooled["iou"][0], "micro_edit_accuracy": pooled["edit_accuracy"][0],
+        "micro_preservation_accuracy": pooled["preservation_accuracy"][0],
+    }
+
+
+def score_batch(outputs, answers, inputs, *, backend: str, samples_per_problem: int,
+                delta_e: str) -> ToleranceStatistics:
+    """The update step both faces run on a batch (:func:`paintkit.metrics.tolerance_statistics`)."""
+    return tolerance_statistics(outputs, answers, inputs, backend=backend,
+                                samples_per_problem=samples_per_problem, delta_e=delta_e).stats
 
 
 class ScoreAccumulator:
@@ -62,40 +150,23 @@ class ScoreAccumulator:
 
     def reset(self) -> None:
         """Empty state; it lives on ``device`` (default: the first batch's device)."""
-        self.state = None if self.device is None else _zero_state(self.device)
+        self.state = None if self.device is None else zero_state(self.device)
 
     def update(self, outputs, answers, inputs=None, *, samples_per_problem: int = 1
                ) -> ToleranceStatistics:
         """Score a batch (same arguments as :func:`paintkit.metrics.score`) and add it."""
-        samples_per_problem = check_int(samples_per_problem, "samples_per_problem", 1)
-        stats = tolerance_statistics(outputs, answers, inputs, backend=self.backend,
-                                     samples_per_problem=samples_per_problem,
-                                     delta_e=self.delta_e).stats
+        stats = score_batch(outputs, answers, inputs, backend=self.backend,
+                            samples_per_problem=samples_per_problem, delta_e=self.delta_e)
         self.update_statistics(stats)
         return stats
 
     def update_statistics(self, stats: ToleranceStatistics) -> None:
         """Add already computed per-problem statistics, on their device (no host copy)."""
         if self.state is None:
-            self.state = _zero_state(stats.device)
-        device = self.state["problems"].device
-        s = stats if stats.device == device else stats.to(device)
+            self.state = zero_state(stats.device)
         st = self.state
-        dtype = st["sum_iou"].dtype
-        st["sum_edit_accuracy"] += s.edit_accuracy(dtype).sum(0)
-        st["sum_preservation_accuracy"] += s.preservation_accuracy(dtype).sum(0)
-        st["sum_iou"] += s.iou(dtype).sum(0)
-        ratio = s.over_edit_ratio(dtype)
-        finite = ratio.isfinite()
-        st["sum_over_edit_ratio"] += ratio.nan_to_num(0.0, posinf=0.0, neginf=0.0).sum()
-        st["over_edit_problems"] += finite.sum()
-        st["problems"] += len(s)
-        st["missing"] += (~s.has_output).sum()
-        st["edit_pixels"] += s.edit_pixels.sum()
-        st["preservation_pixels"] += s.preservation_pixels.sum()
-        st["edit_correct"] += s.edit_correct.sum(0)
-        st["preservation_correct"] += s.preservation_correct.sum(0)
-        st["changed"] += s.changed.sum(0)
+        for name, value in batch_sums(stats, st["problems"].device, st["sum_iou"].dtype).items():
+            st[name] += value
 
     def merge(self, other: ScoreAccumulator) -> ScoreAccumulator:
         """Add another accumulator's state into this one (returns self)."""
@@ -105,13 +176,13 @@ class ScoreAccumulator:
         if other.state is None:
             return self
         if self.state is None:
-            self.state = _zero_state(other.state["problems"].device)
+            self.state = zero_state(other.state["problems"].device)
         for key, value in other.state.items():
             self.state[key] += value.to(self.state[key].device)
         return self
 
     def state_dict(self) -> dict:
-        state = self.state if self.state is not None else _zero_state("cpu")
+        state = self.state if self.state is not None else zero_state("cpu")
         return {k: v.clone() for k, v in state.items()}
 
     def load_state_dict(self, state: dict) -> None:
@@ -128,38 +199,21 @@ class ScoreAccumulator:
         if not (dist.is_available() and dist.is_initialized()):
             return
         if self.state is None:
-            self.state = _zero_state(device or "cpu")
+            self.state = zero_state(device or "cpu")
         for key, value in self.state.items():
             moved = value.to(device) if device is not None else value.clone()
             dist.all_reduce(moved, op=dist.ReduceOp.SUM, group=group)
             self.state[key] = moved.to(value.device)
 
     def compute(self) -> dict:
-        """Means over all problems seen.
+        """Means over all problems seen, as Python numbers (:func:`state_figures`).
 
         Returns a dict with ``problems``, ``missing``, ``miou``, per-tolerance lists
         ``iou``, ``edit_accuracy``, ``preservation_accuracy`` (macro means),
         ``over_edit_ratio`` (mean over problems with |E| > 0), and pooled
         ``micro_iou`` / ``micro_edit_accuracy`` / ``micro_preservation_accuracy``.
         """
-        st = {k: v.cpu() for k, v in self.state.items()} if self.state is not None else {}
-        n = int(st["problems"]) if st else 0
-        if n == 0:
+        if self.state is None or int(self.state["problems"]) == 0:
             raise ValueError("compute: no problems accumulated yet (call update first)")
-        iou = (st["sum_iou"] / n).tolist()
-        e, p = int(st["edit_pixels"]), int(st["preservation_pixels"])
-        ce, cp = st["edit_correct"].tolist(), st["preservation_correct"].tolist()
-        micro_iou = [c / (e + p - q) if e + p - q else 1.0 for c, q in zip(ce, cp, strict=True)]
-        k = int(st["over_edit_problems"])
-        return {
-            "problems": n,
-            "missing": int(st["missing"]),
-            "miou": sum(iou) / len(iou),
-            "iou": iou,
-            "edit_accuracy": (st["sum_edit_accuracy"] / n).tolist(),
-            "preservation_accuracy": (st["sum_preservation_accuracy"] / n).tolist(),
-            "over_edit_ratio": float(st["sum_over_edit_ratio"]) / k if k else float("nan"),
-            "micro_iou": micro_iou,
-            "micro_edit_accuracy": [c / e if e else 1.0 for c in ce],
-            "micro_preservation_accuracy": [c / p if p else 1.0 for c in cp],
-        }
+        figures = state_figures({k: v.cpu() for k, v in self.state.items()})
+        return {name: figures[name].tolist() for name in FIGURE_NAMES}

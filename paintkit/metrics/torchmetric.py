@@ -1,9 +1,12 @@
 """``PixelEditIoU``: the PaintBench metric as a ``torchmetrics.Metric`` (optional dependency).
 
-Install with ``pip install "paintkit[torchmetrics]"``. Its states are sums (added with
-``add_state(..., dist_reduce_fx="sum")``), so torchmetrics syncs them across DDP ranks and
-the result equals scoring all ranks' problems in one process. States live on the metric's
-device; ``update`` never copies pixels to the host.
+Install with ``pip install "paintkit[torchmetrics]"``. It is the torchmetrics face of the one
+accumulator core (:mod:`paintkit.metrics.accumulator`): the core's state of sums is
+registered with ``add_state(..., dist_reduce_fx="sum")``, so torchmetrics syncs it across DDP
+ranks and the result equals scoring all ranks' problems in one process; ``update`` adds the
+core's batch sums and both :meth:`PixelEditIoU.compute` and :meth:`PixelEditIoU.compute_all`
+read the core's figures of the synced state. States live on the metric's device; ``update``
+never copies pixels to the host.
 """
 
 from __future__ import annotations
@@ -11,14 +14,15 @@ from __future__ import annotations
 import torch  # heavy: loaded on first use
 from torchmetrics import Metric
 
-from paintkit.arguments import check_int
-from paintkit.metrics.score import tolerance_statistics
-from paintkit.metrics.statistics import TOLERANCES
+from paintkit.kernels.delta_e import check_delta_e
+from paintkit.metrics.accumulator import (
+    STATE_NAMES,
+    batch_sums,
+    score_batch,
+    state_figures,
+    zero_state,
+)
 from paintkit.metrics.tolerance import check_tolerance
-
-_PER_TOLERANCE = ("sum_iou", "sum_edit_accuracy", "sum_preservation_accuracy",
-                  "edit_correct", "preservation_correct")
-_SCALARS = ("problems", "missing", "edit_pixels", "preservation_pixels")
 
 
 class PixelEditIoU(Metric):
@@ -29,9 +33,12 @@ class PixelEditIoU(Metric):
     :class:`~paintkit.metrics.Targets`, then ``inputs`` is omitted); it takes what
     :func:`paintkit.metrics.reward` takes, so it sits in a ``MetricCollection`` beside
     ``PeakSignalNoiseRatio`` (the collection hands ``inputs=`` to this metric only).
+    ``delta_e`` picks the colour difference as in :class:`~paintkit.metrics.ScoreAccumulator`
+    (``"cie76"``, the benchmark's, by default).
     ``compute()`` returns a 0-d float32 tensor on the metric's device (the states are
-    float64 sums, exact over many updates); :meth:`compute_all` gives the per-tolerance
-    figures as a dict of tensors; :meth:`plot` draws the value(s) with torchmetrics'
+    float64 sums, exact over many updates); :meth:`compute_all` gives every figure of
+    :meth:`ScoreAccumulator.compute <paintkit.metrics.ScoreAccumulator.compute>` as tensors;
+    both are synced over DDP ranks. :meth:`plot` draws the value(s) with torchmetrics'
     plotting (matplotlib).
 
     Example:
@@ -49,52 +56,44 @@ class PixelEditIoU(Metric):
     plot_lower_bound = 0.0
     plot_upper_bound = 1.0
 
-    def __init__(self, tolerance: int | None = None, backend: str = "auto", **kwargs):
+    def __init__(self, tolerance: int | None = None, backend: str = "auto",
+                 delta_e: str = "cie76", **kwargs):
         super().__init__(**kwargs)
         self.tolerance = check_tolerance(tolerance, allow_none=True)
         self.backend = backend
-        n = len(TOLERANCES)
-        for name in _PER_TOLERANCE:
-            dtype = torch.int64 if name.endswith("correct") else torch.float64
-            self.add_state(name, default=torch.zeros(n, dtype=dtype), dist_reduce_fx="sum")
-        for name in _SCALARS:
-            self.add_state(name, default=torch.zeros((), dtype=torch.int64),
-                           dist_reduce_fx="sum")
+        self.delta_e = check_delta_e(delta_e)  # every batch is counted with this formula
+        for name, default in zero_state("cpu", torch.float64).items():
+            self.add_state(name, default=default, dist_reduce_fx="sum")
 
     def update(self, preds, target, inputs=None, samples_per_problem: int = 1) -> None:
         """Add a batch: ``preds`` the outputs, ``target`` the answers (or a Targets),
         ``inputs`` the input images."""
-        samples_per_problem = check_int(samples_per_problem, "samples_per_problem", 1)
-        s = tolerance_statistics(preds, target, inputs, backend=self.backend,
-                                 samples_per_problem=samples_per_problem).stats
-        if s.device != self.problems.device:
-            s = s.to(self.problems.device)  # Numba results (CPU) into a metric on a GPU
-        dtype = self.sum_iou.dtype
-        self.sum_iou += s.iou(dtype).sum(0)
-        self.sum_edit_accuracy += s.edit_accuracy(dtype).sum(0)
-        self.sum_preservation_accuracy += s.preservation_accuracy(dtype).sum(0)
-        self.edit_correct += s.edit_correct.sum(0)
-        self.preservation_correct += s.preservation_correct.sum(0)
-        self.problems += len(s)
-        self.missing += (~s.has_output).sum()
-        self.edit_pixels += s.edit_pixels.sum()
-        self.preservation_pixels += s.preservation_pixels.sum()
+        stats = score_batch(preds, target, inputs, backend=self.backend,
+                            samples_per_problem=samples_per_problem, delta_e=self.delta_e)
+        for name, value in batch_sums(stats, self.problems.device, self.sum_iou.dtype).items():
+            getattr(self, name).add_(value)  # in place, on the states' device
+
+    def _figures(self) -> dict:
+        return state_figures({name: getattr(self, name) for name in STATE_NAMES})
 
     def compute(self):
-        iou = self.sum_iou / self.problems.clamp_min(1)
-        value = iou.mean() if self.tolerance is None else iou[self.tolerance]
+        figures = self._figures()
+        value = figures["miou"] if self.tolerance is None else figures["iou"][self.tolerance]
         return value.to(torch.float32)
+
+    def compute_all(self) -> dict:
+        """Every figure of the problems of all ranks (synced as :meth:`compute` is), tensors
+        on the metric's device: ``miou`` and ``over_edit_ratio`` (0-d), per tolerance
+        ``(11,)`` the macro means ``iou``, ``edit_accuracy``, ``preservation_accuracy`` and
+        the pooled ``micro_iou``, ``micro_edit_accuracy``, ``micro_preservation_accuracy``,
+        and the counts ``problems`` / ``missing`` (:func:`~paintkit.metrics.accumulator.state_figures`)."""
+        # What torchmetrics wraps compute() in: sum the states over the ranks, read them,
+        # then restore this rank's own states so that accumulation goes on.
+        with self.sync_context(dist_sync_fn=self.dist_sync_fn, should_sync=self._to_sync,
+                               should_unsync=self._should_unsync):
+            return {name: value.clone() for name, value in self._figures().items()}
 
     def plot(self, val=None, ax=None):
         """Plot one value or a sequence of values (``compute()`` results; the current value
         when ``val`` is None) with torchmetrics' plotting; returns ``(figure, axes)``."""
         return self._plot(val, ax)
-
-    def compute_all(self) -> dict:
-        """Per-tolerance macro means ``iou``, ``edit_accuracy``, ``preservation_accuracy``
-        ``(11,)``, ``miou``, and the counts ``problems`` / ``missing``."""
-        n = self.problems.clamp_min(1)
-        iou = self.sum_iou / n
-        return {"miou": iou.mean(), "iou": iou, "edit_accuracy": self.sum_edit_accuracy / n,
-                "preservation_accuracy": self.sum_preservation_accuracy / n,
-                "problems": self.problems.clone(), "missing": self.missing.clone()}

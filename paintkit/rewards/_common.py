@@ -18,6 +18,7 @@ import numpy as np
 
 from paintkit.arguments import check_int
 from paintkit.kernels import numba_lock
+from paintkit.layout.problem_files import image_paths, metadata_files
 from paintkit.metrics.coerce import (
     as_images,
     float_to_uint8_unchecked,
@@ -320,9 +321,8 @@ class ProblemIndex:
         with self._lock:
             if self._paths is None:
                 found = {}
-                for meta in sorted(self.root.rglob("*.json")):
-                    stem = meta.stem
-                    inp, ans = meta.with_name(f"{stem}_input.png"), meta.with_name(f"{stem}_answer.png")
+                for meta in metadata_files(self.root):
+                    inp, ans = image_paths(meta)
                     if not (inp.is_file() and ans.is_file()):
                         continue
                     try:

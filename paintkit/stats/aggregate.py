@@ -17,6 +17,7 @@ import numpy as np
 from threadpoolctl import threadpool_limits
 
 from paintkit.arguments import check_int
+from paintkit.parallel import worker_pool
 from paintkit.stats.bootstrap import (
     DEFAULT_N_BOOT,
     DEFAULT_SEED,
@@ -227,9 +228,6 @@ def aggregate_tables(tables: list[ProblemTable], n_boot: int = DEFAULT_N_BOOT,
     if jobs <= 1 or len(work) <= 1:
         results = [_aggregate_job(w) for w in work]
     else:
-        # heavy (Skia, numba): the engines package imports the suites and task registry (about 1.5 s)
-        from paintkit.engines.lifeline import worker_pool
-
         with worker_pool(min(jobs, len(work))) as pool:  # workers die with a killed stats
             results = list(pool.map(_aggregate_job, work))
     return [row for rows in results for row in rows]

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from paintkit.layout.problem_files import problem_stem
+
 PROBLEM = "problem"
 PRESERVATION = "preservation"
 PRESERVATION_TASK = "preservation"  # folder and metadata task name of the preservation split
@@ -39,7 +41,7 @@ class ProblemSpec:
     @property
     def stem(self) -> str:
         """``NNN``: the zero-padded index within the task folder."""
-        return f"{self.idx:0{self.idx_digits}d}"
+        return problem_stem(self.idx, self.idx_digits)
 
     @property
     def problem_id(self) -> str:

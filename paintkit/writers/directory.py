@@ -2,6 +2,7 @@
 ``<NNN>_answer.png``, ``<NNN>.json`` (the preservation split in ``<benchmark>/preservation/``).
 
 Each file is written atomically, the JSON last: a problem whose three files exist is done.
+The file names come from :mod:`paintkit.layout.problem_files`.
 """
 
 from __future__ import annotations
@@ -11,11 +12,9 @@ from pathlib import Path
 
 from paintkit.io.atomic import write_bytes_atomic
 from paintkit.io.names import check_folder_name  # noqa: F401 (re-exported)
+from paintkit.layout.problem_files import written_suffixes
 from paintkit.writers.base import Writer, write_error
 from paintkit.writers.record import EncodedProblem, FileRecord
-
-SUFFIXES = ("_input.png", "_answer.png", ".json")
-SVG_SUFFIXES = ("_input.svg", "_answer.svg")  # with --svg, written before the JSON
 
 
 def benchmark_folders(suite) -> tuple[str, ...]:
@@ -32,7 +31,7 @@ class DirectoryWriter(Writer):
     def __init__(self, root: Path | str, suite, svg: bool = False):
         super().__init__(root, suite)
         self.svg = svg
-        self.suffixes = SUFFIXES[:2] + SVG_SUFFIXES + SUFFIXES[2:] if svg else SUFFIXES
+        self.suffixes = written_suffixes(svg)  # with --svg, the SVGs before the JSON
         self.folders = tuple(check_folder_name(name) for name in benchmark_folders(suite))
         # A combined suite's spec folders already start with the part's benchmark folder.
         self._prefix = "" if getattr(suite, "parts", None) else f"{suite.benchmark}/"

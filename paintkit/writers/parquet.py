@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from paintkit.layout.problem_files import answer_name, input_name
 from paintkit.writers.record import COLUMNS, EncodedProblem
 from paintkit.writers.shards import ShardWriter
 
@@ -77,8 +78,8 @@ class ParquetWriter(ShardWriter):
         rows, self._rows = self._rows, []
         data = {
             "key": [r.key for r in rows],
-            "input": [{"bytes": r.input_png, "path": f"{r.key}_input.png"} for r in rows],
-            "answer": [{"bytes": r.answer_png, "path": f"{r.key}_answer.png"} for r in rows],
+            "input": [{"bytes": r.input_png, "path": input_name(r.key)} for r in rows],
+            "answer": [{"bytes": r.answer_png, "path": answer_name(r.key)} for r in rows],
             "instruction": [r.instruction for r in rows],
             "metadata": [r.metadata_json.decode() for r in rows],
         }

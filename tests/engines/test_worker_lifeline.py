@@ -53,8 +53,7 @@ def test_the_workers_of_eval_explain_and_stats_are_bound_to_their_parent():
     import os
     import signal
 
-    from paintkit.engines.lifeline import worker_pool
-    from paintkit.parallel import map_in_workers
+    from paintkit.parallel import map_in_workers, worker_pool
 
     seen: list[tuple[int, int]] = []
     map_in_workers(_death_signal, range(8), (), 2, seen.append)

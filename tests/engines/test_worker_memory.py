@@ -36,14 +36,15 @@ def test_freed_blocks_are_reused_instead_of_faulted_in_again():
 
 
 def test_pool_initializers_apply_it(monkeypatch):
+    import numba
+
     import paintkit.engines.work as work
     import paintkit.parallel as parallel
 
     calls = []
     monkeypatch.setattr(work, "reuse_freed_memory", lambda: calls.append("generate"))
-    monkeypatch.setattr(work, "bind_to_parent", lambda pid: None)
     monkeypatch.setattr(parallel, "reuse_freed_memory", lambda: calls.append("eval"))
-    monkeypatch.setattr(parallel.numba, "set_num_threads", lambda n: None)
-    work.pool_worker(0)
+    monkeypatch.setattr(numba, "set_num_threads", lambda n: None)
+    work.pool_worker()
     parallel.one_thread_worker()
     assert calls == ["generate", "eval"]

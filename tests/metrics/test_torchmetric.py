@@ -99,3 +99,50 @@ def test_torchmetrics_conventions_collection_plot_and_dtype(rng):
     assert fig is not None and ax is not None
     fig, ax = metric.plot([metric.compute(), metric.compute()])
     assert fig is not None
+
+
+@pytest.mark.parametrize("delta_e", ["cie76", "ciede2000"])
+def test_one_accumulator_two_faces(delta_e, rng):
+    """PixelEditIoU.compute_all() and ScoreAccumulator.compute() give the same figures, bit
+    for bit, for any ``delta_e``; the formula is the metric's, and counts differ between
+    formulas."""
+    from paintkit.metrics import PixelEditIoU
+
+    metric, acc = PixelEditIoU(delta_e=delta_e), ScoreAccumulator(delta_e=delta_e)
+    batches = [problems(rng, 3), problems(rng, 4)]
+    for batch in batches:
+        metric.update(*batch)
+        acc.update(*batch)
+    assert metric.delta_e == delta_e
+    figures = {k: v.tolist() for k, v in metric.compute_all().items()}
+    assert figures == acc.compute()
+    assert float(metric.compute()) == np.float32(figures["miou"])
+    per_problem = [s for batch in batches for s in score(*batch, delta_e=delta_e)]
+    assert figures["miou"] == pytest.approx(np.mean([s.miou for s in per_problem]), abs=1e-12)
+    with pytest.raises(ValueError, match="delta_e"):
+        PixelEditIoU(delta_e="de2000")
+
+
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA device")
+@pytest.mark.parametrize("backend", ["numba", "torch"])
+def test_both_faces_on_cuda_equal_the_cpu(backend, rng):
+    """The core's state stays on the GPU (states, batch sums, figures) and gives the CPU's
+    figures."""
+    from paintkit.metrics import PixelEditIoU
+
+    cpu = ScoreAccumulator(backend="numba")
+    metric = PixelEditIoU(backend=backend).to("cuda")
+    acc = ScoreAccumulator(backend=backend, device="cuda")
+    for n in (5, 3):
+        batch = problems(rng, n)
+        cpu.update(*batch)
+        metric.update(*(x.cuda() for x in batch))
+        acc.update(*(x.cuda() for x in batch))
+    assert {getattr(metric, name).device.type for name in metric._defaults} == {"cuda"}
+    assert acc.state["problems"].device.type == "cuda"
+    assert metric.compute().device.type == "cuda"
+    want = cpu.compute()
+    for got in ({k: v.cpu().tolist() for k, v in metric.compute_all().items()}, acc.compute()):
+        assert got["problems"] == want["problems"] == 8
+        for name in ("iou", "edit_accuracy", "preservation_accuracy", "micro_iou"):
+            np.testing.assert_allclose(got[name], want[name], rtol=0, atol=1e-12)
