@@ -57,7 +57,8 @@ if [ "$DRY" = 0 ] && [ "${DEVICE_CHECK_TESTS:-1}" = 1 ]; then
         tests/metrics/test_counts_cuda.py tests/metrics/test_exact_counts_torch.py \
         tests/metrics/test_metrics_api.py \
         tests/metrics/test_compiled_counts.py tests/metrics/test_similarity.py \
-        tests/rewards/test_rewards_device.py tests/kernels/test_point_ops.py \
+        tests/rewards/test_rewards_device.py tests/rewards/test_rewards_device_index.py \
+        tests/metrics/test_torchmetric.py tests/kernels/test_point_ops.py \
         tests/kernels/test_blend.py tests/kernels/test_gradient.py tests/kernels/test_warp.py \
         tests/kernels/test_flood_fill.py 2>&1 | tee "$OUT/pytest_cuda.log" | tail -n 25
     [ "${PIPESTATUS[0]}" = 0 ] || status=1
