@@ -17,7 +17,7 @@ from paintkit.errors import PaintkitError
 
 COMMANDS: tuple[str, ...] = ("scene", "gallery", "tasks", "show", "eval", "generate",
                              "baseline", "run", "stats", "report", "agreement", "explain",
-                             "subset", "bench")
+                             "subset", "bench", "serve")
 
 
 def build_parser() -> argparse.ArgumentParser:

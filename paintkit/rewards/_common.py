@@ -135,8 +135,10 @@ class TargetCache:
         with self._lock:
             return sum(1 for e in self._items.values() if e.ready.is_set() and e.error is None)
 
-    def get(self, key, answer, inp):
-        """The prepared :class:`~paintkit.metrics.Targets` of one problem."""
+    def get(self, key, answer=None, inp=None, *, load=None):
+        """The prepared :class:`~paintkit.metrics.Targets` of one problem; on a miss, of
+        ``answer`` and ``inp``, or of the ``(answer, input)`` pair ``load()`` returns (a
+        problem read or regenerated only when it is not cached)."""
         with self._lock:
             entry = self._items.get(key)
             if entry is not None and key[0] == "object" and entry.owner[0] is not answer:
@@ -152,6 +154,8 @@ class TargetCache:
                 raise entry.error
             return entry.reference
         try:
+            if load is not None:
+                answer, inp = load()
             with numba_lock():
                 entry.reference = prepare_targets([answer], [inp], device=self.device)
             entry.nbytes = _device_bytes(entry.reference, self.device)

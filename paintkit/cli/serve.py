@@ -1,0 +1,56 @@
+"""``paintkit serve``: the exact reward as an HTTP service (docs/serve.md)."""
+
+from __future__ import annotations
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "serve",
+        help="serve the exact reward over HTTP (lossless images in, JSON rewards out)",
+        description="Runs the reward service on uvicorn: trainers post images with their "
+        "problem_id and get the PaintBench reward back (docs/serve.md). Problems are read "
+        "from --benchmarks or regenerated from their key. Needs paintkit[serve].",
+    )
+    parser.add_argument("--benchmarks", metavar="DIR", default=None,
+                        help="a benchmark folder (paintkit generate) to read problems from "
+                        "(default: regenerate each problem from its key)")
+    parser.add_argument("--host", default="127.0.0.1",
+                        help="address to bind (default: %(default)s; 0.0.0.0 for every interface)")
+    parser.add_argument("--port", type=int, default=8000, help="port (default: %(default)s; 0: any free)")
+    parser.add_argument("--token", default=None,
+                        help="bearer token scoring requests must carry (default: "
+                        "$PAINTKIT_SERVE_TOKEN if set; prefer it: arguments show in ps)")
+    parser.add_argument("--device", default="auto", help="scoring device: auto, cpu, cuda, cuda:N "
+                        "(default: %(default)s = CUDA when present)")
+    parser.add_argument("--cache-mb", type=int, default=1024, metavar="MB",
+                        help="device memory for prepared problems (default: %(default)s; a "
+                        "1024x1024 problem takes 31 MiB)")
+    parser.add_argument("--max-batch", type=int, default=32, metavar="N",
+                        help="most images scored together (default: %(default)s)")
+    parser.add_argument("--max-wait-ms", type=float, default=5.0, metavar="MS",
+                        help="how long a batch waits for more images (default: %(default)s)")
+    parser.add_argument("--max-mb", type=int, default=64, metavar="MB",
+                        help="largest request body (default: %(default)s)")
+    parser.add_argument("--max-pixels", type=int, default=4096 * 4096, metavar="N",
+                        help="largest image W*H, checked before decoding (default: %(default)s)")
+    parser.add_argument("--body-timeout", type=float, default=30.0, metavar="S",
+                        help="answer 408 when a client stalls mid-body this long (default: %(default)s)")
+    parser.add_argument("--log-level", default="info",
+                        choices=("critical", "error", "warning", "info", "debug"))
+    parser.set_defaults(func=run)
+
+
+def run(args) -> int:
+    try:
+        from paintkit.serve.run import serve
+    except ImportError as exc:
+        raise ValueError(f"paintkit serve needs the web stack: pip install 'paintkit[serve]' "
+                         f"({exc})") from None
+    from paintkit.serve.options import ServeOptions
+
+    options = ServeOptions(benchmarks=args.benchmarks, device=args.device, cache_mb=args.cache_mb,
+                           max_batch=args.max_batch, max_wait_ms=args.max_wait_ms,
+                           max_mb=args.max_mb, max_pixels=args.max_pixels, token=args.token,
+                           body_timeout_s=args.body_timeout)
+    serve(options, args.host, args.port, log_level=args.log_level)
+    return 0

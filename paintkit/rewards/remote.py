@@ -1,0 +1,175 @@
+"""The PaintBench reward from a ``paintkit serve`` service, in each trainer's own convention.
+
+- :func:`compute_score`: verl-omni's HTTP reward function (``async def``, the parameters and
+  return of ``verl_omni/utils/reward_score/http_scorer_client.py``): set the reward's
+  ``path`` to this module and ``ground_truth`` is the problem key;
+- :func:`pixel_miou`: flow_grpo's ``factory(device) -> fn(images, prompts, metadata)``, as
+  :func:`paintkit.rewards.flow_grpo.pixel_miou` plus ``server_url``;
+- :class:`PixelIoURewardModel`: Flow-Factory's pointwise model, as
+  :class:`paintkit.rewards.flow_factory.PixelIoURewardModel` plus ``server_url``.
+
+Samples name their problem by ``problem_id`` (metadata key ``problem_id``); images travel
+lossless (raw uint8, or PNG). All reuse connections, retry 408/429/5xx and connection
+errors with backoff (honouring ``Retry-After``) and raise on failure: never a silent 0.
+See docs/serve.md.
+"""
+
+from __future__ import annotations
+
+import threading
+
+from paintkit.serve.client import RewardClient
+
+_clients: dict = {}
+_clients_lock = threading.Lock()
+
+
+def shared_client(server_url: str, **settings) -> RewardClient:
+    """One :class:`RewardClient` per (url, settings) in this process (connections reused)."""
+    key = (server_url, tuple(sorted(settings.items())))
+    with _clients_lock:
+        client = _clients.get(key)
+        if client is None:
+            client = _clients[key] = RewardClient(server_url, **settings)
+        return client
+
+
+async def compute_score(solution_image, ground_truth, server_url: str, max_retries: int = 2,
+                        retry_backoff: float = 0.5, **kwargs) -> dict:
+    """verl-omni's reward: score one generated image on a paintkit reward service.
+
+    Args:
+        solution_image: uint8 ``(C, H, W)`` or ``(1, C, H, W)`` tensor, as verl-omni passes
+            it (float in [0, 1], arrays and PIL images are accepted too).
+        ground_truth: the problem key (``problem_id``), e.g.
+            ``"paintbench-translation-baseline-amount-000000"``.
+        server_url: the service, e.g. ``"http://10.0.0.5:8000"``.
+        max_retries, retry_backoff: retries after the first attempt, first wait in seconds
+            (doubling; a ``Retry-After`` header wins).
+        kwargs: ``fit`` (default ``"cover"``: verl-omni letterboxes, see
+            :mod:`paintkit.rewards.fit`), ``tolerance``, ``token``, ``encoding``
+            (``"raw"``/``"png"``); verl-omni's own (``data_source``, ``extra_info``, ...)
+            are ignored.
+
+    Returns:
+        ``{"score": reward}`` (a float; the float32 value the in-process reward gives).
+
+    Raises:
+        ValueError: arguments out of range, or the service refused the item (unknown key,
+            wrong size): never scored as 0.
+        RemoteRewardError: the service failed or could not be reached after the retries.
+    """
+    if max_retries < 0:
+        raise ValueError(f"max_retries must be non-negative, got {max_retries}")
+    if retry_backoff < 0:
+        raise ValueError(f"retry_backoff must be non-negative, got {retry_backoff}")
+    if not isinstance(ground_truth, str):
+        raise ValueError(f"ground_truth: expected the problem key (a string, the problem's "
+                         f"problem_id), got {type(ground_truth).__name__}")
+    client = shared_client(server_url, max_retries=max_retries, retry_backoff=retry_backoff,
+                           fit=kwargs.get("fit", "cover"), token=kwargs.get("token"),
+                           encoding=kwargs.get("encoding", "raw"))
+    score = await client.ascore_one(solution_image, ground_truth, tolerance=kwargs.get("tolerance"))
+    return {"score": score}
+
+
+def _problem_ids(metadata, n: int, where: str = "metadata") -> list[str]:
+    if metadata is None or len(metadata) != n:
+        raise ValueError(f"{where}: expected one dict per image ({n}) carrying its problem_id, "
+                         f"got {None if metadata is None else len(metadata)}")
+    ids = []
+    for k, meta in enumerate(metadata):
+        pid = meta.get("problem_id") if isinstance(meta, dict) else None
+        if not isinstance(pid, str):
+            got = f"keys {sorted(meta)}" if isinstance(meta, dict) else type(meta).__name__
+            raise ValueError(f"{where}[{k}]: the remote reward names each problem by its "
+                             f"problem_id (a string); got {got}")
+        ids.append(pid)
+    return ids
+
+
+def _batch(images) -> list:
+    """A batch tensor ``(B, C, H, W)`` or a list of images, as a list of single images."""
+    return list(images) if not hasattr(images, "ndim") or images.ndim == 4 else [images]
+
+
+def pixel_miou(device="cpu", *, server_url: str, fit: str = "stretch",
+               tolerance: int | None = None, token: str | None = None, max_retries: int = 2,
+               retry_backoff: float = 0.5, encoding: str = "raw", **unused):
+    """flow_grpo's reward function, scored on a service: ``fn(images, prompts, metadata) ->
+    (scores, info)`` as :func:`paintkit.rewards.flow_grpo.pixel_miou` (``scores`` float32
+    ``(B,)`` on ``device``; ``info["miou_mean"]`` a 0-d tensor). Each metadata dict carries
+    the sample's ``problem_id``. Safe from flow_grpo's executor threads (one connection
+    pool, shared)."""
+    import torch  # heavy: loaded on first use
+
+    client = shared_client(server_url, fit=fit, token=token, max_retries=max_retries,
+                           retry_backoff=retry_backoff, encoding=encoding)
+    device = torch.device(device)
+
+    def fn(images, prompts, metadata):
+        ids = _problem_ids(metadata, len(images))
+        scores = torch.from_numpy(client.score(_batch(images), ids, tolerance=tolerance)).to(device)
+        mean = scores.mean() if len(scores) else torch.tensor(float("nan"), device=device)
+        return scores, {"miou_mean": mean}
+
+    fn.client = client
+    return fn
+
+
+class PixelIoURewardModel:
+    """Flow-Factory's pointwise reward model, scored on a service.
+
+    Built as ``cls(config=reward_args, accelerator=accelerator)`` like
+    :class:`paintkit.rewards.flow_factory.PixelIoURewardModel`; ``server_url`` (and ``fit``,
+    ``tolerance``, ``token``) come from the config (attributes or ``extra_kwargs``) or as
+    keywords. ``__call__(prompt=None, image=None, condition_images=None, metadata=None,
+    **kwargs)`` returns a ``RewardOutput`` with float32 ``rewards`` ``(B,)`` on ``device``;
+    each ``metadata[k]`` carries the sample's ``problem_id``.
+    """
+
+    model_type = "pointwise"
+
+    def __init__(self, config=None, accelerator=None, *, server_url: str | None = None,
+                 device=None, fit: str | None = None, tolerance: int | None = None,
+                 token: str | None = None):
+        import torch  # heavy: loaded on first use
+
+        from paintkit.rewards.flow_factory import _option
+
+        self.config, self.accelerator = config, accelerator
+        server_url = server_url or _option(config, "server_url", None)
+        if not server_url:
+            raise ValueError("server_url: the remote reward needs the service's URL (config "
+                             "server_url or server_url=...)")
+        if device is None:
+            device = _option(config, "device", None)
+            if accelerator is not None and (device is None or str(device) == "cuda"):
+                device = accelerator.device
+        self.device = torch.device(device if device is not None else "cpu")
+        self.tolerance = tolerance if tolerance is not None else _option(config, "tolerance", None)
+        self.client = shared_client(server_url, fit=fit or _option(config, "fit", "stretch"),
+                                    token=token or _option(config, "token", None))
+
+    def to(self, device):
+        import torch  # heavy: loaded on first use
+
+        self.device = torch.device(device)
+        return self
+
+    def eval(self):
+        return self
+
+    def __call__(self, prompt=None, image=None, condition_images=None, metadata=None,
+                 **kwargs):
+        import torch  # heavy: loaded on first use
+
+        from paintkit.rewards.flow_factory import RewardOutput
+
+        if image is None:
+            raise ValueError("image: the PaintBench reward scores generated images; got none")
+        ids = _problem_ids(metadata, len(image))
+        rewards = torch.from_numpy(self.client.score(_batch(image), ids,
+                                                     tolerance=self.tolerance)).to(self.device)
+        mean = rewards.mean() if len(ids) else torch.tensor(float("nan"), device=self.device)
+        return RewardOutput(rewards, {"miou_mean": mean})

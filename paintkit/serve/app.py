@@ -1,0 +1,251 @@
+"""The reward service: a FastAPI application over :mod:`paintkit.serve.scoring`.
+
+``create_app(options)`` builds it; ``paintkit serve`` runs it on uvicorn and
+:mod:`paintkit.serve.ray_serve` deploys the same application on Ray Serve. Endpoints:
+
+- ``GET /health``: 200 ``{"status": "ok", ...}`` once it can score (503 while warming up);
+- ``POST /v1/score``: JSON :class:`~paintkit.serve.protocol.BatchRequest` -> per item a
+  reward or an error (:class:`~paintkit.serve.protocol.BatchResponse`);
+- ``POST /v1/score/{problem_id}``: one image as the body (``image/png``, or
+  ``application/octet-stream`` raw RGB with ``?shape=H,W,3``) -> :class:`ScoreResponse`.
+
+Request bodies are parsed, problems looked up and images decoded in a thread pool, never on
+the event loop; scoring runs in the batcher's thread (:class:`~paintkit.serve.batcher.ScoreBatcher`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import binascii
+import json
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import asynccontextmanager
+from functools import partial
+
+from fastapi import FastAPI, Query, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from pydantic import ValidationError
+from starlette.exceptions import HTTPException
+
+from paintkit._version import __version__
+from paintkit.metrics.version import METRIC_VERSION
+from paintkit.serve import protocol
+from paintkit.serve.batcher import ScoreBatcher
+from paintkit.serve.guard import GuardMiddleware
+from paintkit.serve.images import ImageRefused, check_size, declared_size, decode
+from paintkit.serve.options import ServeOptions
+from paintkit.serve.problems import ProblemTargets
+from paintkit.serve.scoring import ScoreItem, score_items
+
+_ERRORS = {code: {"model": protocol.ErrorResponse, "description": text} for code, text in (
+    (400, "malformed body or parameters"), (401, "missing or wrong bearer token"),
+    (408, "request body stalled"), (413, "request body too large"),
+    (415, "unsupported content type (pickle is always refused)"),
+    (500, "scoring failed for this request; the service keeps serving"))}
+_IMAGE_BODY = {"requestBody": {"required": True, "content": {
+    "image/png": {"schema": {"type": "string", "format": "binary"}},
+    "application/octet-stream": {"schema": {"type": "string", "format": "binary"},
+                                 "description": "raw RGB uint8, H*W*3 bytes; give ?shape=H,W,3"}}}}
+
+
+def one_line(exc: BaseException) -> str:
+    text = " ".join(str(exc).split())
+    return text if isinstance(exc, ValueError) else f"{type(exc).__name__}: {text}"
+
+
+class RewardService:
+    """What one process (or Ray Serve replica) of the service holds: prepared problems,
+    the batcher and the decode threads."""
+
+    def __init__(self, options: ServeOptions):
+        self.options = options
+        self.device = options.torch_device()
+        self.targets = ProblemTargets(self.device, options.cache_mb << 20, options.benchmarks)
+        self.batcher = ScoreBatcher(partial(score_items, device=self.device),
+                                    options.max_batch, options.max_wait_ms)
+        self.decoders = ThreadPoolExecutor(options.decode_threads, thread_name_prefix="paintkit-decode")
+        self._warm = None
+
+    def warm_up(self) -> None:
+        """Score one tiny problem (compiles the kernels) so that /health means "can score"."""
+        import numpy as np
+
+        from paintkit.metrics.targets import prepare_targets
+
+        inp = np.zeros((8, 8, 3), np.uint8)
+        answer = inp.copy()
+        answer[2:5, 2:5] = 255
+        target = prepare_targets([answer], [inp], device=self.device)
+        result = score_items([ScoreItem("warm-up", target, answer)], self.device)[0]
+        if isinstance(result, BaseException):
+            raise result
+
+    def start_warm_up(self):
+        if self._warm is None:
+            self._warm = asyncio.get_running_loop().run_in_executor(self.decoders, self.warm_up)
+        return self._warm
+
+    @property
+    def ready(self) -> bool:
+        return self._warm is not None and self._warm.done() and self._warm.exception() is None
+
+    def prepare(self, problem_id: str, data: bytes, shape, fit: str, tolerance, figures: bool,
+                where: str) -> ScoreItem:
+        """One item checked and decoded (in a decode thread); ``ValueError`` says why not."""
+        try:
+            target = self.targets.get(problem_id)
+        except ValueError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - a generator failure is this item's error
+            raise ValueError(f"problem {problem_id!r}: cannot make it: {one_line(exc)}") from None
+        size = declared_size(data, shape, where)
+        check_size(size, target.answer_size(0), fit, self.options.max_pixels, where)
+        return ScoreItem(problem_id, target, decode(data, shape, where), fit, tolerance, figures)
+
+    def parse_batch(self, body: bytes) -> protocol.BatchRequest:
+        try:
+            return protocol.BatchRequest.model_validate_json(body)
+        except ValidationError as exc:
+            error = exc.errors()[0]
+            where = ".".join(str(p) for p in error.get("loc", ())) or "body"
+            raise ImageRefused(f"malformed body: {where}: {error.get('msg')} "
+                               f"({exc.error_count()} error(s))") from None
+
+    async def run(self, fn, *args):
+        return await asyncio.get_running_loop().run_in_executor(self.decoders, fn, *args)
+
+    async def score_batch(self, request: protocol.BatchRequest) -> list:
+        async def one(k, item):
+            where = f"items[{k}] ({item.problem_id})"
+            image = item.image
+            try:
+                if (image.png is None) == (image.raw is None):
+                    raise ImageRefused(f"{where}: give exactly one of image.png, image.raw")
+                text = image.png if image.png is not None else image.raw
+                try:
+                    data = await self.run(partial(base64.b64decode, text, validate=True))
+                except binascii.Error as exc:
+                    raise ImageRefused(f"{where}: image is not valid base64: {exc}") from None
+                shape = None if image.png is not None else (image.shape or "missing")
+                return await self.run(self.prepare, item.problem_id, data, shape, request.fit,
+                                      request.tolerance, request.figures, where)
+            except ValueError as exc:
+                return protocol.ItemResult(problem_id=item.problem_id, error=one_line(exc))
+
+        prepared = await asyncio.gather(*(one(k, item) for k, item in enumerate(request.items)))
+        items = [p for p in prepared if isinstance(p, ScoreItem)]
+        scored = iter(await self.batcher.score(items))
+        results = []
+        for p in prepared:
+            if isinstance(p, ScoreItem):
+                result = next(scored)
+                if isinstance(result, BaseException):
+                    raise result
+                p = protocol.ItemResult(**result)
+            results.append(p)
+        return results
+
+    def close(self) -> None:
+        self.batcher.close()
+        self.decoders.shutdown(wait=False, cancel_futures=True)
+
+
+def _error(status: int, message: str) -> JSONResponse:
+    return JSONResponse({"error": message, "metric_version": METRIC_VERSION}, status_code=status)
+
+
+def create_app(options: ServeOptions | None = None, **settings) -> FastAPI:
+    """The reward service's ASGI application (``settings``: :class:`ServeOptions` fields)."""
+    options = options if options is not None else ServeOptions(**settings)
+    service = RewardService(options)
+
+    @asynccontextmanager
+    async def lifespan(app):
+        service.start_warm_up()
+        yield
+        service.close()
+
+    app = FastAPI(title="paintkit reward service", version=__version__, lifespan=lifespan,
+                  description="The exact PaintBench reward (pixel mIoU) over HTTP: lossless "
+                              "images in, JSON rewards out. See docs/serve.md.")
+    app.state.reward_service = service
+    app.add_middleware(GuardMiddleware, max_bytes=options.max_mb << 20,
+                       body_timeout_s=options.body_timeout_s, token=options.token)
+
+    @app.exception_handler(RequestValidationError)
+    async def bad_request(request, exc):
+        error = exc.errors()[0]
+        where = ".".join(str(p) for p in error.get("loc", ()))
+        return _error(400, f"{where}: {error.get('msg')}")
+
+    @app.exception_handler(HTTPException)
+    async def http_error(request, exc):
+        return _error(exc.status_code, str(exc.detail))
+
+    @app.exception_handler(Exception)
+    async def failure(request, exc):
+        return _error(500, f"scoring failed: {one_line(exc)}")
+
+    @app.get("/health", response_model=protocol.Health,
+             responses={503: {"model": protocol.Health, "description": "warming up"}})
+    async def health():
+        warm = service.start_warm_up()
+        if warm.done() and warm.exception() is not None:
+            return _error(500, f"warm-up failed: {one_line(warm.exception())}")
+        body = protocol.Health(status="ok" if service.ready else "starting",
+                               metric_version=METRIC_VERSION, device=str(service.device),
+                               paintkit=__version__)
+        return JSONResponse(body.model_dump(), status_code=200 if service.ready else 503)
+
+    @app.post("/v1/score", response_model=protocol.BatchResponse, responses=_ERRORS,
+              openapi_extra={"requestBody": {"required": True, "content": {"application/json": {
+                  "schema": protocol.BatchRequest.model_json_schema(
+                      ref_template="#/components/schemas/{model}")}}}})
+    async def score_batch(request: Request):
+        """Score many images, each against the problem its ``problem_id`` names."""
+        body = await request.body()
+        try:
+            parsed = await service.run(service.parse_batch, body)
+        except ImageRefused as exc:
+            return _error(400, str(exc))
+        results = await service.score_batch(parsed)
+        return protocol.BatchResponse(metric_version=METRIC_VERSION, results=results)
+
+    @app.post("/v1/score/{problem_id}", response_model=protocol.ScoreResponse,
+              responses={**_ERRORS, 422: {"model": protocol.ErrorResponse,
+                                          "description": "this image or problem is not scored"}},
+              openapi_extra=_IMAGE_BODY)
+    async def score_one(request: Request, problem_id: str,
+                        fit: protocol.Fit = "exact",
+                        tolerance: int | None = Query(default=None, ge=0, le=10),
+                        figures: bool = False, shape: str | None = None):
+        """Score one image, sent as the body, against ``problem_id``."""
+        kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+        if kind not in ("image/png", "application/octet-stream"):
+            return _error(415, f"content type {kind or 'none'!r}: send image/png, or "
+                               f"application/octet-stream with ?shape=H,W,3")
+        dims = None
+        if kind == "application/octet-stream":
+            try:
+                dims = [int(v) for v in (shape or "").split(",")]
+            except ValueError:
+                return _error(400, f"shape: expected H,W,3, got {shape!r}")
+        body = await request.body()
+        try:
+            item = await service.run(service.prepare, problem_id, body, dims, fit, tolerance,
+                                     figures, "image")
+        except ValueError as exc:
+            return _error(422, one_line(exc))
+        result = (await service.batcher.score([item]))[0]
+        if isinstance(result, BaseException):
+            raise result
+        return protocol.ScoreResponse(metric_version=METRIC_VERSION, **result)
+
+    return app
+
+
+def openapi_schema() -> dict:
+    """The service's OpenAPI document (what ``GET /openapi.json`` serves)."""
+    return json.loads(json.dumps(create_app().openapi()))

@@ -1,0 +1,92 @@
+"""The ASGI middleware in front of the reward service: token, body limit, stalled bodies,
+pickle.
+
+Before the application sees a request, it
+
+- answers 401 to a scoring request without ``Authorization: Bearer <token>`` when the
+  service has a token (compared in constant time; the token is never logged or echoed);
+- answers 415 to a pickle body (by its content type), without reading it;
+- answers 413 to a body over the limit, from ``Content-Length`` or while reading;
+- answers 408 when the client sends nothing for ``body_timeout_s`` mid-body (other
+  requests are served meanwhile: each connection is its own task);
+
+then hands the application the whole body, already read.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import json
+
+from paintkit.metrics.version import METRIC_VERSION
+
+#: Paths anyone may read without the token (health probes, the schema).
+OPEN_PATHS = ("/health", "/openapi.json", "/docs", "/docs/oauth2-redirect", "/redoc")
+PICKLE_TYPES = ("application/python-pickle", "application/x-python-pickle",
+                "application/pickle", "application/x-pickle")
+
+
+async def send_error(send, status: int, message: str, headers=()) -> None:
+    """A one-line JSON error ``{"error": ..., "metric_version": ...}``."""
+    body = json.dumps({"error": message, "metric_version": METRIC_VERSION}).encode()
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", b"application/json"),
+                            (b"content-length", str(len(body)).encode()),
+                            (b"connection", b"close"), *headers]})
+    await send({"type": "http.response.body", "body": body})
+
+
+class GuardMiddleware:
+    """See the module docstring. ``token`` None: no token asked for."""
+
+    def __init__(self, app, *, max_bytes: int, body_timeout_s: float, token: str | None = None):
+        self.app = app
+        self.max_bytes = max_bytes
+        self.body_timeout_s = body_timeout_s
+        self._token = None if token is None else f"Bearer {token}".encode()
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        headers = dict(scope["headers"])  # later duplicates win; these are not list headers
+        if self._token is not None and scope["path"] not in OPEN_PATHS and \
+                not hmac.compare_digest(headers.get(b"authorization", b""), self._token):
+            return await send_error(send, 401, "missing or wrong bearer token",
+                                    [(b"www-authenticate", b"Bearer")])
+        kind = headers.get(b"content-type", b"").split(b";")[0].strip().lower().decode("latin-1")
+        if kind in PICKLE_TYPES:
+            return await send_error(send, 415, f"{kind} bodies are refused (never unpickled): send "
+                                               "JSON, PNG or raw uint8 (docs/serve.md)")
+        length = headers.get(b"content-length")
+        if length is not None and (not length.isdigit() or int(length) > self.max_bytes):
+            return await send_error(send, 413, f"request body of {length.decode('latin-1')} bytes "
+                                               f"exceeds the limit of {self.max_bytes}")
+        chunks, size = [], 0
+        while True:
+            try:
+                message = await asyncio.wait_for(receive(), self.body_timeout_s)
+            except asyncio.TimeoutError:
+                return await send_error(send, 408, f"request body not received within "
+                                                   f"{self.body_timeout_s:g} s")
+            if message["type"] == "http.disconnect":
+                return None
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > self.max_bytes:
+                return await send_error(send, 413, f"request body exceeds the limit of "
+                                                   f"{self.max_bytes} bytes")
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                break
+        body = b"".join(chunks)
+        delivered = False
+
+        async def replay():
+            nonlocal delivered
+            if not delivered:
+                delivered = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        return await self.app(scope, replay, send)

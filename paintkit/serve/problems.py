@@ -1,0 +1,49 @@
+"""Problem keys -> prepared targets: read from a benchmark tree or regenerated, then cached.
+
+The G samples of one prompt (and every later step) name the same ``problem_id``: its
+:class:`~paintkit.metrics.Targets` (answer and input, their L*a*b* and the edit mask, on
+the scoring device) is prepared once and kept in a byte-bounded least-recently-used cache
+(:class:`paintkit.rewards._common.TargetCache`, the one the in-process adapters use).
+"""
+
+from __future__ import annotations
+
+from paintkit.rewards._common import ProblemIndex, TargetCache
+from paintkit.serve.problem_keys import ProblemKey, ProblemKeyError, problem_from_key
+
+
+class ProblemTargets:
+    """``problem_id`` -> prepared targets on ``device``.
+
+    Args:
+        device: the scoring device (a ``torch.device``).
+        cache_bytes: bytes of prepared problems kept on the device.
+        benchmarks: a benchmark folder (``paintkit generate`` layout) to read problems from;
+            None regenerates each problem from its key (:func:`problem_from_key`).
+    """
+
+    def __init__(self, device, cache_bytes: int, benchmarks=None):
+        self.cache = TargetCache(device, cache_bytes)
+        self.index = ProblemIndex(benchmarks) if benchmarks is not None else None
+
+    def get(self, problem_id: str):
+        """The prepared :class:`~paintkit.metrics.Targets` (one problem) of ``problem_id``.
+
+        Raises:
+            ProblemKeyError: a malformed key, or one naming no problem (here or in the tree).
+        """
+        if not isinstance(problem_id, str) or not problem_id:
+            raise ProblemKeyError(f"problem_id: expected a non-empty string, got {problem_id!r}")
+        return self.cache.get(("id", problem_id), load=lambda: self._load(problem_id))
+
+    def _load(self, problem_id: str):
+        """``(answer, input)`` of ``problem_id``: paths in the tree, or arrays regenerated."""
+        if self.index is not None:
+            try:
+                inp, answer = self.index.paths(problem_id)
+            except ValueError as exc:
+                raise ProblemKeyError(str(exc)) from None
+            return answer, inp
+        ProblemKey.parse(problem_id)  # a malformed key fails before any import of generators
+        problem = problem_from_key(problem_id)
+        return problem.answer, problem.input

@@ -1,0 +1,79 @@
+"""The wire format of the reward service (served as OpenAPI at ``/openapi.json``; prose in
+docs/serve.md). JSON in and out; images as PNG bytes or raw uint8 with their shape, base64
+inside JSON, or the bare bytes as the body of the single-image endpoint. Never pickle."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Fit = Literal["exact", "cover", "stretch"]
+
+
+class ImageIn(BaseModel):
+    """One image: ``png`` (base64 of a PNG file) or ``raw`` (base64 of ``H * W * 3`` uint8
+    RGB bytes, row-major) with ``shape`` ``[H, W, 3]``."""
+
+    model_config = ConfigDict(extra="forbid")
+    png: str | None = None
+    raw: str | None = None
+    shape: list[int] | None = None
+
+
+class ItemIn(BaseModel):
+    """One image to score against the problem ``problem_id`` names."""
+
+    model_config = ConfigDict(extra="forbid")
+    problem_id: str = Field(examples=["paintbench-translation-baseline@256x256-amount-000000"])
+    image: ImageIn
+
+
+class BatchRequest(BaseModel):
+    """Many images in one request. ``fit``: what to do with an image whose size is not its
+    answer's (``exact``: that item's error); ``tolerance``: None for the mIoU over
+    t = 0..10, else IoU at t; ``figures``: also return the 11 per-tolerance IoUs."""
+
+    model_config = ConfigDict(extra="forbid")
+    items: list[ItemIn]
+    fit: Fit = "exact"
+    tolerance: int | None = Field(default=None, ge=0, le=10)
+    figures: bool = False
+
+
+class ItemResult(BaseModel):
+    """Per item: ``reward`` (float32 value as a JSON number), ``iou`` when figures were
+    asked for, or ``error`` (one line) and no reward."""
+
+    problem_id: str
+    reward: float | None = None
+    iou: list[float] | None = None
+    error: str | None = None
+
+
+class BatchResponse(BaseModel):
+    metric_version: int
+    results: list[ItemResult]
+
+
+class ScoreResponse(BaseModel):
+    """The single-image endpoint's answer."""
+
+    metric_version: int
+    problem_id: str
+    reward: float
+    iou: list[float] | None = None
+
+
+class ErrorResponse(BaseModel):
+    """Any refusal or failure: one line, with the metric version."""
+
+    error: str
+    metric_version: int
+
+
+class Health(BaseModel):
+    status: Literal["ok", "starting"]
+    metric_version: int
+    device: str
+    paintkit: str

@@ -1,0 +1,44 @@
+"""Run the reward service on uvicorn (what ``paintkit serve`` calls).
+
+uvicorn handles Ctrl-C and SIGTERM: it stops accepting connections, answers the requests in
+flight (up to ``graceful_s`` seconds), then runs the application's shutdown.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from paintkit.metrics.version import METRIC_VERSION
+from paintkit.serve.options import ServeOptions
+
+
+def build_server(options: ServeOptions, host: str = "127.0.0.1", port: int = 8000, *,
+                 log_level: str = "info", graceful_s: float = 30.0, announce=None):
+    """A ``uvicorn.Server`` for the service (``server.run()`` serves until a signal, or until
+    ``server.should_exit`` is set). ``announce(url)`` is called once it listens."""
+    import uvicorn
+
+    from paintkit.serve.app import create_app
+
+    class RewardServer(uvicorn.Server):
+        async def startup(self, sockets=None):
+            await super().startup(sockets)
+            if self.started and announce is not None:
+                bound = self.servers[0].sockets[0].getsockname()
+                announce(f"http://{bound[0]}:{bound[1]}")
+
+    config = uvicorn.Config(create_app(options), host=host, port=port, log_level=log_level,
+                            timeout_graceful_shutdown=graceful_s, lifespan="on",
+                            proxy_headers=False, server_header=False)
+    return RewardServer(config)
+
+
+def serve(options: ServeOptions, host: str = "127.0.0.1", port: int = 8000, *,
+          log_level: str = "info") -> None:
+    """Serve until Ctrl-C / SIGTERM, printing the URL and the metric version first."""
+    def announce(url):
+        print(f"paintkit serve: {url} (metric version {METRIC_VERSION}, device "
+              f"{options.torch_device()}, {'token required' if options.token else 'no token'})",
+              file=sys.stderr, flush=True)
+
+    build_server(options, host, port, log_level=log_level, announce=announce).run()
