@@ -62,7 +62,8 @@ class RewardService:
     def __init__(self, options: ServeOptions):
         self.options = options
         self.device = options.torch_device()
-        self.targets = ProblemTargets(self.device, options.cache_mb << 20, options.benchmarks)
+        self.targets = ProblemTargets(self.device, options.cache_mb << 20, options.benchmarks,
+                                      options.max_pixels)
         self.batcher = ScoreBatcher(partial(score_items, device=self.device),
                                     options.max_batch, options.max_wait_ms)
         self.decoders = ThreadPoolExecutor(options.decode_threads, thread_name_prefix="paintkit-decode")
@@ -199,10 +200,21 @@ def create_app(options: ServeOptions | None = None, **settings) -> FastAPI:
                                paintkit=__version__)
         return JSONResponse(body.model_dump(), status_code=200 if service.ready else 503)
 
+    # the batch body is parsed off the event loop, so FastAPI does not see its model: add it
+    batch_schema = protocol.BatchRequest.model_json_schema(ref_template="#/components/schemas/{model}")
+    models = {**batch_schema.pop("$defs", {}), "BatchRequest": batch_schema}
+    plain_openapi = app.openapi
+
+    def openapi():
+        if app.openapi_schema is None:
+            plain_openapi()["components"]["schemas"].update(models)
+        return app.openapi_schema
+
+    app.openapi = openapi
+
     @app.post("/v1/score", response_model=protocol.BatchResponse, responses=_ERRORS,
               openapi_extra={"requestBody": {"required": True, "content": {"application/json": {
-                  "schema": protocol.BatchRequest.model_json_schema(
-                      ref_template="#/components/schemas/{model}")}}}})
+                  "schema": {"$ref": "#/components/schemas/BatchRequest"}}}}})
     async def score_batch(request: Request):
         """Score many images, each against the problem its ``problem_id`` names."""
         body = await request.body()

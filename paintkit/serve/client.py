@@ -51,7 +51,7 @@ def encode_item(image: np.ndarray, encoding: str) -> dict:
     if encoding == "raw":
         return {"raw": base64.b64encode(image.data).decode("ascii"), "shape": list(image.shape)}
     if encoding == "png":
-        from paintkit.io.images import encode_png
+        from paintkit.io.png_encode import encode_png
 
         return {"png": base64.b64encode(encode_png(image)).decode("ascii")}
     raise ValueError(f"encoding must be 'raw' or 'png', got {encoding!r}")
@@ -246,7 +246,7 @@ class RewardClient:
             pixels = to_hwc_uint8(image, "solution_image")
             if self.encoding == "raw":
                 return pixels.tobytes(), "application/octet-stream", ",".join(map(str, pixels.shape))
-            from paintkit.io.images import encode_png
+            from paintkit.io.png_encode import encode_png
 
             return encode_png(pixels), "image/png", None
 

@@ -57,11 +57,11 @@ class ProblemKey:
         return cls(parts[0], parts[1], parts[2], parts[3], int(parts[4]))
 
 
-def _condition(key: str, table: str, where: str):
+def _condition(key: str, table: str, where: str, max_pixels: int | None = None):
     """``(condition, condition_key or None)`` for a condition key such as ``baseline``,
     ``baseline@512x512``, ``n_med@n12`` (see :func:`paintkit.suites.variants.condition_key`)."""
     from paintkit.conditions import CONDITIONS, get_condition
-    from paintkit.suites.variants import VariantCondition
+    from paintkit.suites.variants import VariantCondition, check_size
 
     match = _CONDITION.match(key)
     if match is None or match["name"] not in CONDITIONS:
@@ -72,6 +72,10 @@ def _condition(key: str, table: str, where: str):
         return match["name"], None
     width, height = (base.width, base.height) if match["w"] is None else \
         (int(match["w"]), int(match["h"]))
+    check_size((width, height))
+    if max_pixels is not None and width * height > max_pixels:
+        raise ProblemKeyError(f"{where}: a {width}x{height} canvas exceeds the limit of "
+                              f"{max_pixels} pixels")
     counts = ()
     if match["n"] is not None:
         counts = ((table, (int(match["n"]),) * 4),)
@@ -81,8 +85,9 @@ def _condition(key: str, table: str, where: str):
     return condition, key
 
 
-def problem_from_key(key: str) -> Problem:
-    """The problem ``key`` names, made in memory, ``problem_id`` stamped in its metadata.
+def problem_from_key(key: str, *, max_pixels: int | None = None) -> Problem:
+    """The problem ``key`` names, made in memory, ``problem_id`` stamped in its metadata;
+    ``max_pixels`` refuses a key asking for a larger canvas before anything is drawn.
 
     Raises:
         ProblemKeyError: a malformed key, or one naming no task / mode / condition.
@@ -103,7 +108,7 @@ def problem_from_key(key: str) -> Problem:
             if parsed.mode != f"steps{steps['steps']}":
                 raise ProblemKeyError(f"{where}: folder {parsed.folder} needs mode "
                                       f"steps{steps['steps']}, got {parsed.mode!r}")
-            condition, ckey = _condition(parsed.condition_key, "default", where)
+            condition, ckey = _condition(parsed.condition_key, "default", where, max_pixels)
             problem = make_compositional_problem(
                 steps["kind"], condition, int(steps["steps"]), parsed.slot,
                 namespace=parsed.namespace, condition_key=ckey)
@@ -121,7 +126,8 @@ def problem_from_key(key: str) -> Problem:
                                           namespace=parsed.namespace)
         elif parsed.folder in TASKS or parsed.folder == PRESERVATION_TASK:
             task = PRESERVATION_SOURCE if parsed.folder == PRESERVATION_TASK else parsed.folder
-            condition, ckey = _condition(parsed.condition_key, task_spec(task).counts, where)
+            condition, ckey = _condition(parsed.condition_key, task_spec(task).counts, where,
+                                         max_pixels)
             problem = make_slot_problem(task, condition, parsed.mode, parsed.slot,
                                         namespace=parsed.namespace, condition_key=ckey)
             if parsed.folder == PRESERVATION_TASK:

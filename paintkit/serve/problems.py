@@ -20,10 +20,12 @@ class ProblemTargets:
         cache_bytes: bytes of prepared problems kept on the device.
         benchmarks: a benchmark folder (``paintkit generate`` layout) to read problems from;
             None regenerates each problem from its key (:func:`problem_from_key`).
+        max_pixels: keys asking for a larger canvas are refused before anything is drawn.
     """
 
-    def __init__(self, device, cache_bytes: int, benchmarks=None):
+    def __init__(self, device, cache_bytes: int, benchmarks=None, max_pixels: int | None = None):
         self.cache = TargetCache(device, cache_bytes)
+        self.max_pixels = max_pixels
         self.index = ProblemIndex(benchmarks) if benchmarks is not None else None
 
     def get(self, problem_id: str):
@@ -45,5 +47,5 @@ class ProblemTargets:
                 raise ProblemKeyError(str(exc)) from None
             return answer, inp
         ProblemKey.parse(problem_id)  # a malformed key fails before any import of generators
-        problem = problem_from_key(problem_id)
+        problem = problem_from_key(problem_id, max_pixels=self.max_pixels)
         return problem.answer, problem.input
