@@ -13,10 +13,14 @@ from paintkit.serve.options import ServeOptions
 
 
 def build_server(options: ServeOptions, host: str = "127.0.0.1", port: int = 8000, *,
-                 log_level: str = "info", graceful_s: float = 30.0, announce=None):
+                 log_level: str = "info", graceful_s: float = 30.0, announce=None,
+                 log_config="uvicorn"):
     """A ``uvicorn.Server`` for the service (``server.run()`` serves until a signal, or until
-    ``server.should_exit`` is set). ``announce(url)`` is called once it listens."""
+    ``server.should_exit`` is set). ``announce(url)`` is called once it listens;
+    ``log_config`` ``"uvicorn"`` is uvicorn's own logging setup, None leaves logging as the
+    caller set it up."""
     import uvicorn
+    from uvicorn.config import LOGGING_CONFIG
 
     from paintkit.serve.app import create_app
 
@@ -29,7 +33,8 @@ def build_server(options: ServeOptions, host: str = "127.0.0.1", port: int = 800
 
     config = uvicorn.Config(create_app(options), host=host, port=port, log_level=log_level,
                             timeout_graceful_shutdown=graceful_s, lifespan="on",
-                            proxy_headers=False, server_header=False)
+                            proxy_headers=False, server_header=False,
+                            log_config=LOGGING_CONFIG if log_config == "uvicorn" else log_config)
     return RewardServer(config)
 
 

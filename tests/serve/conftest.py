@@ -15,12 +15,12 @@ pytest.importorskip("httpx")
 
 
 class RunningService:
-    def __init__(self, options, **server_settings):
+    def __init__(self, options, log_level: str = "warning"):
         from paintkit.serve.run import build_server
 
         self.urls: list[str] = []
-        self.server = build_server(options, "127.0.0.1", 0, log_level="warning",
-                                   announce=self.urls.append, **server_settings)
+        self.server = build_server(options, "127.0.0.1", 0, log_level=log_level,
+                                   announce=self.urls.append, log_config=None)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
         self.thread.start()
         deadline = time.monotonic() + 60
@@ -54,9 +54,9 @@ def start_service():
 
     running = []
 
-    def start(**settings):
+    def start(log_level: str = "warning", **settings):
         settings.setdefault("device", "cpu")
-        service = RunningService(ServeOptions(**settings))
+        service = RunningService(ServeOptions(**settings), log_level)
         running.append(service)
         return service
 
