@@ -39,7 +39,8 @@ def to_hwc_uint8(image, where: str = "image") -> np.ndarray:
             if image.shape[0] != 1:
                 raise ValueError(f"{where}: expected one image, got a batch of {image.shape[0]}")
             image = image[0]
-        return tensor_to_uint8_nhwc(image.detach().cpu(), where, numba=False)[0].numpy()
+        pixels = tensor_to_uint8_nhwc(image.detach().cpu(), where, numba=False)[0]
+        return np.ascontiguousarray(pixels.numpy())
     if isinstance(image, np.ndarray) and image.ndim == 3 and image.shape[0] in (1, 3, 4) and \
             image.shape[-1] not in (3, 4):
         image = image.transpose(1, 2, 0)  # CHW
