@@ -143,3 +143,28 @@ def test_openapi_schema_documents_the_protocol(start_service):
     single = schema["paths"]["/v1/score/{problem_id}"]["post"]["requestBody"]["content"]
     assert {"image/png", "application/octet-stream"} <= set(single)
     assert {"ItemIn", "ImageIn", "BatchResponse"} <= set(schema["components"]["schemas"])
+
+
+def test_decoding_runs_off_the_event_loop(start_service, problems, monkeypatch):
+    import threading
+    import time
+
+    from paintkit.serve import images
+
+    def slow_decode(data, shape, where):  # a large image that takes long to decode
+        time.sleep(2)
+        return images.decode(data, shape, where)
+
+    monkeypatch.setattr("paintkit.serve.app.decode", slow_decode)
+    service = start_service()
+    problem = problems[0]
+    done = {}
+    slow = threading.Thread(target=lambda: done.setdefault("rewards", RewardClient(service.url).score(
+        [problem.answer], [problem.metadata["problem_id"]])))
+    slow.start()
+    time.sleep(0.3)
+    start = time.monotonic()
+    assert httpx.get(service.url + "/health").status_code == 200
+    assert time.monotonic() - start < 1.0  # answered while the other request decodes
+    slow.join(30)
+    assert done["rewards"].tolist() == [1.0]
