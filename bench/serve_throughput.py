@@ -69,7 +69,7 @@ def bench_size(size: int, args, url: str) -> None:
     import httpx
 
     from paintkit.metrics import prepare_targets, reward
-    from paintkit.serve.client import RewardClient
+    from paintkit.rewards.client import RewardClient
     from paintkit.suites import build_problem
     from paintkit.suites.suite import Suite
     from tests.serve.conftest import noisy

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from paintkit.serve.options import ServeOptions
+
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
@@ -42,12 +44,11 @@ def register(subparsers) -> None:
 
 def run(args) -> int:
     try:
+        # torch, numba and the web stack (fastapi, uvicorn): loaded only to serve
         from paintkit.serve.run import serve
     except ImportError as exc:
         raise ValueError(f"paintkit serve needs the web stack: pip install 'paintkit[serve]' "
                          f"({exc})") from None
-    from paintkit.serve.options import ServeOptions
-
     options = ServeOptions(benchmarks=args.benchmarks, device=args.device, cache_mb=args.cache_mb,
                            max_batch=args.max_batch, max_wait_ms=args.max_wait_ms,
                            max_mb=args.max_mb, max_pixels=args.max_pixels, token=args.token,

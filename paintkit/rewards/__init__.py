@@ -11,16 +11,25 @@
 - :func:`~paintkit.rewards.plain.reward_fn` — ``reward_fn(outputs, problems)`` for
   hand-written loops over :class:`paintkit.data.ProblemStream` batches.
 
+:class:`TargetCache` (prepared problems, bounded in bytes) and :class:`ProblemIndex`
+(``problem_id`` -> files of a benchmark folder) are what the adapters and ``paintkit serve``
+share; :mod:`paintkit.rewards.remote` holds the adapters' twins that score on a
+``paintkit serve`` service (docs/serve.md).
+
 How each treats an output whose size differs from the answer (the trainer resized or
 letterboxed or stretched it) is in :mod:`paintkit.rewards.fit`; see docs/rewards.md.
 """
 
+from paintkit.rewards._common import ProblemIndex, TargetCache
 from paintkit.rewards.fit import FITS, fit_output
 from paintkit.rewards.flow_factory import PixelIoURewardModel
 from paintkit.rewards.flow_grpo import pixel_miou
 from paintkit.rewards.plain import reward_fn
 from paintkit.rewards.trl import pixel_miou_reward
 from paintkit.rewards.verl import compute_score
+
+__all__ = ["FITS", "PixelIoURewardModel", "ProblemIndex", "TargetCache", "compute_score",
+           "fit_output", "pixel_miou", "reward_fn"]
 
 __all__ = ["FITS", "PixelIoURewardModel", "compute_score", "fit_output", "pixel_miou",
            "pixel_miou_reward", "reward_fn"]

@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import threading
 
-from paintkit.serve.client import RewardClient
+from paintkit.rewards.client import RewardClient
+from paintkit.rewards.flow_factory import RewardOutput, _option
 
 _clients: dict = {}
 _clients_lock = threading.Lock()
@@ -135,8 +136,6 @@ class PixelIoURewardModel:
                  token: str | None = None):
         import torch  # heavy: loaded on first use
 
-        from paintkit.rewards.flow_factory import _option
-
         self.config, self.accelerator = config, accelerator
         server_url = server_url or _option(config, "server_url", None)
         if not server_url:
@@ -163,8 +162,6 @@ class PixelIoURewardModel:
     def __call__(self, prompt=None, image=None, condition_images=None, metadata=None,
                  **kwargs):
         import torch  # heavy: loaded on first use
-
-        from paintkit.rewards.flow_factory import RewardOutput
 
         if image is None:
             raise ValueError("image: the PaintBench reward scores generated images; got none")

@@ -23,6 +23,7 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from functools import partial
 
+import numpy as np
 from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
@@ -30,6 +31,7 @@ from pydantic import ValidationError
 from starlette.exceptions import HTTPException
 
 from paintkit._version import __version__
+from paintkit.metrics.targets import prepare_targets
 from paintkit.metrics.version import METRIC_VERSION
 from paintkit.serve import protocol
 from paintkit.serve.batcher import ScoreBatcher
@@ -71,10 +73,6 @@ class RewardService:
 
     def warm_up(self) -> None:
         """Score one tiny problem (compiles the kernels) so that /health means "can score"."""
-        import numpy as np
-
-        from paintkit.metrics.targets import prepare_targets
-
         inp = np.zeros((8, 8, 3), np.uint8)
         answer = inp.copy()
         answer[2:5, 2:5] = 255

@@ -6,9 +6,7 @@ import os
 from dataclasses import dataclass
 
 from paintkit.arguments import check_int
-
-#: Environment variable read for the bearer token when none is given (keeps it out of ``ps``).
-TOKEN_ENV = "PAINTKIT_SERVE_TOKEN"
+from paintkit.rewards.client import TOKEN_ENV
 
 
 @dataclass(frozen=True)

@@ -60,6 +60,7 @@ class ProblemKey:
 def _condition(key: str, table: str, where: str, max_pixels: int | None = None):
     """``(condition, condition_key or None)`` for a condition key such as ``baseline``,
     ``baseline@512x512``, ``n_med@n12`` (see :func:`paintkit.suites.variants.condition_key`)."""
+    # skia, numba: the generation modules load only when a key is regenerated
     from paintkit.conditions import CONDITIONS, get_condition
     from paintkit.suites.variants import VariantCondition, check_size
 
@@ -92,6 +93,7 @@ def problem_from_key(key: str, *, max_pixels: int | None = None) -> Problem:
     Raises:
         ProblemKeyError: a malformed key, or one naming no task / mode / condition.
     """
+    # skia, numba, matplotlib: the generators load only when a key is regenerated
     from paintkit.charts.registry import TINYGRAFIX_TASKS
     from paintkit.compositional.chain import KINDS, make_compositional_problem
     from paintkit.guidance.generate import GUIDED_TASKS, make_guided_problem
@@ -115,7 +117,7 @@ def problem_from_key(key: str, *, max_pixels: int | None = None) -> Problem:
         elif parsed.folder in TINYGRAFIX_TASKS:
             if (parsed.condition_key, parsed.mode) != ("default", "default"):
                 raise ProblemKeyError(f"{where}: chart tasks have condition and mode 'default'")
-            from paintkit.charts.generate import make_chart_problem
+            from paintkit.charts.generate import make_chart_problem  # matplotlib
 
             problem = make_chart_problem(parsed.folder, parsed.slot, namespace=parsed.namespace)
         elif parsed.namespace == "guidance" and parsed.folder in GUIDED_TASKS:

@@ -3,12 +3,12 @@
 The G samples of one prompt (and every later step) name the same ``problem_id``: its
 :class:`~paintkit.metrics.Targets` (answer and input, their L*a*b* and the edit mask, on
 the scoring device) is prepared once and kept in a byte-bounded least-recently-used cache
-(:class:`paintkit.rewards._common.TargetCache`, the one the in-process adapters use).
+(:class:`paintkit.rewards.TargetCache`, the one the in-process adapters use).
 """
 
 from __future__ import annotations
 
-from paintkit.rewards._common import ProblemIndex, TargetCache
+from paintkit.rewards import ProblemIndex, TargetCache
 from paintkit.serve.problem_keys import ProblemKey, ProblemKeyError, problem_from_key
 
 

@@ -25,6 +25,7 @@ from dataclasses import fields
 
 from ray import serve
 
+from paintkit.serve.app import create_app
 from paintkit.serve.options import ServeOptions
 
 
@@ -36,8 +37,6 @@ class PaintkitReward:
         self.options = ServeOptions(**options)
 
     def __serve_build_asgi_app__(self):
-        from paintkit.serve.app import create_app
-
         return create_app(self.options)
 
 

@@ -8,7 +8,11 @@ from __future__ import annotations
 
 import sys
 
+import uvicorn
+from uvicorn.config import LOGGING_CONFIG
+
 from paintkit.metrics.version import METRIC_VERSION
+from paintkit.serve.app import create_app
 from paintkit.serve.options import ServeOptions
 
 
@@ -19,11 +23,6 @@ def build_server(options: ServeOptions, host: str = "127.0.0.1", port: int = 800
     ``server.should_exit`` is set). ``announce(url)`` is called once it listens;
     ``log_config`` ``"uvicorn"`` is uvicorn's own logging setup, None leaves logging as the
     caller set it up."""
-    import uvicorn
-    from uvicorn.config import LOGGING_CONFIG
-
-    from paintkit.serve.app import create_app
-
     class RewardServer(uvicorn.Server):
         async def startup(self, sockets=None):
             await super().startup(sockets)

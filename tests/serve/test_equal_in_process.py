@@ -15,7 +15,7 @@ import torch
 
 from paintkit.metrics import reward
 from paintkit.rewards import remote
-from paintkit.serve.client import RewardClient
+from paintkit.rewards.client import RewardClient
 from paintkit.suites import build_problem
 from paintkit.suites.suite import Suite
 from tests.serve.conftest import outputs_of

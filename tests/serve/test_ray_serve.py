@@ -11,7 +11,7 @@ import pytest
 pytest.importorskip("ray.serve", exc_type=ImportError)
 
 from paintkit.metrics import reward  # noqa: E402
-from paintkit.serve.client import RewardClient  # noqa: E402
+from paintkit.rewards.client import RewardClient  # noqa: E402
 from tests.serve.conftest import outputs_of  # noqa: E402
 
 

@@ -12,7 +12,7 @@ import torch
 
 from paintkit.metrics import reward
 from paintkit.metrics.version import METRIC_VERSION
-from paintkit.serve.client import RewardClient
+from paintkit.rewards.client import RewardClient
 from tests.serve.conftest import outputs_of
 
 

@@ -25,7 +25,7 @@ import torch
 
 from paintkit.metrics import reward
 from paintkit.rewards import remote
-from paintkit.serve.client import RemoteRewardError, RewardClient
+from paintkit.rewards.client import RemoteRewardError, RewardClient
 from tests.serve.conftest import outputs_of
 
 

@@ -1,4 +1,4 @@
-"""``RewardClient``: the reward service from Python, synchronous or asyncio (httpx).
+"""``RewardClient``: a ``paintkit serve`` reward service from Python, synchronous or asyncio (httpx).
 
 One client keeps its connections open (a connection pool; the asyncio side keeps one pool
 per event loop). A request answered 408, 429 or 5xx, or that fails to connect or times out,
@@ -20,10 +20,12 @@ import weakref
 
 import numpy as np
 
+from paintkit.io.png_encode import encode_png
 from paintkit.metrics.coerce import as_images, is_tensor, tensor_to_uint8_nhwc
-from paintkit.serve.options import TOKEN_ENV
 
 _JSON = {"content-type": "application/json"}
+#: Environment variable holding the service's bearer token (read by client and server).
+TOKEN_ENV = "PAINTKIT_SERVE_TOKEN"
 RETRY_STATUSES = frozenset({408, 429, 500, 502, 503, 504})
 #: Longest wait a server's ``Retry-After`` may ask for (seconds).
 MAX_RETRY_AFTER = 30.0
@@ -58,8 +60,6 @@ def encode_item(problem_id: str, image: np.ndarray, encoding: str) -> bytes:
     if encoding == "raw":
         data, extra = image.data, b',"shape":' + json.dumps(list(image.shape)).encode()
     elif encoding == "png":
-        from paintkit.io.png_encode import encode_png
-
         data, extra = encode_png(image), b""
     else:
         raise ValueError(f"encoding must be 'raw' or 'png', got {encoding!r}")
@@ -260,8 +260,6 @@ class RewardClient:
             pixels = to_hwc_uint8(image, "solution_image")
             if self.encoding == "raw":
                 return pixels.tobytes(), "application/octet-stream", ",".join(map(str, pixels.shape))
-            from paintkit.io.png_encode import encode_png
-
             return encode_png(pixels), "image/png", None
 
         data, kind, shape = await asyncio.to_thread(body)
