@@ -4,7 +4,8 @@
         [--problems 8] [--max-wait-ms 2]
 
 For each size, ``--problems`` PaintBench problems (keys of a ``bench`` namespace suite) and a
-noisy output each; ``--requests`` rewards are asked for by N client threads at once:
+noisy output each (every pixel off by a few units, as in bench/reward_throughput.py);
+``--requests`` rewards are asked for by N client threads at once:
 
 - ``in-process``: each thread calls ``reward([output], target)`` with the problem's
   targets prepared once (what the in-process adapters do with their cache);
@@ -68,11 +69,11 @@ def bench_size(size: int, args, url: str) -> None:
     """Print the rows of one canvas size."""
     import httpx
 
+    from paintkit.evaluate.synthetic import model_output
     from paintkit.metrics import prepare_targets, reward
     from paintkit.rewards.client import RewardClient
     from paintkit.suites import build_problem
     from paintkit.suites.suite import Suite
-    from tests.serve.conftest import noisy
 
     client = RewardClient(url)
     raw = httpx.Client(timeout=120)
@@ -80,7 +81,8 @@ def bench_size(size: int, args, url: str) -> None:
                   conditions=("baseline", "n_med"), per_cell=1, size=(size, size),
                   preservation=False, namespace="bench")
     problems = [build_problem(suite, suite.spec(i % len(suite))) for i in range(args.problems)]
-    outputs = [noisy(p.answer, k) for k, p in enumerate(problems)]
+    rng = np.random.default_rng(0)
+    outputs = [model_output(rng, p.answer, p.input, "noisy") for p in problems]
     ids = [p.metadata["problem_id"] for p in problems]
     targets = [prepare_targets([p.answer], [p.input]) for p in problems]
     n = len(problems)
@@ -145,5 +147,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     main()
