@@ -220,7 +220,10 @@ def create_app(options: ServeOptions | None = None, **settings) -> FastAPI:
             parsed = await service.run(service.parse_batch, body)
         except ImageRefused as exc:
             return _error(400, str(exc))
-        results = await service.score_batch(parsed)
+        try:
+            results = await service.score_batch(parsed)
+        except Exception as exc:  # noqa: BLE001 - answered here: the connection stays usable
+            return _error(500, f"scoring failed: {one_line(exc)}")
         return protocol.BatchResponse(metric_version=METRIC_VERSION, results=results)
 
     @app.post("/v1/score/{problem_id}", response_model=protocol.ScoreResponse,
@@ -250,7 +253,7 @@ def create_app(options: ServeOptions | None = None, **settings) -> FastAPI:
             return _error(422, one_line(exc))
         result = (await service.batcher.score([item]))[0]
         if isinstance(result, BaseException):
-            raise result
+            return _error(500, f"scoring failed: {one_line(result)}")
         return protocol.ScoreResponse(metric_version=METRIC_VERSION, **result)
 
     return app

@@ -5,14 +5,15 @@ Every seeded problem paintkit writes carries ``problem_id`` =
 (:attr:`paintkit.suites.spec.ProblemSpec.problem_id`; also the ``key`` column of Parquet /
 WebDataset shards), and generation is a pure function of those fields, so the key alone
 fixes the input and answer bytes. :func:`problem_from_key` is the one place that reads a key
-back; it calls the public ``make_*`` entry points of each problem family:
+back; it picks the problem source (:func:`paintkit.sources.get_source`) and asks it for the
+slot (``source.problem(task, slot, ...)``):
 
-- ``<kind>_steps<N>`` folders with mode ``steps<N>``: compositional chains;
+- ``<kind>_steps<N>`` folders with mode ``steps<N>``: ``compositional`` chains;
 - chart task folders (``bar_chart_add_bar``, ...) with condition and mode ``default``:
-  TinyGrafixBench (exact bytes need the pinned matplotlib);
-- namespace ``guidance`` with a guided task: the visual-guidance variants;
+  ``tinygrafixbench`` (exact bytes need the pinned matplotlib);
+- namespace ``guidance`` with a guided task: the ``guidance`` variants;
 - PaintBench task folders, and ``preservation`` (built from the removal problem of the same
-  key), in any namespace (``paintbench``, ``train``, your own).
+  key), in any namespace (``paintbench``, ``train``, your own): ``paintbench``.
 
 A guided problem generated in a namespace other than ``guidance`` has a key that reads as the
 plain task's: serve such a corpus from its files (``paintkit serve --benchmarks DIR``).
@@ -86,6 +87,39 @@ def _condition(key: str, table: str, where: str, max_pixels: int | None = None):
     return condition, key
 
 
+def _source_slot(parsed: ProblemKey, where: str, max_pixels: int | None):
+    """``(source name, task, condition, condition key, preservation?)`` of a parsed key."""
+    # skia, numba, matplotlib: each source's generators load only when a key is regenerated
+    from paintkit.sources import get_source
+    from paintkit.suites.spec import PRESERVATION_SOURCE, PRESERVATION_TASK
+
+    steps = _STEPS.match(parsed.folder)
+    if steps is not None and steps["kind"] in get_source("compositional").tasks():
+        if parsed.mode != f"steps{steps['steps']}":
+            raise ProblemKeyError(f"{where}: folder {parsed.folder} needs mode "
+                                  f"steps{steps['steps']}, got {parsed.mode!r}")
+        condition, ckey = _condition(parsed.condition_key, "default", where, max_pixels)
+        return "compositional", steps["kind"], condition, ckey, False
+    if parsed.folder in get_source("tinygrafixbench").tasks():
+        if (parsed.condition_key, parsed.mode) != ("default", "default"):
+            raise ProblemKeyError(f"{where}: chart tasks have condition and mode 'default'")
+        return "tinygrafixbench", parsed.folder, "default", None, False
+    if parsed.namespace == "guidance" and parsed.folder in get_source("guidance").tasks():
+        condition, ckey = _condition(parsed.condition_key, "default", where, max_pixels)
+        if ckey is not None:
+            raise ProblemKeyError(f"{where}: guided problems use the plain conditions")
+        return "guidance", parsed.folder, condition, None, False
+    preservation = parsed.folder == PRESERVATION_TASK
+    task = PRESERVATION_SOURCE if preservation else parsed.folder
+    if task not in get_source("paintbench").tasks():
+        raise ProblemKeyError(f"{where}: unknown folder {parsed.folder!r} (a PaintBench task, "
+                              f"preservation, a chart task or <kind>_steps<N>)")
+    from paintkit.tasks import task_spec  # skia, numba: the task modules
+
+    condition, ckey = _condition(parsed.condition_key, task_spec(task).counts, where, max_pixels)
+    return "paintbench", task, condition, ckey, preservation
+
+
 def problem_from_key(key: str, *, max_pixels: int | None = None) -> Problem:
     """The problem ``key`` names, made in memory, ``problem_id`` stamped in its metadata;
     ``max_pixels`` refuses a key asking for a larger canvas before anything is drawn.
@@ -93,55 +127,24 @@ def problem_from_key(key: str, *, max_pixels: int | None = None) -> Problem:
     Raises:
         ProblemKeyError: a malformed key, or one naming no task / mode / condition.
     """
-    # skia, numba, matplotlib: the generators load only when a key is regenerated
-    from paintkit.charts.registry import TINYGRAFIX_TASKS
-    from paintkit.compositional.chain import KINDS, make_compositional_problem
-    from paintkit.guidance.generate import GUIDED_TASKS, make_guided_problem
-    from paintkit.slots import make_slot_problem
+    # skia, numba: the generators load only when a key is regenerated
+    from paintkit.sources import get_source
     from paintkit.suites.build import preservation_problem
-    from paintkit.suites.spec import PRESERVATION_SOURCE, PRESERVATION_TASK
-    from paintkit.tasks import TASKS, task_spec
 
     parsed = ProblemKey.parse(key)
     where = f"problem key {key!r}"
-    steps = _STEPS.match(parsed.folder)
     try:
-        if steps is not None and steps["kind"] in KINDS:
-            if parsed.mode != f"steps{steps['steps']}":
-                raise ProblemKeyError(f"{where}: folder {parsed.folder} needs mode "
-                                      f"steps{steps['steps']}, got {parsed.mode!r}")
-            condition, ckey = _condition(parsed.condition_key, "default", where, max_pixels)
-            problem = make_compositional_problem(
-                steps["kind"], condition, int(steps["steps"]), parsed.slot,
-                namespace=parsed.namespace, condition_key=ckey)
-        elif parsed.folder in TINYGRAFIX_TASKS:
-            if (parsed.condition_key, parsed.mode) != ("default", "default"):
-                raise ProblemKeyError(f"{where}: chart tasks have condition and mode 'default'")
-            from paintkit.charts.generate import make_chart_problem  # matplotlib
-
-            problem = make_chart_problem(parsed.folder, parsed.slot, namespace=parsed.namespace)
-        elif parsed.namespace == "guidance" and parsed.folder in GUIDED_TASKS:
-            condition, ckey = _condition(parsed.condition_key, "default", where)
-            if ckey is not None:
-                raise ProblemKeyError(f"{where}: guided problems use the plain conditions")
-            problem = make_guided_problem(parsed.folder, condition, parsed.mode, parsed.slot,
-                                          namespace=parsed.namespace)
-        elif parsed.folder in TASKS or parsed.folder == PRESERVATION_TASK:
-            task = PRESERVATION_SOURCE if parsed.folder == PRESERVATION_TASK else parsed.folder
-            condition, ckey = _condition(parsed.condition_key, task_spec(task).counts, where,
-                                         max_pixels)
-            problem = make_slot_problem(task, condition, parsed.mode, parsed.slot,
-                                        namespace=parsed.namespace, condition_key=ckey)
-            if parsed.folder == PRESERVATION_TASK:
-                source = f"{parsed.namespace}-{task}-{parsed.condition_key}-{parsed.mode}-" \
-                         f"{parsed.slot:06d}"
-                problem = preservation_problem(problem, source)
-        else:
-            raise ProblemKeyError(f"{where}: unknown folder {parsed.folder!r} (a PaintBench "
-                                  f"task, preservation, a chart task or <kind>_steps<N>)")
+        name, task, condition, ckey, preservation = _source_slot(parsed, where, max_pixels)
+        problem = get_source(name).problem(task, parsed.slot, condition=condition,
+                                           mode=parsed.mode, namespace=parsed.namespace,
+                                           condition_key=ckey)
     except ProblemKeyError:
         raise
-    except ValueError as exc:  # an unknown mode, a size out of range, ...
+    except ValueError as exc:  # an unknown mode, a size out of range, another matplotlib, ...
         raise ProblemKeyError(f"{where}: {exc}") from None
+    if preservation:
+        source_id = f"{parsed.namespace}-{task}-{parsed.condition_key}-{parsed.mode}-" \
+                    f"{parsed.slot:06d}"
+        problem = preservation_problem(problem, source_id)
     problem.metadata = {"problem_id": key, **problem.metadata}
     return problem

@@ -1,10 +1,12 @@
-"""One batch of decoded images -> rewards, on top of :func:`paintkit.metrics.tolerance_statistics`.
+"""One batch of decoded images -> rewards: :func:`paintkit.metrics.reward` on prepared targets.
 
-Items gathered from concurrent requests are grouped by problem (the G samples of a prompt
-share one prepared target) and each group is one call of the update step with
-``samples_per_problem = G``; the reward is then what :func:`paintkit.metrics.reward`
-returns from the same statistics: the mean of the float32 IoU row over t = 0..10, or one
-entry of it. A group whose scoring raises fails only its own items.
+Items gathered from concurrent requests are grouped by problem and tolerance (the G samples
+of a prompt share one prepared target) and each group is one call of ``reward`` with
+``samples_per_problem = G``: the reward is the in-process reward by construction. The 11
+per-tolerance IoUs, when asked for, come from the same update step
+(:func:`paintkit.metrics.tolerance_statistics`), as float32 of its float64 figures (what
+``reward(..., tolerance=t)`` returns for each t). A group whose scoring raises fails only its
+own items.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from paintkit.kernels import numba_lock
+from paintkit.metrics.reward import reward
 from paintkit.metrics.score import tolerance_statistics
 from paintkit.rewards.fit import fit_output
 
@@ -32,21 +35,31 @@ class ScoreItem:
     figures: bool = False
 
 
-def score_group(images: list, target, device):
-    """float32 IoU ``(G, 11)`` of ``G`` images (already fitted) of one problem."""
+def _outputs(images: list, device):
+    """The images as the metric takes them: NumPy on the CPU (the Numba kernels read them in
+    place), tensors on ``device`` otherwise; stacked when they share a size."""
     import torch  # heavy: loaded on first use
 
-    if device.type == "cpu":
-        outputs = images  # NumPy arrays: the Numba kernels read them in place
-        if all(x.shape == images[0].shape for x in images):
-            outputs = np.stack(images)
-    else:
-        outputs = [torch.from_numpy(np.ascontiguousarray(x)).to(device) for x in images]
-        if all(x.shape == outputs[0].shape for x in outputs):
-            outputs = torch.stack(outputs)
+    if device.type != "cpu":
+        images = [torch.from_numpy(np.ascontiguousarray(x)).to(device) for x in images]
+        return torch.stack(images) if all(x.shape == images[0].shape for x in images) else images
+    return np.stack(images) if all(x.shape == images[0].shape for x in images) else images
+
+
+def score_group(images: list, target, device, tolerance: int | None = None,
+                figures: bool = False):
+    """Rewards float32 ``(G,)`` of ``G`` images (already fitted) of one problem, and their
+    per-tolerance IoUs float32 ``(G, 11)`` when ``figures`` (else None)."""
+    import torch  # heavy: loaded on first use
+
+    outputs = _outputs(images, device)
     with numba_lock():
-        stats = tolerance_statistics(outputs, target, samples_per_problem=len(images)).stats
-    return stats.iou(torch.float32)
+        value = reward(outputs, target, samples_per_problem=len(images), tolerance=tolerance)
+        iou = None
+        if figures:
+            stats = tolerance_statistics(outputs, target, samples_per_problem=len(images)).stats
+            iou = stats.figures(torch.float64)["iou"].to(torch.float32)
+    return value, iou
 
 
 def score_items(items: list[ScoreItem], device) -> list:
@@ -54,24 +67,23 @@ def score_items(items: list[ScoreItem], device) -> list:
     group raised."""
     groups: dict = {}
     for k, item in enumerate(items):
-        groups.setdefault(id(item.target), []).append(k)
+        groups.setdefault((id(item.target), item.tolerance), []).append(k)
     results: list = [None] * len(items)
-    for rows in groups.values():
+    for (_, tolerance), rows in groups.items():
         target = items[rows[0]].target
         try:
             size = target.answer_size(0)
             images = [fit_output(items[k].image, size, items[k].fit) for k in rows]
-            iou = score_group(images, target, device).cpu()
+            value, iou = score_group(images, target, device, tolerance,
+                                     any(items[k].figures for k in rows))
+            value = value.cpu()
         except Exception as exc:  # noqa: BLE001 - reported to this group's requests only
             for k in rows:
                 results[k] = exc
             continue
-        miou = iou.mean(dim=1)
         for j, k in enumerate(rows):
-            item = items[k]
-            value = miou[j] if item.tolerance is None else iou[j, item.tolerance]
-            result = {"problem_id": item.problem_id, "reward": float(value)}
-            if item.figures:
-                result["iou"] = [float(v) for v in iou[j]]
+            result = {"problem_id": items[k].problem_id, "reward": float(value[j])}
+            if items[k].figures:
+                result["iou"] = [float(v) for v in iou[j].cpu()]
             results[k] = result
     return results

@@ -204,13 +204,17 @@ def test_scorer_exception_is_500_for_that_request_and_the_service_keeps_serving(
     pid = problem.metadata["problem_id"]
     real = paintkit.serve.scoring.score_group
 
-    def explode(images, target, device):
+    def explode(*args, **kwargs):
         raise RuntimeError("kernel exploded")
 
     monkeypatch.setattr(paintkit.serve.scoring, "score_group", explode)
     failed = httpx.post(service.url + "/v1/score", json={"items": [_raw_item(pid, problem.answer)]})
     assert failed.status_code == 500
     assert failed.json()["error"] == "scoring failed: RuntimeError: kernel exploded"
+    single = httpx.post(f"{service.url}/v1/score/{pid}", content=problem.answer.tobytes(),
+                        params={"shape": "256,256,3"},
+                        headers={"content-type": "application/octet-stream"})
+    assert single.status_code == 500 and "kernel exploded" in single.json()["error"]
     with pytest.raises(RemoteRewardError, match="kernel exploded"):
         RewardClient(service.url, max_retries=1, retry_backoff=0).score([problem.answer], [pid])
     monkeypatch.setattr(paintkit.serve.scoring, "score_group", real)

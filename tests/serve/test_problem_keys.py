@@ -35,8 +35,8 @@ def test_training_namespace_and_plain_condition():
 
 
 def test_compositional_and_guidance_keys():
-    from paintkit.compositional.suite import CompositionalSuite
-    from paintkit.guidance.suite import GuidanceSuite
+    from paintkit.suites.compositional import CompositionalSuite
+    from paintkit.suites.guidance import GuidanceSuite
 
     _same(CompositionalSuite(conditions=["baseline"], per_cell=1), [0])
     _same(GuidanceSuite(tasks=["rotation"], conditions=["striped"], per_cell=1))

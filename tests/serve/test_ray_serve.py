@@ -21,6 +21,7 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
+@pytest.mark.slow  # 23-35 s on this 2-core machine (starting Ray and Serve)
 def test_ray_serve_deployment_scores_like_in_process(problems):
     import ray
     from ray import serve
@@ -28,7 +29,8 @@ def test_ray_serve_deployment_scores_like_in_process(problems):
     from paintkit.serve.ray_serve import build_app
 
     port = _free_port()
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    # address="local": a fresh instance of its own, even when another Ray runs on this machine
+    ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False)
     try:
         serve.start(http_options={"host": "127.0.0.1", "port": port})
         # what `serve run paintkit.serve.ray_serve:build_app device=cpu num_replicas=1` builds
