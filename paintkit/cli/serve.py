@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from paintkit.serve.options import ServeOptions
-
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
@@ -49,6 +47,7 @@ def run(args) -> int:
     except ImportError as exc:
         raise ValueError(f"paintkit serve needs the web stack: pip install 'paintkit[serve]' "
                          f"({exc})") from None
+    from paintkit.serve.options import ServeOptions  # numpy, PIL: kept out of paintkit --help
     options = ServeOptions(benchmarks=args.benchmarks, device=args.device, cache_mb=args.cache_mb,
                            max_batch=args.max_batch, max_wait_ms=args.max_wait_ms,
                            max_mb=args.max_mb, max_pixels=args.max_pixels, token=args.token,

@@ -50,6 +50,9 @@ class ServeOptions:
             value = getattr(self, name)
             if not isinstance(value, int | float) or isinstance(value, bool) or value < 0:
                 raise ValueError(f"{name} must be a number >= 0, got {value!r}")
+        if self.benchmarks is not None and not os.path.isdir(self.benchmarks):
+            raise ValueError(f"benchmarks: {self.benchmarks} is not a folder (a benchmark tree "
+                             f"written by paintkit generate)")
         if self.token is None and os.environ.get(TOKEN_ENV):
             object.__setattr__(self, "token", os.environ[TOKEN_ENV])
         if self.token is not None and (not isinstance(self.token, str) or not self.token):

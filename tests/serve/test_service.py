@@ -104,6 +104,16 @@ def test_problems_read_from_a_benchmark_tree(start_service, tmp_path):
             client.score([problem.answer], ["tree-scaling-baseline@256x256-amount-000007"])
 
 
+def test_settings_are_checked_before_serving(tmp_path):
+    from paintkit.serve.options import ServeOptions
+
+    with pytest.raises(ValueError, match="is not a folder"):
+        ServeOptions(benchmarks=str(tmp_path / "missing"))
+    with pytest.raises(ValueError, match="max_batch"):
+        ServeOptions(max_batch=0)
+    assert "hunter2" not in repr(ServeOptions(token="hunter2"))
+
+
 def test_prepared_targets_are_cached_and_bounded_in_bytes(start_service, problems):
     service = start_service(cache_mb=1)  # a 256x256 problem takes ~2 MiB: none is kept
     with RewardClient(service.url) as client:
