@@ -69,7 +69,7 @@ def bench_size(size: int, args, url: str) -> None:
     """Print the rows of one canvas size."""
     import httpx
 
-    from paintkit.evaluate.synthetic import model_output
+    from paintkit.eval.synthetic import model_output
     from paintkit.metrics import prepare_targets, reward
     from paintkit.rewards.client import RewardClient
     from paintkit.suites import build_problem
