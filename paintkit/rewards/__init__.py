@@ -29,7 +29,4 @@ from paintkit.rewards.trl import pixel_miou_reward
 from paintkit.rewards.verl import compute_score
 
 __all__ = ["FITS", "PixelIoURewardModel", "ProblemIndex", "TargetCache", "compute_score",
-           "fit_output", "pixel_miou", "reward_fn"]
-
-__all__ = ["FITS", "PixelIoURewardModel", "compute_score", "fit_output", "pixel_miou",
-           "pixel_miou_reward", "reward_fn"]
+           "fit_output", "pixel_miou", "pixel_miou_reward", "reward_fn"]
