@@ -25,6 +25,7 @@ import numpy as np
 from paintkit.io.images import ImageDecodeError, load_rgb, rgb_from_array
 from paintkit.kernels.pixels import float_to_uint8
 from paintkit.kernels.tolerance_counts_compiled import compiled, run_compiled
+from paintkit.metrics.device import same_device
 
 
 @dataclass(frozen=True)
@@ -277,8 +278,6 @@ def output_on_device(out, device, name: str):
 
     if isinstance(out, np.ndarray):
         return tensor_of(np.ascontiguousarray(out)).to(device)
-    from paintkit.metrics.device import same_device
-
     if not same_device(out.device, device):
         raise ValueError(f"{name}: expected a tensor on {device} (the batch's device), got "
                          f"one on {out.device}")

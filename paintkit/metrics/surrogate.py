@@ -57,8 +57,8 @@ def _lab_float(rgb):
 def _channels_last(outputs, answer_size, fit: str):
     """Float outputs ``(B, 3, H, W)`` or ``(B, H, W, 3)`` -> ``(B, H_a, W_a, 3)`` through
     ``fit`` (index selection: gradients reach the selected source pixels)."""
-    from paintkit.kernels.normalize import normalize_output_torch
-    from paintkit.rewards.fit import check_fit, fit_output
+    from paintkit.kernels.normalize import normalize_output_torch  # numba: compiles at import
+    from paintkit.metrics.fit import check_fit, fit_output  # numba (through kernels.normalize)
 
     check_fit(fit)
     shape = tuple(outputs.shape)
@@ -101,7 +101,7 @@ def soft_reward(outputs, targets, inputs=None, *, tau: float = 1.0, margin: floa
         margin: added to each tolerance so ``ΔE = 0`` counts as correct at t = 0.
         tolerance: None for the soft mIoU, or an integer 0..10 for the soft IoU_t.
         fit: outputs of another size than the answers: ``"cover"`` (the metric's own
-            normalisation), ``"stretch"`` or ``"exact"``, as in :mod:`paintkit.rewards.fit`.
+            normalisation), ``"stretch"`` or ``"exact"``, as in :mod:`paintkit.metrics.fit`.
 
     Returns:
         float ``(B,)`` (float32, or float64 for float64 outputs) on the outputs' device: per

@@ -17,11 +17,11 @@ share; :mod:`paintkit.rewards.remote` holds the adapters' twins that score on a
 ``paintkit serve`` service (docs/serve.md).
 
 How each treats an output whose size differs from the answer (the trainer resized or
-letterboxed or stretched it) is in :mod:`paintkit.rewards.fit`; see docs/rewards.md.
+letterboxed or stretched it) is in :mod:`paintkit.metrics.fit`; see docs/rewards.md.
 """
 
+from paintkit.metrics.fit import FITS, fit_output
 from paintkit.rewards._common import ProblemIndex, TargetCache
-from paintkit.rewards.fit import FITS, fit_output
 from paintkit.rewards.flow_factory import PixelIoURewardModel
 from paintkit.rewards.flow_grpo import pixel_miou
 from paintkit.rewards.plain import reward_fn

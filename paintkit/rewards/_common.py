@@ -27,9 +27,9 @@ from paintkit.metrics.coerce import (
     tensor_to_uint8_nhwc,
 )
 from paintkit.metrics.device import canonical_device, same_device
+from paintkit.metrics.fit import fit_output
 from paintkit.metrics.reward import reward
 from paintkit.metrics.targets import prepare_targets
-from paintkit.rewards.fit import fit_output
 
 ANSWER_KEYS = ("answer", "answer_image", "answer_path", "target", "target_image")
 INPUT_KEYS = ("input", "input_image", "input_path", "source", "source_image")

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from paintkit.arguments import check_int
 from paintkit.metrics.coerce import is_tensor, tensor_to_uint8_nhwc
 from paintkit.metrics.device import canonical_device
+from paintkit.metrics.fit import check_fit
 from paintkit.rewards._common import (
     ANSWER_KEYS,
     DEFAULT_CACHE_BYTES,
@@ -32,7 +33,6 @@ from paintkit.rewards._common import (
     resolve,
     score_grouped,
 )
-from paintkit.rewards.fit import check_fit
 
 
 @dataclass

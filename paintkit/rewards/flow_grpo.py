@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 
+from paintkit.metrics.fit import check_fit
 from paintkit.rewards._common import (
     ANSWER_KEYS,
     DEFAULT_CACHE_BYTES,
@@ -30,7 +31,6 @@ from paintkit.rewards._common import (
     resolve,
     score_grouped,
 )
-from paintkit.rewards.fit import check_fit
 
 #: Where flow_grpo's metadata lines carry the input: ``"image"`` besides the usual keys.
 FLOW_GRPO_INPUT_KEYS = (*INPUT_KEYS, "image")
@@ -49,7 +49,7 @@ def pixel_miou(device="cpu", *, root=None, fit: str = "stretch", tolerance: int 
         fit: how outputs of another size map onto the answer. Default ``"stretch"``:
             flow_grpo resizes the input to a ``config.resolution`` square without keeping
             its aspect ratio, so each axis is mapped back on its own (see
-            :mod:`paintkit.rewards.fit`).
+            :mod:`paintkit.metrics.fit`).
         tolerance: None for the mIoU, or an integer 0..10 for IoU_t.
         cache_bytes: device memory the prepared problems kept between calls may take
             (default 1 GiB; a 1024x1024 problem takes 31 MiB).

@@ -6,8 +6,8 @@ from paintkit.arguments import check_int
 from paintkit.kernels import numba_lock
 from paintkit.metrics import targets as metric_targets
 from paintkit.metrics.coerce import as_images
+from paintkit.metrics.fit import check_fit, fit_output
 from paintkit.metrics.reward import reward
-from paintkit.rewards.fit import check_fit, fit_output
 
 
 def batch_targets(problems: dict, device=None):
@@ -30,7 +30,7 @@ def reward_fn(outputs, problems, *, samples_per_problem: int = 1, fit: str = "co
             (mixed canvas sizes); ``samples_per_problem`` outputs per problem, problem-major.
         problems: a ``ProblemStream`` batch (dict with ``"answer"`` and ``"input"``, stacked
             or lists), or targets from :func:`batch_targets` (faster: prepared once).
-        fit: ``"cover"`` / ``"stretch"`` / ``"exact"`` (see :mod:`paintkit.rewards.fit`).
+        fit: ``"cover"`` / ``"stretch"`` / ``"exact"`` (see :mod:`paintkit.metrics.fit`).
     """
     check_fit(fit)
     samples_per_problem = check_int(samples_per_problem, "samples_per_problem", 1)

@@ -48,7 +48,7 @@ async def compute_score(solution_image, ground_truth, server_url: str, max_retri
         max_retries, retry_backoff: retries after the first attempt, first wait in seconds
             (doubling; a ``Retry-After`` header wins).
         kwargs: ``fit`` (default ``"cover"``: verl-omni letterboxes, see
-            :mod:`paintkit.rewards.fit`), ``tolerance``, ``token``, ``encoding``
+            :mod:`paintkit.metrics.fit`), ``tolerance``, ``token``, ``encoding``
             (``"raw"``/``"png"``); verl-omni's own (``data_source``, ``extra_info``, ...)
             are ignored.
 

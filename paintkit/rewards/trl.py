@@ -21,6 +21,7 @@ from ``image`` / ``images``), or its ``problem_id`` (or a verl-style ``reward_mo
 from __future__ import annotations
 
 from paintkit.metrics.coerce import as_images
+from paintkit.metrics.fit import check_fit
 from paintkit.rewards._common import (
     ANSWER_KEYS,
     DEFAULT_CACHE_BYTES,
@@ -33,7 +34,6 @@ from paintkit.rewards._common import (
     resolve,
     score_grouped,
 )
-from paintkit.rewards.fit import check_fit
 
 #: Columns trl adds to every call that are not dataset columns.
 TRL_EXTRAS = ("trainer_state", "log_extra", "log_metric", "environments", "completion_ids")
@@ -106,7 +106,7 @@ def pixel_miou_reward(render=None, *, root=None, device="cpu", fit: str = "cover
             carrying the answer image.
         device: where scoring runs; rendered host images move there once.
         fit: outputs of another size than the answer (default ``"cover"``, the metric's
-            own normalisation; see :mod:`paintkit.rewards.fit`).
+            own normalisation; see :mod:`paintkit.metrics.fit`).
         tolerance: None for the mIoU, or an integer 0..10 for IoU_t.
         cache_bytes, cache_size: bound on the prepared problems kept between calls (the G
             samples of a prompt and later steps reuse them).

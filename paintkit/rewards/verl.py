@@ -21,9 +21,9 @@ import numpy as np
 
 from paintkit.kernels import numba_lock
 from paintkit.metrics.coerce import as_images
+from paintkit.metrics.fit import check_fit, fit_output
 from paintkit.metrics.score import score
 from paintkit.rewards._common import ANSWER_KEYS, INPUT_KEYS, find, resolve
-from paintkit.rewards.fit import check_fit, fit_output
 
 
 def compute_score(data_source=None, solution_image=None, ground_truth=None, extra_info=None,
@@ -33,7 +33,7 @@ def compute_score(data_source=None, solution_image=None, ground_truth=None, extr
 
     A ``solution_image`` of None (the model produced nothing) scores 0 as missing.
     ``fit``: default ``"cover"``, right for verl-omni, which letterboxes (see
-    :mod:`paintkit.rewards.fit`). Extra keyword arguments are ignored (verl passes its own).
+    :mod:`paintkit.metrics.fit`). Extra keyword arguments are ignored (verl passes its own).
     Thread-safe: calls from several threads at once give what sequential calls give.
     """
     check_fit(fit)

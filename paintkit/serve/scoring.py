@@ -16,9 +16,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from paintkit.kernels import numba_lock
+from paintkit.metrics.fit import fit_output
 from paintkit.metrics.reward import reward
 from paintkit.metrics.score import tolerance_statistics
-from paintkit.rewards.fit import fit_output
 
 
 @dataclass

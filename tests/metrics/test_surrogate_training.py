@@ -12,7 +12,7 @@ import torch
 import paintkit
 from paintkit.kernels.normalize import normalize_output_torch, pillow_nearest_sources
 from paintkit.metrics import prepare_targets, reward, soft_reward
-from paintkit.rewards.fit import fit_output
+from paintkit.metrics.fit import fit_output
 
 
 def at_128(image: np.ndarray) -> np.ndarray:

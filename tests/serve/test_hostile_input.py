@@ -17,8 +17,8 @@ import pytest
 
 import paintkit.serve.scoring
 from paintkit.metrics import reward
+from paintkit.metrics.fit import fit_output
 from paintkit.rewards.client import RemoteRewardError, RewardClient
-from paintkit.rewards.fit import fit_output
 
 
 def _raw_item(pid, image):
