@@ -24,10 +24,11 @@ import json
 import os
 
 from paintkit.io.atomic import write_bytes_atomic
+from paintkit.layout.problem_files import answer_name, input_name, metadata_name, required_suffixes
 from paintkit.writers.base import Writer, write_error
 from paintkit.writers.record import EncodedProblem, FileRecord
 
-SUFFIXES = ("_input.png", "_answer.png", ".json")
+SUFFIXES = required_suffixes()
 
 
 def split_of(index: int) -> str:
@@ -55,8 +56,8 @@ class EditJsonlWriter(Writer):
 
     def line(self, problem: EncodedProblem, stem: str) -> dict:
         base = stem[len("images/"):] if self.relative_to_images else stem
-        line = {"prompt": problem.instruction, "image": f"{base}_input.png",
-                "answer": f"{base}_answer.png", "problem_id": problem.key, "task": problem.task}
+        line = {"prompt": problem.instruction, "image": input_name(base),
+                "answer": answer_name(base), "problem_id": problem.key, "task": problem.task}
         if self.relative_to_images:
             line["input"] = line["image"]  # the loader consumes "image"; the reward reads this
         return line
@@ -67,7 +68,7 @@ class EditJsonlWriter(Writer):
 
     def skip(self, index: int) -> list[FileRecord]:
         stem = self._stem(index)
-        self._lines[index] = (self.root / f"{stem}.json").read_bytes()
+        self._lines[index] = (self.root / metadata_name(stem)).read_bytes()
         return [FileRecord.of_file(self.root, stem + suffix) for suffix in SUFFIXES]
 
     def write(self, problem: EncodedProblem) -> list[FileRecord]:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 
+from paintkit.layout.problem_files import answer_name, input_name
 from paintkit.writers.record import EncodedProblem
 from paintkit.writers.trainer_parquet import TrainerParquetWriter
 
@@ -42,9 +43,9 @@ class Pix2PixWriter(TrainerParquetWriter):
 
     def columns(self, rows: list[EncodedProblem]) -> dict:
         return {
-            "input_image": [{"bytes": r.input_png, "path": f"{r.key}_input.png"} for r in rows],
+            "input_image": [{"bytes": r.input_png, "path": input_name(r.key)} for r in rows],
             "edit_prompt": [r.instruction for r in rows],
-            "edited_image": [{"bytes": r.answer_png, "path": f"{r.key}_answer.png"} for r in rows],
+            "edited_image": [{"bytes": r.answer_png, "path": answer_name(r.key)} for r in rows],
             "problem_id": [r.key for r in rows],
             "task": [r.task for r in rows],
         }
