@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from paintkit.cli.flags import integer, renamed
 from paintkit.layout.outputs import TURN_OUTPUT
 
 
@@ -15,21 +16,22 @@ def register(subparsers) -> None:
         description="Score every (model, benchmark, task, problem): reads "
         "<benchmarks>/<Benchmark>/<task>/NNN_{input,answer}.png + NNN.json and "
         "<outputs>/<model>/<Benchmark>/<task>/NNNN_output.png, writes "
-        "<out>/problem_stats.jsonl (docs/file-layout.md). Resumable: scored problems are skipped.",
+        "<results>/problem_stats.jsonl (docs/file-layout.md). Resumable: scored problems are skipped.",
     )
     parser.add_argument("--benchmarks", required=True, metavar="DIR", dest="benchmarks_root",
                         help="folder holding <Benchmark>/ folders (or one benchmark folder)")
     parser.add_argument("--outputs", required=True, metavar="DIR", dest="outputs_root",
                         help="folder holding <model>/<Benchmark>/<task>/NNNN_output.png")
-    parser.add_argument("--out", default="eval_results", metavar="DIR",
-                        help="where problem_stats.jsonl (and diffs/) go (default: %(default)s)")
+    renamed(parser, "--results", "--out", default="eval_results", metavar="DIR",
+            help="results folder: problem_stats.jsonl (and diffs/) go here (default: "
+            "%(default)s)")
     parser.add_argument("--model", action="append", dest="models", metavar="NAME",
                         help="score only this model (repeatable)")
     parser.add_argument("--benchmark", action="append", dest="benchmarks", metavar="NAME",
                         help="score only this benchmark (repeatable)")
     parser.add_argument("--task", action="append", dest="tasks", metavar="NAME",
                         help="score only this task folder (repeatable)")
-    parser.add_argument("--jobs", "-j", type=int, default=0, metavar="N",
+    parser.add_argument("--jobs", "-j", type=integer(0, 4096), default=0, metavar="N",
                         help="worker processes (default: one per CPU core)")
     parser.add_argument("--save-images", action="store_true",
                         help="also write diff PNGs at tolerances 0, 2, 5, 10")
@@ -41,7 +43,8 @@ def register(subparsers) -> None:
     parser.add_argument("--extra-metrics", default="", type=_extra_metrics, metavar="LIST",
                         help="comma-separated pixel-similarity figures to add to each row "
                              "(ssim,psnr)")
-    parser.add_argument("--explain", nargs="?", type=int, const=5, default=None, metavar="T",
+    parser.add_argument("--explain", nargs="?", type=integer(0, 10), const=5, default=None,
+                        metavar="T",
                         help="also tag each object of each output and list its error "
                         "segments at tolerance T (default 5) into each row's 'explanation' "
                         "(see docs/explain.md)")
@@ -94,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         summary = evaluate(
-            args.benchmarks_root, args.outputs_root, args.out,
+            args.benchmarks_root, args.outputs_root, args.results,
             models=args.models, benchmarks=args.benchmarks, tasks=args.tasks,
             jobs=args.jobs or default_jobs(), save_images=args.save_images,
             overwrite=args.overwrite, progress=not args.quiet,
@@ -131,7 +134,7 @@ def run(args: argparse.Namespace) -> int:
         # heavy (Skia, numba: the compositional suite's renderer): only with --turns
         from paintkit.eval.turns import describe, score_turns
 
-        path, rows = score_turns(args.benchmarks_root, args.outputs_root, args.out,
+        path, rows = score_turns(args.benchmarks_root, args.outputs_root, args.results,
                                  models=args.models, benchmarks=args.benchmarks, tasks=args.tasks,
                                  delta_e=args.delta_e)
         print(f"{len(rows)} turn rows ({describe(rows)}) -> {path}", file=sys.stderr)

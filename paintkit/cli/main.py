@@ -13,6 +13,7 @@ import importlib
 import sys
 
 from paintkit._version import __version__
+from paintkit.cli.flags import strict_parsers
 from paintkit.errors import PaintkitError
 
 COMMANDS: tuple[str, ...] = ("scene", "gallery", "tasks", "show", "eval", "generate",
@@ -24,11 +25,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="paintkit",
         description="Generate exact image-editing benchmarks and score model outputs.",
+        allow_abbrev=False,
     )
     parser.add_argument("--version", action="version", version=f"paintkit {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS:
         importlib.import_module(f"paintkit.cli.{name.replace('-', '_')}").register(sub)
+    strict_parsers(parser)  # no abbreviations: --out never silently means --outputs
     return parser
 
 

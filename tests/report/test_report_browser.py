@@ -39,9 +39,9 @@ def full_report(tmp_path_factory):
     folder = tmp_path_factory.mktemp("full")
     rows = full_rows()
     (folder / "problem_stats.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
-    assert main(["stats", "--input", str(folder), "--n-boot", "1000"]) == 0
+    assert main(["stats", "--results", str(folder), "--n-boot", "1000"]) == 0
     out = folder / "report.html"
-    assert main(["report", "--input", str(folder), "--output", str(out), "--n-boot", "1000"]) == 0
+    assert main(["report", "--results", str(folder), "--output", str(out), "--n-boot", "1000"]) == 0
     return out
 
 
