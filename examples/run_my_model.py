@@ -1,6 +1,6 @@
 """Run your own image-editing model over a benchmark with ``paintkit run``.
 
-    PYTHONPATH=examples paintkit run --model run_my_model:load_editor() \\
+    PYTHONPATH=examples paintkit run --model 'run_my_model:load_editor()' \\
         --benchmarks out/paintbench --outputs my_outputs --batch-size 4 --limit 2
     paintkit eval --benchmarks out/paintbench --outputs my_outputs --results results
 
