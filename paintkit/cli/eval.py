@@ -65,8 +65,9 @@ def _extra_metrics(text: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(names))
 
 
-#: Bootstrap resamples of the leaderboard eval prints (paintkit stats: 10,000 by default).
-LEADERBOARD_N_BOOT = 1000
+#: Bootstrap resamples of the leaderboard eval prints: the B of 'paintkit stats', 'report'
+#: and 'bench', so that every leaderboard of one results folder shows the same CIs.
+LEADERBOARD_N_BOOT = 10_000  # paintkit.stats.bootstrap.DEFAULT_N_BOOT (numpy-free here)
 
 
 def print_leaderboard(results_path) -> None:

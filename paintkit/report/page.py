@@ -227,6 +227,6 @@ def build_report(input_path, output_path, *, benchmarks_root=None, outputs_root=
                                why)
     text = render_page(data, gallery, command=command, input_path=input_path,
                        namespaces=namespaces,
-                       comparisons=comparisons_html(data, n_boot=min(n_boot, 2000), seed=seed))
+                       comparisons=comparisons_html(data, n_boot=n_boot, seed=seed))
     write_text_atomic(output_path, text)
     return len(text.encode("utf-8"))
