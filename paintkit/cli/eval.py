@@ -133,10 +133,12 @@ def run(args: argparse.Namespace) -> int:
     print_leaderboard(summary.results_path)
     if getattr(args, "turns", False):
         # heavy (Skia, numba: the compositional suite's renderer): only with --turns
-        from paintkit.eval.turns import describe, score_turns
+        from paintkit.eval.turns import describe, missing_turns, score_turns
 
         path, rows = score_turns(args.benchmarks_root, args.outputs_root, args.results,
                                  models=args.models, benchmarks=args.benchmarks, tasks=args.tasks,
                                  delta_e=args.delta_e)
-        print(f"{len(rows)} turn rows ({describe(rows)}) -> {path}", file=sys.stderr)
+        print(f"{len(rows):,} turn rows ({describe(rows)}) -> {path}", file=sys.stderr)
+        for line in missing_turns(rows):
+            print(f"paintkit eval: --turns: {line}", file=sys.stderr)
     return 0

@@ -82,3 +82,17 @@ def test_a_turn_without_its_number_is_one_clear_line(tmp_path, capsys):
     assert code == 2 and "Traceback" not in "\n".join(err)
     assert err[-1] == (f"paintkit eval: error: {folder / '000.json'}: entry 2 of 2 in 'turns' "
                        "has no 'turn' number; expected 'turn': 2")
+
+
+def test_turns_without_their_files_say_so(tmp_path, capsys):
+    """The oracle baseline writes final images only: ``eval --turns`` said "turn 1: mIoU
+    0.000 over N rows" without saying why (issue 37, item 6)."""
+    bench, outs, _ = _conversational(tmp_path)
+    capsys.readouterr()
+    assert main(["eval", "--benchmarks", str(bench), "--outputs", str(outs), "--results",
+                 str(tmp_path / "results"), "--quiet", "-j", "1", "--turns"]) == 0
+    err = capsys.readouterr().err
+    assert "turn 1: mIoU 0.000 over 1 row (1 without an output)" in err
+    assert "turn 2: mIoU" in err and "turn 2: mIoU 0.000 over 1 row (" not in err
+    assert ("paintkit eval: --turns: noise wrote no NNNN_turn<k>_output.png for turn 1 (final "
+            "images only): those turns score 0 for it") in err
