@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from paintkit.cli.flags import renamed
+from paintkit.io.plural import count_of
 
 BASELINE_NAMES = ("identity", "oracle", "blank", "noise")  # paintkit.baselines.BASELINES
 
@@ -40,6 +41,6 @@ def run(args: argparse.Namespace) -> int:
     summary = write_baseline(args.name, args.benchmarks_root, args.outputs_root, model=args.model,
                              benchmarks=args.benchmarks, tasks=args.tasks,
                              overwrite=args.overwrite, progress=not args.quiet)
-    print(f"{summary.written} outputs written, {summary.skipped} already there -> "
+    print(f"{count_of(summary.written, 'output')} written, {summary.skipped:,} already there -> "
           f"{summary.out_dir}", file=sys.stderr)
     return 0

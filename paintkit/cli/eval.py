@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from paintkit.cli.flags import integer, renamed
+from paintkit.io.plural import count_of
 from paintkit.layout.outputs import TURN_OUTPUT
 
 
@@ -114,13 +115,14 @@ def run(args: argparse.Namespace) -> int:
     if summary.ignored:
         shown = ", ".join(str(p) for p in summary.ignored[:SHOW_IGNORED])
         more = len(summary.ignored) - SHOW_IGNORED
-        print(f"paintkit eval: ignored {len(summary.ignored)} file(s) that are not "
+        print(f"paintkit eval: ignored {count_of(len(summary.ignored), 'file')} that are not "
               f"<model>/<Benchmark>/<task>/NNNN_output.png of a problem: {shown}"
               + (f" ... and {more} more" if more > 0 else ""), file=sys.stderr)
     rescored = f", {summary.rescored} rescored" if summary.rescored else ""
     print(
-        f"{summary.scored} rows written ({summary.missing} missing outputs{rescored}), "
-        f"{summary.skipped} already scored, {summary.problems_per_second:.1f} problems/s "
+        f"{count_of(summary.scored, 'row')} written ({summary.missing:,} missing "
+        f"{'output' if summary.missing == 1 else 'outputs'}{rescored}), "
+        f"{summary.skipped:,} already scored, {summary.problems_per_second:.1f} problems/s "
         f"-> {summary.results_path}",
         file=sys.stderr,
     )

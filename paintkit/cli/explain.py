@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from paintkit.cli.flags import count, integer, renamed
+from paintkit.io.plural import count_of
 
 
 def register(subparsers) -> None:
@@ -58,6 +59,6 @@ def run(args: argparse.Namespace) -> int:
         jobs=default_jobs() if args.jobs is None else args.jobs)
     for bar in bars:
         bar.close()
-    print(f"{summary.rows} rows ({summary.missing_outputs} missing outputs, {summary.failed} "
-          f"broken problems) -> {summary.path}", file=sys.stderr)
+    print(f"{count_of(summary.rows, 'row')} ({count_of(summary.missing_outputs, 'missing output')}"
+          f", {count_of(summary.failed, 'broken problem')}) -> {summary.path}", file=sys.stderr)
     return 0

@@ -119,7 +119,25 @@ def build_paintbench_suite(args: argparse.Namespace):
         kwargs["size"] = parse_size(args.size)
     if args.counts:
         kwargs["counts"] = parse_counts(args.counts)
-    return Suite(**kwargs)
+    suite = Suite(**kwargs)
+    for line in dropped_modes(suite):
+        print(f"paintkit generate: note: {line}", file=sys.stderr)
+    return suite
+
+
+def dropped_modes(suite) -> list[str]:
+    """One line per task whose modes do not all fit in ``suite.per_cell`` problems per cell:
+    cell position ``p`` gets ``modes[p % len(modes)]``, so the modes past ``per_cell`` never
+    appear."""
+    lines = []
+    for task in suite.tasks:
+        modes = suite.task_modes(task)
+        if suite.per_cell < len(modes):
+            never = ", ".join(modes[suite.per_cell:])
+            lines.append(f"--per-cell {suite.per_cell} is fewer than the {len(modes)} modes of "
+                         f"{task}: {never} never appear{'s' if len(modes) - suite.per_cell == 1 else ''}"
+                         f"; use --per-cell {len(modes)} or more, or --modes to choose")
+    return lines
 
 
 def run(args: argparse.Namespace) -> int:

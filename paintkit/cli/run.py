@@ -8,6 +8,7 @@ from functools import partial
 
 from paintkit.cli.flags import count, integer, number, renamed, seed
 from paintkit.io.folder_lock import FolderNotWritableError
+from paintkit.io.plural import count_of
 
 #: Sanity bounds of --rpm (one request per 1,000 minutes) and --timeout (one day).
 MIN_RPM = 0.001
@@ -162,11 +163,11 @@ def run(args: argparse.Namespace) -> int:
     usage = ""
     if summary.usage:
         usage = " usage: " + ", ".join(f"{k}={v}" for k, v in sorted(summary.usage.items()))
-    print(f"{summary.written} outputs written, {summary.skipped} already there, "
-          f"{len(summary.failures)} failed, {summary.problems_per_second:.2f} problems/s "
+    print(f"{count_of(summary.written, 'output')} written, {summary.skipped:,} already there, "
+          f"{len(summary.failures):,} failed, {summary.problems_per_second:.2f} problems/s "
           f"-> {summary.model_dir}{usage}", file=sys.stderr)
     if summary.scored:
-        print(f"{summary.scored} rows scored -> {args.eval_out}/problem_stats.jsonl",
+        print(f"{count_of(summary.scored, 'row')} scored -> {args.eval_out}/problem_stats.jsonl",
               file=sys.stderr)
     for key, reason in list(summary.failures.items())[:10]:
         print(f"paintkit run: failed {key}: {reason}", file=sys.stderr)

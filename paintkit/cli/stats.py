@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from paintkit.cli.flags import OLD_SPELLINGS_UNTIL, count, renamed, seed
+from paintkit.io.plural import count_of
 from paintkit.stats.leaderboard import FORMATS
 
 
@@ -80,10 +81,9 @@ def run(args: argparse.Namespace) -> int:
                   if row["ci95_low"] is not None else "")
             print(f"{row['first']} vs {row['second']}: Pearson r = {row['pearson_r']:.2f}{ci} "
                   f"across {len(row['models'])} models", file=sys.stderr)
-    pairs = len(result.tables)
-    print(f"{len(result.rows):,} aggregate rows for {pairs:,} (model, benchmark) "
-          f"pair{'s' if pairs != 1 else ''} in {result.seconds:.2f} s -> {result.path}",
-          file=sys.stderr)
+    print(f"{count_of(len(result.rows), 'aggregate row')} for "
+          f"{count_of(len(result.tables), '(model, benchmark) pair')} in {result.seconds:.2f} s "
+          f"-> {result.path}", file=sys.stderr)
     board = result.leaderboard(fmt)
     if table is None:
         sys.stdout.write(board)

@@ -59,7 +59,7 @@ def test_explain_cli_writes_rows_and_survives_bad_problems(tmp_path, capsys):
     assert {o["id"]: o["tag"] for o in first["objects"]} == {"a": "misplaced", "b": "correct"}
     assert rows[1]["has_output"] is False and "no output file" in rows[1]["error"]
     assert "error" in rows[2] and "has_output" not in rows[2]
-    assert "3 rows (1 missing outputs, 1 broken problems)" in capsys.readouterr().err
+    assert "3 rows (1 missing output, 1 broken problem)" in capsys.readouterr().err
 
 
 def test_explain_cli_refuses_a_bad_tolerance(tmp_path, capsys):

@@ -303,7 +303,7 @@ def test_near_miss_output_names_are_listed_once(tmp_path, capsys):
     code = main(["eval", "--benchmarks", str(bench), "--outputs", str(outputs), "--results",
                  str(tmp_path / "r"), "--jobs", "1", "--quiet"])
     err = capsys.readouterr().err
-    assert code == 0 and err.count("ignored 4 file(s)") == 1
+    assert code == 0 and err.count("ignored 4 files") == 1
     for name in ("001_output.png", "0001_output.PNG", "0001_output.jpg", "task_9"):
         assert err.count(name) == 1
 
