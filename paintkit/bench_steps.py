@@ -283,6 +283,13 @@ class Bench:
         self.log(f"{len(result.rows)} aggregate rows for {len(result.tables)} (model, "
                  f"benchmark) pairs -> {result.path}")
         self.log(result.leaderboard().rstrip("\n"))
+        from paintkit.stats.results_file import write_results_file  # results.json, as eval's
+
+        roots = [self.outputs] + ([Path(c.outputs)] if c.outputs else [])
+        written = write_results_file(self.results, result, benchmarks_root=self.bench,
+                                     outputs_root=roots, n_boot=c.n_boot, seed=c.seed,
+                                     config={"command": self.command})
+        self.log(f"summary -> {written}")
 
     def write_report(self, roots: list[Path]) -> None:
         from paintkit.report.write import write_report  # matplotlib: the plots

@@ -71,16 +71,30 @@ def _extra_metrics(text: str) -> tuple[str, ...]:
 LEADERBOARD_N_BOOT = 10_000  # paintkit.stats.bootstrap.DEFAULT_N_BOOT (numpy-free here)
 
 
-def print_leaderboard(results_path) -> None:
-    """The leaderboard of the results folder on stdout (model, score, CI, coverage)."""
+def print_leaderboard(results_path, args: argparse.Namespace | None = None,
+                      summary=None) -> None:
+    """The leaderboard of the results folder on stdout (model, score, CI, coverage), and
+    ``results.json`` beside the rows (:mod:`paintkit.stats.results_file`)."""
     # heavy (numpy, the bootstrap): imported when the leaderboard is printed
     from paintkit.stats.aggregate_folder import aggregate
+    from paintkit.stats.results_file import write_results_file
 
     try:
         result = aggregate(results_path, n_boot=LEADERBOARD_N_BOOT, write=False)
     except (ValueError, OSError) as exc:  # the scores are written; only the summary is missing
         print(f"paintkit eval: no leaderboard ({exc})", file=sys.stderr)
         return
+    if args is not None:
+        timings = {} if summary is None else {
+            "eval_seconds": round(summary.seconds, 3),
+            "problems_per_second": round(summary.problems_per_second, 3)}
+        written = write_results_file(
+            results_path, result, benchmarks_root=args.benchmarks_root,
+            outputs_root=args.outputs_root, n_boot=LEADERBOARD_N_BOOT, seed=0,
+            config={"command": getattr(args, "command_line", None),
+                    "extra_metrics": list(args.extra_metrics),
+                    "explain": args.explain}, timings=timings)
+        print(f"paintkit eval: summary -> {written}", file=sys.stderr)
     sys.stdout.write(result.leaderboard())
     print(f"(95% CIs from {LEADERBOARD_N_BOOT:,} bootstrap resamples; 'paintkit stats' writes "
           "the full aggregate)", file=sys.stderr)
@@ -132,7 +146,7 @@ def run(args: argparse.Namespace) -> int:
         what = f"to add {' and '.join(adds)} to them" if adds else "to score them again"
         print(f"paintkit eval: every problem was already scored; rerun with --overwrite {what}",
               file=sys.stderr)
-    print_leaderboard(summary.results_path)
+    print_leaderboard(summary.results_path, args, summary)
     if getattr(args, "turns", False):
         # heavy (Skia, numba: the compositional suite's renderer): only with --turns
         from paintkit.eval.turns import describe, missing_turns, score_turns

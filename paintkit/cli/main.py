@@ -87,6 +87,11 @@ def main(argv: list[str] | None = None) -> int:
                                 "written whole or not at all)")
         print(f"\n{prefix}: interrupted; {kept}", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # `paintkit tasks --json | head`: the reader has what it wanted
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no flush error at exit
+        return 0
     except ValueError as exc:  # bad user input: one clear line, no traceback
         print(f"{prefix}: error: {exc}", file=sys.stderr)
         return 2
