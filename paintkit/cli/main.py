@@ -18,7 +18,7 @@ from paintkit.errors import PaintkitError
 
 COMMANDS: tuple[str, ...] = ("scene", "gallery", "tasks", "show", "eval", "generate",
                              "baseline", "run", "stats", "report", "agreement", "explain",
-                             "subset", "bench", "serve")
+                             "subset", "bench", "serve", "verify")
 
 
 def build_parser() -> argparse.ArgumentParser:
