@@ -78,7 +78,7 @@ def test_stats_writes_into_the_results_folder_and_prints(results, capsys):
     assert (folder / "aggregate_stats.jsonl").is_file()
     prov = json.loads((folder / "aggregate_stats.provenance.json").read_text())
     assert prov["n_boot"] == 100 and prov["seed"] == 0
-    assert prov["command"].startswith("paintkit stats --input ")
+    assert prov["command"].startswith("paintkit stats --results ")
     # the report reads that file and says how it was made
     html = folder / "r.html"
     assert main(["report", "--results", str(folder), "--output", str(html)]) == 0
