@@ -17,6 +17,7 @@ tr.mode td:first-child{padding-left:36px;color:#555}
 .ci{color:#777;font-size:11px}.controls{position:sticky;top:0;background:#fff;padding:6px 0;z-index:2}
 .controls label{margin-right:14px}.plots{display:flex;flex-wrap:wrap;gap:8px}
 .plots svg{max-width:100%;height:auto}.plots figure{flex:0 1 560px}
+table.board td:nth-child(2),table.paired td:nth-child(-n+2){white-space:normal;overflow-wrap:anywhere;min-width:6em;max-width:24em}
 table.board td:nth-child(2),table.board th:nth-child(2),table.paired td:nth-child(2),table.paired th:nth-child(2),td.verdict{text-align:left}.card{border:1px solid #ddd;border-radius:6px;padding:6px;margin:6px 0}
 .imgs{display:flex;flex-wrap:wrap;gap:4px}figure{margin:0;text-align:center;font-size:11px}
 figure img{display:block;image-rendering:pixelated;border:1px solid #bbb;background:repeating-conic-gradient(#eee 0 25%,#fff 0 50%) 0 0/8px 8px}img.zoom{cursor:zoom-in}
@@ -36,7 +37,7 @@ const tolSel = document.getElementById('tolerance'), metSel = document.getElemen
 function num(x){return typeof x==='number'&&isFinite(x);}
 function fmt(x){return num(x)?(100*x).toFixed(1):'–';}
 function esc(s){return String(s).replace(/[&<>"']/g,c=>({'&':'&amp;','<':'&lt;','>':'&gt;','"':'&quot;',"'":'&#39;'}[c]));}
-function count(a,b){return (num(a)?a:'–')+'/'+(num(b)?b:'–');}
+function count(a,b){const n=x=>num(x)?x.toLocaleString('en-US'):'–'; return n(a)+'/'+n(b);}
 function block(){return tolSel.value==='mean'?'cie76_mean':'cie76_'+tolSel.value;}
 // the value a cell shows for the selected metric and tolerance: [sort key, html]
 function cellValue(c){
