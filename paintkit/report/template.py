@@ -146,7 +146,7 @@ document.addEventListener('click',ev=>{
     const l=document.createElement('a'); l.download=a.dataset.name+'.png'; l.href=c.toDataURL('image/png'); l.click();};
   img.src = 'data:image/svg+xml;charset=utf-8,'+encodeURIComponent(new XMLSerializer().serializeToString(svg));
 });
-function setBar(){const c=document.getElementById('controls'); if(c) document.documentElement.style.setProperty('--bar',c.offsetHeight+'px');}
+function setBar(){const c=document.getElementById('controls'); if(c) document.documentElement.style.setProperty('--bar',Math.floor(c.getBoundingClientRect().height)+'px');} // floor: a stuck header tucks under the toolbar, never a sub-pixel gap of rows
 window.addEventListener('resize',setBar); setBar();
 tolSel.addEventListener('change',render); metSel.addEventListener('change',render);
 render();

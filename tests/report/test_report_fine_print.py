@@ -150,3 +150,26 @@ def test_the_tolerance_selector_says_what_it_averages_and_counts_have_commas(bro
         return e.getBoundingClientRect().width > w;}""")
     assert fits
     page.close()
+
+
+@needs_chromium
+@pytest.mark.parametrize("width", [1400, 1900, 2600])
+def test_no_rows_show_between_the_toolbar_and_a_stuck_header(browser, pages, width):
+    page = _open(browser, pages["conditions"])
+    page.set_viewport_size({"width": width, "height": 900})  # toolbars of 1 or 2 lines
+    page.wait_for_timeout(100)
+    # scroll so the hierarchy table's header is stuck under the toolbar, rows passing beneath
+    page.evaluate("""() => { const t = document.querySelector('table.hier');
+        window.scrollTo(0, t.getBoundingClientRect().top + window.scrollY + 120); }""")
+    page.wait_for_timeout(100)
+    seen = page.evaluate("""() => {
+        const bar = document.getElementById('controls').getBoundingClientRect();
+        const head = document.querySelector('table.hier thead').getBoundingClientRect();
+        const x = head.left + 20, hits = [];
+        for (let y = Math.floor(bar.bottom) - 1; y <= Math.ceil(head.top) + 1; y += 0.25) {
+            const e = document.elementFromPoint(x, y);
+            hits.push(e && e.closest('tbody') ? 'row' : 'ok');
+        }
+        return {hits, bar: bar.bottom, head: head.top, height: bar.height};}""")
+    assert "row" not in seen["hits"], seen
+    page.close()
