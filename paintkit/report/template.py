@@ -16,7 +16,7 @@ tr.cat{background:#eef3fb;font-weight:600}tr.task td:first-child{padding-left:18
 tr.mode td:first-child{padding-left:36px;color:#555}
 .ci{color:#777;font-size:11px}.controls{position:sticky;top:0;background:#fff;padding:6px 0;z-index:2}
 .controls label{margin-right:14px}.plots{display:flex;flex-wrap:wrap;gap:8px}
-.plots svg{max-width:100%;height:auto}.plots figure{flex:0 1 560px}
+.plots svg{max-width:100%;height:auto}.plots figure{flex:0 0 auto;max-width:100%}
 table.board td:nth-child(2),table.paired td:nth-child(-n+2){white-space:normal;overflow-wrap:anywhere;min-width:6em;max-width:24em}
 table.board td:nth-child(2),table.board th:nth-child(2),table.paired td:nth-child(2),table.paired th:nth-child(2),td.verdict{text-align:left}.card{border:1px solid #ddd;border-radius:6px;padding:6px;margin:6px 0}
 .imgs{display:flex;flex-wrap:wrap;gap:4px}figure{margin:0;text-align:center;font-size:11px}

@@ -173,3 +173,13 @@ def test_no_rows_show_between_the_toolbar_and_a_stuck_header(browser, pages, wid
         return {hits, bar: bar.bottom, head: head.top, height: bar.height};}""")
     assert "row" not in seen["hits"], seen
     page.close()
+
+
+@needs_chromium
+def test_every_plot_is_drawn_at_one_scale(browser, pages):
+    """Plots shrunk to fit a flex column came out with smaller fonts than their neighbours."""
+    page = _open(browser, pages["conditions"])
+    scales = page.evaluate("""() => [...document.querySelectorAll('.plots figure.plot > svg')]
+        .map(s => s.getBoundingClientRect().width / (parseFloat(s.getAttribute('width')) * 4 / 3))""")
+    assert len(scales) >= 4 and max(scales) - min(scales) < 0.02, scales
+    page.close()
