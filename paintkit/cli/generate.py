@@ -119,25 +119,25 @@ def build_paintbench_suite(args: argparse.Namespace):
         kwargs["size"] = parse_size(args.size)
     if args.counts:
         kwargs["counts"] = parse_counts(args.counts)
-    suite = Suite(**kwargs)
-    for line in dropped_modes(suite):
-        print(f"paintkit generate: note: {line}", file=sys.stderr)
-    return suite
+    return Suite(**kwargs)
 
 
-def dropped_modes(suite) -> list[str]:
-    """One line per task whose modes do not all fit in ``suite.per_cell`` problems per cell:
-    cell position ``p`` gets ``modes[p % len(modes)]``, so the modes past ``per_cell`` never
-    appear."""
-    lines = []
+def dropped_modes(suite) -> str | None:
+    """One line naming the modes that ``suite.per_cell`` problems per cell never reach (cell
+    position ``p`` gets ``modes[p % len(modes)]``), or None when every mode appears."""
+    if not hasattr(suite, "task_modes"):
+        return None
+    never, most = [], 1
     for task in suite.tasks:
         modes = suite.task_modes(task)
         if suite.per_cell < len(modes):
-            never = ", ".join(modes[suite.per_cell:])
-            lines.append(f"--per-cell {suite.per_cell} is fewer than the {len(modes)} modes of "
-                         f"{task}: {never} never appear{'s' if len(modes) - suite.per_cell == 1 else ''}"
-                         f"; use --per-cell {len(modes)} or more, or --modes to choose")
-    return lines
+            never += [f"{task}:{mode}" for mode in modes[suite.per_cell:]]
+            most = max(most, len(modes))
+    if not never:
+        return None
+    return (f"--per-cell {suite.per_cell} is fewer than some tasks' modes: {', '.join(never)} "
+            f"never appear; use --per-cell {most} or more to cover every mode, or --modes "
+            "to choose")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -165,6 +165,9 @@ def run(args: argparse.Namespace) -> int:
               "command again to resume", file=sys.stderr)
         return 130
     print(summary.describe(), file=sys.stderr)
+    dropped = dropped_modes(suite)
+    if dropped is not None:
+        print(f"paintkit generate: note: {dropped}", file=sys.stderr)
     return 0
 
 

@@ -92,7 +92,8 @@ def test_score_records_the_same_files_as_missing(hostile):
     folder = outputs / "noisy" / "PaintBench" / "task_0"
     answers = [bench / "PaintBench" / "task_0" / f"{k:03d}_answer.png" for k in range(4)]
     inputs = [bench / "PaintBench" / "task_0" / f"{k:03d}_input.png" for k in range(4)]
-    scores = score([folder / f"{k:04d}_output.png" for k in range(4)], answers, inputs)
+    scores = score([folder / f"{k:04d}_output.png" for k in range(4)], answers, inputs,
+                   missing="zero")
     for s, reason in zip(scores, reasons.values(), strict=True):
         assert not s.has_output and reason in s.error
 
