@@ -106,6 +106,10 @@ def test_new_spellings_parse_silently(capsys):
     (["eval", "--benchmarks", "B", "--outputs", "O", "--jobs", "-1"], "--jobs"),
     (["explain", "--benchmarks", "B", "--outputs", "O", "--results", "R", "--tolerance", "11"],
      "--tolerance"),
+    (["serve", "--port", "70000"], "--port: expected an integer from 0 to 65,535"),
+    (["serve", "--max-wait-ms", "nan"], "--max-wait-ms"),
+    (["serve", "--body-timeout", "inf"], "--body-timeout"),
+    (["serve", "--max-batch", "0"], "--max-batch"),
 ])
 def test_numbers_are_checked_when_parsed(argv, says, capsys):
     with pytest.raises(SystemExit) as stop:
