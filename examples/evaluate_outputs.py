@@ -3,7 +3,7 @@
 Builds a small synthetic benchmark + outputs tree in a temporary folder, runs the same
 code as ``paintkit eval`` (``paintkit.evaluate``) and prints each model's mIoU, then the
 leaderboard of ``paintkit stats`` (``paintkit.aggregate``). Runs in seconds on CPU. With real
-data: ``paintkit eval --benchmarks DIR --outputs DIR --out results --jobs 2``.
+data: ``paintkit eval --benchmarks DIR --outputs DIR --results results --jobs 2``.
 """
 
 import tempfile

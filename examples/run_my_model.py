@@ -1,8 +1,8 @@
 """Run your own image-editing model over a benchmark with ``paintkit run``.
 
-    PYTHONPATH=examples paintkit run --model run_my_model:load_editor() \\
+    PYTHONPATH=examples paintkit run --model 'run_my_model:load_editor()' \\
         --benchmarks out/paintbench --outputs my_outputs --batch-size 4 --limit 2
-    paintkit eval --benchmarks out/paintbench --outputs my_outputs --out results
+    paintkit eval --benchmarks out/paintbench --outputs my_outputs --results results
 
 ``load_editor()`` is called once (load weights there); what it returns is called with each
 batch: a list of ``(PIL image, instruction)`` pairs, plus ``seeds`` (one int per problem,

@@ -24,7 +24,9 @@ the problem's metadata)::
   :func:`evaluate` (``paintkit eval``: outputs -> ``problem_stats.jsonl``), :func:`aggregate`
   (``paintkit stats``: -> ``aggregate_stats.jsonl``), :func:`write_report` (``paintkit
   report``: -> one HTML page), and :func:`bench` / :class:`BenchConfig` (``paintkit bench``:
-  all of them into one folder, resumably).
+  all of them into one folder, resumably);
+- :func:`load` (:mod:`paintkit.loader`): a benchmark tree, shard set or outputs tree as a
+  sequence of problems (lazy images, metadata, key).
 
 Where things live: :mod:`paintkit.tasks` (the 20 tasks on one contract; what they share is
 in :mod:`paintkit.language`, :mod:`paintkit.scene_parts` and :mod:`paintkit.edits`),
@@ -77,6 +79,7 @@ _LAZY = {
     "aggregate": ("paintkit.stats.aggregate_folder", "aggregate"),
     "write_report": ("paintkit.report.write", "write_report"),
     "bench": ("paintkit.bench_steps", "bench"),
+    "load": ("paintkit.loader", "load"),
     "BenchConfig": ("paintkit.bench_steps", "BenchConfig"),
 }
 

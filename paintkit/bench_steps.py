@@ -34,6 +34,7 @@ from pathlib import Path
 from paintkit._version import __version__
 from paintkit.errors import PaintkitError
 from paintkit.io.atomic import write_text_atomic
+from paintkit.io.plural import count_of
 from paintkit.layout.results import AGGREGATE_NAME, PROBLEM_STATS_NAME
 
 __all__ = ["BASELINES", "SUITES", "Bench", "BenchConfig", "StepFailed", "bench",
@@ -271,7 +272,8 @@ class Bench:
         summary = evaluate(self.bench, outputs, self.results, jobs=self._jobs(), progress=False)
         for note in summary.notes:
             self.log(f"bench: eval: {note}")
-        self.log(f"{summary.scored} rows written ({summary.missing} missing outputs), "
+        self.log(f"{count_of(summary.scored, 'row')} written "
+                 f"({count_of(summary.missing, 'missing output')}), "
                  f"{summary.skipped} already scored -> {summary.results_path}")
 
     def aggregate(self) -> None:
@@ -280,9 +282,16 @@ class Bench:
         c = self.config
         result = aggregate(self.results, n_boot=c.n_boot, seed=c.seed, jobs=max(1, c.jobs),
                            command=self.command)
-        self.log(f"{len(result.rows)} aggregate rows for {len(result.tables)} (model, "
-                 f"benchmark) pairs -> {result.path}")
+        self.log(f"{count_of(len(result.rows), 'aggregate row')} for "
+                 f"{count_of(len(result.tables), '(model, benchmark) pair')} -> {result.path}")
         self.log(result.leaderboard().rstrip("\n"))
+        from paintkit.stats.results_file import write_results_file  # results.json, as eval's
+
+        roots = [self.outputs] + ([Path(c.outputs)] if c.outputs else [])
+        written = write_results_file(self.results, result, benchmarks_root=self.bench,
+                                     outputs_root=roots, n_boot=c.n_boot, seed=c.seed,
+                                     config={"command": self.command})
+        self.log(f"summary -> {written}")
 
     def write_report(self, roots: list[Path]) -> None:
         from paintkit.report.write import write_report  # matplotlib: the plots

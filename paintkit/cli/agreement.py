@@ -7,6 +7,7 @@ import json
 import math
 import sys
 
+from paintkit.cli.flags import integer, number, renamed, seed
 from paintkit.io.atomic import write_text_atomic
 
 
@@ -29,14 +30,15 @@ def register(subparsers) -> None:
                         "output.ciede2000_mean.iou for rows of eval --delta-e ciede2000)")
     parser.add_argument("--rating-field", default="rating", metavar="NAME")
     parser.add_argument("--rater-field", default="rater", metavar="NAME")
-    parser.add_argument("--epsilon-scores", type=float, default=0.0, metavar="E",
+    parser.add_argument("--epsilon-scores", type=number(0, 1e12), default=0.0, metavar="E",
                         help="score differences up to E count as ties (default 0)")
-    parser.add_argument("--epsilon-ratings", type=float, default=0.0, metavar="E",
+    parser.add_argument("--epsilon-ratings", type=number(0, 1e12), default=0.0, metavar="E",
                         help="rating differences up to E count as ties (default 0)")
-    parser.add_argument("--resamples", type=int, default=1000, metavar="B",
+    parser.add_argument("--resamples", type=integer(0, 10**8), default=1000, metavar="B",
                         help="bootstrap resamples for the CIs (0: none; default %(default)s)")
-    parser.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
-    parser.add_argument("--out", metavar="JSON", help="also write the report here (atomic)")
+    parser.add_argument("--seed", type=seed(), default=0, help="bootstrap seed (default 0)")
+    renamed(parser, "--output", "--out", metavar="FILE",
+            help="also write the report here as JSON (atomic)")
     parser.set_defaults(func=run)
 
 
@@ -93,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"{title}:")
         for name, figure in figures.items():
             print(f"  {name:<20} {_format(figure)}")
-    if args.out:
-        write_text_atomic(args.out, json.dumps(_json_safe(report), indent=1) + "\n")
-        print(f"wrote {args.out}", file=sys.stderr)
+    if args.output:
+        write_text_atomic(args.output, json.dumps(_json_safe(report), indent=1) + "\n")
+        print(f"wrote {args.output}", file=sys.stderr)
     return 0

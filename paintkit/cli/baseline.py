@@ -5,6 +5,9 @@ from __future__ import annotations
 import argparse
 import sys
 
+from paintkit.cli.flags import renamed
+from paintkit.io.plural import count_of
+
 BASELINE_NAMES = ("identity", "oracle", "blank", "noise")  # paintkit.baselines.BASELINES
 
 
@@ -12,15 +15,15 @@ def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "baseline",
         help="write baseline model outputs (identity, oracle, blank, noise)",
-        description="Writes <out>/<model>/<Benchmark>/<task>/NNNN_output.png for every "
+        description="Writes <outputs>/<model>/<Benchmark>/<task>/NNNN_output.png for every "
         "problem under --benchmarks: identity = the input, oracle = the answer, blank = the "
         "background colour, noise = seeded random pixels. Then run 'paintkit eval'.",
     )
     parser.add_argument("name", choices=BASELINE_NAMES, help="which baseline")
     parser.add_argument("--benchmarks", required=True, metavar="DIR", dest="benchmarks_root",
                         help="folder holding <Benchmark>/ folders (or one benchmark folder)")
-    parser.add_argument("--out", required=True, metavar="OUTPUTS",
-                        help="outputs root; files go under OUTPUTS/<model>/")
+    renamed(parser, "--outputs", "--out", required=True, metavar="DIR", dest="outputs_root",
+            help="model-outputs tree; files go under DIR/<model>/")
     parser.add_argument("--model", metavar="NAME", help="model folder name (default: the baseline's)")
     parser.add_argument("--benchmark", action="append", dest="benchmarks", metavar="NAME",
                         help="only this benchmark (repeatable)")
@@ -35,9 +38,9 @@ def run(args: argparse.Namespace) -> int:
     # heavy (PIL, numpy): imported when the command runs, so that 'paintkit --help' starts fast
     from paintkit.baselines import write_baseline
 
-    summary = write_baseline(args.name, args.benchmarks_root, args.out, model=args.model,
+    summary = write_baseline(args.name, args.benchmarks_root, args.outputs_root, model=args.model,
                              benchmarks=args.benchmarks, tasks=args.tasks,
                              overwrite=args.overwrite, progress=not args.quiet)
-    print(f"{summary.written} outputs written, {summary.skipped} already there -> "
+    print(f"{count_of(summary.written, 'output')} written, {summary.skipped:,} already there -> "
           f"{summary.out_dir}", file=sys.stderr)
     return 0

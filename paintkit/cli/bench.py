@@ -7,6 +7,8 @@ import argparse
 import sys
 
 from paintkit.bench_steps import Bench, BenchConfig, StepFailed, load_config
+from paintkit.cli.flags import count, integer, seed
+from paintkit.cli.generate import MAX_PER_CELL
 
 
 def _names(text: str) -> list[str]:
@@ -39,13 +41,13 @@ def register(subparsers) -> None:
     parser.add_argument("--tasks", type=_names, metavar="A,B", help="only these tasks")
     parser.add_argument("--conditions", type=_names, metavar="A,B",
                         help="only these visual conditions")
-    parser.add_argument("--per-cell", type=int, metavar="N", help="problems per cell")
+    parser.add_argument("--per-cell", type=count(MAX_PER_CELL), metavar="N", help="problems per cell")
     parser.add_argument("--size", metavar="WxH", help="canvas size")
-    parser.add_argument("--jobs", "-j", type=int, metavar="N",
+    parser.add_argument("--jobs", "-j", type=integer(0, 4096), metavar="N",
                         help="worker processes (default: one per CPU core)")
     parser.add_argument("--n-boot", type=int, metavar="B", help="bootstrap resamples (10,000)")
-    parser.add_argument("--seed", type=int, help="bootstrap seed (0)")
-    parser.add_argument("--gallery-per-model", type=int, metavar="N",
+    parser.add_argument("--seed", type=seed(), help="bootstrap seed (0)")
+    parser.add_argument("--gallery-per-model", type=integer(0, 1000), metavar="N",
                         help="gallery problems per (task, model) (2)")
     parser.set_defaults(func=run)
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from paintkit.cli.flags import integer, renamed
+from paintkit.io.plural import count_of
 from paintkit.layout.outputs import TURN_OUTPUT
 
 
@@ -15,21 +17,22 @@ def register(subparsers) -> None:
         description="Score every (model, benchmark, task, problem): reads "
         "<benchmarks>/<Benchmark>/<task>/NNN_{input,answer}.png + NNN.json and "
         "<outputs>/<model>/<Benchmark>/<task>/NNNN_output.png, writes "
-        "<out>/problem_stats.jsonl (docs/file-layout.md). Resumable: scored problems are skipped.",
+        "<results>/problem_stats.jsonl (docs/file-layout.md). Resumable: scored problems are skipped.",
     )
     parser.add_argument("--benchmarks", required=True, metavar="DIR", dest="benchmarks_root",
                         help="folder holding <Benchmark>/ folders (or one benchmark folder)")
     parser.add_argument("--outputs", required=True, metavar="DIR", dest="outputs_root",
                         help="folder holding <model>/<Benchmark>/<task>/NNNN_output.png")
-    parser.add_argument("--out", default="eval_results", metavar="DIR",
-                        help="where problem_stats.jsonl (and diffs/) go (default: %(default)s)")
+    renamed(parser, "--results", "--out", default="eval_results", metavar="DIR",
+            help="results folder: problem_stats.jsonl (and diffs/) go here (default: "
+            "%(default)s)")
     parser.add_argument("--model", action="append", dest="models", metavar="NAME",
                         help="score only this model (repeatable)")
     parser.add_argument("--benchmark", action="append", dest="benchmarks", metavar="NAME",
                         help="score only this benchmark (repeatable)")
     parser.add_argument("--task", action="append", dest="tasks", metavar="NAME",
                         help="score only this task folder (repeatable)")
-    parser.add_argument("--jobs", "-j", type=int, default=0, metavar="N",
+    parser.add_argument("--jobs", "-j", type=integer(0, 4096), default=0, metavar="N",
                         help="worker processes (default: one per CPU core)")
     parser.add_argument("--save-images", action="store_true",
                         help="also write diff PNGs at tolerances 0, 2, 5, 10")
@@ -41,7 +44,8 @@ def register(subparsers) -> None:
     parser.add_argument("--extra-metrics", default="", type=_extra_metrics, metavar="LIST",
                         help="comma-separated pixel-similarity figures to add to each row "
                              "(ssim,psnr)")
-    parser.add_argument("--explain", nargs="?", type=int, const=5, default=None, metavar="T",
+    parser.add_argument("--explain", nargs="?", type=integer(0, 10), const=5, default=None,
+                        metavar="T",
                         help="also tag each object of each output and list its error "
                         "segments at tolerance T (default 5) into each row's 'explanation' "
                         "(see docs/explain.md)")
@@ -62,20 +66,35 @@ def _extra_metrics(text: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(names))
 
 
-#: Bootstrap resamples of the leaderboard eval prints (paintkit stats: 10,000 by default).
-LEADERBOARD_N_BOOT = 1000
+#: Bootstrap resamples of the leaderboard eval prints: the B of 'paintkit stats', 'report'
+#: and 'bench', so that every leaderboard of one results folder shows the same CIs.
+LEADERBOARD_N_BOOT = 10_000  # paintkit.stats.bootstrap.DEFAULT_N_BOOT (numpy-free here)
 
 
-def print_leaderboard(results_path) -> None:
-    """The leaderboard of the results folder on stdout (model, score, CI, coverage)."""
+def print_leaderboard(results_path, args: argparse.Namespace | None = None,
+                      summary=None) -> None:
+    """The leaderboard of the results folder on stdout (model, score, CI, coverage), and
+    ``results.json`` beside the rows (:mod:`paintkit.stats.results_file`)."""
     # heavy (numpy, the bootstrap): imported when the leaderboard is printed
     from paintkit.stats.aggregate_folder import aggregate
+    from paintkit.stats.results_file import write_results_file
 
     try:
         result = aggregate(results_path, n_boot=LEADERBOARD_N_BOOT, write=False)
     except (ValueError, OSError) as exc:  # the scores are written; only the summary is missing
         print(f"paintkit eval: no leaderboard ({exc})", file=sys.stderr)
         return
+    if args is not None:
+        timings = {} if summary is None else {
+            "eval_seconds": round(summary.seconds, 3),
+            "problems_per_second": round(summary.problems_per_second, 3)}
+        written = write_results_file(
+            results_path, result, benchmarks_root=args.benchmarks_root,
+            outputs_root=args.outputs_root, n_boot=LEADERBOARD_N_BOOT, seed=0,
+            config={"command": getattr(args, "command_line", None),
+                    "extra_metrics": list(args.extra_metrics),
+                    "explain": args.explain}, timings=timings)
+        print(f"paintkit eval: summary -> {written}", file=sys.stderr)
     sys.stdout.write(result.leaderboard())
     print(f"(95% CIs from {LEADERBOARD_N_BOOT:,} bootstrap resamples; 'paintkit stats' writes "
           "the full aggregate)", file=sys.stderr)
@@ -94,7 +113,7 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         summary = evaluate(
-            args.benchmarks_root, args.outputs_root, args.out,
+            args.benchmarks_root, args.outputs_root, args.results,
             models=args.models, benchmarks=args.benchmarks, tasks=args.tasks,
             jobs=args.jobs or default_jobs(), save_images=args.save_images,
             overwrite=args.overwrite, progress=not args.quiet,
@@ -110,13 +129,14 @@ def run(args: argparse.Namespace) -> int:
     if summary.ignored:
         shown = ", ".join(str(p) for p in summary.ignored[:SHOW_IGNORED])
         more = len(summary.ignored) - SHOW_IGNORED
-        print(f"paintkit eval: ignored {len(summary.ignored)} file(s) that are not "
+        print(f"paintkit eval: ignored {count_of(len(summary.ignored), 'file')} that are not "
               f"<model>/<Benchmark>/<task>/NNNN_output.png of a problem: {shown}"
               + (f" ... and {more} more" if more > 0 else ""), file=sys.stderr)
     rescored = f", {summary.rescored} rescored" if summary.rescored else ""
     print(
-        f"{summary.scored} rows written ({summary.missing} missing outputs{rescored}), "
-        f"{summary.skipped} already scored, {summary.problems_per_second:.1f} problems/s "
+        f"{count_of(summary.scored, 'row')} written ({summary.missing:,} missing "
+        f"{'output' if summary.missing == 1 else 'outputs'}{rescored}), "
+        f"{summary.skipped:,} already scored, {summary.problems_per_second:.1f} problems/s "
         f"-> {summary.results_path}",
         file=sys.stderr,
     )
@@ -126,13 +146,15 @@ def run(args: argparse.Namespace) -> int:
         what = f"to add {' and '.join(adds)} to them" if adds else "to score them again"
         print(f"paintkit eval: every problem was already scored; rerun with --overwrite {what}",
               file=sys.stderr)
-    print_leaderboard(summary.results_path)
+    print_leaderboard(summary.results_path, args, summary)
     if getattr(args, "turns", False):
         # heavy (Skia, numba: the compositional suite's renderer): only with --turns
-        from paintkit.eval.turns import describe, score_turns
+        from paintkit.eval.turns import describe, missing_turns, score_turns
 
-        path, rows = score_turns(args.benchmarks_root, args.outputs_root, args.out,
+        path, rows = score_turns(args.benchmarks_root, args.outputs_root, args.results,
                                  models=args.models, benchmarks=args.benchmarks, tasks=args.tasks,
                                  delta_e=args.delta_e)
-        print(f"{len(rows)} turn rows ({describe(rows)}) -> {path}", file=sys.stderr)
+        print(f"{len(rows):,} turn rows ({describe(rows)}) -> {path}", file=sys.stderr)
+        for line in missing_turns(rows):
+            print(f"paintkit eval: --turns: {line}", file=sys.stderr)
     return 0

@@ -5,6 +5,9 @@ from __future__ import annotations
 import argparse
 import sys
 
+from paintkit.cli.flags import count, integer, renamed
+from paintkit.io.plural import count_of
+
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
@@ -14,22 +17,22 @@ def register(subparsers) -> None:
         "pixels from the scenes in the problem metadata and tag it: correct, misplaced "
         "(offset), missing, wrong_colour (ΔE), damaged (share), not_removed; list the "
         "connected error segments (area, box, objects overlapped, spurious changes). "
-        "Writes <out>/explanations.jsonl (see docs/explain.md).",
+        "Writes <results>/explanations.jsonl (see docs/explain.md).",
     )
     parser.add_argument("--benchmarks", required=True, metavar="DIR", dest="benchmarks_root",
                         help="folder holding <Benchmark>/ folders (or one benchmark folder)")
     parser.add_argument("--outputs", required=True, metavar="DIR", dest="outputs_root",
                         help="folder holding <model>/<Benchmark>/<task>/NNNN_output.png")
-    parser.add_argument("--out", required=True, metavar="DIR",
-                        help="where explanations.jsonl goes")
+    renamed(parser, "--results", "--out", required=True, metavar="DIR",
+            help="results folder: explanations.jsonl goes here")
     parser.add_argument("--model", action="append", dest="models", metavar="NAME")
     parser.add_argument("--benchmark", action="append", dest="benchmarks", metavar="NAME")
     parser.add_argument("--task", action="append", dest="tasks", metavar="NAME")
-    parser.add_argument("--tolerance", type=int, default=5, metavar="T",
+    parser.add_argument("--tolerance", type=integer(0, 10), default=5, metavar="T",
                         help="a pixel is right when ΔE(O, A) <= T, 0..10 (default %(default)s)")
     parser.add_argument("--delta-e", default="cie76", choices=("cie76", "cie94", "ciede2000"),
                         help="colour difference (default: the benchmark's %(default)s)")
-    parser.add_argument("--jobs", "-j", type=int, default=None, metavar="N",
+    parser.add_argument("--jobs", "-j", type=count(4096), default=None, metavar="N",
                         help="worker processes (default: one per CPU core)")
     parser.add_argument("--quiet", action="store_true", help="no progress line")
     parser.set_defaults(func=run)
@@ -50,12 +53,12 @@ def run(args: argparse.Namespace) -> int:
         bars[0].update(processed=done - bars[0].done)
 
     summary = explain_directory(
-        args.benchmarks_root, args.outputs_root, args.out, models=args.models,
+        args.benchmarks_root, args.outputs_root, args.results, models=args.models,
         benchmarks=args.benchmarks, tasks=args.tasks, tolerance=args.tolerance,
         delta_e=args.delta_e, progress=None if args.quiet else progress,
         jobs=default_jobs() if args.jobs is None else args.jobs)
     for bar in bars:
         bar.close()
-    print(f"{summary.rows} rows ({summary.missing_outputs} missing outputs, {summary.failed} "
-          f"broken problems) -> {summary.path}", file=sys.stderr)
+    print(f"{count_of(summary.rows, 'row')} ({count_of(summary.missing_outputs, 'missing output')}"
+          f", {count_of(summary.failed, 'broken problem')}) -> {summary.path}", file=sys.stderr)
     return 0

@@ -7,6 +7,7 @@ import time
 from pathlib import Path
 
 from paintkit.attempts import SCENE_ATTEMPTS, search_attempts
+from paintkit.cli.flags import count
 from paintkit.conditions import CONDITIONS
 from paintkit.io.atomic import write_text_atomic
 from paintkit.seeds import python_rng, seed_from_key
@@ -20,8 +21,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "OUT/<condition>/<NNN>.png with the scene description beside it as <NNN>.json. "
         "Existing files are kept (the run resumes).",
     )
-    p.add_argument("--out", type=Path, required=True, help="folder to write into")
-    p.add_argument("--per-condition", type=int, default=4, help="scenes per condition (default 4)")
+    p.add_argument("--out", type=Path, required=True, metavar="DIR", help="folder to write into")
+    p.add_argument("--per-condition", type=count(100_000), default=4, help="scenes per condition (default 4)")
     p.add_argument("--conditions", nargs="+", type=_names, default=[list(CONDITIONS)],
                    metavar="A,B", help="visual conditions, comma- or space-separated, as in "
                    "'paintkit generate' (default: all 8)")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from paintkit.cli.flags import count, integer
 from paintkit.cli.generate_charts import build_chart_suite
 from paintkit.cli.generate_compositional import build_compositional_suite, build_guidance_suite
 from paintkit.cli.namespaces import choose_namespace
@@ -13,6 +14,9 @@ SUITES = ("paintbench", "tinygrafixbench", "all", "compositional", "guidance")
 FORMATS = ("directory", "webdataset", "parquet", "verl-omni", "pix2pix", "flow-grpo",
            "flow-factory")
 ENGINES = ("process", "inprocess", "ray")
+#: Sanity bounds of --per-cell and --start-slot (slots are recorded with 6+ digits).
+MAX_PER_CELL = 1_000_000
+MAX_START_SLOT = 10**12
 
 
 def _names(text: str) -> list[str]:
@@ -40,7 +44,7 @@ def register(subparsers) -> None:
     g.add_argument("--modes", type=_names, metavar="M,T:M",
                    help="modes to keep, as MODE or TASK:MODE (default: all)")
     g.add_argument("--conditions", type=_names, metavar="A,B", help="visual conditions (default: all 8)")
-    g.add_argument("--per-cell", type=int, default=None, metavar="N",
+    g.add_argument("--per-cell", type=count(MAX_PER_CELL), default=None, metavar="N",
                    help="problems per (task, condition) (default: 12; tinygrafixbench: 30 per task)")
     g.add_argument("--size", metavar="WxH", help="canvas of the square conditions (default 1024x1024; "
                    "horizontal/vertical keep their aspect)")
@@ -57,7 +61,7 @@ def register(subparsers) -> None:
     g.add_argument("--any-matplotlib", action="store_true",
                    help="TinyGrafixBench: draw the charts with the installed matplotlib even when it "
                    "is not the release the benchmark's bytes are made with (recorded in the manifest)")
-    g.add_argument("--start-slot", type=int, default=0, metavar="N",
+    g.add_argument("--start-slot", type=integer(0, MAX_START_SLOT), default=0, metavar="N",
                    help="first problem of each cell (continue a --per-cell N corpus with N)")
     g.add_argument("--no-preservation", action="store_true",
                    help="leave out the preservation split (built from removal)")
@@ -72,10 +76,10 @@ def register(subparsers) -> None:
     o.add_argument("--svg", action="store_true",
                    help="also write NNN_input.svg and NNN_answer.svg beside the PNGs (directory "
                    "format; one SVG element per scene element, see docs/svg.md)")
-    o.add_argument("--shard-size", type=int, default=1000, metavar="N", help="problems per shard")
+    o.add_argument("--shard-size", type=count(), default=1000, metavar="N", help="problems per shard")
     o.add_argument("--engine", choices=ENGINES, default="process",
                    help="process pool (default), inprocess, or ray")
-    o.add_argument("--jobs", "-j", type=int, default=None, metavar="N",
+    o.add_argument("--jobs", "-j", type=integer(0, 4096), default=None, metavar="N",
                    help="worker processes (default: one per core); ray: CPUs of a local instance")
     o.add_argument("--address", default=None, help="Ray cluster address (auto, HOST:PORT, ray://HOST:PORT)")
     o.add_argument("--overwrite", action="store_true",
@@ -118,6 +122,24 @@ def build_paintbench_suite(args: argparse.Namespace):
     return Suite(**kwargs)
 
 
+def dropped_modes(suite) -> str | None:
+    """One line naming the modes that ``suite.per_cell`` problems per cell never reach (cell
+    position ``p`` gets ``modes[p % len(modes)]``), or None when every mode appears."""
+    if not hasattr(suite, "task_modes"):
+        return None
+    never, most = [], 1
+    for task in suite.tasks:
+        modes = suite.task_modes(task)
+        if suite.per_cell < len(modes):
+            never += [f"{task}:{mode}" for mode in modes[suite.per_cell:]]
+            most = max(most, len(modes))
+    if not never:
+        return None
+    return (f"--per-cell {suite.per_cell} is fewer than some tasks' modes: {', '.join(never)} "
+            f"never appear; use --per-cell {most} or more to cover every mode, or --modes "
+            "to choose")
+
+
 def run(args: argparse.Namespace) -> int:
     # Deferred (heavy: Skia, numba, imagecodecs): the engines load the suites, writers and PNG
     # encoders.
@@ -143,6 +165,9 @@ def run(args: argparse.Namespace) -> int:
               "command again to resume", file=sys.stderr)
         return 130
     print(summary.describe(), file=sys.stderr)
+    dropped = dropped_modes(suite)
+    if dropped is not None:
+        print(f"paintkit generate: note: {dropped}", file=sys.stderr)
     return 0
 
 

@@ -13,22 +13,25 @@ import importlib
 import sys
 
 from paintkit._version import __version__
+from paintkit.cli.flags import strict_parsers
 from paintkit.errors import PaintkitError
 
 COMMANDS: tuple[str, ...] = ("scene", "gallery", "tasks", "show", "eval", "generate",
                              "baseline", "run", "stats", "report", "agreement", "explain",
-                             "subset", "bench", "serve")
+                             "subset", "bench", "serve", "verify")
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="paintkit",
         description="Generate exact image-editing benchmarks and score model outputs.",
+        allow_abbrev=False,
     )
     parser.add_argument("--version", action="version", version=f"paintkit {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS:
         importlib.import_module(f"paintkit.cli.{name.replace('-', '_')}").register(sub)
+    strict_parsers(parser)  # no abbreviations: --out never silently means --outputs
     return parser
 
 
@@ -84,6 +87,11 @@ def main(argv: list[str] | None = None) -> int:
                                 "written whole or not at all)")
         print(f"\n{prefix}: interrupted; {kept}", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # `paintkit tasks --json | head`: the reader has what it wanted
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no flush error at exit
+        return 0
     except ValueError as exc:  # bad user input: one clear line, no traceback
         print(f"{prefix}: error: {exc}", file=sys.stderr)
         return 2

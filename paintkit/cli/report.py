@@ -6,30 +6,32 @@ from __future__ import annotations
 import argparse
 import sys
 
+from paintkit.cli.flags import integer, renamed, seed
+
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "report",
         help="write a self-contained HTML report (leaderboard, tables, plots, gallery)",
-        description="Reads <input>/problem_stats.jsonl (and aggregate_stats.jsonl when present) "
+        description="Reads <results>/problem_stats.jsonl (and aggregate_stats.jsonl when present) "
         "and writes one HTML file that works offline: leaderboard with CIs, the hierarchy as "
         "collapsible tables with tolerance and metric selectors, inline SVG plots, and (with "
         "--benchmarks and --outputs) a gallery of input / answer / output / diff images.",
     )
-    parser.add_argument("--input", required=True, metavar="RESULTS",
-                        help="results folder (or problem_stats.jsonl)")
+    renamed(parser, "--results", "--input", required=True, metavar="DIR",
+            help="results folder (or its problem_stats.jsonl)")
     parser.add_argument("--output", default="report.html", metavar="FILE",
                         help="HTML file to write (default: %(default)s)")
-    parser.add_argument("--benchmarks", metavar="DIR", help="benchmark root, for the gallery")
+    parser.add_argument("--benchmarks", metavar="DIR", help="benchmark tree, for the gallery")
     parser.add_argument("--outputs", metavar="DIR", action="append",
                         help="model outputs root, for the gallery (repeatable: each model's "
                         "outputs are taken from the first root that has its folder)")
     parser.add_argument("--n-boot", type=int, default=10_000, metavar="B",
                         help="bootstrap resamples when aggregate_stats.jsonl is absent")
-    parser.add_argument("--seed", type=int, default=0, help="bootstrap seed (default: 0)")
-    parser.add_argument("--gallery-per-model", type=int, default=2, metavar="N",
+    parser.add_argument("--seed", type=seed(), default=0, help="bootstrap seed (default: 0)")
+    parser.add_argument("--gallery-per-model", type=integer(0, 1000), default=2, metavar="N",
                         help="problems per (task, model) in the gallery (default: %(default)s)")
-    parser.add_argument("--thumb", type=int, default=160, metavar="PX",
+    parser.add_argument("--thumb", type=integer(16, 4096), default=160, metavar="PX",
                         help="longest side of gallery images (default: %(default)s)")
     parser.add_argument("--explanations", metavar="FILE",
                         help="explanations.jsonl of 'paintkit explain': object tags on the "
@@ -42,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
     # 'paintkit --help' starts fast
     from paintkit.report.write import write_report
 
-    path = write_report(args.input, args.output, benchmarks=args.benchmarks,
+    path = write_report(args.results, args.output, benchmarks=args.benchmarks,
                         outputs=args.outputs, n_boot=args.n_boot, seed=args.seed,
                         gallery_per_model=args.gallery_per_model, thumb=args.thumb,
                         explanations=args.explanations,

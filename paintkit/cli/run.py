@@ -6,7 +6,13 @@ import argparse
 import sys
 from functools import partial
 
+from paintkit.cli.flags import count, integer, number, renamed, seed
 from paintkit.io.folder_lock import FolderNotWritableError
+from paintkit.io.plural import count_of
+
+#: Sanity bounds of --rpm (one request per 1,000 minutes) and --timeout (one day).
+MIN_RPM = 0.001
+MAX_TIMEOUT = 86_400
 
 
 def _tasks(text: str) -> list[str]:
@@ -44,16 +50,16 @@ def register(subparsers) -> None:
                         help="only this benchmark (repeatable)")
     parser.add_argument("--tasks", type=_tasks, action="extend", metavar="A,B",
                         help="only these task folders (comma-separated, repeatable)")
-    parser.add_argument("--limit", type=int, metavar="N",
+    parser.add_argument("--limit", type=count(), metavar="N",
                         help="only the first N problems of each task folder")
-    parser.add_argument("--seed", type=int, default=0,
+    parser.add_argument("--seed", type=seed(), default=0,
                         help="run seed; each problem's seed derives from it (default 0)")
     parser.add_argument("--overwrite", action="store_true", help="redo outputs that exist")
-    parser.add_argument("--eval", metavar="DIR", dest="eval_out",
-                        help="score outputs as they land into DIR/problem_stats.jsonl")
+    renamed(parser, "--results", "--eval", metavar="DIR", dest="eval_out",
+            help="results folder: score outputs as they land into DIR/problem_stats.jsonl")
     parser.add_argument("--quiet", action="store_true", help="no progress line")
     local = parser.add_argument_group("local models (diffusers)")
-    local.add_argument("--batch-size", type=int, metavar="B",
+    local.add_argument("--batch-size", type=count(4096), metavar="B",
                        help="problems per forward pass (default 1)")
     local.add_argument("--device", help="cuda, cuda:1, cpu, mps (default: the best available)")
     local.add_argument("--dtype", choices=("float32", "float16", "bfloat16"),
@@ -63,23 +69,24 @@ def register(subparsers) -> None:
     local.add_argument("--weights", metavar="PATH_OR_REPO",
                        help="load the pipeline from here instead of the model's repo")
     local.add_argument("--revision", help="hub revision (branch, tag or commit)")
-    local.add_argument("--steps", type=int, help="inference steps (default: the paper's)")
-    local.add_argument("--guidance", type=float,
+    local.add_argument("--steps", type=count(10_000), help="inference steps (default: the paper's)")
+    local.add_argument("--guidance", type=number(0, 1000),
                        help="text guidance scale (default: the paper's)")
     local.add_argument("--option", type=_option, action="append", default=[],
                        metavar="KEY=VALUE",
                        help="extra argument for the pipeline call, the API request or the "
                        "callable (repeatable; numbers and true/false are converted)")
     api = parser.add_argument_group("API models")
-    api.add_argument("--concurrency", type=int, metavar="C",
+    api.add_argument("--concurrency", type=count(1024), metavar="C",
                      help="requests (or batches) in flight (default: 8 for APIs, 1 locally)")
-    api.add_argument("--rpm", type=float, help="at most this many requests per minute")
-    api.add_argument("--retries", type=int, default=5,
+    api.add_argument("--rpm", type=number(MIN_RPM, 1e6),
+                     help=f"at most this many requests per minute ({MIN_RPM:g} to 1e6)")
+    api.add_argument("--retries", type=integer(0, 100), default=5,
                      help="retries on 429/5xx/timeouts before a problem fails (default 5)")
-    api.add_argument("--retry-delay", type=float, default=1.0, metavar="SECONDS",
+    api.add_argument("--retry-delay", type=number(0, 3600), default=1.0, metavar="SECONDS",
                      help="first back-off delay; doubles per retry, with jitter (default 1)")
-    api.add_argument("--timeout", type=float, default=300.0,
-                     help="seconds per request (default 300)")
+    api.add_argument("--timeout", type=number(0, MAX_TIMEOUT, above=True), default=300.0,
+                     help=f"seconds per request, at most {MAX_TIMEOUT:,} (default 300)")
     api.add_argument("--api-model", help="the provider's model id (default: the built-in's)")
     api.add_argument("--api-base", metavar="URL", help="API base URL (compatible servers)")
     api.add_argument("--planner", metavar="MODEL",
@@ -89,7 +96,7 @@ def register(subparsers) -> None:
     scale = parser.add_argument_group("scale")
     scale.add_argument("--engine", choices=("local", "ray"), default="local",
                        help="local (this process) or ray (one worker per GPU of the cluster)")
-    scale.add_argument("--workers", type=int, metavar="N",
+    scale.add_argument("--workers", type=count(4096), metavar="N",
                        help="ray workers (default: one per GPU of the cluster, 1 without GPUs)")
     scale.add_argument("--address", metavar="HOST:PORT",
                        help="Ray cluster to join ('auto': the one this machine belongs to; "
@@ -156,11 +163,11 @@ def run(args: argparse.Namespace) -> int:
     usage = ""
     if summary.usage:
         usage = " usage: " + ", ".join(f"{k}={v}" for k, v in sorted(summary.usage.items()))
-    print(f"{summary.written} outputs written, {summary.skipped} already there, "
-          f"{len(summary.failures)} failed, {summary.problems_per_second:.2f} problems/s "
+    print(f"{count_of(summary.written, 'output')} written, {summary.skipped:,} already there, "
+          f"{len(summary.failures):,} failed, {summary.problems_per_second:.2f} problems/s "
           f"-> {summary.model_dir}{usage}", file=sys.stderr)
     if summary.scored:
-        print(f"{summary.scored} rows scored -> {args.eval_out}/problem_stats.jsonl",
+        print(f"{count_of(summary.scored, 'row')} scored -> {args.eval_out}/problem_stats.jsonl",
               file=sys.stderr)
     for key, reason in list(summary.failures.items())[:10]:
         print(f"paintkit run: failed {key}: {reason}", file=sys.stderr)

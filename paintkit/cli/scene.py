@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from paintkit.cli.flags import integer, renamed, seed
 from paintkit.conditions import CONDITIONS
 from paintkit.io.atomic import write_text_atomic
 from paintkit.seeds import python_rng
@@ -18,10 +19,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         "exactly (no anti-aliasing) and write a PNG (and optionally the scene as JSON).",
     )
     p.add_argument("--condition", choices=CONDITIONS, default="baseline")
-    p.add_argument("--seed", type=int, default=0, help="integer seed (default 0)")
-    p.add_argument("--count", type=int, default=None,
+    p.add_argument("--seed", type=seed(), default=0, help="integer seed (default 0)")
+    p.add_argument("--count", type=integer(0, 10_000), default=None,
                    help="number of shapes (default: the condition's count)")
-    p.add_argument("--out", type=Path, required=True, help="PNG path to write")
+    renamed(p, "--output", "--out", type=Path, required=True, metavar="FILE",
+            help="PNG file to write")
     p.add_argument("--json", type=Path, default=None, help="also write the scene as JSON")
     p.set_defaults(func=run)
 
@@ -36,9 +38,9 @@ def run(args: argparse.Namespace) -> int:
     if args.seed < 0:
         raise ValueError(f"--seed must be a non-negative int, got {args.seed}")
     sampled = condition_scene(python_rng(args.seed), args.condition, count_range=args.count)
-    write_png(args.out, render(sampled.scene))
+    write_png(args.output, render(sampled.scene))
     if args.json is not None:
         write_text_atomic(args.json, sampled.scene.to_json(indent=1))
-    print(f"wrote {args.out} ({args.condition}, seed {args.seed}, "
+    print(f"wrote {args.output} ({args.condition}, seed {args.seed}, "
           f"{len(sampled.scene.shapes)} shapes)")
     return 0

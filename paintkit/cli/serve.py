@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from paintkit.cli.flags import count, integer, number
+
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
@@ -16,24 +18,25 @@ def register(subparsers) -> None:
                         "(default: regenerate each problem from its key)")
     parser.add_argument("--host", default="127.0.0.1",
                         help="address to bind (default: %(default)s; 0.0.0.0 for every interface)")
-    parser.add_argument("--port", type=int, default=8000, help="port (default: %(default)s; 0: any free)")
+    parser.add_argument("--port", type=integer(0, 65535), default=8000,
+                        help="port (default: %(default)s; 0: any free)")
     parser.add_argument("--token", default=None,
                         help="bearer token scoring requests must carry (default: "
                         "$PAINTKIT_SERVE_TOKEN if set; prefer it: arguments show in ps)")
     parser.add_argument("--device", default="auto", help="scoring device: auto, cpu, cuda, cuda:N "
                         "(default: %(default)s = CUDA when present)")
-    parser.add_argument("--cache-mb", type=int, default=1024, metavar="MB",
+    parser.add_argument("--cache-mb", type=integer(0, 10**7), default=1024, metavar="MB",
                         help="device memory for prepared problems (default: %(default)s; a "
                         "1024x1024 problem takes 31 MiB)")
-    parser.add_argument("--max-batch", type=int, default=32, metavar="N",
+    parser.add_argument("--max-batch", type=count(1 << 16), default=32, metavar="N",
                         help="most images scored together (default: %(default)s)")
-    parser.add_argument("--max-wait-ms", type=float, default=5.0, metavar="MS",
+    parser.add_argument("--max-wait-ms", type=number(0, 60_000), default=5.0, metavar="MS",
                         help="how long a batch waits for more images (default: %(default)s)")
-    parser.add_argument("--max-mb", type=int, default=64, metavar="MB",
+    parser.add_argument("--max-mb", type=count(1 << 16), default=64, metavar="MB",
                         help="largest request body (default: %(default)s)")
-    parser.add_argument("--max-pixels", type=int, default=4096 * 4096, metavar="N",
+    parser.add_argument("--max-pixels", type=count(1 << 31), default=4096 * 4096, metavar="N",
                         help="largest image W*H, checked before decoding (default: %(default)s)")
-    parser.add_argument("--body-timeout", type=float, default=30.0, metavar="S",
+    parser.add_argument("--body-timeout", type=number(0, 86_400, above=True), default=30.0, metavar="S",
                         help="answer 408 when a client stalls mid-body this long (default: %(default)s)")
     parser.add_argument("--log-level", default="info",
                         choices=("critical", "error", "warning", "info", "debug"))

@@ -13,6 +13,7 @@ import argparse
 import json
 from pathlib import Path
 
+from paintkit.cli.flags import LARGEST_SEED, integer, seed
 from paintkit.conditions import CONDITIONS
 from paintkit.errors import RejectedSeed
 from paintkit.io.atomic import write_text_atomic
@@ -34,12 +35,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--mode", default=None, help="task mode (default: the task's first mode)")
     p.add_argument("--condition", choices=CONDITIONS, default="baseline")
     which = p.add_mutually_exclusive_group()
-    which.add_argument("--slot", type=int, default=None,
+    which.add_argument("--slot", type=integer(0, LARGEST_SEED), default=None,
                        help="problem slot of the cell in --namespace (default 0)")
-    which.add_argument("--seed", type=int, default=None,
+    which.add_argument("--seed", type=seed(), default=None,
                        help="generator seed, as in paintkit.tasks.task_module(task).generate(seed)")
     p.add_argument("--namespace", default="paintbench", help="seed namespace of --slot")
-    p.add_argument("--out", type=Path, required=True, help="folder to write into")
+    p.add_argument("--out", type=Path, required=True, metavar="DIR", help="folder to write into")
     p.set_defaults(func=run)
 
 

@@ -7,6 +7,7 @@ import json
 import sys
 from collections import Counter
 
+from paintkit.cli.flags import count, renamed, seed
 from paintkit.io.atomic import write_bytes_atomic
 from paintkit.subsets import balanced_subset, levels, load_pool
 
@@ -18,11 +19,11 @@ def register(subparsers) -> None:
         "evenly over object count, edit-region size and number of steps (see "
         "docs/subsets.md). Writes the chosen problems with their levels as JSON.")
     p.add_argument("--benchmarks", required=True, metavar="DIR", help="a generated output folder")
-    p.add_argument("--n", type=int, required=True, help="problems to pick")
-    p.add_argument("--seed", type=int, default=0, help="sampling seed (default 0)")
+    p.add_argument("--n", type=count(), required=True, help="problems to pick")
+    p.add_argument("--seed", type=seed(), default=0, help="sampling seed (default 0)")
     p.add_argument("--factors", default="objects,edit,steps",
                    help="factors to balance (default: objects,edit,steps)")
-    p.add_argument("--out", required=True, metavar="FILE", help="JSON file to write")
+    renamed(p, "--output", "--out", required=True, metavar="FILE", help="JSON file to write")
     p.set_defaults(func=run)
 
 
@@ -36,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
     doc = {"seed": args.seed, "n": args.n, "pool": len(pool), "factors": list(factors),
            "marginals": marginals,
            "problems": [{"key": it.key, **level_of[it.key]} for it in picked]}
-    write_bytes_atomic(args.out, (json.dumps(doc, indent=1) + "\n").encode())
-    print(f"picked {len(picked)} of {len(pool)} problems; marginals {marginals} -> {args.out}",
+    write_bytes_atomic(args.output, (json.dumps(doc, indent=1) + "\n").encode())
+    print(f"picked {len(picked)} of {len(pool)} problems; marginals {marginals} -> {args.output}",
           file=sys.stderr)
     return 0

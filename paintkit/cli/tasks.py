@@ -4,6 +4,7 @@ prints one task's rules (its module docstring) and parameter ranges."""
 from __future__ import annotations
 
 import argparse
+import json
 import re
 
 
@@ -12,6 +13,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                        description="List the tasks, or describe TASK: its rules, modes and "
                        "parameter ranges (the distributions the generator draws from).")
     p.add_argument("task", nargs="?", default=None, help="describe this task")
+    p.add_argument("--json", action="store_true",
+                   help="print JSON for scripts: a list of {name, category, modes} (with TASK: "
+                   "that task's rules and parameter ranges too)")
     p.set_defaults(func=run)
 
 
@@ -28,6 +32,20 @@ def describe(name: str) -> str:
     return _plain("\n".join(lines))
 
 
+def task_json(name: str, rules: bool = True) -> dict:
+    """``{"name", "category", "modes"}`` of task ``name`` (plus ``"rules"`` and
+    ``"parameters"`` when ``rules``)."""
+    from paintkit.tasks import task_module
+
+    module = task_module(name)
+    spec = module.SPEC
+    doc = {"name": name, "category": spec.category, "modes": list(spec.modes)}
+    if rules:
+        doc["rules"] = _plain((module.__doc__ or "").strip())
+        doc["parameters"] = {key: _plain(text) for key, text in spec.parameters.items()}
+    return doc
+
+
 def _plain(text: str) -> str:
     """Docstring markup for a terminal: ``code`` -> code, :func:`x` -> x."""
     text = re.sub(r":[a-z]+:`~?([^`]+)`", r"\1", text)
@@ -38,6 +56,10 @@ def run(args: argparse.Namespace) -> int:
     # Deferred (heavy: numba): as in describe().
     from paintkit.tasks import TASKS, task_spec
 
+    if args.json:
+        print(json.dumps(task_json(args.task) if args.task is not None else
+                         [task_json(name, rules=False) for name in TASKS], indent=1))
+        return 0
     if args.task is not None:
         print(describe(args.task))
         return 0

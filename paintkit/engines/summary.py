@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from paintkit.io.plural import count_of
+
 
 @dataclass(frozen=True)
 class GenerateSummary:
@@ -27,7 +29,7 @@ class GenerateSummary:
 
     def describe(self) -> str:
         skipped = f" ({self.skipped:,} already there)" if self.skipped else ""
-        return (f"{self.problems:,} problems{skipped}, {self.files:,} files, "
+        return (f"{count_of(self.problems, 'problem')}{skipped}, {count_of(self.files, 'file')}, "
                 f"{self.nbytes / 1e6:,.1f} MB in {self.seconds:.1f} s: "
                 f"{self.problems_per_second:,.1f} problems/s generated "
                 f"[{self.engine}, {self.workers} worker{'s' if self.workers != 1 else ''}] -> {self.out}")

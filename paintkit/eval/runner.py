@@ -73,7 +73,7 @@ def check_one_delta_e(rows: dict, delta_e: str, results_path: Path) -> None:
     formulas = sorted({row.get("delta_e", "cie76") for row in rows.values()} - {delta_e})
     if formulas:
         raise LayoutError(f"{results_path}: holds rows scored with delta_e {', '.join(formulas)}; "
-                          f"this run uses {delta_e}. Write to another --out folder (one "
+                          f"this run uses {delta_e}. Write to another --results folder (one "
                           "formula per results folder) or pass --overwrite to rescore all")
     versions = sorted({row_metric_version(row) for row in rows.values()} - {METRIC_VERSION})
     if versions:
@@ -81,7 +81,7 @@ def check_one_delta_e(rows: dict, delta_e: str, results_path: Path) -> None:
             f"{results_path}: holds rows scored with metric version "
             f"{', '.join(map(str, versions))}; this paintkit scores with version "
             f"{METRIC_VERSION} (docs/metric-definition.md), whose counts may differ in a few "
-            "cells. Pass --overwrite to rescore them all, or write to another --out folder")
+            "cells. Pass --overwrite to rescore them all, or write to another --results folder")
 
 
 def check_extra_metrics(names) -> tuple[str, ...]:

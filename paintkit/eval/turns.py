@@ -32,7 +32,7 @@ from paintkit.layout.outputs import TURN_OUTPUT, discover_models, turn_output_na
 from paintkit.layout.results import TURN_STATS_NAME
 from paintkit.metrics.version import METRIC_VERSION
 
-__all__ = ["TURN_OUTPUT", "describe", "score_turns", "turn_output_path"]
+__all__ = ["TURN_OUTPUT", "describe", "missing_turns", "score_turns", "turn_output_path"]
 
 
 def turn_output_path(outputs_root, model: str, problem, turn: int) -> Path:
@@ -99,10 +99,35 @@ def score_turns(benchmarks_root, outputs_root, out_dir, *, models=None, benchmar
 
 
 def describe(rows: list[dict]) -> str:
-    """``turn 1: mIoU 0.912 over 24 rows; turn 2: ...`` (mean of the per-row mean IoU)."""
+    """``turn 1: mIoU 0.912 over 24 rows (3 without an output); turn 2: ...`` (mean of the
+    per-row mean IoU; a row without an output scores 0)."""
     by_turn: dict[int, list[float]] = {}
+    absent: dict[int, int] = {}
     for row in rows:
         mean = f"{row.get('delta_e') or 'cie76'}_mean"
         by_turn.setdefault(row["turn"], []).append(row["output"][mean]["iou"])
-    return "; ".join(f"turn {k}: mIoU {sum(v) / len(v):.3f} over {len(v)} rows"
-                     for k, v in sorted(by_turn.items())) or "no conversational problems"
+        absent[row["turn"]] = absent.get(row["turn"], 0) + (not row["has_output"])
+    parts = []
+    for k, v in sorted(by_turn.items()):
+        missing = f" ({absent[k]:,} without an output)" if absent[k] else ""
+        row_word = "row" if len(v) == 1 else "rows"
+        parts.append(f"turn {k}: mIoU {sum(v) / len(v):.3f} over {len(v):,} {row_word}{missing}")
+    return "; ".join(parts) or "no conversational problems"
+
+
+def missing_turns(rows: list[dict]) -> list[str]:
+    """One line per model that wrote no image at all for a turn before the last (a model or
+    baseline that writes final images only): those turns score 0 for it."""
+    seen: dict[tuple[str, int], list[int]] = {}
+    for row in rows:
+        if row["turn"] < row["turns"]:
+            counts = seen.setdefault((row["model"], row["turn"]), [0, 0])
+            counts[0] += 1
+            counts[1] += bool(row["has_output"])
+    by_model: dict[str, list[int]] = {}
+    for (model, turn), (total, present) in sorted(seen.items()):
+        if present == 0 and total:
+            by_model.setdefault(model, []).append(turn)
+    return [f"{model} wrote no NNNN_turn<k>_output.png for turn{'s' if len(ks) > 1 else ''} "
+            f"{', '.join(map(str, ks))} (final images only): those turns score 0 for it; "
+            "see docs/compositional.md#turns" for model, ks in by_model.items()]

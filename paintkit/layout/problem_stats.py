@@ -71,7 +71,7 @@ def load_results(path) -> LoadedResults:
     if not path.exists():
         return LoadedResults()
     if not path.is_file():  # a FIFO would block the read, a folder cannot be rewritten
-        raise LayoutError(f"{path}: not a regular file; remove it or choose another --out")
+        raise LayoutError(f"{path}: not a regular file; remove it or choose another --results folder")
     read = read_jsonl(path, REPAIR, check_stored_row)
     rows, duplicates = keyed_rows(read)
     return LoadedResults(rows, [d.short() for d in read.damaged], duplicates)

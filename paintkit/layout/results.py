@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-#: Per-problem rows (``paintkit eval``, ``paintkit run --eval``).
+#: Per-problem rows (``paintkit eval``, ``paintkit run --results``).
 PROBLEM_STATS_NAME = "problem_stats.jsonl"
 #: Per-turn rows of conversational problems (``paintkit eval --turns``).
 TURN_STATS_NAME = "turn_stats.jsonl"
@@ -27,7 +27,7 @@ AGGREGATE_NAME = "aggregate_stats.jsonl"
 COMPARISONS_NAME = "comparisons.jsonl"
 #: Object tags of every output (``paintkit explain``), shown by ``paintkit report``.
 EXPLANATIONS_NAME = "explanations.jsonl"
-#: The lock ``paintkit eval`` (and ``run --eval``) hold on a results folder.
+#: The lock ``paintkit eval`` (and ``run --results``) hold on a results folder.
 EVAL_LOCK_NAME = ".paintkit-eval.lock"
 #: The folder of ``paintkit eval --save-images``.
 DIFFS_FOLDER = "diffs"

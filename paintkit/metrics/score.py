@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import errno
+import os
 from dataclasses import dataclass
 
 import numpy as np
@@ -267,8 +269,34 @@ def _numba_statistics_locked(outs, reference, samples, return_bins, delta_e):
             bins if return_bins else None)
 
 
+#: What :func:`score` does with an output path that does not exist.
+MISSING_POLICIES = ("error", "zero")
+
+
+def check_output_paths(outputs, missing: str = "error") -> None:
+    """``FileNotFoundError`` for the first output given as a path that does not exist, unless
+    ``missing == "zero"`` (absent outputs are expected and score 0, as in ``paintkit eval``).
+
+    ``None`` is always an explicit "no output", and a file that exists but does not decode
+    is the model's broken output: both score 0 under either policy.
+    """
+    if missing not in MISSING_POLICIES:
+        raise ValueError(f"missing: expected one of {', '.join(map(repr, MISSING_POLICIES))}, "
+                         f"got {missing!r}")
+    if missing == "zero":
+        return
+    items = outputs if isinstance(outputs, list | tuple) else [outputs]
+    for k, item in enumerate(items):
+        if isinstance(item, str | os.PathLike) and not os.path.exists(item):
+            where = f"outputs[{k}]" if isinstance(outputs, list | tuple) else "outputs"
+            raise FileNotFoundError(
+                errno.ENOENT, f"{where}: no such file; pass missing='zero' to score outputs "
+                "that are absent as 0 (as paintkit eval does)", os.fspath(item))
+
+
 def score(outputs, answers, inputs=None, *, backend: str = "auto",
-          samples_per_problem: int = 1, delta_e: str = "cie76") -> list[ProblemScore]:
+          samples_per_problem: int = 1, delta_e: str = "cie76",
+          missing: str = "error") -> list[ProblemScore]:
     """Score model outputs against answers (docs/metric-definition.md): one :class:`ProblemScore` per problem.
 
     Args:
@@ -283,6 +311,10 @@ def score(outputs, answers, inputs=None, *, backend: str = "auto",
         delta_e: ``"cie76"`` (default, the benchmark's metric), ``"cie94"`` or
             ``"ciede2000"``; the results then carry that name (``to_schema()`` writes
             ``<formula>_threshold`` / ``<formula>_mean`` blocks).
+        missing: ``"error"`` (default): an output path that does not exist raises
+            ``FileNotFoundError`` (a mistyped path is not a score of 0); ``"zero"``: it
+            scores 0 with ``has_output=False``, as absent outputs do in ``paintkit eval``.
+            ``None`` and undecodable files always score 0.
 
     Returns:
         Per problem: counts, edit/preservation accuracy and IoU per tolerance t = 0..10,
@@ -291,6 +323,7 @@ def score(outputs, answers, inputs=None, *, backend: str = "auto",
     Raises:
         ValueError: batches of different lengths, an answer and input of different sizes,
             unsupported dtype/shape, NaN or out-of-range floats.
+        FileNotFoundError: an output path that does not exist (unless ``missing="zero"``).
 
     Example:
         >>> import numpy as np
@@ -298,6 +331,7 @@ def score(outputs, answers, inputs=None, *, backend: str = "auto",
         >>> round(score(ans, ans, inp)[0].miou, 3)
         1.0
     """
+    check_output_paths(outputs, missing)
     return tolerance_statistics(outputs, answers, inputs, backend=backend,
                                 samples_per_problem=samples_per_problem,
                                 delta_e=delta_e).scores()

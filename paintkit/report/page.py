@@ -37,7 +37,7 @@ def _controls() -> str:
     tol = "".join(f'<option value="{t}">t = {t}</option>' for t in range(11))
     met = "".join(f'<option value="{k}">{v}</option>' for k, v in METRICS.items())
     return ('<div class="controls" id="controls"><label>tolerance <select id="tolerance">'
-            f'<option value="mean" selected>mean over t</option>{tol}</select></label>'
+            f'<option value="mean" selected>mean over t = 0..10</option>{tol}</select></label>'
             f'<label>metric <select id="metric">{met}</select></label>'
             '<span class="ci">values in %, 95% bootstrap CI in brackets; – = not defined '
             '(empty denominator or no rows); click a column header to sort, a category or '
@@ -125,7 +125,8 @@ def gallery_html(data: ReportData, benchmarks_root, outputs_root, per_model: int
                         card.boxes = explanation_boxes(why)
                     cards.append(card.html())
             if cards:
-                sections.append(f"<details><summary>{h(bench)} / {h(task)} "
+                first = " open" if not sections else ""  # the first opens: examples show
+                sections.append(f"<details{first}><summary>{h(bench)} / {h(task)} "
                                 f"({len(cards)} examples)</summary>{''.join(cards)}</details>")
     legend = ('<div class="legend">diff colours: <span style="background:#008000">changed, correct'
               '</span><span style="background:#0000ff">unchanged, correct</span><span '
@@ -139,6 +140,18 @@ def gallery_html(data: ReportData, benchmarks_root, outputs_root, per_model: int
     overlay = ('<div id="overlay" hidden><figure><img alt=""><figcaption></figcaption>'
                "</figure></div>")
     return f'<div id="gallery">{legend}{tools}{"".join(sections)}</div>{overlay}'
+
+
+def _baselines_note(models: list[str]) -> str:
+    """Why the blank baseline scores above identity and noise, when the page shows them."""
+    if "blank" not in models or not {"identity", "noise"} & set(models):
+        return ""
+    return ('<p class="ci" id="baseline-note">Why <b>blank</b> scores above identity and '
+            "noise: blank paints every pixel the background colour, so wherever the answer is "
+            "background (a removed shape, a cleared or cropped region) its edit pixels are "
+            "right; identity changes no pixel, so its edit pixels are right only where the "
+            "edit is within the tolerance, and noise is right by chance only. A model should "
+            "beat all three.</p>")
 
 
 def render_page(data: ReportData, gallery: str = "", *, command: str | None = None,
@@ -158,6 +171,7 @@ def render_page(data: ReportData, gallery: str = "", *, command: str | None = No
               '<h2>Leaderboard</h2><div id="leaderboard">']
     for bench in data.benchmarks:
         parts.append(f'<h3>{h(bench)}</h3><table id="board-{h(bench)}" class="board"></table>')
+    parts.append(_baselines_note(data.models))
     parts.append("</div>")
     if comparisons:
         parts.append(comparisons)
@@ -227,6 +241,6 @@ def build_report(input_path, output_path, *, benchmarks_root=None, outputs_root=
                                why)
     text = render_page(data, gallery, command=command, input_path=input_path,
                        namespaces=namespaces,
-                       comparisons=comparisons_html(data, n_boot=min(n_boot, 2000), seed=seed))
+                       comparisons=comparisons_html(data, n_boot=n_boot, seed=seed))
     write_text_atomic(output_path, text)
     return len(text.encode("utf-8"))

@@ -22,7 +22,7 @@ MODEL_COLORS = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00"
                 "#000000", "#332288", "#88CCEE", "#117733", "#999933", "#AA4499", "#882255"]
 #: Failure modes: greys and a sequential blue scale, distinct from the model colours' use.
 MODE_COLORS = {"structural_catastrophe": "#3b3b3b", "execution_omission": "#8c8c8c",
-               "color_imprecision": "#6baed6", "structural_imprecision": "#2171b5",
+               "color_imprecision": "#e08a2c", "structural_imprecision": "#2171b5",
                "none": "#e6e6e6"}
 #: Line styles and markers, so series that coincide stay visible (drawn in turn, offset).
 _MARKERS = ["o", "s", "^", "D", "v", "P", "X", "*"]
@@ -124,7 +124,7 @@ def condition_bars(aggregate: list[dict], benchmark: str, models: list[str]) -> 
         ax.bar(xs, ys, width, yerr=err, capsize=2, color=model_color(models, model),
                label=plot_text(model))
     ax.set_xticks([c + 0.4 - width / 2 for c in range(len(conds))],
-                  [plot_text(c.replace("_", " ")) for c in conds], rotation=20, fontsize=8)
+                  [plot_text(c.replace("_", " ")) for c in conds], rotation=90, fontsize=8)
     ax.set(ylabel="mIoU (%)", ylim=(0, 102),
            title=plot_text(f"{benchmark}: mIoU per visual condition (95% CI)"))
     _legend_outside(ax)

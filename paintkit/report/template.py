@@ -16,7 +16,8 @@ tr.cat{background:#eef3fb;font-weight:600}tr.task td:first-child{padding-left:18
 tr.mode td:first-child{padding-left:36px;color:#555}
 .ci{color:#777;font-size:11px}.controls{position:sticky;top:0;background:#fff;padding:6px 0;z-index:2}
 .controls label{margin-right:14px}.plots{display:flex;flex-wrap:wrap;gap:8px}
-.plots svg{max-width:100%;height:auto}.plots figure{flex:0 1 560px}
+.plots svg{max-width:100%;height:auto}.plots figure{flex:0 0 auto;max-width:100%}
+table.board td:nth-child(2),table.paired td:nth-child(-n+2){white-space:normal;overflow-wrap:anywhere;min-width:6em;max-width:24em}
 table.board td:nth-child(2),table.board th:nth-child(2),table.paired td:nth-child(2),table.paired th:nth-child(2),td.verdict{text-align:left}.card{border:1px solid #ddd;border-radius:6px;padding:6px;margin:6px 0}
 .imgs{display:flex;flex-wrap:wrap;gap:4px}figure{margin:0;text-align:center;font-size:11px}
 figure img{display:block;image-rendering:pixelated;border:1px solid #bbb;background:repeating-conic-gradient(#eee 0 25%,#fff 0 50%) 0 0/8px 8px}img.zoom{cursor:zoom-in}
@@ -36,7 +37,7 @@ const tolSel = document.getElementById('tolerance'), metSel = document.getElemen
 function num(x){return typeof x==='number'&&isFinite(x);}
 function fmt(x){return num(x)?(100*x).toFixed(1):'–';}
 function esc(s){return String(s).replace(/[&<>"']/g,c=>({'&':'&amp;','<':'&lt;','>':'&gt;','"':'&quot;',"'":'&#39;'}[c]));}
-function count(a,b){return (num(a)?a:'–')+'/'+(num(b)?b:'–');}
+function count(a,b){const n=x=>num(x)?x.toLocaleString('en-US'):'–'; return n(a)+'/'+n(b);}
 function block(){return tolSel.value==='mean'?'cie76_mean':'cie76_'+tolSel.value;}
 // the value a cell shows for the selected metric and tolerance: [sort key, html]
 function cellValue(c){
@@ -145,7 +146,7 @@ document.addEventListener('click',ev=>{
     const l=document.createElement('a'); l.download=a.dataset.name+'.png'; l.href=c.toDataURL('image/png'); l.click();};
   img.src = 'data:image/svg+xml;charset=utf-8,'+encodeURIComponent(new XMLSerializer().serializeToString(svg));
 });
-function setBar(){const c=document.getElementById('controls'); if(c) document.documentElement.style.setProperty('--bar',c.offsetHeight+'px');}
+function setBar(){const c=document.getElementById('controls'); if(c) document.documentElement.style.setProperty('--bar',Math.floor(c.getBoundingClientRect().height)+'px');} // floor: a stuck header tucks under the toolbar, never a sub-pixel gap of rows
 window.addEventListener('resize',setBar); setBar();
 tolSel.addEventListener('change',render); metSel.addEventListener('change',render);
 render();

@@ -11,12 +11,17 @@ fails the whole batch, with its message as the reason.
 
 To load weights once rather than per batch, write ``module:factory()``: paintkit calls
 ``factory(**options)`` once and then calls what it returns for every batch.
+
+The module is found in the current folder first, then on ``sys.path`` (as uvicorn and
+pytest do): ``cd mymods && paintkit run --model mymodel:edit ...`` finds ``mymodel.py``.
 """
 
 from __future__ import annotations
 
 import importlib
 import inspect
+import os
+import sys
 from collections.abc import Callable
 
 from paintkit.run.interface import EditModel, EditRequest, EditResult
@@ -33,10 +38,17 @@ def load_callable(spec: str) -> tuple[Callable, bool]:
     attr = attr[:-2] if factory else attr
     if not sep or not module_name or not attr.isidentifier():
         raise ValueError(f"model {spec!r}: expected 'module:function' or 'module:factory()'")
+    here = os.getcwd()
+    if here not in sys.path and "" not in sys.path:  # the console script lacks the cwd
+        sys.path.insert(0, here)
     try:
         module = importlib.import_module(module_name)
     except ImportError as exc:
-        raise ValueError(f"model {spec!r}: cannot import {module_name}: {exc}") from None
+        hint = ""
+        if isinstance(exc, ModuleNotFoundError) and exc.name == module_name.split(".")[0]:
+            hint = (f" (looked in the current folder {here} and on sys.path; cd into the "
+                    "folder holding it, or set PYTHONPATH=FOLDER)")
+        raise ValueError(f"model {spec!r}: cannot import {module_name}: {exc}{hint}") from None
     target = getattr(module, attr, None)
     if not callable(target):
         raise ValueError(f"model {spec!r}: {module_name} has no function {attr}")

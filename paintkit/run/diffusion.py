@@ -13,10 +13,13 @@ and accelerate are imported only when a pipeline is built (``pip install 'paintk
 from __future__ import annotations
 
 import inspect
+import sys
+import time
 import warnings
 from dataclasses import dataclass, field
 
 from paintkit.run.interface import EditModel, EditRequest, EditResult
+from paintkit.run.load_errors import cpu_estimate, load_failure
 
 
 @dataclass(frozen=True)
@@ -172,7 +175,8 @@ class DiffusersModel(EditModel):
                         "encoder's processor (transformers' Qwen2-VL or Pixtral processor) "
                         "needs torchvision: pip install torchvision (the build that matches "
                         "your torch)") from exc
-                raise
+                raise ValueError(f"model {name!r}: {load_failure(exc, self.repo, revision)}") \
+                    from exc
         self.pipeline = pipeline
         if offload == "model":
             pipeline.enable_model_cpu_offload(device=self.device)
@@ -191,6 +195,7 @@ class DiffusersModel(EditModel):
         self.batched = spec.batched and type(pipeline).__name__ not in (
             "Flux2Pipeline", "Flux2KleinPipeline", "QwenImageEditPlusPipeline")
         self._sizes = "height" in accepted and "width" in accepted
+        self._timed = False
         self._max_area = "max_area" in accepted
 
     def _generators(self, requests):
@@ -216,6 +221,19 @@ class DiffusersModel(EditModel):
         return out.images
 
     def edit_batch(self, requests: list[EditRequest]) -> list[EditResult]:
+        if self.device != "cpu" or self._timed:
+            return self._edit_batch(requests)
+        self._timed = True  # the first batch on the CPU: estimate the whole run from it
+        start = time.perf_counter()
+        results = self._edit_batch(requests)
+        left = None if self.expected_problems is None else \
+            self.expected_problems - len(requests)
+        line = cpu_estimate(self.name, time.perf_counter() - start, len(requests), left)
+        if line is not None:
+            print(f"paintkit run: warning: {line}", file=sys.stderr, flush=True)
+        return results
+
+    def _edit_batch(self, requests: list[EditRequest]) -> list[EditResult]:
         groups: list[list[EditRequest]] = []
         if self.batched:  # one forward pass per input size (a batch shares one shape)
             by_size: dict = {}

@@ -55,11 +55,14 @@ class EditModel:
 
     ``batch_size``: problems per :meth:`edit_batch` call by default; ``concurrency``:
     batches in flight at once by default (API models raise it, local models keep 1).
+    ``expected_problems``: set by the runner before the first batch (the problems this run
+    will edit), for a model that estimates the run's time from its first batch.
     """
 
     name: str = "model"
     batch_size: int = 1
     concurrency: int = 1
+    expected_problems: int | None = None
 
     def edit_batch(self, requests: list[EditRequest]) -> list[EditResult]:
         raise NotImplementedError

@@ -1,4 +1,4 @@
-"""``paintkit run --eval DIR``: score each output as it lands, into ``DIR/problem_stats.jsonl``.
+"""``paintkit run --results DIR``: score each output as it lands, into ``DIR/problem_stats.jsonl``.
 
 The rows are the ones ``paintkit eval`` writes (same scoring function, same resumable
 file, same lock), so ``paintkit eval``, ``stats`` and ``report`` read them unchanged. The

@@ -129,6 +129,8 @@ def run_model(model, benchmarks_root, outputs_root, *, folder: str | None = None
             path = problem.output_path(outputs_root, folder)
             (done if not overwrite and output_decodes(path) else todo).append(problem)
         summary.skipped = len(done)
+        if local_model is not None:  # for a model that estimates the run from its first batch
+            local_model.expected_problems = len(todo)
         described = local_model.describe() if local_model is not None else {"name": name}
         scorer = None
         if eval_out is not None:  # first: a busy results folder stops the run before it starts

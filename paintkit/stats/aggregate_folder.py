@@ -69,7 +69,7 @@ def _refuse_overwriting(inputs: Path, outputs: dict[str, Path | str | None]) -> 
 def aggregate(results: str | Path, *, output: str | Path | None = None, n_boot: int = 10_000,
               seed: int = 0, ci: bool = True, jobs: int = 1, delta_e: str | None = None,
               diagnostics: str | Path | None = None, command: str | None = None,
-              write: bool = True) -> AggregateResult:
+              write: bool = True, leaderboard: str | Path | None = None) -> AggregateResult:
     """Aggregate the scored rows of ``results`` and write them.
 
     Args:
@@ -86,6 +86,8 @@ def aggregate(results: str | Path, *, output: str | Path | None = None, n_boot: 
         command: the command line recorded in the provenance file, if any.
         write: False computes the aggregate rows only (no file, no comparisons, no
             diagnostics): the leaderboard ``paintkit eval`` prints.
+        leaderboard: the file the caller writes the leaderboard into (``paintkit stats
+            --output``): refused, as the other outputs, when it is the input or one of them.
 
     Raises ``ValueError`` for bad input (an output that is the input file, a bad ``n_boot``,
     rows that do not parse) with a one-line message.
@@ -94,7 +96,8 @@ def aggregate(results: str | Path, *, output: str | Path | None = None, n_boot: 
     check_n_boot(n_boot)
     output = Path(output) if output is not None else aggregate_path(results)
     if write:
-        _refuse_overwriting(Path(results), {"output": output, "diagnostics": diagnostics})
+        _refuse_overwriting(Path(results), {"output": output, "diagnostics": diagnostics,
+                                            "--output": leaderboard})
     tables = load_tables(results, delta_e)
     formula = tables[0].delta_e if tables else "cie76"
     pairs: list[dict] = []

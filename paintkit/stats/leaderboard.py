@@ -1,5 +1,5 @@
 """The leaderboard as text: the table ``eval`` and ``stats`` print at the end, and the
-``paintkit stats --format md|csv|latex`` export for papers.
+``paintkit stats --format md|csv|latex|json`` export for papers and scripts.
 
 One row per (benchmark, model), best first within a benchmark: the benchmark score (mIoU,
 mean over tolerances, in %) with its 95% CI, one column per category (in the registry's
@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import math
 
 from paintkit.layout.names import display
 from paintkit.layout.order import category_key
 from paintkit.stats.table import ProblemTable
 
-FORMATS = ("text", "md", "csv", "latex")
+FORMATS = ("text", "md", "csv", "latex", "json")
 
 
 def _finite(x) -> float | None:
@@ -103,10 +104,13 @@ def _latex_escape(text: str) -> str:
 
 
 def format_leaderboard(rows: list[dict], fmt: str = "text") -> str:
-    """``rows`` of :func:`leaderboard_rows` as an aligned text table, Markdown, CSV or a
-    LaTeX ``tabular`` (booktabs rules); names are escaped for the format."""
+    """``rows`` of :func:`leaderboard_rows` as an aligned text table, Markdown, CSV, a
+    LaTeX ``tabular`` (booktabs rules) or a JSON list of the rows; names are escaped for
+    the format."""
     if fmt not in FORMATS:
         raise ValueError(f"format: expected one of {', '.join(FORMATS)}, got {fmt!r}")
+    if fmt == "json":  # for scripts: the rows as they are (scores in 0..1, None when absent)
+        return json.dumps(rows, indent=1) + "\n"
     if not rows:
         return ""
     if fmt == "csv":  # one table, numbers unrounded in 0..1, for spreadsheets and plots

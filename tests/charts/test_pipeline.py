@@ -69,7 +69,7 @@ def test_eval_scores_the_answers_as_perfect(tree, tmp_path):
                 f"{int(image.name[:3]):04d}_output.png"
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copy(image, target)
-    assert main(["eval", "--benchmarks", str(tree), "--outputs", str(outputs), "--out",
+    assert main(["eval", "--benchmarks", str(tree), "--outputs", str(outputs), "--results",
                  str(tmp_path / "res"), "--jobs", "1", "--quiet"]) == 0
     rows = [json.loads(line) for line in (tmp_path / "res" / "problem_stats.jsonl").read_text().splitlines()]
     assert len(rows) == 8 and {r["benchmark"] for r in rows} == {"TinyGrafixBench"}

@@ -33,7 +33,7 @@ def test_agreement_cli_matches_problems_and_records_bad_rows(tmp_path, capsys):
     _write_jsonl(tmp_path / "judgments.jsonl", judgments, extra_lines=["{not json"])
     out = tmp_path / "agreement.json"
     code = main(["agreement", "--scores", str(tmp_path / "scores.jsonl"), "--judgments",
-                 str(tmp_path / "judgments.jsonl"), "--resamples", "20", "--out", str(out)])
+                 str(tmp_path / "judgments.jsonl"), "--resamples", "20", "--output", str(out)])
     assert code == 0
     report = json.loads(out.read_text())
     assert report["n_items"] == 29 and report["key_fields"] == ["task", "idx"]
@@ -65,7 +65,7 @@ def test_agreement_reads_the_miou_of_the_rows_own_colour_difference(tmp_path):
     _write_jsonl(tmp_path / "j.jsonl", [{"task": "recolor", "idx": k, "rating": k} for k in range(8)])
     out = tmp_path / "a.json"
     assert main(["agreement", "--scores", str(tmp_path / "s.jsonl"), "--judgments",
-                 str(tmp_path / "j.jsonl"), "--resamples", "0", "--out", str(out)]) == 0
+                 str(tmp_path / "j.jsonl"), "--resamples", "0", "--output", str(out)]) == 0
     report = json.loads(out.read_text())
     assert report["score_field"] == "output.ciede2000_mean.iou"
     assert report["n_items"] == 8 and report["skipped_rows"] == []

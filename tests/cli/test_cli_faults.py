@@ -81,7 +81,7 @@ def test_ctrl_c_in_eval_with_workers(tmp_path):
     out = tmp_path / "r"
     results = out / RESULTS_NAME
     run = _interrupt([sys.executable, "-m", "paintkit.cli.main", "eval", "--benchmarks",
-                      str(bench), "--outputs", str(outputs), "--out", str(out), "--jobs", "2",
+                      str(bench), "--outputs", str(outputs), "--results", str(out), "--jobs", "2",
                       "--quiet"],
                      lambda: results.exists() and results.stat().st_size > 0)
     _one_interrupted_line(run, "eval")
@@ -95,8 +95,8 @@ def test_ctrl_c_in_stats_with_workers(tmp_path):
 
     path = tmp_path / "problem_stats.jsonl"
     path.write_text("".join(json.dumps(r) + "\n" for r in paintbench_rows(per_cell=30)))
-    run = _interrupt([sys.executable, "-m", "paintkit.cli.main", "stats", "--input", str(path),
-                      "--output", str(tmp_path / "agg.jsonl"), "--jobs", "2", "--n-boot",
+    run = _interrupt([sys.executable, "-m", "paintkit.cli.main", "stats", "--results", str(path),
+                      "--aggregate", str(tmp_path / "agg.jsonl"), "--jobs", "2", "--n-boot",
                       "100000"], _after(1.0))
     _one_interrupted_line(run, "stats")
     assert not (tmp_path / "agg.jsonl").exists()
@@ -119,12 +119,12 @@ def test_ctrl_c_is_one_line_in_every_command(results, tmp_path, monkeypatch, cap
                "report": ("paintkit.report.write", "build_report")}
     module, name = targets[command]
     monkeypatch.setattr(f"{module}.{name}", interrupted)
-    args = {"eval": ["--benchmarks", str(bench), "--outputs", str(outputs), "--out", str(res)],
-            "stats": ["--input", str(res), "--output", str(tmp_path / "a.jsonl")],
-            "explain": ["--benchmarks", str(bench), "--outputs", str(outputs), "--out",
+    args = {"eval": ["--benchmarks", str(bench), "--outputs", str(outputs), "--results", str(res)],
+            "stats": ["--results", str(res), "--aggregate", str(tmp_path / "a.jsonl")],
+            "explain": ["--benchmarks", str(bench), "--outputs", str(outputs), "--results",
                         str(tmp_path / "x")],
-            "baseline": ["oracle", "--benchmarks", str(bench), "--out", str(tmp_path / "o")],
-            "report": ["--input", str(res), "--output", str(tmp_path / "r.html")]}[command]
+            "baseline": ["oracle", "--benchmarks", str(bench), "--outputs", str(tmp_path / "o")],
+            "report": ["--results", str(res), "--output", str(tmp_path / "r.html")]}[command]
     assert main([command, *args]) == 130
     lines = capsys.readouterr().err.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith(f"paintkit {command}: interrupted; ")
@@ -169,14 +169,14 @@ def test_full_disk_in_eval(tree, tmp_path, monkeypatch, capsys, jobs):
     bench, outputs = tree
     _full_disk(monkeypatch, results_module, room=3000)  # room for a row or two
     out = tmp_path / "r"
-    code = main(["eval", "--benchmarks", str(bench), "--outputs", str(outputs), "--out",
+    code = main(["eval", "--benchmarks", str(bench), "--outputs", str(outputs), "--results",
                  str(out), "--jobs", jobs, "--quiet"])
     lines = capsys.readouterr().err.strip().splitlines()
     assert code == 1 and lines == [
         f"paintkit eval: error: {out / RESULTS_NAME}: No space left on device; free some "
         "space and run the same command again"]
     monkeypatch.undo()  # space again: the same command resumes
-    assert main(["eval", "--benchmarks", str(bench), "--outputs", str(outputs), "--out",
+    assert main(["eval", "--benchmarks", str(bench), "--outputs", str(outputs), "--results",
                  str(out), "--jobs", jobs, "--quiet"]) == 0
     assert len(read_rows(out / RESULTS_NAME)) == 8  # 4 problems x 2 models
 
@@ -191,10 +191,11 @@ def test_full_disk_in_stats_report_agreement(stats_input, tmp_path, monkeypatch,
         (tmp_path / "j.jsonl").write_text("".join(json.dumps(
             {"task": "recolor", "idx": k, "rating": k / 4}) + "\n" for k in range(4)))
         args = ["--scores", str(stats_input / RESULTS_NAME), "--judgments",
-                str(tmp_path / "j.jsonl"), "--out", str(target), "--resamples", "5",
+                str(tmp_path / "j.jsonl"), "--output", str(target), "--resamples", "5",
                 "--score-field", "output.cie76_mean.iou"]
     else:
-        args = ["--input", str(stats_input), "--output", str(target), "--n-boot", "10"]
+        flag = "--aggregate" if command == "stats" else "--output"
+        args = ["--results", str(stats_input), flag, str(target), "--n-boot", "10"]
     code = main([command, *args])
     lines = [line for line in capsys.readouterr().err.strip().splitlines()
              if line.startswith("paintkit")]
@@ -237,15 +238,15 @@ def test_read_only_output_folder(results, tmp_path, monkeypatch, capsys, command
         {"task": "task_0", "idx": k, "rating": k / 4}) + "\n" for k in range(2)))
     (ro / "oracle" / "PaintBench" / "task_0").mkdir(parents=True)
     (ro / "oracle" / "PaintBench" / "task_1").mkdir(parents=True)
-    args = {"stats": ["--input", str(res), "--output", str(ro / "a.jsonl"), "--n-boot", "10"],
-            "report": ["--input", str(res), "--output", str(ro / "r.html"), "--n-boot", "10"],
-            "explain": ["--benchmarks", str(bench), "--outputs", str(outputs), "--out", str(ro),
+    args = {"stats": ["--results", str(res), "--aggregate", str(ro / "a.jsonl"), "--n-boot", "10"],
+            "report": ["--results", str(res), "--output", str(ro / "r.html"), "--n-boot", "10"],
+            "explain": ["--benchmarks", str(bench), "--outputs", str(outputs), "--results", str(ro),
                         "--jobs", "1", "--quiet"],
             "agreement": ["--scores", str(res / RESULTS_NAME), "--judgments",
-                          str(tmp_path / "j.jsonl"), "--out", str(ro / "a.json"),
+                          str(tmp_path / "j.jsonl"), "--output", str(ro / "a.json"),
                           "--resamples", "5"],
-            "baseline": ["oracle", "--benchmarks", str(bench), "--out", str(ro)],
-            "scene": ["--out", str(ro / "s.png")],
+            "baseline": ["oracle", "--benchmarks", str(bench), "--outputs", str(ro)],
+            "scene": ["--output", str(ro / "s.png")],
             "gallery": ["--out", str(ro), "--per-condition", "1"]}[command]
     _read_only(monkeypatch, ro)
     before = sorted(p.name for p in ro.rglob("*") if p.is_file())

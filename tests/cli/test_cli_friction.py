@@ -9,11 +9,11 @@ from paintkit.eval.synthetic import write_synthetic_tree
 def test_baseline_shows_progress(tmp_path, capsys):
     bench, _ = write_synthetic_tree(tmp_path, problems=4, tasks=2, width=16, height=16,
                                     models=())
-    assert main(["baseline", "oracle", "--benchmarks", str(bench), "--out",
+    assert main(["baseline", "oracle", "--benchmarks", str(bench), "--outputs",
                  str(tmp_path / "out")]) == 0
     err = capsys.readouterr().err
     assert "oracle: written [" in err and "4/4" in err
-    assert main(["baseline", "oracle", "--benchmarks", str(bench), "--out",
+    assert main(["baseline", "oracle", "--benchmarks", str(bench), "--outputs",
                  str(tmp_path / "out"), "--quiet"]) == 0
     assert "[" not in capsys.readouterr().err
 

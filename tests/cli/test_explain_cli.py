@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 
+import pytest
+
 from paintkit.cli.main import main
 from paintkit.io.images import write_png
 from paintkit.renderers import render
@@ -47,7 +49,7 @@ def _tree(tmp_path, broken=True):
 def test_explain_cli_writes_rows_and_survives_bad_problems(tmp_path, capsys):
     _tree(tmp_path)
     code = main(["explain", "--benchmarks", str(tmp_path / "bench"), "--outputs",
-                 str(tmp_path / "outputs"), "--out", str(tmp_path / "out"), "--quiet",
+                 str(tmp_path / "outputs"), "--results", str(tmp_path / "out"), "--quiet",
                  "--jobs", "1"])
     assert code == 0
     rows = [json.loads(line) for line in (tmp_path / "out" / "explanations.jsonl").open()]
@@ -57,13 +59,15 @@ def test_explain_cli_writes_rows_and_survives_bad_problems(tmp_path, capsys):
     assert {o["id"]: o["tag"] for o in first["objects"]} == {"a": "misplaced", "b": "correct"}
     assert rows[1]["has_output"] is False and "no output file" in rows[1]["error"]
     assert "error" in rows[2] and "has_output" not in rows[2]
-    assert "3 rows (1 missing outputs, 1 broken problems)" in capsys.readouterr().err
+    assert "3 rows (1 missing output, 1 broken problem)" in capsys.readouterr().err
 
 
 def test_explain_cli_refuses_a_bad_tolerance(tmp_path, capsys):
-    code = main(["explain", "--benchmarks", str(tmp_path), "--outputs", str(tmp_path),
-                 "--out", str(tmp_path / "o"), "--tolerance", "12"])
-    assert code == 2 and "tolerance" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as stop:  # refused when parsed
+        main(["explain", "--benchmarks", str(tmp_path), "--outputs", str(tmp_path),
+              "--results", str(tmp_path / "o"), "--tolerance", "12"])
+    assert stop.value.code == 2 and "--tolerance: expected an integer from 0 to 10" in \
+        capsys.readouterr().err
 
 
 def test_explain_cli_workers_write_the_same_bytes(tmp_path):
@@ -78,9 +82,10 @@ def test_explain_cli_workers_write_the_same_bytes(tmp_path):
 
 
 def test_explain_cli_refuses_bad_jobs(tmp_path, capsys):
-    code = main(["explain", "--benchmarks", str(tmp_path), "--outputs", str(tmp_path),
-                 "--out", str(tmp_path / "o"), "--jobs", "0"])
-    assert code == 2 and "jobs" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as stop:  # refused when parsed
+        main(["explain", "--benchmarks", str(tmp_path), "--outputs", str(tmp_path),
+              "--results", str(tmp_path / "o"), "--jobs", "0"])
+    assert stop.value.code == 2 and "--jobs/-j: expected an integer from 1" in capsys.readouterr().err
 
 
 KEY = ("model", "benchmark", "task", "mode", "visual_condition", "idx")
@@ -96,7 +101,7 @@ def test_eval_explain_adds_the_explanation_to_each_row(tmp_path):
     _tree(tmp_path, broken=False)
     bench, outputs = tmp_path / "bench", tmp_path / "outputs"
     for jobs in ("1", "2"):
-        assert main(["eval", "--benchmarks", str(bench), "--outputs", str(outputs), "--out",
+        assert main(["eval", "--benchmarks", str(bench), "--outputs", str(outputs), "--results",
                      str(tmp_path / f"ev{jobs}"), "--explain", "--jobs", jobs, "--quiet"]) == 0
     data = (tmp_path / "ev1" / "problem_stats.jsonl").read_bytes()
     assert data == (tmp_path / "ev2" / "problem_stats.jsonl").read_bytes()
@@ -117,6 +122,8 @@ def test_eval_explain_adds_the_explanation_to_each_row(tmp_path):
 
 
 def test_eval_explain_refuses_a_bad_tolerance(tmp_path, capsys):
-    code = main(["eval", "--benchmarks", str(tmp_path), "--outputs", str(tmp_path),
-                 "--out", str(tmp_path / "o"), "--explain", "11"])
-    assert code == 2 and "tolerance" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as stop:  # refused when parsed
+        main(["eval", "--benchmarks", str(tmp_path), "--outputs", str(tmp_path),
+              "--results", str(tmp_path / "o"), "--explain", "11"])
+    assert stop.value.code == 2 and "--explain: expected an integer from 0 to 10" in \
+        capsys.readouterr().err

@@ -32,8 +32,8 @@ def test_generate_then_eval_scores_the_oracle_perfectly(tmp_path, capsys):
     meta = json.loads((folder / "000.json").read_text())
     assert meta["task"] == "conversational" and meta["mode"] == "steps2"
     assert meta["namespace"] == "compositional" and len(meta["turns"]) == 2
-    assert main(["baseline", "oracle", "--benchmarks", str(bench), "--out", str(outs)]) == 0
-    assert main(["eval", "--benchmarks", str(bench), "--outputs", str(outs), "--out",
+    assert main(["baseline", "oracle", "--benchmarks", str(bench), "--outputs", str(outs)]) == 0
+    assert main(["eval", "--benchmarks", str(bench), "--outputs", str(outs), "--results",
                  str(results), "--quiet", "-j", "1"]) == 0
     rows = [json.loads(line) for line in (results / "problem_stats.jsonl").read_text().splitlines()]
     assert sorted(r["task"] for r in rows) == ["conversational_steps2", "multi_edit_steps2"]

@@ -14,12 +14,12 @@ def test_each_turn_is_scored_against_its_own_answer(tmp_path, capsys):
                  "inprocess", "--quiet"]) == 0
     folder = bench / "Compositional" / "conversational_steps3"
     meta = json.loads((folder / "000.json").read_text())
-    assert main(["baseline", "oracle", "--benchmarks", str(bench), "--out", str(outs)]) == 0
+    assert main(["baseline", "oracle", "--benchmarks", str(bench), "--outputs", str(outs)]) == 0
     model = outs / "oracle" / "Compositional" / "conversational_steps3"
     write_png(model / "0000_turn1_output.png", answer_pixels(meta["turns"][0]))  # right
     write_png(model / "0000_turn2_output.png", load_rgb(folder / "000_input.png"))  # wrong
     capsys.readouterr()
-    assert main(["eval", "--benchmarks", str(bench), "--outputs", str(outs), "--out",
+    assert main(["eval", "--benchmarks", str(bench), "--outputs", str(outs), "--results",
                  str(results), "--quiet", "-j", "1", "--turns"]) == 0
     err = capsys.readouterr().err
     assert "ignored" not in err and "9 turn rows" not in err and "3 turn rows" in err
@@ -40,7 +40,7 @@ def _conversational(tmp_path):
                  "1", "--conditions", "n_med", "--tasks", "conversational", "--engine",
                  "inprocess", "--quiet"]) == 0
     folder = bench / "Compositional" / "conversational_steps2"
-    assert main(["baseline", "noise", "--benchmarks", str(bench), "--out", str(outs)]) == 0
+    assert main(["baseline", "noise", "--benchmarks", str(bench), "--outputs", str(outs)]) == 0
     return bench, outs, folder
 
 
@@ -53,7 +53,7 @@ def test_turns_use_the_runs_colour_difference(tmp_path, capsys):
     model = outs / "noise" / "Compositional" / "conversational_steps2"
     (model / "0000_turn1_output.png").write_bytes((model / "0000_output.png").read_bytes())
     results = tmp_path / "results"
-    assert main(["eval", "--benchmarks", str(bench), "--outputs", str(outs), "--out",
+    assert main(["eval", "--benchmarks", str(bench), "--outputs", str(outs), "--results",
                  str(results), "--quiet", "-j", "1", "--turns", "--delta-e", "ciede2000"]) == 0
     assert "turn 1: mIoU" in capsys.readouterr().err
     rows = [json.loads(line) for line in (results / "turn_stats.jsonl").read_text().splitlines()]
@@ -76,9 +76,23 @@ def test_a_turn_without_its_number_is_one_clear_line(tmp_path, capsys):
     meta = json.loads((folder / "000.json").read_text())
     del meta["turns"][1]["turn"]
     (folder / "000.json").write_text(json.dumps(meta))
-    code = main(["eval", "--benchmarks", str(bench), "--outputs", str(outs), "--out",
+    code = main(["eval", "--benchmarks", str(bench), "--outputs", str(outs), "--results",
                  str(tmp_path / "r"), "--quiet", "-j", "1", "--turns"])
     err = capsys.readouterr().err.strip().splitlines()
     assert code == 2 and "Traceback" not in "\n".join(err)
     assert err[-1] == (f"paintkit eval: error: {folder / '000.json'}: entry 2 of 2 in 'turns' "
                        "has no 'turn' number; expected 'turn': 2")
+
+
+def test_turns_without_their_files_say_so(tmp_path, capsys):
+    """The oracle baseline writes final images only: ``eval --turns`` said "turn 1: mIoU
+    0.000 over N rows" without saying why (issue 37, item 6)."""
+    bench, outs, _ = _conversational(tmp_path)
+    capsys.readouterr()
+    assert main(["eval", "--benchmarks", str(bench), "--outputs", str(outs), "--results",
+                 str(tmp_path / "results"), "--quiet", "-j", "1", "--turns"]) == 0
+    err = capsys.readouterr().err
+    assert "turn 1: mIoU 0.000 over 1 row (1 without an output)" in err
+    assert "turn 2: mIoU" in err and "turn 2: mIoU 0.000 over 1 row (" not in err
+    assert ("paintkit eval: --turns: noise wrote no NNNN_turn<k>_output.png for turn 1 (final "
+            "images only): those turns score 0 for it") in err

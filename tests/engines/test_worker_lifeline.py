@@ -29,7 +29,7 @@ def test_stats_workers_die_with_their_parent(tmp_path):
 
     results = tmp_path / "problem_stats.jsonl"  # two models: a few seconds of bootstrap each
     results.write_text("".join(json.dumps(r) + "\n" for r in paintbench_rows(per_cell=30)))
-    command = [sys.executable, "-m", "paintkit.cli.main", "stats", "--input", str(results),
+    command = [sys.executable, "-m", "paintkit.cli.main", "stats", "--results", str(results),
                "--output", str(tmp_path / "agg.jsonl"), "--jobs", "2", "--n-boot", "100000"]
     kill_parent_and_check_workers(command, _after(1.0))
     assert not (tmp_path / "agg.jsonl").exists()

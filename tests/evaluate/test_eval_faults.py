@@ -92,7 +92,8 @@ def test_score_records_the_same_files_as_missing(hostile):
     folder = outputs / "noisy" / "PaintBench" / "task_0"
     answers = [bench / "PaintBench" / "task_0" / f"{k:03d}_answer.png" for k in range(4)]
     inputs = [bench / "PaintBench" / "task_0" / f"{k:03d}_input.png" for k in range(4)]
-    scores = score([folder / f"{k:04d}_output.png" for k in range(4)], answers, inputs)
+    scores = score([folder / f"{k:04d}_output.png" for k in range(4)], answers, inputs,
+                   missing="zero")
     for s, reason in zip(scores, reasons.values(), strict=True):
         assert not s.has_output and reason in s.error
 
@@ -218,7 +219,7 @@ def test_one_run_per_results_folder(hostile, tmp_path):
 
 def test_damaged_lines_are_repaired_and_rows_stay_unique(hostile, tmp_path, capsys):
     bench, outputs, _ = hostile
-    args = ["eval", "--benchmarks", str(bench), "--outputs", str(outputs), "--out",
+    args = ["eval", "--benchmarks", str(bench), "--outputs", str(outputs), "--results",
             str(tmp_path), "--jobs", "1", "--quiet"]
     assert main(args) == 0
     path = tmp_path / RESULTS_NAME
@@ -287,7 +288,7 @@ def test_bad_problem_json_and_unknown_task_stop_before_scoring(tmp_path, capsys)
     with pytest.raises(LayoutError, match=r"task_1/003\.json: cannot read problem metadata"):
         evaluate(bench, outputs, tmp_path / "r", jobs=1, progress=False)
     assert not (tmp_path / "r" / RESULTS_NAME).exists()
-    code = main(["eval", "--benchmarks", str(bench), "--outputs", str(outputs), "--out",
+    code = main(["eval", "--benchmarks", str(bench), "--outputs", str(outputs), "--results",
                  str(tmp_path / "r"), "--task", "nosuch"])
     err = capsys.readouterr().err
     assert code == 2 and "no task folder named nosuch" in err and "task_0, task_1" in err
@@ -300,10 +301,10 @@ def test_near_miss_output_names_are_listed_once(tmp_path, capsys):
     for name in ("001_output.png", "0001_output.PNG", "0001_output.jpg"):
         (folder / name).write_bytes(png)
     (outputs / "noisy" / "PaintBench" / "task_9").mkdir()
-    code = main(["eval", "--benchmarks", str(bench), "--outputs", str(outputs), "--out",
+    code = main(["eval", "--benchmarks", str(bench), "--outputs", str(outputs), "--results",
                  str(tmp_path / "r"), "--jobs", "1", "--quiet"])
     err = capsys.readouterr().err
-    assert code == 0 and err.count("ignored 4 file(s)") == 1
+    assert code == 0 and err.count("ignored 4 files") == 1
     for name in ("001_output.png", "0001_output.PNG", "0001_output.jpg", "task_9"):
         assert err.count(name) == 1
 
@@ -375,7 +376,7 @@ def test_read_only_results_folder_is_one_clear_line(tmp_path, monkeypatch, capsy
         return real_open(path, *args, **kwargs)
 
     monkeypatch.setattr(folder_lock, "open", read_only, raising=False)
-    code = main(["eval", "--benchmarks", str(bench), "--outputs", str(outputs), "--out",
+    code = main(["eval", "--benchmarks", str(bench), "--outputs", str(outputs), "--results",
                  str(tmp_path / "r"), "--jobs", "1", "--quiet"])
     err = capsys.readouterr().err
     assert code == 1 and "Traceback" not in err

@@ -28,7 +28,7 @@ def tree(tmp_path_factory):
 
 def _eval(tree, out, *extra):
     bench, outputs = tree
-    return main(["eval", "--benchmarks", str(bench), "--outputs", str(outputs), "--out",
+    return main(["eval", "--benchmarks", str(bench), "--outputs", str(outputs), "--results",
                  str(out), "--jobs", "1", "--quiet", *extra])
 
 

@@ -56,7 +56,7 @@ def test_eval_rows_match_the_oracle_and_resume(tree, tmp_path):
 
 def test_cli_parallel_filters_and_diff_images(tree, tmp_path, capsys):
     bench, outputs = tree
-    code = main(["eval", "--benchmarks", str(bench), "--outputs", str(outputs), "--out",
+    code = main(["eval", "--benchmarks", str(bench), "--outputs", str(outputs), "--results",
                  str(tmp_path), "--jobs", "2", "--model", "noisy", "--task", "task_2",
                  "--save-images", "--quiet"])
     assert code == 0
@@ -85,7 +85,7 @@ def test_layout_errors_name_the_offending_path(tree, tmp_path):
     with pytest.raises(LayoutError, match=r"001_output\.png: not a benchmark file"):
         discover_problems(tmp_path / "B")
     code = main(["eval", "--benchmarks", str(tmp_path / "B"), "--outputs", str(outputs),
-                 "--out", str(tmp_path / "r")])
+                 "--results", str(tmp_path / "r")])
     assert code == 2
     # A single benchmark folder works as the root too.
     assert len(discover_problems(bench / "PaintBench")) == 30

@@ -32,7 +32,7 @@ def test_eval_repairs_a_deep_line_in_its_results(results, capsys):
     before = read_rows(path)
     with open(path, "a") as fh:
         fh.write(DEEP + "\n")
-    code = main(["eval", "--benchmarks", str(bench), "--outputs", str(outputs), "--out",
+    code = main(["eval", "--benchmarks", str(bench), "--outputs", str(outputs), "--results",
                  str(out), "--jobs", "1", "--quiet"])
     err = capsys.readouterr().err
     assert code == 0 and "Traceback" not in err
@@ -45,7 +45,7 @@ def test_eval_names_a_deep_problem_json(tree, tmp_path, capsys):
     (bench / "PaintBench" / "task_1" / "001.json").write_text(DEEP)
     with pytest.raises(LayoutError, match=r"001\.json: cannot read problem metadata"):
         evaluate(bench, outputs, tmp_path / "r", jobs=1, progress=False)
-    code = main(["eval", "--benchmarks", str(bench), "--outputs", str(outputs), "--out",
+    code = main(["eval", "--benchmarks", str(bench), "--outputs", str(outputs), "--results",
                  str(tmp_path / "r"), "--jobs", "1", "--quiet"])
     err = capsys.readouterr().err
     assert code == 2 and len(err.strip().splitlines()) == 1 and "nested too deeply" in err
@@ -71,7 +71,7 @@ def test_agreement_skips_a_deep_line(tmp_path, capsys):
     (tmp_path / "j.jsonl").write_text("".join(json.dumps(r) + "\n" for r in ratings) + DEEP + "\n")
     out = tmp_path / "agreement.json"
     code = main(["agreement", "--scores", str(tmp_path / "s.jsonl"), "--judgments",
-                 str(tmp_path / "j.jsonl"), "--resamples", "10", "--out", str(out)])
+                 str(tmp_path / "j.jsonl"), "--resamples", "10", "--output", str(out)])
     assert code == 0, capsys.readouterr().err
     skipped = json.loads(out.read_text())["skipped_rows"]
     assert any(":7: not JSON (nested too deeply" in s for s in skipped)
@@ -83,7 +83,8 @@ def test_stats_and_report_name_the_deep_line(results, tmp_path, command, capsys)
     with open(out / RESULTS_NAME, "a") as fh:
         fh.write(DEEP + "\n")
     target = tmp_path / ("agg.jsonl" if command == "stats" else "rep.html")
-    code = main([command, "--input", str(out), "--output", str(target), "--n-boot", "10"])
+    flag = "--aggregate" if command == "stats" else "--output"
+    code = main([command, "--results", str(out), flag, str(target), "--n-boot", "10"])
     err = capsys.readouterr().err
     line = len(read_rows(out / RESULTS_NAME)) + 1
     assert code == 2 and err.strip().splitlines() == [
@@ -97,7 +98,7 @@ def test_report_treats_a_deep_aggregate_file_as_damaged(results, tmp_path, capsy
     per-problem rows, and the report is still written."""
     _, _, out = results
     (out / "aggregate_stats.jsonl").write_text(DEEP + "\n")
-    code = main(["report", "--input", str(out), "--output", str(tmp_path / "r.html"),
+    code = main(["report", "--results", str(out), "--output", str(tmp_path / "r.html"),
                  "--n-boot", "10"])
     err = capsys.readouterr().err
     assert code == 0 and (tmp_path / "r.html").stat().st_size > 0
@@ -109,7 +110,7 @@ def test_subset_names_a_deep_problem_json(tmp_path, capsys):
     folder = tmp_path / "Bench" / "task"
     folder.mkdir(parents=True)
     (folder / "000.json").write_text(DEEP)
-    code = main(["subset", "--benchmarks", str(tmp_path), "--n", "1", "--out",
+    code = main(["subset", "--benchmarks", str(tmp_path), "--n", "1", "--output",
                  str(tmp_path / "s.json")])
     err = capsys.readouterr().err
     assert code == 2 and err.strip().splitlines() == [
@@ -124,8 +125,8 @@ def test_eval_refuses_a_results_file_that_is_a_fifo(tree, tmp_path, capsys):
     out = tmp_path / "r"
     out.mkdir()
     os.mkfifo(out / RESULTS_NAME)  # reading it would block forever
-    code = main(["eval", "--benchmarks", str(bench), "--outputs", str(outputs), "--out",
+    code = main(["eval", "--benchmarks", str(bench), "--outputs", str(outputs), "--results",
                  str(out), "--jobs", "1", "--quiet"])
     err = capsys.readouterr().err.strip().splitlines()
     assert code == 2 and err == [f"paintkit eval: error: {out / RESULTS_NAME}: not a regular "
-                                 "file; remove it or choose another --out"]
+                                 "file; remove it or choose another --results folder"]

@@ -86,7 +86,7 @@ def tree(tmp_path_factory):
 
 def _eval(tree, out):
     bench, outputs = tree
-    return ["eval", "--benchmarks", str(bench), "--outputs", str(outputs), "--out", str(out),
+    return ["eval", "--benchmarks", str(bench), "--outputs", str(outputs), "--results", str(out),
             "--jobs", "1"]
 
 

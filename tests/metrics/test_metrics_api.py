@@ -67,11 +67,28 @@ def test_files_resized_odd_modes_missing_and_corrupt(batch, tmp_path, backend):
     for k, path in enumerate(outputs):
         assert got[k].to_schema() == oracle.problem_stats(path, ans[k], inp[k])
     bad = [tmp_path / "cut.png", tmp_path / "empty.png", tmp_path / "nope.png"]
-    got = score(bad, ans, inp, backend=backend)
+    got = score(bad, ans, inp, backend=backend, missing="zero")
     for k, s in enumerate(got):
         assert not s.has_output and s.error and str(bad[k]) in s.error
         assert s.to_schema() == oracle.problem_stats(None, ans[k], inp[k])
         assert s.miou == 0.0
+
+
+def test_a_path_that_does_not_exist_is_an_error_unless_asked(batch, tmp_path):
+    """A mistyped path scored 0 silently (issue 37, item 7)."""
+    out, ans, inp = batch
+    with pytest.raises(FileNotFoundError, match=r"outputs\[1\]: no such file; pass "
+                       r"missing='zero'") as error:
+        score([out[0], str(tmp_path / "nope.png"), out[2]], ans, inp)
+    assert error.value.filename == str(tmp_path / "nope.png")
+    with pytest.raises(FileNotFoundError, match=r"^\[Errno 2\] outputs: no such file"):
+        score(tmp_path / "nope.png", ans[:1], inp[:1])
+    got = score([out[0], str(tmp_path / "nope.png"), None], ans, inp, missing="zero")
+    assert got[0].has_output and not got[1].has_output and got[1].miou == 0.0
+    assert not got[2].has_output  # None is an explicit "no output" under either policy
+    assert not score([None], ans[:1], inp[:1])[0].has_output
+    with pytest.raises(ValueError, match="missing: expected one of 'error', 'zero'"):
+        score(out, ans, inp, missing="skip")
 
 
 def test_missing_output_of_an_empty_canvas_has_iou_one():

@@ -19,9 +19,9 @@ def pipeline(tmp_path_factory):
                  "--conditions", "baseline,striped", "--per-cell", "2", "--size", "128x128",
                  "--jobs", "1", "--quiet"]) == 0
     for name in BASELINES:
-        assert main(["baseline", name, "--benchmarks", str(bench), "--out", str(outputs)]) == 0
-    assert main(["eval", "--benchmarks", str(bench), "--outputs", str(outputs), "--out",
+        assert main(["baseline", name, "--benchmarks", str(bench), "--outputs", str(outputs)]) == 0
+    assert main(["eval", "--benchmarks", str(bench), "--outputs", str(outputs), "--results",
                  str(results), "--jobs", "1", "--quiet"]) == 0
-    assert main(["stats", "--input", str(results), "--output",
+    assert main(["stats", "--results", str(results), "--aggregate",
                  str(results / "aggregate_stats.jsonl"), "--n-boot", "500"]) == 0
     return {"bench": bench, "outputs": outputs, "results": results}

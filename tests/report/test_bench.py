@@ -43,6 +43,11 @@ def test_runs_everything_then_skips(config, capsys):
     assert 'id="board-PaintBench"' in text and 'class="card"' in text
     rows = [json.loads(line) for line in (run / "results" / "problem_stats.jsonl").open()]
     assert {r["model"] for r in rows} == {"oracle", "blank"}
+    summary = json.loads((run / "results" / "results.json").read_text())  # as eval writes it
+    assert summary["config"]["n_boot"] == 50 and summary["models"]["oracle"]["PaintBench"][
+        "score"] == 1.0 and summary["benchmarks"]["PaintBench"]["manifest_sha256"]
+    assert set(summary["models"]["blank"]["PaintBench"]["outputs_sha256"]) == {
+        "removal/0000", "preservation/0000"}
     stamp = report.stat().st_mtime_ns
     assert main(["bench", str(path)]) == 0
     assert set(_steps(capsys.readouterr().err).values()) == {"skipped"}

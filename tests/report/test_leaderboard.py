@@ -72,16 +72,16 @@ def test_not_a_number_prints_a_dash(results):
 
 def test_stats_writes_into_the_results_folder_and_prints(results, capsys):
     folder, _ = results
-    assert main(["stats", "--input", str(folder), "--n-boot", "100", "--format", "md"]) == 0
+    assert main(["stats", "--results", str(folder), "--n-boot", "100", "--format", "md"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("**PaintBench**") and "| 1 | strong |" in out
     assert (folder / "aggregate_stats.jsonl").is_file()
     prov = json.loads((folder / "aggregate_stats.provenance.json").read_text())
     assert prov["n_boot"] == 100 and prov["seed"] == 0
-    assert prov["command"].startswith("paintkit stats --input ")
+    assert prov["command"].startswith("paintkit stats --results ")
     # the report reads that file and says how it was made
     html = folder / "r.html"
-    assert main(["report", "--input", str(folder), "--output", str(html)]) == 0
+    assert main(["report", "--results", str(folder), "--output", str(html)]) == 0
     assert "B = 100, seed 0" in html.read_text(encoding="utf-8")
 
 
@@ -97,7 +97,7 @@ def test_eval_prints_the_leaderboard_and_hints(tmp_path, capsys):
 
     bench, outputs = write_synthetic_tree(tmp_path, problems=4, tasks=2, width=16, height=16,
                                           models=("exact", "noisy"))
-    args = ["eval", "--benchmarks", str(bench), "--outputs", str(outputs), "--out",
+    args = ["eval", "--benchmarks", str(bench), "--outputs", str(outputs), "--results",
             str(tmp_path / "res"), "--jobs", "1", "--quiet"]
     assert main(args) == 0
     out = capsys.readouterr().out
@@ -111,7 +111,7 @@ def test_eval_prints_the_leaderboard_and_hints(tmp_path, capsys):
 
 def test_report_outputs_without_benchmarks_is_an_error(results, capsys):
     folder, _ = results
-    assert main(["report", "--input", str(folder), "--output", str(folder / "x.html"),
+    assert main(["report", "--results", str(folder), "--output", str(folder / "x.html"),
                  "--outputs", str(folder)]) == 2
     assert "--outputs needs --benchmarks" in capsys.readouterr().err
 
@@ -142,7 +142,7 @@ def test_paired_differences_and_correlation(results, capsys):
     assert corr["kind"] == "cross_benchmark_correlation" and corr["models"] == ["a_b & c%",
                                                                                 "strong", "weak"]
     assert -1 <= corr["ci95_low"] <= corr["ci95_high"] <= 1
-    assert main(["stats", "--input", str(folder), "--n-boot", "100"]) == 0
+    assert main(["stats", "--results", str(folder), "--n-boot", "100"]) == 0
     assert "PaintBench vs TinyGrafixBench: Pearson r = " in capsys.readouterr().err
     written = [json.loads(line) for line in (folder / "comparisons.jsonl").read_text().splitlines()]
     assert {r["kind"] for r in written} == {"paired_difference", "cross_benchmark_correlation"}
@@ -157,7 +157,7 @@ def test_names_that_are_not_utf8_print(results, tmp_path, capsys):
     (tmp_path / "problem_stats.jsonl").write_text(
         "".join(json.dumps(r) + "\n" for r in renamed))
     for fmt in ("text", "md", "csv", "latex"):
-        assert main(["stats", "--input", str(tmp_path), "--n-boot", "20", "--format", fmt]) == 0
+        assert main(["stats", "--results", str(tmp_path), "--n-boot", "20", "--format", fmt]) == 0
         out = capsys.readouterr().out
         assert "bad\ufffdname" in out
         out.encode("utf-8")

@@ -20,7 +20,7 @@ CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic
 @pytest.fixture(scope="module")
 def report(pipeline, tmp_path_factory):
     out = tmp_path_factory.mktemp("report") / "report.html"
-    assert main(["report", "--input", str(pipeline["results"]), "--output", str(out),
+    assert main(["report", "--results", str(pipeline["results"]), "--output", str(out),
                  "--benchmarks", str(pipeline["bench"]), "--outputs", str(pipeline["outputs"]),
                  "--n-boot", "300"]) == 0
     return out
@@ -43,7 +43,7 @@ def test_report_without_gallery_or_aggregate(pipeline, tmp_path):
     results.mkdir()
     shutil.copy(pipeline["results"] / "problem_stats.jsonl", results)
     out = tmp_path / "r.html"
-    assert main(["report", "--input", str(results), "--output", str(out), "--n-boot", "200"]) == 0
+    assert main(["report", "--results", str(results), "--output", str(out), "--n-boot", "200"]) == 0
     text = out.read_text(encoding="utf-8")
     assert "Gallery" not in text and 'id="leaderboard"' in text
 
@@ -134,7 +134,7 @@ def test_report_from_foreign_rows_with_tinygrafixbench(tmp_path):
             r["output"]["cie76_mean"]["iou"] = 0.99
     (tmp_path / "problem_stats.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
     out = tmp_path / "r.html"
-    assert main(["report", "--input", str(tmp_path), "--output", str(out), "--n-boot", "100"]) == 0
+    assert main(["report", "--results", str(tmp_path), "--output", str(out), "--n-boot", "100"]) == 0
     text = out.read_text(encoding="utf-8")
     assert 'id="hier-PaintBench"' in text and 'id="hier-TinyGrafixBench"' in text
     assert 'id="cond-TinyGrafixBench"' not in text  # no condition rows for charts

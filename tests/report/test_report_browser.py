@@ -39,9 +39,9 @@ def full_report(tmp_path_factory):
     folder = tmp_path_factory.mktemp("full")
     rows = full_rows()
     (folder / "problem_stats.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
-    assert main(["stats", "--input", str(folder), "--n-boot", "1000"]) == 0
+    assert main(["stats", "--results", str(folder), "--n-boot", "1000"]) == 0
     out = folder / "report.html"
-    assert main(["report", "--input", str(folder), "--output", str(out), "--n-boot", "1000"]) == 0
+    assert main(["report", "--results", str(folder), "--output", str(out), "--n-boot", "1000"]) == 0
     return out
 
 
@@ -106,7 +106,7 @@ def test_leaderboard_columns_coverage_and_order(page):
     models = _texts(page, "#board-PaintBench tbody td:nth-child(2)")
     assert models == ["oracle-like", "strong", "middling", "weak"]
     weak = _texts(page, "#board-PaintBench tbody tr:last-child td")
-    assert weak[-2] == "1920/2016" or weak[-2].startswith("2016/2016")
+    assert weak[-2] == "1,920/2,016" or weak[-2].startswith("2,016/2,016")
     assert "25 missing" in weak[-1] and "⚠" in weak[-1]
     assert page.eval_on_selector("#board-PaintBench tbody tr:last-child td:last-child",
                                  "e => e.classList.contains('warn')")
@@ -121,7 +121,7 @@ def test_selectors_change_the_leaderboard(page):
     after_tol = _texts(page, score)
     assert before != after_metric != after_tol
     page.select_option("#metric", "outputs")
-    assert _texts(page, "#board-PaintBench tbody td:nth-child(3)")[-1].startswith("1895/1920")
+    assert _texts(page, "#board-PaintBench tbody td:nth-child(3)")[-1].startswith("1,895/1,920")
 
 
 def test_sorting(page):

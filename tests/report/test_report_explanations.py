@@ -16,12 +16,12 @@ from paintkit.report.explanations import explanation_html, load_explanations
 def explained(pipeline, tmp_path_factory):
     out = tmp_path_factory.mktemp("explained")
     assert main(["explain", "--benchmarks", str(pipeline["bench"]), "--outputs",
-                 str(pipeline["outputs"]), "--out", str(out)]) == 0
+                 str(pipeline["outputs"]), "--results", str(out)]) == 0
     return out / "explanations.jsonl"
 
 
 def _report(pipeline, results, out, *extra):
-    assert main(["report", "--input", str(results), "--output", str(out), "--benchmarks",
+    assert main(["report", "--results", str(results), "--output", str(out), "--benchmarks",
                  str(pipeline["bench"]), "--outputs", str(pipeline["outputs"]), "--n-boot",
                  "100", *extra]) == 0
     return out.read_text(encoding="utf-8")
@@ -77,7 +77,7 @@ def test_results_of_another_formula_are_refused(tmp_path, capsys):
     bench, outputs = write_synthetic_tree(tmp_path, problems=4, tasks=2, width=16, height=16,
                                           models=("exact",))
     evaluate(bench, outputs, tmp_path / "res", jobs=1, progress=False, delta_e="ciede2000")
-    assert main(["report", "--input", str(tmp_path / "res"), "--output",
+    assert main(["report", "--results", str(tmp_path / "res"), "--output",
                  str(tmp_path / "r.html"), "--n-boot", "50"]) == 2
     assert "the report shows CIE76 results" in capsys.readouterr().err
     assert not (tmp_path / "r.html").exists()

@@ -50,7 +50,7 @@ def hostile(tmp_path_factory):
                     task=TASK, namespace="train<i>")
         meta.write_text(json.dumps(data))
     results = root / "results"
-    assert main(["eval", "--benchmarks", str(bench), "--outputs", str(outputs), "--out",
+    assert main(["eval", "--benchmarks", str(bench), "--outputs", str(outputs), "--results",
                  str(results), "--jobs", "1", "--quiet"]) == 0
     stats = results / "problem_stats.jsonl"
     rows = [json.loads(line) for line in stats.read_text().splitlines()]
@@ -69,7 +69,7 @@ def hostile(tmp_path_factory):
     (results / "explanations.jsonl").write_text(
         "".join(json.dumps(e) + "\n" for e in explanations))
     out = root / "report.html"
-    assert main(["report", "--input", str(results), "--output", str(out), "--benchmarks",
+    assert main(["report", "--results", str(results), "--output", str(out), "--benchmarks",
                  str(bench), "--outputs", str(outputs), "--n-boot", "50",
                  "--gallery-per-model", "1"]) == 0
     return out

@@ -38,7 +38,7 @@ def test_evaluate_and_aggregate_write_what_the_commands_write(pipeline, tmp_path
     assert board.splitlines()[0] == "PaintBench" and "oracle" in board
     # the command prints the verb's leaderboard
     capsys.readouterr()
-    assert main(["stats", "--input", str(tmp_path / "r"), "--n-boot", "500"]) == 0
+    assert main(["stats", "--results", str(tmp_path / "r"), "--n-boot", "500"]) == 0
     assert capsys.readouterr().out == board
 
 

@@ -33,7 +33,7 @@ def test_instruct_pix2pix_end_to_end_through_eval(ip2p, bench, tmp_path, capsys)
     code = main(["run", "--model", "instruct-pix2pix", "--weights", str(ip2p), "--steps", "2",
                  "--device", "cpu", "--batch-size", "4", "--benchmarks", str(bench),
                  "--outputs", str(out), "--tasks", "task_0,task_1", "--limit", "3",
-                 "--eval", str(res), "--quiet"])
+                 "--results", str(res), "--quiet"])
     assert code == 0, capsys.readouterr().err
     assert len(list((out / "instruct-pix2pix").rglob("*_output.png"))) == 6
     rows = read_rows(res / "problem_stats.jsonl")
@@ -104,7 +104,7 @@ def test_flux_kontext_end_to_end_at_the_input_size(kontext, bench, tmp_path, cap
                  "--steps", "2", "--device", "cpu", "--batch-size", "3", "--option",
                  "_auto_resize=false", "--option", "max_sequence_length=32", "--benchmarks",
                  str(bench), "--outputs", str(out), "--tasks", "task_1", "--limit", "3",
-                 "--eval", str(res), "--quiet"])
+                 "--results", str(res), "--quiet"])
     assert code == 0, capsys.readouterr().err
     rows = read_rows(res / "problem_stats.jsonl")
     assert len(rows) == 3 and all(r["correct_output_size"] for r in rows)  # max_area = input
@@ -133,7 +133,7 @@ def test_flux2_klein_runs_problems_one_by_one(bench64, tmp_path, capsys):
     code = main(["run", "--model", "flux.2-klein-9b", "--weights", str(weights), "--steps",
                  "2", "--device", "cpu", "--batch-size", "2", "--option",
                  "text_encoder_out_layers=[1, 2]", "--option", "max_sequence_length=32",
-                 "--benchmarks", str(bench64), "--outputs", str(out), "--eval", str(res),
+                 "--benchmarks", str(bench64), "--outputs", str(out), "--results", str(res),
                  "--quiet"])
     assert code == 0, capsys.readouterr().err
     rows = read_rows(res / "problem_stats.jsonl")

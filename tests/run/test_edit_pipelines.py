@@ -33,7 +33,7 @@ def _run_then_eval(model, weights, bench, tmp_path, capsys, tasks, *extra):
                  "--outputs", str(out), "--tasks", ",".join(tasks), "--quiet", *extra])
     assert code == 0, capsys.readouterr().err
     task_args = [a for t in tasks for a in ("--task", t)]
-    assert main(["eval", "--benchmarks", str(bench), "--outputs", str(out), "--out", str(res),
+    assert main(["eval", "--benchmarks", str(bench), "--outputs", str(out), "--results", str(res),
                  "--jobs", "1", "--quiet", *task_args]) == 0, capsys.readouterr().err
     return (read_rows(res / "problem_stats.jsonl"), read_manifest(out / model)["runs"][0],
             read_log(out / model))

@@ -142,11 +142,11 @@ def test_cli_byte_identical_for_any_jobs(tmp_path, pb_rows):
     outs = []
     for jobs in (1, 3):
         out = tmp_path / f"agg_{jobs}.jsonl"
-        assert main(["stats", "--input", str(tmp_path), "--output", str(out), "--n-boot", "500",
+        assert main(["stats", "--results", str(tmp_path), "--aggregate", str(out), "--n-boot", "500",
                      "--jobs", str(jobs)]) == 0
         outs.append(out.read_bytes())
     assert outs[0] == outs[1]
-    assert main(["stats", "--input", str(src), "--output", str(tmp_path / "noci.jsonl"),
+    assert main(["stats", "--results", str(src), "--aggregate", str(tmp_path / "noci.jsonl"),
                  "--no-ci"]) == 0
     first = json.loads((tmp_path / "noci.jsonl").read_text().splitlines()[0])
     assert "ci95_iou_low" not in first["cie76_mean"]
@@ -159,7 +159,7 @@ def test_bad_input_is_a_clear_error(tmp_path, capsys):
     bad.write_text('{"model": "m", "benchmark": "PaintBench", "task": "x"}\n')
     with pytest.raises(StatsInputError, match=r"bad.jsonl:1: missing idx"):
         load_tables(bad)
-    assert main(["stats", "--input", str(bad), "--output", str(tmp_path / "o.jsonl")]) == 2
+    assert main(["stats", "--results", str(bad), "--aggregate", str(tmp_path / "o.jsonl")]) == 2
     assert "missing idx" in capsys.readouterr().err
     assert not (tmp_path / "o.jsonl").exists()
 

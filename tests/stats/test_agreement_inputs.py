@@ -24,7 +24,7 @@ def _scores(tmp_path, n=8):
 def _run(tmp_path, judgments, capsys):
     out = tmp_path / "a.json"
     code = main(["agreement", "--scores", str(_scores(tmp_path)), "--judgments",
-                 str(judgments), "--resamples", "10", "--out", str(out)])
+                 str(judgments), "--resamples", "10", "--output", str(out)])
     captured = capsys.readouterr()
     return code, captured, (json.loads(out.read_text()) if out.exists() else None)
 

@@ -87,7 +87,7 @@ def test_failure_counts_add_up_and_cli_writes_diagnostics(tmp_path):
     rows = paintbench_rows(models=("m1", "m2"), per_cell=2)
     src = tmp_path / "problem_stats.jsonl"
     src.write_text("".join(json.dumps(r) + "\n" for r in rows))
-    assert main(["stats", "--input", str(src), "--output", str(tmp_path / "a.jsonl"),
+    assert main(["stats", "--results", str(src), "--aggregate", str(tmp_path / "a.jsonl"),
                  "--n-boot", "200", "--diagnostics", str(tmp_path / "d.jsonl")]) == 0
     diag = [json.loads(line) for line in (tmp_path / "d.jsonl").read_text().splitlines()]
     kinds = {d["kind"] for d in diag}

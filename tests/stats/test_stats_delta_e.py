@@ -31,7 +31,7 @@ def _write(path, rows):
 
 def _aggregate(tmp_path, src, *extra):
     out = tmp_path / f"agg_{len(list(tmp_path.iterdir()))}.jsonl"
-    assert main(["stats", "--input", str(src), "--output", str(out), "--no-ci", *extra]) == 0
+    assert main(["stats", "--results", str(src), "--aggregate", str(out), "--no-ci", *extra]) == 0
     return [json.loads(line) for line in out.read_text().splitlines()]
 
 
@@ -50,7 +50,7 @@ def test_mixed_formulas_are_refused_unless_one_is_chosen(tmp_path, capsys):
     with pytest.raises(StatsInputError, match="several delta_e formulas .cie76, cie94."):
         build_tables(mixed)
     src = _write(tmp_path / "mixed.jsonl", mixed)
-    assert main(["stats", "--input", str(src), "--output", str(tmp_path / "x.jsonl")]) == 2
+    assert main(["stats", "--results", str(src), "--aggregate", str(tmp_path / "x.jsonl")]) == 2
     assert "choose one with --delta-e" in capsys.readouterr().err
     chosen = _aggregate(tmp_path, src, "--delta-e", "cie94")
     assert {r["model"] for r in chosen} == {"m2"} and "cie94_mean" in chosen[0]
@@ -66,6 +66,6 @@ def test_mixed_metric_versions_are_refused(tmp_path, capsys):
     with pytest.raises(StatsInputError, match=r"several metric versions \(1, 2\)"):
         build_tables(current)
     src = _write(tmp_path / "mixed.jsonl", current)
-    assert main(["stats", "--input", str(src), "--output", str(tmp_path / "x.jsonl")]) == 2
+    assert main(["stats", "--results", str(src), "--aggregate", str(tmp_path / "x.jsonl")]) == 2
     assert "paintkit eval --overwrite" in capsys.readouterr().err
     assert build_tables([dict(r, metric_version=2) for r in rows])  # one version: fine

@@ -28,12 +28,12 @@ def test_stats_refuses_to_overwrite_its_input(stats_input, capsys):
     path = stats_input / "problem_stats.jsonl"
     before = path.read_bytes()
     for output in (path, stats_input / "." / "problem_stats.jsonl"):
-        code, err = _stats(["--input", str(stats_input), "--output", str(output)], capsys)
+        code, err = _stats(["--results", str(stats_input), "--aggregate", str(output)], capsys)
         assert code == 2 and "is the input results file; refusing to overwrite it" in err
-    code, err = _stats(["--input", str(path), "--output", str(stats_input / "a.jsonl"),
+    code, err = _stats(["--results", str(path), "--aggregate", str(stats_input / "a.jsonl"),
                         "--diagnostics", str(path)], capsys)
     assert code == 2 and f"diagnostics {path} is the input results file" in err
-    code, err = _stats(["--input", str(path), "--output", str(stats_input / "a.jsonl"),
+    code, err = _stats(["--results", str(path), "--aggregate", str(stats_input / "a.jsonl"),
                         "--diagnostics", str(stats_input / "a.jsonl")], capsys)
     assert code == 2 and "name the same file" in err
     assert path.read_bytes() == before and not (stats_input / "a.jsonl").exists()
@@ -42,7 +42,7 @@ def test_stats_refuses_to_overwrite_its_input(stats_input, capsys):
 def test_report_refuses_to_overwrite_its_input(stats_input, capsys):
     path = stats_input / "problem_stats.jsonl"
     before = path.read_bytes()
-    code = main(["report", "--input", str(stats_input), "--output", str(path)])
+    code = main(["report", "--results", str(stats_input), "--output", str(path)])
     assert code == 2 and "refusing to overwrite" in capsys.readouterr().err
     assert path.read_bytes() == before
 
@@ -69,7 +69,7 @@ def test_bad_key_fields_are_refused_naming_file_and_line(stats_input, tmp_path, 
     path.write_text("".join(json.dumps(r) + "\n" for r in rows))
     with pytest.raises(StatsInputError, match=f"^{path}:5: {message}"):
         read_problem_rows(path)
-    code, err = _stats(["--input", str(path), "--output", str(tmp_path / "a.jsonl")], capsys)
+    code, err = _stats(["--results", str(path), "--aggregate", str(tmp_path / "a.jsonl")], capsys)
     assert code == 2 and err.startswith(f"paintkit stats: error: {path}:5: {message}")
     assert len(err.strip().splitlines()) == 1 and not (tmp_path / "a.jsonl").exists()
 
@@ -107,7 +107,7 @@ def test_bad_scores_are_refused_naming_file_and_line(stats_input, tmp_path, caps
     lines = [json.dumps(r) for r in rows]
     lines[row] = lines[row].replace('"@@"', token)
     path.write_text("\n".join(lines) + "\n")
-    code, err = _stats(["--input", str(path), "--output", str(tmp_path / "a.jsonl")], capsys)
+    code, err = _stats(["--results", str(path), "--aggregate", str(tmp_path / "a.jsonl")], capsys)
     assert code == 2 and len(err.strip().splitlines()) == 1, err
     assert err.startswith(f"paintkit stats: error: {path}:{row + 1}: ") and message in err
     assert f"output.{block}.iou" in err
@@ -119,7 +119,7 @@ def test_nan_outside_the_scores_is_read(stats_input, tmp_path, capsys):
     path, rows = _rows(stats_input)
     lines = [json.dumps(r)[:-1] + ', "psnr": NaN}' for r in rows]
     path.write_text("\n".join(lines) + "\n")
-    code, err = _stats(["--input", str(path), "--output", str(tmp_path / "a.jsonl")], capsys)
+    code, err = _stats(["--results", str(path), "--aggregate", str(tmp_path / "a.jsonl")], capsys)
     assert code == 0, err
     assert "NaN" not in (tmp_path / "a.jsonl").read_text()
 
@@ -129,7 +129,7 @@ def test_non_utf8_line_is_named(stats_input, tmp_path, capsys):
     lines = path.read_bytes().split(b"\n")
     lines[2] = lines[2].replace(b'"task"', b'"t\xffask"')
     path.write_bytes(b"\n".join(lines))
-    code, err = _stats(["--input", str(path), "--output", str(tmp_path / "a.jsonl")], capsys)
+    code, err = _stats(["--results", str(path), "--aggregate", str(tmp_path / "a.jsonl")], capsys)
     assert code == 2 and f"{path}:3: not UTF-8 text" in err
 
 
@@ -139,7 +139,7 @@ def test_stats_never_writes_nan(tmp_path, stats_input, capsys):
     path, rows = _rows(stats_input)
     one = [r for r in rows if r["task"] == "removal"][:1]  # a task of one problem
     path.write_text("".join(json.dumps(r) + "\n" for r in one))
-    code, _ = _stats(["--input", str(path), "--output", str(tmp_path / "a.jsonl"),
+    code, _ = _stats(["--results", str(path), "--aggregate", str(tmp_path / "a.jsonl"),
                       "--diagnostics", str(tmp_path / "d.jsonl")], capsys)
     assert code == 0
     for name in ("a.jsonl", "d.jsonl"):
@@ -159,7 +159,7 @@ def test_temporaries_of_a_killed_run_are_removed(stats_input, tmp_path, command,
         path.write_text("partial")
     other = out / ".unrelated.jsonl.k1ll3d.tmp"  # not this command's: kept
     other.write_text("x")
-    assert main([command, "--input", str(stats_input), "--output", str(out / output),
+    assert main([command, "--results", str(stats_input), "--output", str(out / output),
                  "--n-boot", "20"]) == 0, capsys.readouterr().err
     assert not any(p.exists() for p in stale) and other.exists()
     assert (out / output).stat().st_size > 0
@@ -168,7 +168,7 @@ def test_temporaries_of_a_killed_run_are_removed(stats_input, tmp_path, command,
 @pytest.mark.parametrize("n_boot", [MAX_N_BOOT + 1, 100_000_000, 0])
 def test_n_boot_above_the_bound_is_refused(stats_input, tmp_path, capsys, n_boot):
     for command, output in (("stats", "a.jsonl"), ("report", "r.html")):
-        code = main([command, "--input", str(stats_input), "--output", str(tmp_path / output),
+        code = main([command, "--results", str(stats_input), "--output", str(tmp_path / output),
                      "--n-boot", str(n_boot)])
         err = capsys.readouterr().err
         assert code == 2 and f"n_boot: expected a resample count from 1 to {MAX_N_BOOT:,}" in err
@@ -180,7 +180,7 @@ def test_two_runs_into_one_output_folder(stats_input, tmp_path, command, output,
     from paintkit.io.folder_lock import FolderLock
 
     with FolderLock(tmp_path, f".paintkit-{command}.lock", f"paintkit {command}"):
-        code = main([command, "--input", str(stats_input), "--output", str(tmp_path / output),
+        code = main([command, "--results", str(stats_input), "--output", str(tmp_path / output),
                      "--n-boot", "10"])
     err = capsys.readouterr().err
     assert code == 2 and f"another 'paintkit {command}' is writing into this folder" in err

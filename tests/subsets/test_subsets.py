@@ -83,7 +83,7 @@ def test_from_problem_json_and_cli(tmp_path, capsys):
     assert [it.steps for it in pool][:3] == [1, 3, 2]
     out = tmp_path / "subset.json"
     assert main(["subset", "--benchmarks", str(tmp_path), "--n", "6", "--factors", "objects",
-                 "--out", str(out)]) == 0
+                 "--output", str(out)]) == 0
     doc = json.loads(out.read_text())
     assert len(doc["problems"]) == 6 and doc["pool"] == 9
     assert doc["marginals"]["objects"] == {"high": 2, "low": 2, "mid": 2}

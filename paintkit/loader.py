@@ -1,0 +1,244 @@
+"""``paintkit.load(PATH)``: a benchmark tree, a shard set or an outputs tree as a sequence.
+
+The way ``datasets.load_dataset`` opens a folder, :func:`load` opens what paintkit writes and
+returns a :class:`LoadedSet`: a sequence (``len``, indexing, slicing, iteration) of
+:class:`LoadedProblem`, each with its ``key``, ``benchmark``, ``task`` and ``idx`` known at
+once and its images and metadata read only when asked for::
+
+    >>> import paintkit
+    >>> bench = paintkit.load("out/paintbench")                  # doctest: +SKIP
+    >>> len(bench), bench[0].key, bench[0].input.shape          # doctest: +SKIP
+    (2016, 'PaintBench/blending/000', (1024, 1024, 3))
+    >>> outs = paintkit.load("my_outputs", benchmarks="out/paintbench")   # doctest: +SKIP
+    >>> outs[0].model, outs[0].output is None                   # doctest: +SKIP
+
+What ``PATH`` holds decides the kind:
+
+- ``benchmark``: ``<Benchmark>/<task>/NNN_{input,answer}.png`` + ``NNN.json`` (or one
+  benchmark folder); keys ``<Benchmark>/<task>/<NNN>``;
+- ``shards``: ``shard-NNNNNN.tar`` (WebDataset) or ``shard-NNNNNN.parquet`` files of
+  ``paintkit generate --format``; keys are the problem ids;
+- ``outputs``: ``<model>/<Benchmark>/<task>/NNNN_output.png``; with ``benchmarks=`` one item
+  per (model, problem), its ``output`` None where the model wrote none (the problems
+  ``paintkit eval`` scores); without, one item per output file (no input, answer, metadata).
+
+Images are uint8 ``(H, W, 3)`` NumPy arrays; ``metadata`` is the problem's JSON as a dict.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import tarfile
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+__all__ = ["LoadedProblem", "LoadedSet", "load"]
+
+_OUTPUT = re.compile(r"^(\d{4,})_output\.png$")
+
+
+@dataclass(eq=False)
+class LoadedProblem:
+    """One problem (or one model's output of it); images and metadata load on access."""
+
+    key: str
+    benchmark: str | None
+    task: str | None
+    idx: int | None
+    model: str | None = None
+    _read: dict[str, Callable] = field(default_factory=dict, repr=False)
+
+    def _get(self, name: str):
+        reader = self._read.get(name)
+        return None if reader is None else reader()
+
+    @property
+    def input(self) -> np.ndarray | None:
+        """The input image, uint8 ``(H, W, 3)``."""
+        return self._get("input")
+
+    @property
+    def answer(self) -> np.ndarray | None:
+        """The answer image, uint8 ``(H, W, 3)``."""
+        return self._get("answer")
+
+    @property
+    def metadata(self) -> dict | None:
+        """The problem's JSON (instruction, task, mode, condition, ...)."""
+        return self._get("metadata")
+
+    @property
+    def instruction(self) -> str | None:
+        meta = self.metadata
+        return None if meta is None else meta.get("instruction")
+
+    @property
+    def output(self) -> np.ndarray | None:
+        """The model's output (outputs trees), None when it wrote none."""
+        return self._get("output")
+
+
+class LoadedSet(Sequence):
+    """A sequence of :class:`LoadedProblem`; ``kind`` is ``benchmark``, ``shards`` or
+    ``outputs`` and ``root`` the folder it was loaded from."""
+
+    def __init__(self, kind: str, root: Path, items: list[LoadedProblem]):
+        self.kind, self.root, self._items = kind, root, items
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return LoadedSet(self.kind, self.root, self._items[index])
+        return self._items[index]
+
+    def __repr__(self) -> str:
+        return f"LoadedSet(kind={self.kind!r}, root={str(self.root)!r}, problems={len(self)})"
+
+
+def _png(data: bytes) -> np.ndarray:
+    from paintkit.io.images import load_rgb
+
+    return load_rgb(data)
+
+
+def _file_image(path: Path) -> Callable:
+    def read():
+        from paintkit.io.images import load_rgb
+
+        return load_rgb(path)
+
+    return read
+
+
+def _file_json(path: Path) -> Callable:
+    return lambda: json.loads(path.read_text(encoding="utf-8"))
+
+
+def _benchmark(root: Path, benchmarks=None, tasks=None) -> list[LoadedProblem]:
+    from paintkit.layout.benchmark import discover_problems
+
+    return [LoadedProblem(f"{p.benchmark}/{p.task}/{p.idx:03d}", p.benchmark, p.task, p.idx,
+                          _read={"input": _file_image(p.input_path),
+                                 "answer": _file_image(p.answer_path),
+                                 "metadata": _file_json(p.metadata_path)})
+            for p in discover_problems(root, benchmarks, tasks)]
+
+
+def _tar_member(shard: Path, name: str, decode: Callable) -> Callable:
+    def read():
+        with tarfile.open(shard) as tar:
+            return decode(tar.extractfile(name).read())
+
+    return read
+
+
+def _webdataset(shards: list[Path]) -> list[LoadedProblem]:
+    items = []
+    for shard in shards:
+        with tarfile.open(shard) as tar:
+            names = [m.name for m in tar.getmembers() if m.isfile()]
+        for name in names:
+            if not name.endswith(".json"):
+                continue
+            key = name[:-len(".json")]
+            items.append(LoadedProblem(key, None, None, None, _read={
+                "input": _tar_member(shard, f"{key}.input.png", _png),
+                "answer": _tar_member(shard, f"{key}.answer.png", _png),
+                "metadata": _tar_member(shard, name, json.loads)}))
+    for item in items:  # the metadata names the task and index; read once, now
+        meta = item.metadata
+        item.benchmark, item.task = meta.get("benchmark"), meta.get("task")
+        item.idx = meta.get("idx")
+    return items
+
+
+def _parquet(shards: list[Path]) -> list[LoadedProblem]:
+    try:
+        import pyarrow.parquet as pq
+    except ImportError:
+        raise ValueError("reading parquet shards needs pyarrow: pip install "
+                         "'paintkit[shards]'") from None
+    items = []
+    for shard in shards:
+        table = pq.read_table(shard, columns=["metadata"])
+        for row, text in enumerate(table.column("metadata").to_pylist()):
+            meta = json.loads(text)
+
+            def cell(column, row=row, shard=shard):
+                return pq.read_table(shard, columns=[column]).column(column)[row].as_py()
+
+            items.append(LoadedProblem(
+                str(meta.get("problem_id", f"{shard.name}/{row}")), meta.get("benchmark"),
+                meta.get("task"), meta.get("idx"), _read={
+                    "input": lambda cell=cell: _png(cell("input")["bytes"]),
+                    "answer": lambda cell=cell: _png(cell("answer")["bytes"]),
+                    "metadata": lambda meta=meta: dict(meta)}))
+    return items
+
+
+def _outputs(root: Path, benchmarks) -> list[LoadedProblem]:
+    from paintkit.layout.outputs import discover_models
+
+    models = discover_models(root)
+    if benchmarks is not None:
+        problems = _benchmark(Path(benchmarks))
+        items = []
+        for model in models:
+            for p in problems:
+                path = root / model / p.benchmark / p.task / f"{p.idx:04d}_output.png"
+                read = dict(p._read)
+                read["output"] = (lambda path=path: _file_image(path)() if path.is_file()
+                                  else None)
+                items.append(LoadedProblem(f"{model}/{p.benchmark}/{p.task}/{p.idx:04d}",
+                                           p.benchmark, p.task, p.idx, model, _read=read))
+        return items
+    items = []
+    for model in models:
+        for path in sorted((root / model).glob("*/*/*_output.png")):
+            m = _OUTPUT.match(path.name)
+            if m is None:
+                continue
+            bench, task = path.parent.parent.name, path.parent.name
+            items.append(LoadedProblem(f"{model}/{bench}/{task}/{m[1]}", bench, task,
+                                       int(m[1]), model, _read={"output": _file_image(path)}))
+    return items
+
+
+def load(path, *, benchmarks=None, tasks=None) -> LoadedSet:
+    """Open ``path`` (see the module docstring) as a :class:`LoadedSet`.
+
+    Args:
+        path: a benchmark tree, a folder of shards, or a model-outputs tree.
+        benchmarks: for an outputs tree, the benchmark tree its outputs answer (then one
+            item per (model, problem)); for a benchmark tree, benchmark names to keep.
+        tasks: for a benchmark tree, task folder names to keep.
+
+    Raises:
+        ValueError: ``path`` is none of these (one line naming it).
+    """
+    root = Path(path)
+    if not root.is_dir():
+        raise ValueError(f"{root}: not a folder (paintkit.load opens a benchmark tree, a "
+                         "folder of shards or an outputs tree)")
+    tars = sorted(root.glob("shard-*.tar"))
+    parquets = sorted(root.glob("shard-*.parquet"))
+    if tars:
+        return LoadedSet("shards", root, _webdataset(tars))
+    if parquets:
+        return LoadedSet("shards", root, _parquet(parquets))
+    if any(p.is_file() and _OUTPUT.match(p.name) for p in root.glob("*/*/*/*_output.png")):
+        return LoadedSet("outputs", root, _outputs(root, benchmarks))
+    from paintkit.layout.errors import LayoutError
+
+    names = benchmarks if isinstance(benchmarks, list | tuple) else None
+    try:
+        return LoadedSet("benchmark", root, _benchmark(root, names, tasks))
+    except LayoutError as exc:
+        raise ValueError(f"{exc}; paintkit.load opens a benchmark tree, a folder of "
+                         "shard-*.tar / shard-*.parquet files, or an outputs tree") from None

@@ -1,0 +1,185 @@
+"""The report's fine print in headless Chromium (issue 37, item 14): a long model name stays
+in the content column, condition labels do not touch, the gallery opens on its first
+examples, the blank baseline's place is explained, the failure modes have distinct colours."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import tempfile
+from itertools import combinations
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from paintkit.cli.main import main
+from paintkit.report.plots import MODE_COLORS
+
+CHROMIUM = Path("/usr/bin/chromium")
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync",
+         "--font-render-hinting=none", "--force-color-profile=srgb"]
+LONG = "noise-" + "x" * 150
+needs_chromium = pytest.mark.skipif(
+    not CHROMIUM.exists(),
+    reason="needs Debian's chromium at /usr/bin/chromium (apt-get install chromium)")
+
+
+def _lab_plain(hex_colour: str) -> np.ndarray:
+    """CIE L*a*b* (D65) of an sRGB colour: the textbook formulas."""
+    rgb = np.array([int(hex_colour[k:k + 2], 16) / 255 for k in (1, 3, 5)])
+    lin = np.where(rgb <= 0.04045, rgb / 12.92, ((rgb + 0.055) / 1.055) ** 2.4)
+    xyz = np.array([[0.4124, 0.3576, 0.1805], [0.2126, 0.7152, 0.0722],
+                    [0.0193, 0.1192, 0.9505]]) @ lin / np.array([0.95047, 1.0, 1.08883])
+    f = np.where(xyz > (6 / 29) ** 3, np.cbrt(xyz), xyz / (3 * (6 / 29) ** 2) + 4 / 29)
+    return np.array([116 * f[1] - 16, 500 * (f[0] - f[1]), 200 * (f[1] - f[2])])
+
+
+def test_failure_mode_colours_are_far_apart():
+    """Distinct at a glance: ΔE > 25 for every pair, and two coloured (not grey) modes differ
+    in hue by 45 degrees or more (two blues of different lightness read as one)."""
+    for (a, ca), (b, cb) in combinations(MODE_COLORS.items(), 2):
+        la, lb = _lab_plain(ca), _lab_plain(cb)
+        assert float(np.linalg.norm(la - lb)) > 25, (a, b)
+        if np.hypot(*la[1:]) > 15 and np.hypot(*lb[1:]) > 15:
+            turn = abs(np.degrees(np.arctan2(la[2], la[1]) - np.arctan2(lb[2], lb[1]))) % 360
+            assert min(turn, 360 - turn) >= 45, (a, b, turn)
+
+
+@pytest.fixture(scope="module")
+def pages(pipeline, tmp_path_factory):
+    root = tmp_path_factory.mktemp("fine")
+    results = shutil.copytree(pipeline["results"], root / "results")
+    (results / "aggregate_stats.jsonl").unlink(missing_ok=True)
+    rows = [json.loads(line) for line in (results / "problem_stats.jsonl").open()]
+    for row in rows:
+        row["model"] = LONG if row["model"] == "noise" else row["model"]
+    (results / "problem_stats.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    long_page = root / "long.html"
+    assert main(["report", "--results", str(results), "--output", str(long_page),
+                 "--n-boot", "50"]) == 0
+    gallery_page = root / "gallery.html"
+    assert main(["report", "--results", str(pipeline["results"]), "--output",
+                 str(gallery_page), "--n-boot", "50", "--benchmarks", str(pipeline["bench"]),
+                 "--outputs", str(pipeline["outputs"])]) == 0
+    from tests.support.full_rows import full_rows  # every visual condition
+
+    every = root / "every"
+    every.mkdir()
+    few = full_rows(per_cell=1, per_task=1)
+    two = sorted({r["model"] for r in few})[:2]  # few models: the narrowest plot
+    (every / "problem_stats.jsonl").write_text(
+        "".join(json.dumps(r) + "\n" for r in few if r["model"] in two))
+    conditions_page = root / "conditions.html"
+    assert main(["report", "--results", str(every), "--output", str(conditions_page),
+                 "--n-boot", "20"]) == 0
+    return {"long": long_page, "gallery": gallery_page, "conditions": conditions_page}
+
+
+@pytest.fixture(scope="module")
+def browser():
+    sync_api = pytest.importorskip("playwright.sync_api",
+                                   reason="needs Playwright for Python (pip install -e '.[dev]')")
+    with sync_api.sync_playwright() as pw, tempfile.TemporaryDirectory() as user_dir:
+        ctx = pw.chromium.launch_persistent_context(
+            user_dir, executable_path=str(CHROMIUM), args=FLAGS, headless=True,
+            viewport={"width": 1400, "height": 900}, device_scale_factor=1)
+        try:
+            yield ctx
+        finally:
+            ctx.close()
+
+
+def _open(browser, path):
+    page = browser.new_page()
+    page.goto(path.as_uri())
+    page.wait_for_load_state("load")
+    return page
+
+
+@needs_chromium
+def test_a_long_model_name_stays_in_the_content_column(browser, pages):
+    page = _open(browser, pages["long"])
+    right = page.evaluate("""() => {
+        const body = document.body.getBoundingClientRect(), s = getComputedStyle(document.body);
+        const board = document.querySelector('table.board').getBoundingClientRect();
+        return [board.right, body.right - parseFloat(s.paddingRight)];}""")
+    assert right[0] <= right[1] + 1, right
+    cell = page.eval_on_selector_all("table.board td:nth-child(2)", "e => e.map(x => x.textContent)")
+    assert LONG in cell  # wrapped, not cut
+    page.close()
+
+
+@needs_chromium
+def test_condition_labels_do_not_touch(browser, pages):
+    page = _open(browser, pages["conditions"])
+    boxes = page.evaluate("""() => {
+        const fig = [...document.querySelectorAll('figure.plot')].find(
+            f => f.textContent.includes('mIoU per visual condition'));
+        return [...fig.querySelectorAll('g[id^="xtick"] text')].map(t => {
+            const r = t.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom];});}""")
+    assert len(boxes) == 8
+    for a, b in combinations(boxes, 2):
+        apart = a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1]
+        assert apart, (a, b)
+    page.close()
+
+
+@needs_chromium
+def test_the_gallery_opens_on_its_first_examples_and_the_blank_baseline_is_explained(
+        browser, pages):
+    page = _open(browser, pages["gallery"])
+    opened = page.eval_on_selector_all("#gallery details", "e => e.map(d => d.open)")
+    assert len(opened) > 1 and opened[0] and not any(opened[1:])
+    assert page.is_visible("#gallery details .card")
+    note = page.text_content("#baseline-note")
+    assert "blank" in note and "identity" in note and "noise" in note
+    page.close()
+
+
+@needs_chromium
+def test_the_tolerance_selector_says_what_it_averages_and_counts_have_commas(browser, pages):
+    page = _open(browser, pages["long"])
+    shown = page.eval_on_selector("#tolerance", "e => e.options[e.selectedIndex].text")
+    assert shown == "mean over t = 0..10"
+    fits = page.eval_on_selector("#tolerance", """e => {
+        const probe = document.createElement('span'); probe.style.font = getComputedStyle(e).font;
+        probe.textContent = e.options[e.selectedIndex].text; document.body.appendChild(probe);
+        const w = probe.getBoundingClientRect().width; probe.remove();
+        return e.getBoundingClientRect().width > w;}""")
+    assert fits
+    page.close()
+
+
+@needs_chromium
+@pytest.mark.parametrize("width", [1400, 1900, 2600])
+def test_no_rows_show_between_the_toolbar_and_a_stuck_header(browser, pages, width):
+    page = _open(browser, pages["conditions"])
+    page.set_viewport_size({"width": width, "height": 900})  # toolbars of 1 or 2 lines
+    page.wait_for_timeout(100)
+    # scroll so the hierarchy table's header is stuck under the toolbar, rows passing beneath
+    page.evaluate("""() => { const t = document.querySelector('table.hier');
+        window.scrollTo(0, t.getBoundingClientRect().top + window.scrollY + 120); }""")
+    page.wait_for_timeout(100)
+    seen = page.evaluate("""() => {
+        const bar = document.getElementById('controls').getBoundingClientRect();
+        const head = document.querySelector('table.hier thead').getBoundingClientRect();
+        const x = head.left + 20, hits = [];
+        for (let y = Math.floor(bar.bottom) - 1; y <= Math.ceil(head.top) + 1; y += 0.25) {
+            const e = document.elementFromPoint(x, y);
+            hits.push(e && e.closest('tbody') ? 'row' : 'ok');
+        }
+        return {hits, bar: bar.bottom, head: head.top, height: bar.height};}""")
+    assert "row" not in seen["hits"], seen
+    page.close()
+
+
+@needs_chromium
+def test_every_plot_is_drawn_at_one_scale(browser, pages):
+    """Plots shrunk to fit a flex column came out with smaller fonts than their neighbours."""
+    page = _open(browser, pages["conditions"])
+    scales = page.evaluate("""() => [...document.querySelectorAll('.plots figure.plot > svg')]
+        .map(s => s.getBoundingClientRect().width / (parseFloat(s.getAttribute('width')) * 4 / 3))""")
+    assert len(scales) >= 4 and max(scales) - min(scales) < 0.02, scales
+    page.close()
