@@ -151,6 +151,7 @@ def benchmark_suite(config: BenchConfig):
     limited to ``tasks``, ``conditions``, ``per_cell`` and ``size`` (those of ``paintkit
     generate paintbench|tinygrafixbench|all`` with the same options)."""
     # heavy (the tasks, Skia, Numba): imported when a suite is built
+    # skia, numba, matplotlib: the suites and their generators
     from paintkit.charts import TINYGRAFIX_TASKS
     from paintkit.charts.environment import check_matplotlib
     from paintkit.suites import PAINTBENCH_NAMESPACE, PAINTBENCH_PER_CELL, Suite, parse_size
@@ -285,7 +286,7 @@ class Bench:
         self.log(f"{count_of(len(result.rows), 'aggregate row')} for "
                  f"{count_of(len(result.tables), '(model, benchmark) pair')} -> {result.path}")
         self.log(result.leaderboard().rstrip("\n"))
-        from paintkit.stats.results_file import write_results_file  # results.json, as eval's
+        from paintkit.stats.results_file import write_results_file  # numpy: results.json, as eval's
 
         roots = [self.outputs] + ([Path(c.outputs)] if c.outputs else [])
         written = write_results_file(self.results, result, benchmarks_root=self.bench,

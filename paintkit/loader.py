@@ -36,6 +36,10 @@ from pathlib import Path
 
 import numpy as np
 
+from paintkit.layout.benchmark import discover_problems
+from paintkit.layout.errors import LayoutError
+from paintkit.layout.outputs import discover_models
+
 __all__ = ["LoadedProblem", "LoadedSet", "load"]
 
 _OUTPUT = re.compile(r"^(\d{4,})_output\.png$")
@@ -102,14 +106,14 @@ class LoadedSet(Sequence):
 
 
 def _png(data: bytes) -> np.ndarray:
-    from paintkit.io.images import load_rgb
+    from paintkit.io.images import load_rgb  # imagecodecs, pillow
 
     return load_rgb(data)
 
 
 def _file_image(path: Path) -> Callable:
     def read():
-        from paintkit.io.images import load_rgb
+        from paintkit.io.images import load_rgb  # imagecodecs, pillow
 
         return load_rgb(path)
 
@@ -121,7 +125,6 @@ def _file_json(path: Path) -> Callable:
 
 
 def _benchmark(root: Path, benchmarks=None, tasks=None) -> list[LoadedProblem]:
-    from paintkit.layout.benchmark import discover_problems
 
     return [LoadedProblem(f"{p.benchmark}/{p.task}/{p.idx:03d}", p.benchmark, p.task, p.idx,
                           _read={"input": _file_image(p.input_path),
@@ -183,7 +186,6 @@ def _parquet(shards: list[Path]) -> list[LoadedProblem]:
 
 
 def _outputs(root: Path, benchmarks) -> list[LoadedProblem]:
-    from paintkit.layout.outputs import discover_models
 
     models = discover_models(root)
     if benchmarks is not None:
@@ -234,7 +236,6 @@ def load(path, *, benchmarks=None, tasks=None) -> LoadedSet:
         return LoadedSet("shards", root, _parquet(parquets))
     if any(p.is_file() and _OUTPUT.match(p.name) for p in root.glob("*/*/*/*_output.png")):
         return LoadedSet("outputs", root, _outputs(root, benchmarks))
-    from paintkit.layout.errors import LayoutError
 
     names = benchmarks if isinstance(benchmarks, list | tuple) else None
     try:

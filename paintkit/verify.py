@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from paintkit._version import __version__
+from paintkit.layout.results import problem_stats_path
+from paintkit.layout.rows import row_key
 from paintkit.stats.results_file import (
     MANIFEST_FILE_NAME,
     RESULTS_FILE_NAME,
@@ -106,8 +108,7 @@ def verify_benchmark(root) -> Verdict:
 
 
 def _submitted(results: Path) -> tuple[dict, list[dict]]:
-    from paintkit.eval import read_rows
-    from paintkit.layout.results import problem_stats_path
+    from paintkit.eval import read_rows  # numba: the scoring package
 
     doc_path = results / RESULTS_FILE_NAME
     if not doc_path.is_file():
@@ -125,7 +126,6 @@ def verify_submission(results, outputs, benchmarks=None, *, jobs: int = 1) -> Ve
     """Check a results folder against the outputs it scored: each output's hash against
     ``results.json``; with ``benchmarks``, the benchmark's manifest hash and every row
     rescored and compared with the submitted one (the ``output`` figures, exactly)."""
-    from paintkit.layout.rows import row_key
 
     results, outputs = Path(results), Path(outputs)
     doc, rows = _submitted(results)
@@ -153,7 +153,7 @@ def verify_submission(results, outputs, benchmarks=None, *, jobs: int = 1) -> Ve
         if entry.get("manifest_sha256") != here:
             verdict.differs.append(f"{bench}: the benchmark's manifest.json differs from the "
                                    "one the results were scored against")
-    from paintkit.eval import evaluate, read_rows
+    from paintkit.eval import evaluate, read_rows  # numba: rescoring
 
     submitted = {row_key(r): r for r in rows}
     delta_e = next((r.get("delta_e") for r in rows if r.get("delta_e")), "cie76")

@@ -22,7 +22,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def describe(name: str) -> str:
     """The rules (module docstring) and parameter ranges of task ``name``."""
     # Deferred (heavy): the tasks import the Numba kernels; `paintkit --help` stays fast.
-    from paintkit.tasks import task_module
+    from paintkit.tasks import task_module  # skia, numba: the task registry
 
     module = task_module(name)
     spec = module.SPEC
@@ -35,7 +35,7 @@ def describe(name: str) -> str:
 def task_json(name: str, rules: bool = True) -> dict:
     """``{"name", "category", "modes"}`` of task ``name`` (plus ``"rules"`` and
     ``"parameters"`` when ``rules``)."""
-    from paintkit.tasks import task_module
+    from paintkit.tasks import task_module  # skia, numba: the task registry
 
     module = task_module(name)
     spec = module.SPEC
@@ -54,7 +54,7 @@ def _plain(text: str) -> str:
 
 def run(args: argparse.Namespace) -> int:
     # Deferred (heavy: numba): as in describe().
-    from paintkit.tasks import TASKS, task_spec
+    from paintkit.tasks import TASKS, task_spec  # skia, numba: the task registry
 
     if args.json:
         print(json.dumps(task_json(args.task) if args.task is not None else

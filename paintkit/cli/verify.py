@@ -51,7 +51,7 @@ def _print(verdict, what: str) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    from paintkit.verify import verify_benchmark, verify_submission
+    from paintkit.verify import verify_benchmark, verify_submission  # numba: rescoring
 
     if args.benchmark_dir and args.benchmarks_root and \
             args.benchmark_dir != args.benchmarks_root:

@@ -87,8 +87,8 @@ def results_document(result, *, benchmarks_root=None, outputs_root=None, config=
     """The ``results.json`` document of an :class:`~paintkit.stats.aggregate_folder.
     AggregateResult` (``result``); ``outputs_root`` (a folder, or several: each model's from
     the first that has its folder) adds each output file's hash."""
-    from paintkit.metrics.version import METRIC_VERSION
-    from paintkit.stats.leaderboard import leaderboard_rows
+    from paintkit.metrics.version import METRIC_VERSION  # numba (the metrics package)
+    from paintkit.stats.leaderboard import leaderboard_rows  # numpy
 
     board = leaderboard_rows(result.rows, result.tables, block=f"{result.delta_e}_mean")
     tables = {(t.model, t.benchmark): t for t in result.tables}
