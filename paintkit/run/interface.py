@@ -68,6 +68,10 @@ class EditModel:
         """Model id, revision and every setting, for ``run_manifest.json``."""
         return {"name": self.name}
 
+    def secrets(self) -> tuple[str, ...]:
+        """Credentials the model holds (API keys), masked wherever the run records text."""
+        return ()
+
     def usage_summary(self) -> dict:
         """Totals of what the provider reported (tokens, images), for the manifest."""
         return {}

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from paintkit.run.api.base import api_key, classify
 from paintkit.run.api.limits import RateLimiter, RetryPolicy
 from paintkit.run.interface import png_bytes
+from paintkit.run.redact import redact_url_text
 
 SYSTEM_PROMPT = (
     "You plan image edits. Given an image and an editing instruction, identify the shapes "
@@ -45,8 +46,9 @@ class Planner:
         self.model, self.system_prompt = model, system_prompt
         self._config = {"model": model, "base_url": base_url, "key": key, "rpm": rpm,
                         "retries": retries, "timeout": timeout, "system_prompt": system_prompt}
+        self.key = api_key(("PAINTKIT_PLANNER_API_KEY", "OPENAI_API_KEY"), key)
         self.client = openai.OpenAI(
-            api_key=api_key(("PAINTKIT_PLANNER_API_KEY", "OPENAI_API_KEY"), key),
+            api_key=self.key,
             base_url=base_url, max_retries=0, timeout=timeout)
         self.limiter, self.policy = RateLimiter(rpm), RetryPolicy(retries)
 
@@ -80,6 +82,9 @@ class Planner:
     def __setstate__(self, config: dict) -> None:
         self.__init__(**config)
 
+    def secrets(self) -> tuple[str, ...]:
+        return (self.key,)
+
     def describe(self) -> dict:
-        return {"model": self.model, "base_url": str(self.client.base_url),
+        return {"model": self.model, "base_url": redact_url_text(str(self.client.base_url)),
                 "system_prompt": self.system_prompt}

@@ -22,6 +22,7 @@ from pathlib import Path
 from paintkit.io.atomic import write_text_atomic
 from paintkit.layout.outputs import RUN_LOG_NAME as LOG_NAME
 from paintkit.layout.outputs import RUN_MANIFEST_NAME as MANIFEST_NAME
+from paintkit.run.redact import Redactor
 
 _PACKAGES = ("paintkit", "numpy", "pillow", "torch", "diffusers", "transformers",
              "accelerate", "openai", "google-genai", "ray")
@@ -53,24 +54,34 @@ def read_manifest(model_dir: Path) -> dict:
 
 
 class RunRecords:
-    """The manifest entry of this run and the log it appends to (held under the lock)."""
+    """The manifest entry of this run and the log it appends to (held under the lock).
 
-    def __init__(self, model_dir: Path, entry: dict):
+    Every string recorded passes through ``redactor`` (:mod:`paintkit.run.redact`): no
+    URL credential and no known key reaches the files.
+    """
+
+    def __init__(self, model_dir: Path, entry: dict, redactor: Redactor | None = None):
         self.model_dir = Path(model_dir)
+        self.redact = redactor or Redactor()
         self.manifest = read_manifest(self.model_dir)
-        self.entry = {"started": utc_now(), "ended": None, "command": sys.argv[:],
-                      "packages": package_versions(), **entry}
+        self.entry = self.redact.value({"started": utc_now(), "ended": None,
+                                        "command": sys.argv[:],
+                                        "packages": package_versions(), **entry})
         self.manifest["runs"].append(self.entry)
         self._log = open(self.model_dir / LOG_NAME, "a", encoding="utf-8")  # noqa: SIM115
         self.save()
 
-    def log(self, record: dict) -> None:
-        """Append one problem's line and flush it (so a killed run keeps what it logged)."""
+    def log(self, record: dict) -> dict:
+        """Append one problem's line and flush it (so a killed run keeps what it logged);
+        returns the record as written (redacted)."""
+        record = self.redact.value(record)
         self._log.write(json.dumps({"run": len(self.manifest["runs"]) - 1, **record},
                                    sort_keys=True) + "\n")
         self._log.flush()
+        return record
 
     def save(self) -> None:
+        self.manifest["runs"][-1] = self.entry = self.redact.value(self.entry)
         write_text_atomic(self.model_dir / MANIFEST_NAME,
                           json.dumps(self.manifest, indent=2, sort_keys=True) + "\n")
 

@@ -22,6 +22,7 @@ from paintkit.run.live_eval import LiveScorer
 from paintkit.run.produce import output_decodes, produce_batch
 from paintkit.run.ray_engine import run_on_ray
 from paintkit.run.records import RunRecords, remove_stale_temporaries
+from paintkit.run.redact import Redactor
 
 
 @dataclass
@@ -133,13 +134,17 @@ def run_model(model, benchmarks_root, outputs_root, *, folder: str | None = None
         scorer = None
         if eval_out is not None:  # first: a busy results folder stops the run before it starts
             scorer = LiveScorer(eval_out, outputs_root, folder, done, todo)
+        redactor = Redactor([secret for holder in (local_model, planner)
+                             if callable(getattr(holder, "secrets", None))
+                             for secret in holder.secrets()])
         try:
             records = RunRecords(model_dir, {
                 "model": described, "seed": seed, "batch_size": batch_size,
                 "concurrency": concurrency, "engine": engine, "limit": limit,
                 "benchmarks": benchmarks, "tasks": tasks, "overwrite": overwrite,
                 "planner": planner.describe() if planner is not None else None,
-                "settings": settings or {}, "problems": len(problems), "todo": len(todo)})
+                "settings": settings or {}, "problems": len(problems), "todo": len(todo)},
+                redactor)
         except BaseException:
             if scorer is not None:
                 scorer.close()
@@ -151,8 +156,8 @@ def run_model(model, benchmarks_root, outputs_root, *, folder: str | None = None
         planner_usage: dict = {}
 
         def consume(batch_records: list[dict]) -> None:
-            for record in batch_records:
-                records.log(record)
+            for raw in batch_records:
+                record = records.log(raw)
                 if record["status"] == "ok":
                     summary.written += 1
                     latencies.append(record["latency_s"] / max(1, record.get("batch", 1)))
@@ -162,7 +167,7 @@ def run_model(model, benchmarks_root, outputs_root, *, folder: str | None = None
                 if record.get("planner_usage"):
                     _add_usage(planner_usage, record["planner_usage"])
                 if scorer is not None:
-                    scorer.submit(by_key[record["key"]])
+                    scorer.submit(by_key[raw["key"]])
             bar.update(processed=len(batch_records))
 
         start = time.perf_counter()

@@ -88,8 +88,14 @@ class ApiModel(EditModel):
         self._totals = {"requests": 0, "retries": 0, "failed": 0, "images": 0,
                         "seconds": 0.0}
 
+    #: The API key the client sends (set by the subclass); see :meth:`secrets`.
+    key: str | None = None
+
     def request(self, request: EditRequest) -> EditResult:
         raise NotImplementedError
+
+    def secrets(self) -> tuple[str, ...]:
+        return (self.key,) if self.key else ()
 
     def _one(self, request: EditRequest) -> EditResult:
         start = time.perf_counter()

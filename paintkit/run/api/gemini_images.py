@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from paintkit.run.api.base import ApiModel, api_key
 from paintkit.run.interface import EditRequest, EditResult, png_bytes
+from paintkit.run.redact import redact_url_text
 
 KEY_VARIABLES = ("GEMINI_API_KEY", "GOOGLE_API_KEY")
 _USAGE = ("prompt_token_count", "candidates_token_count", "thoughts_token_count",
@@ -31,11 +32,12 @@ class GeminiImageEdit(ApiModel):
             raise ValueError("Gemini models need the api extra: pip install 'paintkit[api]'") \
                 from None
         self.types = types
-        self.name, self.model, self.options, self.base_url = name, model, dict(options or {}), \
-            base_url
+        self.name, self.model, self.options = name, model, dict(options or {})
+        self.base_url = redact_url_text(base_url) if base_url else base_url
         http = types.HttpOptions(base_url=base_url, timeout=int(self.timeout * 1000),
                                  retry_options=types.HttpRetryOptions(attempts=1))
-        self.client = genai.Client(api_key=api_key(KEY_VARIABLES, key), http_options=http)
+        self.key = api_key(KEY_VARIABLES, key)
+        self.client = genai.Client(api_key=self.key, http_options=http)
 
     def request(self, request: EditRequest) -> EditResult:
         types = self.types

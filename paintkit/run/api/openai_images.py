@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from paintkit.run.api.base import ApiModel, api_key, decode_b64
 from paintkit.run.interface import EditRequest, EditResult, png_bytes
+from paintkit.run.redact import redact_url_text
 
 KEY_VARIABLES = ("OPENAI_API_KEY",)
 
@@ -42,9 +43,10 @@ class OpenAIImageEdit(ApiModel):
             raise ValueError("OpenAI models need the api extra: pip install 'paintkit[api]'") \
                 from None
         self.name, self.model, self.options = name, model, dict(options or {})
-        self.client = openai.OpenAI(api_key=api_key(KEY_VARIABLES, key), base_url=base_url,
+        self.key = api_key(KEY_VARIABLES, key)
+        self.client = openai.OpenAI(api_key=self.key, base_url=base_url,
                                     max_retries=0, timeout=self.timeout)
-        self.base_url = str(self.client.base_url)
+        self.base_url = redact_url_text(str(self.client.base_url))
 
     def request(self, request: EditRequest) -> EditResult:
         response = self.client.images.edit(
