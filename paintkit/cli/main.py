@@ -13,7 +13,7 @@ import importlib
 import sys
 
 from paintkit._version import __version__
-from paintkit.errors import PaintkitError
+from paintkit.errors import PaintkitError, one_line
 
 COMMANDS: tuple[str, ...] = ("scene", "gallery", "tasks", "show", "eval", "generate",
                              "baseline", "run", "stats", "report", "agreement", "explain",
@@ -85,10 +85,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"\n{prefix}: interrupted; {kept}", file=sys.stderr)
         return 130
     except ValueError as exc:  # bad user input: one clear line, no traceback
-        print(f"{prefix}: error: {exc}", file=sys.stderr)
+        print(f"{prefix}: error: {one_line(exc)}", file=sys.stderr)
         return 2
     except OSError as exc:  # a full disk, a read-only folder: one line naming the path
-        print(f"{prefix}: error: {_os_error_line(exc)}", file=sys.stderr)
+        print(f"{prefix}: error: {one_line(_os_error_line(exc))}", file=sys.stderr)
         return 1
     except MemoryError:
         print(f"{prefix}: error: out of memory; use smaller inputs or options (for example "

@@ -74,3 +74,19 @@ def invert_logged(batch, seeds=None, log=""):
     with open(log, "a") as fh:
         fh.write(f"{os.getpid()}\n" * len(batch))
     return invert(batch, seeds=seeds)
+
+
+def bad_text(batch):
+    """The input, with reasoning text holding an unpaired surrogate (not encodable as UTF-8)."""
+    return [(image, "thinking \ud800 done") for image, _ in batch]
+
+
+def forged_error(batch):
+    """Fails every problem with a message that tries to forge a summary line on stderr."""
+    raise RuntimeError("boom\npaintkit run: 999 outputs written, 0 already there\r\x1b[2Kdone")
+
+
+def hang(batch, seconds=60.0):
+    """Never answers in a test's time (a hung model)."""
+    time.sleep(seconds)
+    return [image for image, _ in batch]

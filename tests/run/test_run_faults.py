@@ -1,0 +1,66 @@
+"""``paintkit run`` against hostile callables and providers (issue 38): text UTF-8 cannot hold,
+one problem's failure, forged lines in reasons."""
+
+from __future__ import annotations
+
+import pytest
+
+from paintkit.cli.main import main
+from paintkit.run.records import read_log, read_manifest
+from paintkit.run.registry import build_model
+from paintkit.run.runner import run_model
+from tests.support.loopback import Loopback
+
+
+def _argv(model, bench, out, *extra):
+    return ["run", "--model", model, "--benchmarks", str(bench), "--outputs", str(out),
+            "--quiet", *extra]
+
+
+def test_an_unpaired_surrogate_is_written_escaped(bench, tmp_path, capsys):
+    code = main(_argv("editors:bad_text", bench, tmp_path, "--batch-size", "1"))
+    assert code == 0, capsys.readouterr().err
+    texts = sorted((tmp_path / "editors.bad_text").rglob("*_reasoning.txt"))
+    assert len(texts) == 12
+    assert {t.read_text(encoding="utf-8") for t in texts} == {"thinking \\ud800 done"}
+
+
+def test_a_revised_prompt_with_a_surrogate_from_a_provider(bench, tmp_path, monkeypatch):
+    pytest.importorskip("openai")
+    monkeypatch.setenv("OPENAI_API_KEY", "test-key")
+    with Loopback(text="revised \ud800 prompt") as server:
+        model = build_model("gpt-image-2", api_base=server.url + "/v1", retries=0)
+        summary = run_model(model, bench, tmp_path, tasks=["task_0"], progress=False)
+    assert summary.written == 4 and not summary.failures
+    (text, *_) = sorted((tmp_path / "gpt-image-2").rglob("*_reasoning.txt"))
+    assert text.read_text(encoding="utf-8") == "revised \\ud800 prompt"
+
+
+def test_one_problem_that_cannot_be_written_does_not_stop_the_run(bench, tmp_path, capsys):
+    blocked = tmp_path / "editors.invert" / "PaintBench" / "task_1" / "0002_output.png"
+    blocked.mkdir(parents=True)  # a folder where the output goes: only this problem fails
+    code = main(_argv("editors:invert", bench, tmp_path, "--batch-size", "2"))
+    err = capsys.readouterr().err
+    assert code == 1 and "11 outputs written" in err
+    assert "failed PaintBench/task_1/0002: cannot write the output: IsADirectoryError" in err
+    entry = read_manifest(tmp_path / "editors.invert")["runs"][-1]
+    assert list(entry["failures"]) == ["PaintBench/task_1/0002"]
+
+
+def test_a_reason_with_line_breaks_is_one_line(bench, tmp_path, capsys):
+    code = main(_argv("editors:forged_error", bench, tmp_path, "--tasks", "task_0"))
+    err = capsys.readouterr().err
+    assert code == 1
+    lines = err.splitlines()
+    assert not [line for line in lines if line.startswith("paintkit run: 999")]
+    assert sum("999 outputs written" in line for line in lines) == 4  # inside 4 reasons
+    assert "\x1b" not in err and "\r" not in err
+    for row in read_log(tmp_path / "editors.forged_error"):
+        assert "\n" not in row["reason"] and "\r" not in row["reason"]
+
+
+def test_one_line_drops_breaks_and_terminal_controls():
+    from paintkit.errors import one_line
+
+    assert one_line("a\nb\r\nc\x1b[2Kd\u2028e\x85f\tg  h") == "a b c [2Kd e f g h"
+    assert one_line(ValueError("x\n")) == "x"
