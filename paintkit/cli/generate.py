@@ -138,10 +138,13 @@ def run(args: argparse.Namespace) -> int:
     except WriteError as exc:
         print(f"paintkit generate: error: {exc}", file=sys.stderr)
         return 1
-    except KeyboardInterrupt:
-        print("\npaintkit generate: interrupted; every finished file is kept, run the same "
+    except KeyboardInterrupt as exc:
+        from paintkit.cli.signals import Terminated, exit_status
+
+        what = "terminated (SIGTERM)" if isinstance(exc, Terminated) else "interrupted"
+        print(f"\npaintkit generate: {what}; every finished file is kept, run the same "
               "command again to resume", file=sys.stderr)
-        return 130
+        return exit_status(exc)
     print(summary.describe(), file=sys.stderr)
     return 0
 

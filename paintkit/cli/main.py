@@ -13,6 +13,7 @@ import importlib
 import sys
 
 from paintkit._version import __version__
+from paintkit.cli.signals import Terminated, exit_status, stop_signals
 from paintkit.errors import PaintkitError, one_line
 
 COMMANDS: tuple[str, ...] = ("scene", "gallery", "tasks", "show", "eval", "generate",
@@ -38,6 +39,8 @@ _INTERRUPTED = {
     "generate": "every finished file is kept; run the same command again to resume",
     "baseline": "every output written so far is kept; run the same command again to resume",
     "explain": "every explanation written so far is kept; run the same command again to resume",
+    "run": "every output written so far is kept and recorded in run_manifest.json; run the "
+           "same command again to resume",
 }
 
 
@@ -68,7 +71,8 @@ def main(argv: list[str] | None = None) -> int:
     """Run one command; every expected failure is one line on stderr, never a traceback.
 
     Exit codes: 0 done, 2 bad input (``ValueError``), 1 a fault of the system (a full disk,
-    a read-only folder, out of memory), 130 interrupted (Ctrl-C).
+    a read-only folder, out of memory), 130 interrupted (Ctrl-C), 143 terminated (SIGTERM);
+    a second Ctrl-C or SIGTERM while the command stops ends it at once (:mod:`.signals`).
     """
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -77,13 +81,19 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return 0
     prefix = f"paintkit {args.command}"
+    with stop_signals(prefix):  # also while the line is printed: a second signal exits
+        return _run(args, prefix)
+
+
+def _run(args, prefix: str) -> int:
     try:
         return int(args.func(args) or 0)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
         kept = _INTERRUPTED.get(args.command, "nothing half-written is left (files are "
                                 "written whole or not at all)")
-        print(f"\n{prefix}: interrupted; {kept}", file=sys.stderr)
-        return 130
+        what = "terminated (SIGTERM)" if isinstance(exc, Terminated) else "interrupted"
+        print(f"\n{prefix}: {what}; {kept}", file=sys.stderr)
+        return exit_status(exc)
     except ValueError as exc:  # bad user input: one clear line, no traceback
         print(f"{prefix}: error: {one_line(exc)}", file=sys.stderr)
         return 2

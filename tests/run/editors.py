@@ -90,3 +90,14 @@ def hang(batch, seconds=60.0):
     """Never answers in a test's time (a hung model)."""
     time.sleep(seconds)
     return [image for image, _ in batch]
+
+
+def hang_after(batch, after=2, count_file="", seconds=60.0):
+    """The input for the first ``after`` calls (counted in ``count_file``), then hangs."""
+    with open(count_file, "a+") as fh:
+        fh.write("x")
+        fh.seek(0)
+        calls = len(fh.read())
+    if calls > after:
+        time.sleep(seconds)
+    return [image for image, _ in batch]
