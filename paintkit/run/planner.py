@@ -12,7 +12,7 @@ import base64
 from dataclasses import dataclass, field
 
 from paintkit.run.api.base import api_key, classify
-from paintkit.run.api.limits import RateLimiter, RetryPolicy
+from paintkit.run.api.limits import RateLimiter, RetryPolicy, call_with_deadline
 from paintkit.run.interface import png_bytes
 from paintkit.run.redact import redact_url_text
 
@@ -43,7 +43,7 @@ class Planner:
         except ImportError:
             raise ValueError("--planner needs the api extra: pip install 'paintkit[api]'") \
                 from None
-        self.model, self.system_prompt = model, system_prompt
+        self.model, self.system_prompt, self.timeout = model, system_prompt, timeout
         self._config = {"model": model, "base_url": base_url, "key": key, "rpm": rpm,
                         "retries": retries, "timeout": timeout, "system_prompt": system_prompt}
         self.key = api_key(("PAINTKIT_PLANNER_API_KEY", "OPENAI_API_KEY"), key)
@@ -61,7 +61,9 @@ class Planner:
                 {"type": "text", "text": f"Instruction: {instruction}"}]},
         ]
         response, _ = self.policy.call(
-            lambda: self.client.chat.completions.create(model=self.model, messages=messages),
+            lambda: call_with_deadline(
+                lambda: self.client.chat.completions.create(model=self.model, messages=messages),
+                self.timeout),
             classify, self.limiter)
         text = (response.choices[0].message.content or "").strip() if response.choices else ""
         if not text:

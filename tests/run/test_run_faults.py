@@ -3,6 +3,8 @@ one problem's failure, forged lines in reasons."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from paintkit.cli.main import main
@@ -64,3 +66,22 @@ def test_one_line_drops_breaks_and_terminal_controls():
 
     assert one_line("a\nb\r\nc\x1b[2Kd\u2028e\x85f\tg  h") == "a b c [2Kd e f g h"
     assert one_line(ValueError("x\n")) == "x"
+
+
+@pytest.mark.parametrize("name", ["gpt-image-1", "nano-banana-2"])
+def test_timeout_is_a_deadline_for_the_whole_answer(name, bench, tmp_path, monkeypatch):
+    """A server dripping one byte every 0.2 s never lets a read time out; ``timeout`` still
+    ends each attempt after its seconds (issue 38, item 8)."""
+    pytest.importorskip("openai")
+    pytest.importorskip("google.genai")
+    monkeypatch.setenv("OPENAI_API_KEY", "test-key")
+    monkeypatch.setenv("GEMINI_API_KEY", "test-key")
+    with Loopback(lambda key, attempt: "drip", drip=0.2, drip_for=20) as server:
+        base = server.url + ("/v1" if name.startswith("gpt") else "")
+        model = build_model(name, api_base=base, timeout=1.5, retries=1, retry_delay=0.01)
+        start = time.monotonic()
+        summary = run_model(model, bench, tmp_path, tasks=["task_0"], limit=1, progress=False)
+        seconds = time.monotonic() - start
+    assert seconds < 6, f"{seconds:.1f} s for 2 attempts of 1.5 s"
+    (reason,) = summary.failures.values()
+    assert "AttemptTimeout" in reason and "1.5 s deadline" in reason and "2 attempt" in reason

@@ -7,7 +7,12 @@ import os
 import threading
 import time
 
-from paintkit.run.api.limits import RateLimiter, RetryPolicy, retry_after_seconds
+from paintkit.run.api.limits import (
+    RateLimiter,
+    RetryPolicy,
+    call_with_deadline,
+    retry_after_seconds,
+)
 from paintkit.run.interface import EditModel, EditRequest, EditResult
 
 #: HTTP statuses retried besides 5xx: request timeout, conflict, too many requests.
@@ -100,8 +105,9 @@ class ApiModel(EditModel):
     def _one(self, request: EditRequest) -> EditResult:
         start = time.perf_counter()
         try:
-            result, attempts = self.policy.call(lambda: self.request(request), classify,
-                                                self.limiter)
+            result, attempts = self.policy.call(
+                lambda: call_with_deadline(lambda: self.request(request), self.timeout),
+                classify, self.limiter)
             result.attempts = attempts
         except Exception as exc:  # noqa: BLE001 - the problem's reason, retried next run
             result = EditResult(error=describe_error(exc), attempts=getattr(exc, "attempts", 1))
