@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
+from concurrent.futures import BrokenExecutor
 
 from paintkit._version import __version__
 from paintkit.cli.signals import Terminated, exit_status, stop_signals
@@ -99,6 +100,11 @@ def _run(args, prefix: str) -> int:
         return 2
     except OSError as exc:  # a full disk, a read-only folder: one line naming the path
         print(f"{prefix}: error: {one_line(_os_error_line(exc))}", file=sys.stderr)
+        return 1
+    except BrokenExecutor:  # a worker killed from outside: the OOM killer, most often
+        print(f"{prefix}: error: a worker process was killed (most likely the system ran out "
+              "of memory and its OOM killer ended it); everything finished before is kept, run "
+              "the same command again (with fewer --jobs) to resume", file=sys.stderr)
         return 1
     except MemoryError:
         print(f"{prefix}: error: out of memory; use smaller inputs or options (for example "

@@ -115,3 +115,56 @@ def test_generate_with_jobs_stops_on_sigterm(tmp_path):
     assert seconds < 10
     assert "paintkit generate: terminated (SIGTERM); every finished file is kept" in err
     assert "Traceback" not in err and "leaked semaphore" not in err
+
+
+def _processes() -> dict[int, tuple[int, bytes]]:
+    """pid -> (parent pid, command line) of every process."""
+    found = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_bytes()
+                cmdline = Path(f"/proc/{entry}/cmdline").read_bytes()
+            except OSError:
+                continue
+            found[int(entry)] = (int(stat.rsplit(b")", 1)[1].split()[1]), cmdline)
+    return found
+
+
+def _workers(pid: int) -> list[int]:
+    """Pool workers below ``pid``: spawned ones, or those a fork server forked."""
+    table = _processes()
+    below, todo = set(), [pid]
+    while todo:
+        parent = todo.pop()
+        for child, (ppid, _) in table.items():
+            if ppid == parent and child not in below:
+                below.add(child)
+                todo.append(child)
+    return sorted(p for p in below if b"spawn_main" in table[p][1]
+                  or b"forkserver" in table.get(table[p][0], (0, b""))[1])
+
+
+def test_a_killed_pool_worker_is_one_line_naming_memory(tmp_path):
+    """SIGKILL one worker of ``generate --jobs 2``, as the OOM killer does (issue 38, item 10)."""
+    out = tmp_path / "out"
+    command = [sys.executable, "-m", "paintkit", "generate", "paintbench", "--tasks",
+               "translation", "--per-cell", "40", "--namespace", "oom", "--jobs", "2",
+               "--out", str(out), "--quiet"]
+    proc = subprocess.Popen(command, env=ENV, stderr=subprocess.PIPE, text=True)
+    try:
+        _wait_for(lambda: len(list(out.rglob("*.json"))) >= 3 and _workers(proc.pid))
+        os.kill(_workers(proc.pid)[0], signal.SIGKILL)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 1, err
+    assert "Traceback" not in err and "BrokenProcessPool" not in err
+    # The resource tracker may warn of the semaphores the killed worker could not release
+    # (its own process, not paintkit's output); every other line is paintkit's one line.
+    lines = [line for line in err.splitlines() if line.strip()
+             and "resource_tracker" not in line and "warnings.warn(" not in line]
+    assert len(lines) == 1, err
+    (line,) = lines
+    assert line.startswith("paintkit generate: error: a worker process was killed")
+    assert "out of memory" in line and "run the same command again" in line
