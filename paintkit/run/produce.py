@@ -22,7 +22,14 @@ from paintkit.errors import one_line
 from paintkit.io.atomic import write_text_atomic
 from paintkit.io.images import load_rgb, write_png
 from paintkit.layout.benchmark import BenchmarkProblem, read_metadata
-from paintkit.run.interface import EditModel, EditRequest, EditResult, problem_seed, to_rgb_array
+from paintkit.run.interface import (
+    EditModel,
+    EditRequest,
+    EditResult,
+    output_pixel_limit,
+    problem_seed,
+    to_rgb_array,
+)
 
 
 def problem_key(problem: BenchmarkProblem) -> str:
@@ -100,7 +107,7 @@ def produce_batch(model: EditModel, problems: list[BenchmarkProblem], outputs_ro
                 extra["planner_usage"] = plans[n].usage
             try:
                 records[n] = _write(problems[n], result, outputs_root, folder, plans.get(n),
-                                    extra)
+                                    extra, request.image.size)
             except Exception as exc:  # noqa: BLE001 - one problem's failure, not the run's
                 if isinstance(exc, OSError) and exc.errno in MACHINE_ERRNOS:
                     raise
@@ -109,12 +116,14 @@ def produce_batch(model: EditModel, problems: list[BenchmarkProblem], outputs_ro
     return [records[n] for n in range(len(problems))]
 
 
-def _write(problem, result: EditResult, outputs_root: Path, folder: str, plan, extra) -> dict:
+def _write(problem, result: EditResult, outputs_root: Path, folder: str, plan, extra,
+           input_size: tuple[int, int]) -> dict:
     key = problem_key(problem)
     if result.error is not None or result.image is None:
         return _fail(problem, result.error or "the model returned no image", **extra)
     try:
-        pixels = to_rgb_array(result.image, f"{key} output")
+        pixels = to_rgb_array(result.image, f"{key} output",
+                              max_pixels=output_pixel_limit(*input_size))
     except ValueError as exc:
         return _fail(problem, str(exc), **extra)
     if plan is not None:

@@ -85,3 +85,34 @@ def test_timeout_is_a_deadline_for_the_whole_answer(name, bench, tmp_path, monke
     assert seconds < 6, f"{seconds:.1f} s for 2 attempts of 1.5 s"
     (reason,) = summary.failures.values()
     assert "AttemptTimeout" in reason and "1.5 s deadline" in reason and "2 attempt" in reason
+
+
+@pytest.mark.parametrize("name", ["gpt-image-1", "nano-banana-2"])
+def test_a_huge_provider_image_is_refused_from_its_header(name, bench, tmp_path, monkeypatch):
+    """A PNG whose header says 16384 x 16384 (its body cut short: decoding it would fail
+    differently) for a 40 x 32 problem (issue 38, item 6)."""
+    pytest.importorskip("openai")
+    pytest.importorskip("google.genai")
+    monkeypatch.setenv("OPENAI_API_KEY", "test-key")
+    monkeypatch.setenv("GEMINI_API_KEY", "test-key")
+    with Loopback(lambda key, attempt: "huge") as server:
+        base = server.url + ("/v1" if name.startswith("gpt") else "")
+        model = build_model(name, api_base=base, retries=0)
+        summary = run_model(model, bench, tmp_path, tasks=["task_0"], limit=1, progress=False)
+    (reason,) = summary.failures.values()
+    assert "16384x16384 = 268435456 pixels exceeds the limit of 16777216" in reason
+    assert "16x the problem's pixels" in reason and "refusing to decode" in reason
+
+
+def test_the_output_limit_follows_the_problem_size():
+    import numpy as np
+    from PIL import Image
+
+    from paintkit.run.interface import output_pixel_limit, to_rgb_array
+
+    assert output_pixel_limit(40, 32) == 4096 * 4096  # the floor: providers' fixed sizes fit
+    assert output_pixel_limit(2048, 2048) == 16 * 2048 * 2048
+    small = output_pixel_limit(40, 32)
+    assert to_rgb_array(Image.new("RGB", (4096, 4096)), "o", small).shape == (4096, 4096, 3)
+    with pytest.raises(ValueError, match="4097x4096 .* exceeds the limit"):
+        to_rgb_array(np.zeros((4096, 4097, 3), np.uint8), "o", small)
