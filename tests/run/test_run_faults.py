@@ -116,3 +116,28 @@ def test_the_output_limit_follows_the_problem_size():
     assert to_rgb_array(Image.new("RGB", (4096, 4096)), "o", small).shape == (4096, 4096, 3)
     with pytest.raises(ValueError, match="4097x4096 .* exceeds the limit"):
         to_rgb_array(np.zeros((4096, 4097, 3), np.uint8), "o", small)
+
+
+@pytest.mark.parametrize("name", ["gpt-image-1", "nano-banana-2"])
+def test_html_with_status_200_is_said_and_retried(name, bench, tmp_path, monkeypatch):
+    """A proxy's HTML page with status 200 (issue 38, item 15): retried, then ok."""
+    pytest.importorskip("openai")
+    pytest.importorskip("google.genai")
+    monkeypatch.setenv("OPENAI_API_KEY", "test-key")
+    monkeypatch.setenv("GEMINI_API_KEY", "test-key")
+    with Loopback(lambda key, attempt: "html" if attempt == 1 else "ok") as server:
+        base = server.url + ("/v1" if name.startswith("gpt") else "")
+        model = build_model(name, api_base=base, retries=1, retry_delay=0.01)
+        summary = run_model(model, bench, tmp_path, tasks=["task_0"], limit=1, progress=False)
+    assert summary.written == 1 and not summary.failures  # the second attempt got the image
+    with Loopback(lambda key, attempt: "html") as server:
+        base = server.url + ("/v1" if name.startswith("gpt") else "")
+        model = build_model(name, api_base=base, retries=1, retry_delay=0.01)
+        summary = run_model(model, bench, tmp_path / "again", tasks=["task_0"], limit=1,
+                            progress=False)
+        assert sorted(server.attempts.values()) == [2]
+    (reason,) = summary.failures.values()
+    assert reason.startswith("NotJSONAnswer: the provider answered ")
+    assert "not JSON" in reason and "after 2 attempt(s)" in reason
+    if name.startswith("gpt"):
+        assert "answered HTML, not JSON: <!DOCTYPE html>" in reason

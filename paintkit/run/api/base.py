@@ -30,6 +30,18 @@ def api_key(variables: tuple[str, ...], given: str | None) -> str:
     raise ValueError(f"no API key: set {' or '.join(variables)} in the environment")
 
 
+class NotJSONAnswer(ValueError):
+    """The provider answered with something else than JSON (an HTML page from a proxy or
+    gateway, often with status 200); transient: retried."""
+
+    @classmethod
+    def of(cls, body) -> NotJSONAnswer:
+        text = body.decode("utf-8", "replace") if isinstance(body, bytes) else str(body)
+        kind = "HTML" if text.lstrip()[:1] == "<" else "text"
+        start = " ".join(text.split())[:120]
+        return cls(f"the provider answered {kind}, not JSON" + (f": {start}" if start else ""))
+
+
 def decode_b64(data) -> bytes:
     if isinstance(data, bytes):
         return data
@@ -53,6 +65,8 @@ def classify(exc: BaseException) -> tuple[bool, float | None]:
     """(transient, Retry-After seconds) of a client exception: 429, 408, 409 and 5xx
     statuses, timeouts and dropped connections are transient; other errors are not."""
     names = {cls.__name__ for cls in type(exc).__mro__}
+    if isinstance(exc, NotJSONAnswer):
+        return True, None
     if names & {"APITimeoutError", "APIConnectionError", "TimeoutException", "TimeoutError",
                 "ConnectError", "ReadError", "RemoteProtocolError", "NetworkError",
                 "ConnectionError"}:

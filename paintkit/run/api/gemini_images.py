@@ -9,7 +9,9 @@ tokens) goes to the run's totals. The client's own retries are off (one attempt)
 
 from __future__ import annotations
 
-from paintkit.run.api.base import ApiModel, api_key
+import json
+
+from paintkit.run.api.base import ApiModel, NotJSONAnswer, api_key
 from paintkit.run.interface import EditRequest, EditResult, png_bytes
 from paintkit.run.redact import redact_url_text
 
@@ -43,11 +45,14 @@ class GeminiImageEdit(ApiModel):
         types = self.types
         config = types.GenerateContentConfig(response_modalities=["TEXT", "IMAGE"],
                                              **self.options)
-        response = self.client.models.generate_content(
-            model=self.model,
-            contents=[types.Part.from_bytes(data=png_bytes(request.image), mime_type="image/png"),
-                      request.instruction],
-            config=config)
+        try:
+            response = self.client.models.generate_content(
+                model=self.model,
+                contents=[types.Part.from_bytes(data=png_bytes(request.image),
+                                                mime_type="image/png"), request.instruction],
+                config=config)
+        except json.JSONDecodeError as exc:  # the client parses the body and fails
+            raise NotJSONAnswer.of(exc.doc) from None
         image, texts = None, []
         for candidate in response.candidates or []:
             for part in (candidate.content.parts if candidate.content else None) or []:

@@ -8,7 +8,7 @@ server. The client's own retries are off: :class:`~paintkit.run.api.base.ApiMode
 
 from __future__ import annotations
 
-from paintkit.run.api.base import ApiModel, api_key, decode_b64
+from paintkit.run.api.base import ApiModel, NotJSONAnswer, api_key, decode_b64
 from paintkit.run.interface import EditRequest, EditResult, png_bytes
 from paintkit.run.redact import redact_url_text
 
@@ -52,6 +52,8 @@ class OpenAIImageEdit(ApiModel):
         response = self.client.images.edit(
             model=self.model, image=("input.png", png_bytes(request.image), "image/png"),
             prompt=request.instruction, n=1, **self.options)
+        if isinstance(response, str | bytes):  # the client hands back a body it cannot parse
+            raise NotJSONAnswer.of(response)
         if not response.data:
             raise ValueError("the response holds no image")
         item = response.data[0]
