@@ -8,6 +8,7 @@ import sys
 from paintkit.cli.generate_charts import build_chart_suite
 from paintkit.cli.generate_compositional import build_compositional_suite, build_guidance_suite
 from paintkit.cli.namespaces import choose_namespace
+from paintkit.cli.signals import Terminated, exit_status
 
 SUITES = ("paintbench", "tinygrafixbench", "all", "compositional", "guidance")
 FORMATS = ("directory", "webdataset", "parquet", "verl-omni", "pix2pix", "flow-grpo",
@@ -139,8 +140,6 @@ def run(args: argparse.Namespace) -> int:
         print(f"paintkit generate: error: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt as exc:
-        from paintkit.cli.signals import Terminated, exit_status
-
         what = "terminated (SIGTERM)" if isinstance(exc, Terminated) else "interrupted"
         print(f"\npaintkit generate: {what}; every finished file is kept, run the same "
               "command again to resume", file=sys.stderr)

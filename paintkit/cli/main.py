@@ -40,7 +40,7 @@ _INTERRUPTED = {
     "generate": "every finished file is kept; run the same command again to resume",
     "baseline": "every output written so far is kept; run the same command again to resume",
     "explain": "every explanation written so far is kept; run the same command again to resume",
-    "run": "every output written so far is kept and recorded in run_manifest.json; run the "
+    "run": "every output written so far is kept and recorded in the run's manifest; run the "
            "same command again to resume",
 }
 
