@@ -29,9 +29,10 @@ def _manifest(out) -> dict:
     ("webdataset", "shard-000001.tar", "flip"),
     ("directory", "PaintBench/translation/000_input.png", "truncate"),
     ("directory", "PaintBench/translation/002.json", "flip"),
+    ("flow-grpo", "images/translation/001_answer.png", "truncate"),
 ])
 def test_a_damaged_file_is_regenerated_on_resume(tmp_path, fmt, victim, damage):
-    kwargs = {"format": fmt, "shard_size": 2} if fmt != "directory" else {}
+    kwargs = {"format": fmt, "shard_size": 2} if fmt == "webdataset" else {"format": fmt}
     _run(tmp_path, **kwargs)
     good = tree_digest(tmp_path)
     good_manifest = _manifest(tmp_path)
