@@ -7,6 +7,7 @@ import argparse
 import sys
 
 from paintkit.bench_steps import Bench, BenchConfig, StepFailed, load_config
+from paintkit.errors import one_line
 
 
 def _names(text: str) -> list[str]:
@@ -62,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         report = Bench(BenchConfig(**settings), command=getattr(args, "command_line", None)).run()
     except StepFailed as exc:
-        print(exc, file=sys.stderr)
+        print(one_line(exc), file=sys.stderr)
         return 1
     print(f"bench: done -> {report}", file=sys.stderr)
     return 0

@@ -9,6 +9,7 @@ from paintkit.cli.generate_charts import build_chart_suite
 from paintkit.cli.generate_compositional import build_compositional_suite, build_guidance_suite
 from paintkit.cli.namespaces import choose_namespace
 from paintkit.cli.signals import Terminated, exit_status
+from paintkit.errors import one_line
 
 SUITES = ("paintbench", "tinygrafixbench", "all", "compositional", "guidance")
 FORMATS = ("directory", "webdataset", "parquet", "verl-omni", "pix2pix", "flow-grpo",
@@ -137,7 +138,7 @@ def run(args: argparse.Namespace) -> int:
                               overwrite=args.overwrite, progress=not args.quiet,
                               svg=getattr(args, "svg", False))
     except WriteError as exc:
-        print(f"paintkit generate: error: {exc}", file=sys.stderr)
+        print(f"paintkit generate: error: {one_line(exc)}", file=sys.stderr)
         return 1
     except KeyboardInterrupt as exc:
         what = "terminated (SIGTERM)" if isinstance(exc, Terminated) else "interrupted"

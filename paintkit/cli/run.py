@@ -6,6 +6,7 @@ import argparse
 import sys
 from functools import partial
 
+from paintkit.errors import one_line
 from paintkit.io.folder_lock import FolderNotWritableError
 
 
@@ -148,7 +149,7 @@ def run(args: argparse.Namespace) -> int:
             address=args.address,
             settings=settings)
     except (FolderNotWritableError, PermissionError) as exc:
-        print(f"paintkit run: error: {exc}", file=sys.stderr)
+        print(f"paintkit run: error: {one_line(exc)}", file=sys.stderr)
         return 1
     finally:
         if args.engine != "ray":
@@ -163,7 +164,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"{summary.scored} rows scored -> {args.eval_out}/problem_stats.jsonl",
               file=sys.stderr)
     for key, reason in list(summary.failures.items())[:10]:
-        print(f"paintkit run: failed {key}: {reason}", file=sys.stderr)
+        print(f"paintkit run: failed {key}: {one_line(reason)}", file=sys.stderr)
     if summary.failures:
         print(f"paintkit run: {len(summary.failures)} problem(s) failed (reasons in "
               f"{summary.model_dir}/run_manifest.json); run the same command again to retry "
