@@ -16,6 +16,7 @@ from concurrent.futures import BrokenExecutor
 from paintkit._version import __version__
 from paintkit.cli.signals import Terminated, exit_status, stop_signals
 from paintkit.errors import PaintkitError, one_line
+from paintkit.io.redact import redact_url_text
 
 COMMANDS: tuple[str, ...] = ("scene", "gallery", "tasks", "show", "eval", "generate",
                              "baseline", "run", "stats", "report", "agreement", "explain",
@@ -62,10 +63,11 @@ def _os_error_line(exc: OSError) -> str:
 
 
 def command_line(argv: list[str]) -> str:
-    """``paintkit ARGS`` as a shell line (recorded in reports and stats provenance)."""
+    """``paintkit ARGS`` as a shell line (recorded in reports and stats provenance), with
+    the credentials of any URL in it masked (:mod:`paintkit.io.redact`)."""
     import shlex
 
-    return shlex.join(["paintkit", *map(str, argv)])
+    return redact_url_text(shlex.join(["paintkit", *map(str, argv)]))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -11,10 +11,10 @@ from __future__ import annotations
 import base64
 from dataclasses import dataclass, field
 
+from paintkit.io.redact import redact_url_text
 from paintkit.run.api.base import api_key, classify
 from paintkit.run.api.limits import RateLimiter, RetryPolicy, call_with_deadline
 from paintkit.run.interface import png_bytes
-from paintkit.run.redact import redact_url_text
 
 SYSTEM_PROMPT = (
     "You plan image edits. Given an image and an editing instruction, identify the shapes "

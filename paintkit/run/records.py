@@ -29,9 +29,9 @@ from pathlib import Path
 from paintkit.io.atomic import write_text_atomic
 from paintkit.io.images import read_regular_file
 from paintkit.io.jsonl import parse_json
+from paintkit.io.redact import Redactor
 from paintkit.layout.outputs import RUN_LOG_NAME as LOG_NAME
 from paintkit.layout.outputs import RUN_MANIFEST_NAME as MANIFEST_NAME
-from paintkit.run.redact import Redactor
 
 _PACKAGES = ("paintkit", "numpy", "pillow", "torch", "diffusers", "transformers",
              "accelerate", "openai", "google-genai", "ray")
@@ -138,7 +138,7 @@ def _open_log(path: Path):
 class RunRecords:
     """The manifest entry of this run and the log it appends to (held under the lock).
 
-    Every string recorded passes through ``redactor`` (:mod:`paintkit.run.redact`): no
+    Every string recorded passes through ``redactor`` (:mod:`paintkit.io.redact`): no
     URL credential and no known key reaches the files.
     """
 

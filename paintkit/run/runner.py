@@ -17,13 +17,13 @@ from pathlib import Path
 
 from paintkit.io.folder_lock import FolderLock
 from paintkit.io.progress import Progress
+from paintkit.io.redact import Redactor
 from paintkit.layout.benchmark import BenchmarkProblem, discover_problems
 from paintkit.layout.outputs import RUN_LOCK_NAME
 from paintkit.run.live_eval import LiveScorer
 from paintkit.run.produce import output_decodes, produce_batch
 from paintkit.run.ray_engine import run_on_ray
 from paintkit.run.records import RunRecords, remove_stale_temporaries
-from paintkit.run.redact import Redactor
 
 
 @dataclass

@@ -8,7 +8,7 @@ import sys
 import pytest
 
 from paintkit.cli.main import main
-from paintkit.run.redact import Redactor, redact_url_text
+from paintkit.io.redact import Redactor, redact_url_text
 from tests.support.loopback import Loopback
 
 pytest.importorskip("openai")
@@ -78,3 +78,10 @@ def test_redaction_rules():
     redactor = Redactor(["a-key-of-length", "short"])  # under 8 characters: too common to mask
     assert redactor.value({"reason": ["Bearer a-key-of-length", "short"], "n": 3}) == \
         {"reason": ["Bearer ***", "short"], "n": 3}
+
+
+def test_recorded_command_lines_hold_no_url_credentials():
+    from paintkit.cli.main import command_line
+
+    line = command_line(["run", "--api-base", "https://me:pw@host/v1?token=t", "--seed", "1"])
+    assert line == "paintkit run --api-base 'https://***@host/v1?token=***' --seed 1"

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import json
 
+from paintkit.io.redact import redact_url_text
 from paintkit.run.api.base import ApiModel, NotJSONAnswer, api_key
 from paintkit.run.interface import EditRequest, EditResult, png_bytes
-from paintkit.run.redact import redact_url_text
 
 KEY_VARIABLES = ("GEMINI_API_KEY", "GOOGLE_API_KEY")
 _USAGE = ("prompt_token_count", "candidates_token_count", "thoughts_token_count",

@@ -8,9 +8,9 @@ server. The client's own retries are off: :class:`~paintkit.run.api.base.ApiMode
 
 from __future__ import annotations
 
+from paintkit.io.redact import redact_url_text
 from paintkit.run.api.base import ApiModel, NotJSONAnswer, api_key, decode_b64
 from paintkit.run.interface import EditRequest, EditResult, png_bytes
-from paintkit.run.redact import redact_url_text
 
 KEY_VARIABLES = ("OPENAI_API_KEY",)
 

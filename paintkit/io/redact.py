@@ -1,8 +1,8 @@
-"""Secrets never leave a run: URL credentials and known keys are cut from what it records.
+"""Secrets never leave a run: URL credentials and known keys are cut from what paintkit records.
 
 Everything ``paintkit run`` writes or prints about a run (``run_manifest.json``,
-``run_log.jsonl``, the reasons on stderr, the report's run facts) passes through a
-:class:`Redactor`:
+``run_log.jsonl``, the reasons on stderr) passes through a :class:`Redactor`, and every
+command line paintkit records (stats provenance, reports) through :func:`redact_url_text`:
 
 - a URL's user name and password (``http://user:SECRET@host/v1``) become ``***@``;
 - a URL query value whose name says it is a credential (``key``, ``api_key``, ``token``,
