@@ -32,10 +32,13 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from paintkit._version import __version__
+from paintkit.arguments import check_int
+from paintkit.bench_files import drop_rows_of_other_models, tree_fingerprint
 from paintkit.errors import PaintkitError
 from paintkit.io.atomic import write_text_atomic
 from paintkit.io.plural import count_of
 from paintkit.layout.results import AGGREGATE_NAME, PROBLEM_STATS_NAME
+from paintkit.stats.bootstrap import MAX_N_BOOT
 
 __all__ = ["BASELINES", "SUITES", "Bench", "BenchConfig", "StepFailed", "bench",
            "benchmark_suite", "load_config", "tree_fingerprint"]
@@ -73,6 +76,7 @@ class BenchConfig:
     gallery_per_model: int = 2
 
     def __post_init__(self):
+        self._check_types()
         for name in ("benchmarks", "baselines", "tasks", "conditions", "models"):
             value = getattr(self, name)
             if isinstance(value, str):  # "a,b" in a config file
@@ -88,6 +92,33 @@ class BenchConfig:
                              f"{', '.join(bad)}")
         if not self.baselines and not self.outputs and not self.models:
             raise ValueError("nothing to score: give baselines, models or an outputs folder")
+
+
+    def _check_types(self) -> None:
+        """Every key's type and range, before any step runs: ``ValueError`` naming the key,
+        what it expects and what it got."""
+        def wrong(name: str, wanted: str):
+            value = getattr(self, name)
+            return ValueError(f"{name}: expected {wanted}, got {value!r} ({type(value).__name__})")
+
+        if not isinstance(self.out, str | os.PathLike) or not str(self.out):
+            raise wrong("out", "a folder (a string)")
+        if self.outputs is not None and not isinstance(self.outputs, str | os.PathLike):
+            raise wrong("outputs", "a folder (a string)")
+        if self.size is not None and not isinstance(self.size, str):
+            raise wrong("size", 'a size string ("WxH")')
+        for name in ("benchmarks", "baselines", "models", "tasks", "conditions"):
+            value = getattr(self, name)
+            optional = name in ("tasks", "conditions")
+            if (value is None and optional) or isinstance(value, str):
+                continue
+            if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
+                raise wrong(name, "a list of names or a comma-separated string")
+        check_int(self.per_cell, "per_cell", 1, allow_none=True)
+        check_int(self.jobs, "jobs", 0)
+        check_int(self.n_boot, "n_boot", 1, MAX_N_BOOT)
+        check_int(self.seed, "seed", 0)
+        check_int(self.gallery_per_model, "gallery_per_model", 0)
 
 
 def load_config(path) -> dict:
@@ -111,27 +142,6 @@ def load_config(path) -> dict:
         raise ValueError(f"{path}: unknown key {', '.join(unknown)}; expected some of "
                          f"{', '.join(sorted(known))}")
     return data
-
-
-def tree_fingerprint(root) -> str:
-    """SHA-256 over (relative path, size, mtime) of ``root`` (a file) or of every file under
-    it ("" if absent)."""
-    root = Path(root)
-    if not root.exists():
-        return ""
-    digest = hashlib.sha256()
-    if root.is_file():
-        st = root.stat()
-        digest.update(f"{root.name}|{st.st_size}|{st.st_mtime_ns}".encode("utf-8", "surrogateescape"))
-        return digest.hexdigest()
-    for folder, dirs, files in os.walk(root):
-        dirs.sort()
-        for name in sorted(files):
-            path = Path(folder) / name
-            st = path.stat()
-            digest.update(f"{path.relative_to(root)}|{st.st_size}|{st.st_mtime_ns}\n".encode(
-                "utf-8", "surrogateescape"))
-    return digest.hexdigest()
 
 
 def _key(*parts) -> str:
@@ -267,10 +277,11 @@ class Bench:
             raise ValueError(f"{len(summary.failures)} problem(s) failed (first: {key}: "
                              f"{reason}; all in {summary.model_dir}/run_manifest.json)")
 
-    def evaluate(self, outputs: Path) -> None:
+    def evaluate(self, outputs: Path, models: list[str] | None = None) -> None:
         from paintkit.eval import evaluate  # numba: the scoring kernels
 
-        summary = evaluate(self.bench, outputs, self.results, jobs=self._jobs(), progress=False)
+        summary = evaluate(self.bench, outputs, self.results, models=models, jobs=self._jobs(),
+                           progress=False)
         for note in summary.notes:
             self.log(f"bench: eval: {note}")
         self.log(f"{count_of(summary.scored, 'row')} written "
@@ -303,6 +314,20 @@ class Bench:
                             gallery_per_model=c.gallery_per_model, command=self.command)
         self.log(f"report: {path.stat().st_size / 1e6:.2f} MB -> {path}")
 
+    def _own_models(self) -> list[str]:
+        """The model folders this config scores under ``<out>/outputs``: its baselines and
+        its models' folders (other folders there are left from earlier configs)."""
+        from paintkit.run.runner import folder_name  # torch
+
+        return [*self.config.baselines, *(folder_name(m) for m in self.config.models)]
+
+    def _your_models(self) -> set[str]:
+        """The model folders of ``outputs`` (every one is scored)."""
+        root = Path(self.config.outputs) if self.config.outputs else None
+        if root is None or not root.is_dir():
+            return set()
+        return {entry.name for entry in root.iterdir() if entry.is_dir()}
+
     def run(self) -> Path:
         """Every step in order; returns the report's path."""
         c = self.config
@@ -320,11 +345,15 @@ class Bench:
         roots = ([self.outputs] if c.baselines or c.models else []) + \
             ([Path(c.outputs)] if c.outputs else [])
         stats_file = self.results / PROBLEM_STATS_NAME
+        own = self._own_models()
+        drop_rows_of_other_models(stats_file, set(own) | self._your_models())
         for root in roots:
             name = "eval" if root == self.outputs else "eval (your outputs)"
-            # the outputs and the problems they are scored against; the results file is
-            # shared by both evals, so only its existence is checked
-            fingerprint = _key(self.version, bench_fp, tree_fingerprint(root), str(root))
+            models = own if root == self.outputs else None
+            # the outputs, the models scored in them and the problems they are scored
+            # against; the results file is shared by both evals, so only its existence is
+            # checked
+            fingerprint = _key(self.version, bench_fp, tree_fingerprint(root), str(root), models)
             if not stats_file.exists():
                 self.state.pop(name, None)
             before = self.state.get(name)
@@ -332,7 +361,8 @@ class Bench:
                 self.log(f"bench: {name}: unchanged, skipped")
                 continue
             # evaluate rescores the outputs that appeared or changed since their row was written
-            self._step(name, fingerprint, lambda root=root: self.evaluate(root), stats_file)
+            self._step(name, fingerprint,
+                       lambda root=root, models=models: self.evaluate(root, models), stats_file)
         res_fp = tree_fingerprint(stats_file)
         self._step("stats", _key(self.version, res_fp, c.n_boot, c.seed), self.aggregate,
                    self.results / AGGREGATE_NAME)

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from paintkit.arguments import check_int
-from paintkit.io.jsonl import parse_json
+from paintkit.layout.benchmark import read_metadata_file
 from paintkit.layout.problem_files import metadata_files, metadata_name, parse_problem_file
 from paintkit.seeds import python_rng, seed_from_key
 
@@ -52,10 +52,27 @@ def item_of(key: str, meta: Mapping) -> Item:
     if missing:
         raise ValueError(f"problem {key}: metadata lacks {', '.join(missing)}; balanced subsets "
                          "need the scene and the edit size (PaintBench, compositional, guidance)")
-    elements = meta["scene"].get("elements", ())
-    objects = sum(1 for e in elements if e.get("kind") == "shape")
-    steps = meta.get("params", {}).get("steps")
-    return Item(key, objects, meta["edit_pixels"] / (meta["W"] * meta["H"]),
+
+    def wrong(field: str, wanted: str) -> ValueError:
+        value = meta[field]
+        return ValueError(f"problem {key}: {field!r} must be {wanted}, got {value!r:.60} "
+                          f"({type(value).__name__})")
+
+    for side in ("W", "H"):
+        if isinstance(meta[side], bool) or not isinstance(meta[side], int) or meta[side] < 1:
+            raise wrong(side, "a positive integer")
+    edit_pixels = meta["edit_pixels"]
+    if isinstance(edit_pixels, bool) or not isinstance(edit_pixels, int | float) \
+            or not 0 <= edit_pixels < float("inf"):
+        raise wrong("edit_pixels", "a number of pixels >= 0")
+    scene = meta["scene"]
+    elements = scene.get("elements", []) if isinstance(scene, dict) else None
+    if not isinstance(elements, list):
+        raise wrong("scene", "an object with a list of 'elements'")
+    objects = sum(1 for e in elements if isinstance(e, dict) and e.get("kind") == "shape")
+    params = meta.get("params", {})
+    steps = params.get("steps") if isinstance(params, dict) else None
+    return Item(key, objects, edit_pixels / (meta["W"] * meta["H"]),
                 len(steps) if isinstance(steps, list) else 1)
 
 
@@ -127,7 +144,5 @@ def load_pool(benchmark_root) -> list[Item]:
 
 
 def _read_problem(path: Path) -> dict:
-    try:
-        return parse_json(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise ValueError(f"{path}: cannot read problem metadata: {exc}") from None
+    """The one checked reader of a problem's JSON (eval and explain read it the same way)."""
+    return read_metadata_file(path)

@@ -9,6 +9,7 @@ import sys
 from paintkit.bench_steps import Bench, BenchConfig, StepFailed, load_config
 from paintkit.cli.flags import count, integer, seed
 from paintkit.cli.generate import MAX_PER_CELL
+from paintkit.errors import one_line
 
 
 def _names(text: str) -> list[str]:
@@ -64,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         report = Bench(BenchConfig(**settings), command=getattr(args, "command_line", None)).run()
     except StepFailed as exc:
-        print(exc, file=sys.stderr)
+        print(one_line(exc), file=sys.stderr)
         return 1
     print(f"bench: done -> {report}", file=sys.stderr)
     return 0

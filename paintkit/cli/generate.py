@@ -9,6 +9,8 @@ from paintkit.cli.flags import count, integer
 from paintkit.cli.generate_charts import build_chart_suite
 from paintkit.cli.generate_compositional import build_compositional_suite, build_guidance_suite
 from paintkit.cli.namespaces import choose_namespace
+from paintkit.cli.signals import Terminated, exit_status
+from paintkit.errors import one_line
 
 SUITES = ("paintbench", "tinygrafixbench", "all", "compositional", "guidance")
 FORMATS = ("directory", "webdataset", "parquet", "verl-omni", "pix2pix", "flow-grpo",
@@ -158,12 +160,13 @@ def run(args: argparse.Namespace) -> int:
                               overwrite=args.overwrite, progress=not args.quiet,
                               svg=getattr(args, "svg", False))
     except WriteError as exc:
-        print(f"paintkit generate: error: {exc}", file=sys.stderr)
+        print(f"paintkit generate: error: {one_line(exc)}", file=sys.stderr)
         return 1
-    except KeyboardInterrupt:
-        print("\npaintkit generate: interrupted; every finished file is kept, run the same "
+    except KeyboardInterrupt as exc:
+        what = "terminated (SIGTERM)" if isinstance(exc, Terminated) else "interrupted"
+        print(f"\npaintkit generate: {what}; every finished file is kept, run the same "
               "command again to resume", file=sys.stderr)
-        return 130
+        return exit_status(exc)
     print(summary.describe(), file=sys.stderr)
     dropped = dropped_modes(suite)
     if dropped is not None:

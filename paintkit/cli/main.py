@@ -11,10 +11,13 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
+from concurrent.futures import BrokenExecutor
 
 from paintkit._version import __version__
 from paintkit.cli.flags import strict_parsers
-from paintkit.errors import PaintkitError
+from paintkit.cli.signals import Terminated, exit_status, stop_signals
+from paintkit.errors import PaintkitError, one_line
+from paintkit.io.redact import redact_url_text
 
 COMMANDS: tuple[str, ...] = ("scene", "gallery", "tasks", "show", "eval", "generate",
                              "baseline", "run", "stats", "report", "agreement", "explain",
@@ -41,6 +44,8 @@ _INTERRUPTED = {
     "generate": "every finished file is kept; run the same command again to resume",
     "baseline": "every output written so far is kept; run the same command again to resume",
     "explain": "every explanation written so far is kept; run the same command again to resume",
+    "run": "every output written so far is kept and recorded in the run's manifest; run the "
+           "same command again to resume",
 }
 
 
@@ -61,17 +66,19 @@ def _os_error_line(exc: OSError) -> str:
 
 
 def command_line(argv: list[str]) -> str:
-    """``paintkit ARGS`` as a shell line (recorded in reports and stats provenance)."""
+    """``paintkit ARGS`` as a shell line (recorded in reports and stats provenance), with
+    the credentials of any URL in it masked (:mod:`paintkit.io.redact`)."""
     import shlex
 
-    return shlex.join(["paintkit", *map(str, argv)])
+    return redact_url_text(shlex.join(["paintkit", *map(str, argv)]))
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run one command; every expected failure is one line on stderr, never a traceback.
 
     Exit codes: 0 done, 2 bad input (``ValueError``), 1 a fault of the system (a full disk,
-    a read-only folder, out of memory), 130 interrupted (Ctrl-C).
+    a read-only folder, out of memory), 130 interrupted (Ctrl-C), 143 terminated (SIGTERM);
+    a second Ctrl-C or SIGTERM while the command stops ends it at once (:mod:`.signals`).
     """
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -80,23 +87,34 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return 0
     prefix = f"paintkit {args.command}"
+    with stop_signals(prefix):  # also while the line is printed: a second signal exits
+        return _run(args, prefix)
+
+
+def _run(args, prefix: str) -> int:
     try:
         return int(args.func(args) or 0)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
         kept = _INTERRUPTED.get(args.command, "nothing half-written is left (files are "
                                 "written whole or not at all)")
-        print(f"\n{prefix}: interrupted; {kept}", file=sys.stderr)
-        return 130
+        what = "terminated (SIGTERM)" if isinstance(exc, Terminated) else "interrupted"
+        print(f"\n{prefix}: {what}; {kept}", file=sys.stderr)
+        return exit_status(exc)
     except BrokenPipeError:  # `paintkit tasks --json | head`: the reader has what it wanted
         import os
 
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no flush error at exit
         return 0
     except ValueError as exc:  # bad user input: one clear line, no traceback
-        print(f"{prefix}: error: {exc}", file=sys.stderr)
+        print(f"{prefix}: error: {one_line(exc)}", file=sys.stderr)
         return 2
     except OSError as exc:  # a full disk, a read-only folder: one line naming the path
-        print(f"{prefix}: error: {_os_error_line(exc)}", file=sys.stderr)
+        print(f"{prefix}: error: {one_line(_os_error_line(exc))}", file=sys.stderr)
+        return 1
+    except BrokenExecutor:  # a worker killed from outside: the OOM killer, most often
+        print(f"{prefix}: error: a worker process was killed (most likely the system ran out "
+              "of memory and its OOM killer ended it); everything finished before is kept, run "
+              "the same command again (with fewer --jobs) to resume", file=sys.stderr)
         return 1
     except MemoryError:
         print(f"{prefix}: error: out of memory; use smaller inputs or options (for example "

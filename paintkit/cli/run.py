@@ -7,6 +7,7 @@ import sys
 from functools import partial
 
 from paintkit.cli.flags import count, integer, number, renamed, seed
+from paintkit.errors import one_line
 from paintkit.io.folder_lock import FolderNotWritableError
 from paintkit.io.plural import count_of
 
@@ -155,7 +156,7 @@ def run(args: argparse.Namespace) -> int:
             address=args.address,
             settings=settings)
     except (FolderNotWritableError, PermissionError) as exc:
-        print(f"paintkit run: error: {exc}", file=sys.stderr)
+        print(f"paintkit run: error: {one_line(exc)}", file=sys.stderr)
         return 1
     finally:
         if args.engine != "ray":
@@ -170,7 +171,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"{count_of(summary.scored, 'row')} scored -> {args.eval_out}/problem_stats.jsonl",
               file=sys.stderr)
     for key, reason in list(summary.failures.items())[:10]:
-        print(f"paintkit run: failed {key}: {reason}", file=sys.stderr)
+        print(f"paintkit run: failed {key}: {one_line(reason)}", file=sys.stderr)
     if summary.failures:
         print(f"paintkit run: {len(summary.failures)} problem(s) failed (reasons in "
               f"{summary.model_dir}/run_manifest.json); run the same command again to retry "

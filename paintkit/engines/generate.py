@@ -1,6 +1,7 @@
 """Run a suite through an engine into a writer: the driver behind ``paintkit generate``.
 
-The driver walks the suite in order. Problems already on disk are skipped (resume);
+The driver walks the suite in order. Problems already on disk are skipped (resume) once
+their files match the earlier manifest's records (:mod:`paintkit.writers.resume`);
 the others are grouped into units of consecutive indices and submitted to the engine, at
 most ``2 x workers`` at a time and at most :data:`MAX_AHEAD_UNITS` units ahead of the
 oldest unwritten problem. Results come back in any order and are handed to the writer in
@@ -30,6 +31,7 @@ from paintkit.writers.manifest import (
     ManifestBuilder,
     manifest_header,
     prepare_root,
+    read_manifest,
     write_incomplete,
 )
 
@@ -111,7 +113,9 @@ def write_suite(suite: ProblemSuite, out: Path | str, *, format: str = "director
         try:
             state = prepare_root(root, header, overwrite)
             writer.clean_temporary()
-            write_incomplete(root, header)
+            if state == "resume":  # keep only what matches the records of the earlier run
+                writer.keep((read_manifest(root) or {}).get("files"))
+            write_incomplete(root, header, writer.kept.unreached())
             return _drive(suite, writer, runner, root, header, state, progress,
                           WorkOptions(png_encoder=png_encoder, json_indent=writer.json_indent,
                                       svg=svg),
@@ -165,7 +169,7 @@ def _drive(suite, writer, engine, root, header, state, show, options, unit_size)
         manifest.commit()
     except BaseException:
         writer.abort()
-        manifest.discard()
+        manifest.commit_incomplete(writer.kept.unreached())
         bar.close()
         raise
     bar.close()
@@ -173,6 +177,7 @@ def _drive(suite, writer, engine, root, header, state, show, options, unit_size)
         out=root, format=writer.format, engine=engine.name, workers=engine.workers,
         problems=len(suite), generated=bar.processed, skipped=bar.skipped, files=manifest.files,
         nbytes=manifest.nbytes, seconds=time.perf_counter() - start,
+        damaged=tuple(writer.kept.damaged),
     )
 
 

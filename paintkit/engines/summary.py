@@ -22,6 +22,8 @@ class GenerateSummary:
     files: int
     nbytes: int
     seconds: float
+    #: ``(path, reason)`` of kept files that failed their check and were generated again.
+    damaged: tuple = ()
 
     @property
     def problems_per_second(self) -> float:
@@ -29,6 +31,10 @@ class GenerateSummary:
 
     def describe(self) -> str:
         skipped = f" ({self.skipped:,} already there)" if self.skipped else ""
+        if self.damaged:
+            path, reason = self.damaged[0]
+            more = f" and {len(self.damaged) - 1:,} more" if len(self.damaged) > 1 else ""
+            skipped += f" (regenerated damaged {path}: {reason}{more})"
         return (f"{count_of(self.problems, 'problem')}{skipped}, {count_of(self.files, 'file')}, "
                 f"{self.nbytes / 1e6:,.1f} MB in {self.seconds:.1f} s: "
                 f"{self.problems_per_second:,.1f} problems/s generated "

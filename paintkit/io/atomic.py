@@ -82,6 +82,8 @@ def write_bytes_atomic(path: str | os.PathLike[str], data: bytes) -> None:
         fh.write(data)
 
 
-def write_text_atomic(path: str | os.PathLike[str], text: str) -> None:
-    with atomic_open(path, "w", encoding="utf-8") as fh:
+def write_text_atomic(path: str | os.PathLike[str], text: str, errors: str = "strict") -> None:
+    """``text`` as UTF-8; ``errors="backslashreplace"`` writes what UTF-8 cannot hold (an
+    unpaired surrogate such as ``\\ud800`` from a model's text) escaped, instead of raising."""
+    with atomic_open(path, "w", encoding="utf-8", errors=errors) as fh:
         fh.write(text)

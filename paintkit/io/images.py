@@ -77,11 +77,13 @@ def _reason(exc: BaseException) -> str:
     return text if isinstance(exc, OSError | ValueError | SyntaxError) else f"{name}: {text}"
 
 
-def _check_size(width: int, height: int, where: str) -> None:
-    if width * height > MAX_PIXELS:
+def _check_size(width: int, height: int, where: str, limit: int = MAX_PIXELS,
+                limit_text: str = "") -> None:
+    if width * height > limit:
         raise ImageTooLargeError(
             f"{where}: {width}x{height} = {width * height} pixels exceeds the limit of "
-            f"{MAX_PIXELS} (2^28); refusing to decode"
+            f"{limit} ({limit_text or ('2^28' if limit == MAX_PIXELS else 'pixels')}); "
+            "refusing to decode"
         )
 
 
@@ -157,14 +159,19 @@ def _rgb_from_pil(image: Image.Image, where: str) -> np.ndarray:
         raise ImageDecodeError(f"{where}: cannot decode image: {_reason(exc)}") from exc
 
 
-def decode_rgb_bytes(data: bytes, where: str = "<bytes>") -> np.ndarray:
-    """Decode encoded image bytes to uint8 ``(H, W, 3)`` (see module docstring)."""
+def decode_rgb_bytes(data: bytes, where: str = "<bytes>", max_pixels: int = MAX_PIXELS,
+                     limit_text: str = "") -> np.ndarray:
+    """Decode encoded image bytes to uint8 ``(H, W, 3)`` (see module docstring).
+
+    ``max_pixels`` (at most :data:`MAX_PIXELS`) lowers the size refused from the header,
+    before anything is decoded; ``limit_text`` says where that limit comes from."""
     if not data:
         raise ImageDecodeError(f"{where}: empty file")
+    max_pixels = min(max_pixels, MAX_PIXELS)
     header = png_header(data)
     if header is not None:
         width, height, depth, color = header
-        _check_size(width, height, where)
+        _check_size(width, height, where, max_pixels, limit_text)
         if depth == 8 and color in (2, 6) and (pixels := decode_png_rgb(data)) is not None:
             return pixels  # well formed: ~3x faster than libpng on paintkit's own files
         if _imagecodecs is not None and depth == 8 and color in (2, 6):
@@ -182,6 +189,7 @@ def decode_rgb_bytes(data: bytes, where: str = "<bytes>") -> np.ndarray:
         raise ImageTooLargeError(f"{where}: {_reason(exc)}") from exc
     except Exception as exc:  # noqa: BLE001 - e.g. NotImplementedError from a DDS plugin
         raise ImageDecodeError(f"{where}: cannot identify image: {_reason(exc)}") from exc
+    _check_size(*image.size, where, max_pixels, limit_text)  # from the header, not decoded yet
     return _rgb_from_pil(image, where)
 
 

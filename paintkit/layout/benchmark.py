@@ -163,7 +163,11 @@ def discover_problems(root, benchmarks=None, tasks=None) -> list[BenchmarkProble
 
 def read_metadata(problem: BenchmarkProblem) -> dict:
     """The problem's JSON; a clear :class:`LayoutError` if unreadable or not an object."""
-    path = problem.metadata_path
+    return read_metadata_file(problem.metadata_path)
+
+
+def read_metadata_file(path: Path) -> dict:
+    """A problem's ``NNN.json`` at ``path``: the checks of :func:`read_metadata`."""
     try:
         meta = parse_json(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:

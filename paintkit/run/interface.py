@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 from PIL import Image
 
-from paintkit.io.images import ImageDecodeError, decode_rgb_bytes, rgb_from_array
+from paintkit.io.images import MAX_PIXELS, ImageDecodeError, decode_rgb_bytes, rgb_from_array
 
 
 @dataclass(frozen=True)
@@ -71,6 +71,10 @@ class EditModel:
         """Model id, revision and every setting, for ``run_manifest.json``."""
         return {"name": self.name}
 
+    def secrets(self) -> tuple[str, ...]:
+        """Credentials the model holds (API keys), masked wherever the run records text."""
+        return ()
+
     def usage_summary(self) -> dict:
         """Totals of what the provider reported (tokens, images), for the manifest."""
         return {}
@@ -85,18 +89,42 @@ def problem_seed(run_seed: int, key: str) -> int:
     return int.from_bytes(digest[:4], "big")
 
 
-def to_rgb_array(image: Any, where: str) -> np.ndarray:
+#: An output may have at most this many times the pixels of its problem's input (a 4x
+#: upscale each way), or :data:`MIN_OUTPUT_PIXEL_LIMIT` pixels, whichever is more:
+#: providers answer at their own fixed sizes, but a 16384 x 16384 answer to a 512 x 512
+#: problem is refused from its header before it is decoded (it would take 800 MB).
+OUTPUT_PIXEL_FACTOR = 16
+#: 4096 x 4096: every output size a provider offers today fits.
+MIN_OUTPUT_PIXEL_LIMIT = 4096 * 4096
+
+
+def output_pixel_limit(width: int, height: int) -> int:
+    """The most pixels an output of a ``width`` x ``height`` problem may have."""
+    return max(OUTPUT_PIXEL_FACTOR * width * height, MIN_OUTPUT_PIXEL_LIMIT)
+
+
+def to_rgb_array(image: Any, where: str, max_pixels: int | None = None) -> np.ndarray:
     """uint8 ``(H, W, 3)`` from what an adapter returned: a PIL image (any mode), a uint8
-    ``(H, W, 3|4)`` or ``(H, W)`` array, or encoded image bytes.
+    ``(H, W, 3|4)`` or ``(H, W)`` array, or encoded image bytes. ``max_pixels``: refuse a
+    larger image (encoded bytes: from the header, before decoding).
 
     Raises:
-        ValueError: anything else, or bytes that do not decode (naming ``where``).
+        ValueError: anything else, bytes that do not decode or an image above
+            ``max_pixels`` (naming ``where``).
     """
+    limit_text = (f"{OUTPUT_PIXEL_FACTOR}x the problem's pixels, at least 4096x4096"
+                  if max_pixels else "")
+    if max_pixels is not None:
+        size = image.size if isinstance(image, Image.Image) else \
+            image.shape[1::-1] if isinstance(image, np.ndarray) and image.ndim >= 2 else None
+        if size is not None and size[0] * size[1] > max_pixels:
+            raise ValueError(f"{where}: {size[0]}x{size[1]} = {size[0] * size[1]} pixels "
+                             f"exceeds the limit of {max_pixels} ({limit_text}); refused")
     if isinstance(image, Image.Image):
         return np.asarray(image.convert("RGB"))
     if isinstance(image, bytes | bytearray | memoryview):
         try:
-            return decode_rgb_bytes(bytes(image), where)
+            return decode_rgb_bytes(bytes(image), where, max_pixels or MAX_PIXELS, limit_text)
         except ImageDecodeError as exc:
             raise ValueError(str(exc)) from None
     if isinstance(image, np.ndarray):

@@ -11,8 +11,9 @@ from __future__ import annotations
 import base64
 from dataclasses import dataclass, field
 
+from paintkit.io.redact import redact_url_text
 from paintkit.run.api.base import api_key, classify
-from paintkit.run.api.limits import RateLimiter, RetryPolicy
+from paintkit.run.api.limits import RateLimiter, RetryPolicy, call_with_deadline
 from paintkit.run.interface import png_bytes
 
 SYSTEM_PROMPT = (
@@ -42,11 +43,12 @@ class Planner:
         except ImportError:
             raise ValueError("--planner needs the api extra: pip install 'paintkit[api]'") \
                 from None
-        self.model, self.system_prompt = model, system_prompt
+        self.model, self.system_prompt, self.timeout = model, system_prompt, timeout
         self._config = {"model": model, "base_url": base_url, "key": key, "rpm": rpm,
                         "retries": retries, "timeout": timeout, "system_prompt": system_prompt}
+        self.key = api_key(("PAINTKIT_PLANNER_API_KEY", "OPENAI_API_KEY"), key)
         self.client = openai.OpenAI(
-            api_key=api_key(("PAINTKIT_PLANNER_API_KEY", "OPENAI_API_KEY"), key),
+            api_key=self.key,
             base_url=base_url, max_retries=0, timeout=timeout)
         self.limiter, self.policy = RateLimiter(rpm), RetryPolicy(retries)
 
@@ -59,7 +61,9 @@ class Planner:
                 {"type": "text", "text": f"Instruction: {instruction}"}]},
         ]
         response, _ = self.policy.call(
-            lambda: self.client.chat.completions.create(model=self.model, messages=messages),
+            lambda: call_with_deadline(
+                lambda: self.client.chat.completions.create(model=self.model, messages=messages),
+                self.timeout),
             classify, self.limiter)
         text = (response.choices[0].message.content or "").strip() if response.choices else ""
         if not text:
@@ -80,6 +84,9 @@ class Planner:
     def __setstate__(self, config: dict) -> None:
         self.__init__(**config)
 
+    def secrets(self) -> tuple[str, ...]:
+        return (self.key,)
+
     def describe(self) -> dict:
-        return {"model": self.model, "base_url": str(self.client.base_url),
+        return {"model": self.model, "base_url": redact_url_text(str(self.client.base_url)),
                 "system_prompt": self.system_prompt}

@@ -4,21 +4,32 @@
 the model once for the batch, and writes each answer atomically: the reasoning text and the
 plan first, the ``NNNN_output.png`` last, so an output that exists always has its text
 beside it. It returns one log record per problem; a problem the model failed (or whose
-image does not decode) is recorded with its reason and leaves no file, so the next run
-retries it.
+image does not decode, or whose files cannot be written) is recorded with its reason and
+leaves no output, so the next run retries it. Only a fault of the machine (a full disk, a
+read-only folder) stops the run. Text that UTF-8 cannot hold (an unpaired surrogate) is
+written escaped (``\\ud800``).
 """
 
 from __future__ import annotations
 
+import errno
 import time
 from pathlib import Path
 
 from PIL import Image
 
+from paintkit.errors import one_line
 from paintkit.io.atomic import write_text_atomic
 from paintkit.io.images import load_rgb, write_png
 from paintkit.layout.benchmark import BenchmarkProblem, read_metadata
-from paintkit.run.interface import EditModel, EditRequest, EditResult, problem_seed, to_rgb_array
+from paintkit.run.interface import (
+    EditModel,
+    EditRequest,
+    EditResult,
+    output_pixel_limit,
+    problem_seed,
+    to_rgb_array,
+)
 
 
 def problem_key(problem: BenchmarkProblem) -> str:
@@ -39,8 +50,14 @@ def output_decodes(path: Path) -> bool:
     return True
 
 
+#: OS errors that are the machine's, not one problem's: they stop the run.
+MACHINE_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES, errno.EPERM,
+                            errno.ENOMEM, errno.EMFILE, errno.ENFILE})
+
+
 def _fail(problem: BenchmarkProblem, reason: str, **extra) -> dict:
-    return {"key": problem_key(problem), "status": "failed", "reason": reason, **extra}
+    """A failed problem's record; its reason is one line (:func:`paintkit.errors.one_line`)."""
+    return {"key": problem_key(problem), "status": "failed", "reason": one_line(reason), **extra}
 
 
 def produce_batch(model: EditModel, problems: list[BenchmarkProblem], outputs_root, folder: str,
@@ -88,21 +105,32 @@ def produce_batch(model: EditModel, problems: list[BenchmarkProblem], outputs_ro
                      "attempts": result.attempts, "usage": result.usage, "seed": request.seed}
             if n in plans:
                 extra["planner_usage"] = plans[n].usage
-            records[n] = _write(problems[n], result, outputs_root, folder, plans.get(n), extra)
+            try:
+                records[n] = _write(problems[n], result, outputs_root, folder, plans.get(n),
+                                    extra, request.image.size)
+            except Exception as exc:  # noqa: BLE001 - one problem's failure, not the run's
+                if isinstance(exc, OSError) and exc.errno in MACHINE_ERRNOS:
+                    raise
+                records[n] = _fail(problems[n], f"cannot write the output: "
+                                   f"{type(exc).__name__}: {exc}", **extra)
     return [records[n] for n in range(len(problems))]
 
 
-def _write(problem, result: EditResult, outputs_root: Path, folder: str, plan, extra) -> dict:
+def _write(problem, result: EditResult, outputs_root: Path, folder: str, plan, extra,
+           input_size: tuple[int, int]) -> dict:
     key = problem_key(problem)
     if result.error is not None or result.image is None:
         return _fail(problem, result.error or "the model returned no image", **extra)
     try:
-        pixels = to_rgb_array(result.image, f"{key} output")
+        pixels = to_rgb_array(result.image, f"{key} output",
+                              max_pixels=output_pixel_limit(*input_size))
     except ValueError as exc:
         return _fail(problem, str(exc), **extra)
     if plan is not None:
-        write_text_atomic(text_path(problem, outputs_root, folder, "plan"), plan.text)
+        write_text_atomic(text_path(problem, outputs_root, folder, "plan"), plan.text,
+                          errors="backslashreplace")
     if result.text:
-        write_text_atomic(text_path(problem, outputs_root, folder, "reasoning"), result.text)
+        write_text_atomic(text_path(problem, outputs_root, folder, "reasoning"), str(result.text),
+                          errors="backslashreplace")
     write_png(problem.output_path(outputs_root, folder), pixels)
     return {"key": key, "status": "ok", "size": [pixels.shape[1], pixels.shape[0]], **extra}

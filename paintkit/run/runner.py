@@ -7,15 +7,17 @@ one that does not is redone, and a problem that failed is retried on the next ru
 
 from __future__ import annotations
 
+import queue
 import re
+import threading
 import time
 from collections import deque
-from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from paintkit.io.folder_lock import FolderLock
 from paintkit.io.progress import Progress
+from paintkit.io.redact import Redactor
 from paintkit.layout.benchmark import BenchmarkProblem, discover_problems
 from paintkit.layout.outputs import RUN_LOCK_NAME
 from paintkit.run.live_eval import LiveScorer
@@ -135,13 +137,17 @@ def run_model(model, benchmarks_root, outputs_root, *, folder: str | None = None
         scorer = None
         if eval_out is not None:  # first: a busy results folder stops the run before it starts
             scorer = LiveScorer(eval_out, outputs_root, folder, done, todo)
+        redactor = Redactor([secret for holder in (local_model, planner)
+                             if callable(getattr(holder, "secrets", None))
+                             for secret in holder.secrets()])
         try:
             records = RunRecords(model_dir, {
                 "model": described, "seed": seed, "batch_size": batch_size,
                 "concurrency": concurrency, "engine": engine, "limit": limit,
                 "benchmarks": benchmarks, "tasks": tasks, "overwrite": overwrite,
                 "planner": planner.describe() if planner is not None else None,
-                "settings": settings or {}, "problems": len(problems), "todo": len(todo)})
+                "settings": settings or {}, "problems": len(problems), "todo": len(todo)},
+                redactor)
         except BaseException:
             if scorer is not None:
                 scorer.close()
@@ -153,8 +159,8 @@ def run_model(model, benchmarks_root, outputs_root, *, folder: str | None = None
         planner_usage: dict = {}
 
         def consume(batch_records: list[dict]) -> None:
-            for record in batch_records:
-                records.log(record)
+            for raw in batch_records:
+                record = records.log(raw)
                 if record["status"] == "ok":
                     summary.written += 1
                     latencies.append(record["latency_s"] / max(1, record.get("batch", 1)))
@@ -164,7 +170,7 @@ def run_model(model, benchmarks_root, outputs_root, *, folder: str | None = None
                 if record.get("planner_usage"):
                     _add_usage(planner_usage, record["planner_usage"])
                 if scorer is not None:
-                    scorer.submit(by_key[record["key"]])
+                    scorer.submit(by_key[raw["key"]])
             bar.update(processed=len(batch_records))
 
         start = time.perf_counter()
@@ -200,25 +206,59 @@ def run_model(model, benchmarks_root, outputs_root, *, folder: str | None = None
 
 def _run_local(model, batches, outputs_root, folder, seed, planner, concurrency,
                consume) -> None:
-    """Batches through ``model`` on ``concurrency`` threads, at most ``2 * concurrency``
-    submitted at once; records consumed as batches finish (a request waiting out its
-    back-off does not hold up the others)."""
-    if concurrency == 1:
-        for batch in batches:
-            consume(produce_batch(model, batch, outputs_root, folder, seed, planner))
-        return
-    queue = deque(batches)
-    with ThreadPoolExecutor(concurrency, thread_name_prefix="paintkit-run") as pool:
-        running: set = set()
-        try:
-            while queue or running:
-                while queue and len(running) < 2 * concurrency:
-                    running.add(pool.submit(produce_batch, model, queue.popleft(),
-                                            outputs_root, folder, seed, planner))
-                finished, running = wait(running, return_when=FIRST_COMPLETED)
-                for future in finished:
-                    consume(future.result())
-        except BaseException:
-            for future in running:
-                future.cancel()
-            raise
+    """Batches through ``model`` on ``concurrency`` worker threads; records consumed as
+    batches finish (a request waiting out its back-off does not hold up the others).
+
+    The workers are daemon threads and this (main) thread only waits for their results, so
+    Ctrl-C or SIGTERM is handled at once even while a model call hangs: no batch is started
+    after it, the batches that finished are recorded, and the exception goes on; a call
+    still in flight is abandoned (it writes its files atomically, so at worst a temporary
+    file is left, which the next run removes)."""
+    todo = deque(batches)
+    results: queue.Queue = queue.Queue()
+    stop = threading.Event()
+    lock = threading.Lock()
+
+    def work() -> None:
+        while not stop.is_set():
+            with lock:
+                if not todo:
+                    return
+                batch = todo.popleft()
+            try:
+                results.put((produce_batch(model, batch, outputs_root, folder, seed, planner),
+                             None))
+            except BaseException as exc:  # noqa: BLE001 - handed to the main thread
+                results.put((None, exc))
+                return
+
+    pending = len(todo)
+    threads = [threading.Thread(target=work, name=f"paintkit-run-{n}", daemon=True)
+               for n in range(min(concurrency, pending))]
+    for thread in threads:
+        thread.start()
+    try:
+        while pending:
+            try:
+                records, error = results.get(timeout=0.5)
+            except queue.Empty:
+                if not any(t.is_alive() for t in threads) and results.empty():
+                    raise RuntimeError("the run's worker threads stopped early") from None
+                continue
+            pending -= 1
+            if error is not None:
+                raise error
+            consume(records)
+    except BaseException:
+        stop.set()
+        while True:  # record what finished before the stop
+            try:
+                records, error = results.get_nowait()
+            except queue.Empty:
+                break
+            if error is None:
+                try:
+                    consume(records)
+                except Exception:  # noqa: BLE001 - the first error is the one raised
+                    break
+        raise

@@ -20,6 +20,7 @@ from paintkit.errors import PaintkitError
 from paintkit.io.atomic import make_temporary
 from paintkit.suites import Suite
 from paintkit.writers.record import EncodedProblem, FileRecord
+from paintkit.writers.resume import KeptFiles
 
 TEMP_SUFFIX = ".tmp"
 
@@ -74,6 +75,13 @@ class Writer(ABC):
     def __init__(self, root: Path | str, suite: Suite):
         self.root = Path(root)
         self.suite = suite
+        #: What a resumed run may keep: checked against the earlier manifest's records.
+        self.kept = KeptFiles()
+
+    def keep(self, files) -> None:
+        """Check files found on disk against ``files`` (a manifest's ``files``) before
+        keeping them; a file that fails is regenerated (:mod:`paintkit.writers.resume`)."""
+        self.kept = KeptFiles(files)
 
     def options(self) -> dict:
         """The format and the options that decide the file layout (checked on resume)."""
@@ -100,10 +108,12 @@ class Writer(ABC):
 
     @abstractmethod
     def is_done(self, index: int) -> bool:
-        """Whether problem ``index`` is already stored (its files exist)."""
+        """Whether problem ``index`` is already stored (its files exist and pass
+        :meth:`KeptFiles.intact`)."""
 
-    def refresh(self) -> None:  # noqa: B027 - writers without caches have nothing to drop
+    def refresh(self) -> None:
         """Forget anything cached about which files exist (the run's end re-checks)."""
+        self.kept.rewritten()
 
     @abstractmethod
     def skip(self, index: int) -> list[FileRecord]:

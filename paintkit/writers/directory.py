@@ -7,7 +7,6 @@ The file names come from :mod:`paintkit.layout.problem_files`.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 from paintkit.io.atomic import write_bytes_atomic
@@ -47,12 +46,12 @@ class DirectoryWriter(Writer):
         return [self.root / name for name in self.folders]
 
     def is_done(self, index: int) -> bool:
-        stem = self.root / self._stem_path(index)
-        return all(os.path.isfile(f"{stem}{suffix}") for suffix in self.suffixes)
+        stem = self._stem_path(index)
+        return all(self.kept.intact(self.root, stem + suffix) for suffix in self.suffixes)
 
     def skip(self, index: int) -> list[FileRecord]:
         stem = self._stem_path(index)
-        return [FileRecord.of_file(self.root, stem + suffix) for suffix in self.suffixes]
+        return [self.kept.record(self.root, stem + suffix) for suffix in self.suffixes]
 
     def write(self, problem: EncodedProblem) -> list[FileRecord]:
         stem = f"{self._prefix}{problem.folder}/{problem.stem}"

@@ -21,7 +21,6 @@ done), and the two JSONL files are written atomically when the run ends, in suit
 from __future__ import annotations
 
 import json
-import os
 
 from paintkit.io.atomic import write_bytes_atomic
 from paintkit.layout.problem_files import answer_name, input_name, metadata_name, required_suffixes
@@ -63,13 +62,13 @@ class EditJsonlWriter(Writer):
         return line
 
     def is_done(self, index: int) -> bool:
-        stem = self.root / self._stem(index)
-        return all(os.path.isfile(f"{stem}{suffix}") for suffix in SUFFIXES)
+        stem = self._stem(index)  # kept only when they match the earlier manifest's records
+        return all(self.kept.intact(self.root, stem + suffix) for suffix in SUFFIXES)
 
     def skip(self, index: int) -> list[FileRecord]:
         stem = self._stem(index)
         self._lines[index] = (self.root / metadata_name(stem)).read_bytes()
-        return [FileRecord.of_file(self.root, stem + suffix) for suffix in SUFFIXES]
+        return [self.kept.record(self.root, stem + suffix) for suffix in SUFFIXES]
 
     def write(self, problem: EncodedProblem) -> list[FileRecord]:
         stem = f"images/{problem.folder}/{problem.stem}"

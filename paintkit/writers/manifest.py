@@ -1,10 +1,13 @@
 """``manifest.json``: what an output folder holds, so a rerun can resume it safely.
 
 Written first with ``"complete": false`` (the suite, the layout, the paintkit version and
-the PNG encoder), then replaced atomically at the end by the complete manifest, which adds
-every file with its size and SHA-256 in suite order, and the totals. It holds nothing
-about the run itself (engine, workers, time), so two runs of the same suite write the same
-manifest. A folder whose manifest names another suite, layout or paintkit version is
+the PNG encoder, and the file records an earlier run left), then replaced atomically at the
+end by the complete manifest, which adds every file with its size and SHA-256 in suite
+order, and the totals. It holds nothing about the run itself (engine, workers, time), so
+two runs of the same suite write the same manifest. A run that stops on an error or a
+signal leaves an incomplete manifest listing the files it recorded, which the next run
+checks before keeping them (:mod:`paintkit.writers.resume`). A folder whose manifest names
+another suite, layout or paintkit version is
 refused unless ``overwrite``.
 """
 
@@ -113,10 +116,15 @@ def prepare_root(root: Path, header: dict, overwrite: bool) -> str:
     return "overwrite"
 
 
-def write_incomplete(root: Path, header: dict) -> None:
-    """The manifest written at the start of a run (no files yet)."""
+def write_incomplete(root: Path, header: dict, files: dict | None = None) -> None:
+    """The manifest written at the start of a run: ``"complete": false`` and the records of
+    the files an earlier run left (``files``, still to be checked), so a run killed outright
+    keeps them for the next resume."""
+    manifest = {**header, "complete": False}
+    if files:
+        manifest["files"] = files
     try:
-        write_text_atomic(root / MANIFEST_NAME, json.dumps({**header, "complete": False}, indent=1) + "\n")
+        write_text_atomic(root / MANIFEST_NAME, json.dumps(manifest, indent=1) + "\n")
     except OSError as exc:
         raise write_error(root / MANIFEST_NAME, exc) from exc
 
@@ -152,6 +160,23 @@ class ManifestBuilder:
         except OSError as exc:
             raise write_error(self._file.final, exc) from exc
         self._file.commit()
+
+    def commit_incomplete(self, unreached: dict[str, dict]) -> None:
+        """Replace the manifest by an incomplete one listing the files recorded so far and
+        ``unreached`` (earlier records this run did not get to), so a rerun checks them all.
+        Never raises (the run is stopping on another error); on failure the manifest
+        written at the start stays."""
+        try:
+            self._fh.write("\n }\n}\n")
+            self._fh.close()
+            with open(self._file.path, encoding="utf-8") as fh:
+                manifest = json.load(fh)
+            manifest["complete"] = False
+            manifest["files"] = {**unreached, **manifest["files"]}
+            write_text_atomic(self._file.final, json.dumps(manifest, indent=1) + "\n")
+        except (OSError, ValueError):
+            pass
+        self.discard()
 
     def discard(self) -> None:
         """Drop the temporary manifest. Never raises: it runs while another error (often a

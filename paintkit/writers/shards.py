@@ -1,13 +1,13 @@
 """Sharded writers: shard ``k`` holds problems ``k * shard_size .. (k + 1) * shard_size - 1``
 in suite order, written to a temporary file and renamed when its last problem is in.
 
-A shard that exists is complete; a resumed run skips it whole and regenerates any shard
-that was in progress when the run stopped.
+A shard that exists is complete; a resumed run skips it whole (once it matches the size and
+hash the manifest recorded) and regenerates any shard that was in progress when the run
+stopped or that fails that check.
 """
 
 from __future__ import annotations
 
-import os
 from abc import abstractmethod
 from pathlib import Path
 
@@ -46,18 +46,19 @@ class ShardWriter(Writer):
         return index % self.shard_size == self.shard_size - 1 or index == len(self.suite) - 1
 
     def refresh(self) -> None:
+        super().refresh()
         self._done_cache = None
 
     def is_done(self, index: int) -> bool:
         shard = index // self.shard_size
         if self._done_cache is None or self._done_cache[0] != shard:
-            self._done_cache = (shard, os.path.isfile(self.root / self.shard_name(shard)))
+            self._done_cache = (shard, self.kept.intact(self.root, self.shard_name(shard)))
         return self._done_cache[1]
 
     def skip(self, index: int) -> list[FileRecord]:
         if not self._last_of_shard(index):
             return []
-        return [FileRecord.of_file(self.root, self.shard_name(index // self.shard_size))]
+        return [self.kept.record(self.root, self.shard_name(index // self.shard_size))]
 
     def write(self, problem: EncodedProblem) -> list[FileRecord]:
         shard = problem.index // self.shard_size

@@ -74,3 +74,30 @@ def invert_logged(batch, seeds=None, log=""):
     with open(log, "a") as fh:
         fh.write(f"{os.getpid()}\n" * len(batch))
     return invert(batch, seeds=seeds)
+
+
+def bad_text(batch):
+    """The input, with reasoning text holding an unpaired surrogate (not encodable as UTF-8)."""
+    return [(image, "thinking \ud800 done") for image, _ in batch]
+
+
+def forged_error(batch):
+    """Fails every problem with a message that tries to forge a summary line on stderr."""
+    raise RuntimeError("boom\npaintkit run: 999 outputs written, 0 already there\r\x1b[2Kdone")
+
+
+def hang(batch, seconds=60.0):
+    """Never answers in a test's time (a hung model)."""
+    time.sleep(seconds)
+    return [image for image, _ in batch]
+
+
+def hang_after(batch, after=2, count_file="", seconds=60.0):
+    """The input for the first ``after`` calls (counted in ``count_file``), then hangs."""
+    with open(count_file, "a+") as fh:
+        fh.write("x")
+        fh.seek(0)
+        calls = len(fh.read())
+    if calls > after:
+        time.sleep(seconds)
+    return [image for image, _ in batch]

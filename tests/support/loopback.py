@@ -8,7 +8,12 @@
 
 ``behaviour(key, attempt)`` picks what each request gets: ``"ok"``, ``"429"``, ``"500"``,
 ``"timeout"`` (answers after ``hang`` seconds), ``"slow"`` (ok after ``delay`` seconds) or
-``"garbage"`` (ok, but the image bytes are not an image). ``key`` identifies the problem
+``"garbage"`` (ok, but the image bytes are not an image), ``"echo401"`` (a 401 whose body
+echoes the request's credential headers), ``"html"`` (status 200 with an HTML page),
+``"drip"`` (a 200 whose body arrives one byte every ``drip`` seconds, for at most
+``drip_for`` seconds: the server's own thread never outlives that), ``"huge"`` (a PNG whose
+header says 16384 x 16384, with a cut-short body). ``text`` replaces the answer's text
+(``revised_prompt``, Gemini's text part). ``key`` identifies the problem
 (the instruction and a hash of the input), ``attempt`` counts its requests from 1. The
 server records every request's start time and the most requests in flight at once.
 """
@@ -19,8 +24,10 @@ import base64
 import hashlib
 import io
 import json
+import struct
 import threading
 import time
+import zlib
 from email.parser import BytesParser
 from email.policy import HTTP
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -35,10 +42,25 @@ def _invert_png(data: bytes) -> bytes:
     return buffer.getvalue()
 
 
+def _huge_png_header(side: int = 16384) -> bytes:
+    """A PNG whose header says ``side`` x ``side`` RGB, with a cut-short body: whatever
+    decodes it past the header fails, so only a refusal from the header passes a test."""
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return (struct.pack(">I", len(data)) + kind + data
+                + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF))
+
+    ihdr = struct.pack(">IIBBBBB", side, side, 8, 2, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", zlib.compress(b"\0" * 4096))
+
+
 class Loopback:
-    def __init__(self, behaviour=None, *, delay: float = 0.0, hang: float = 5.0):
+    def __init__(self, behaviour=None, *, delay: float = 0.0, hang: float = 5.0,
+                 drip: float = 0.5, drip_for: float = 10.0, text: str | None = None):
         self.behaviour = behaviour or (lambda key, attempt: "ok")
         self.delay, self.hang = delay, hang
+        self.drip, self.drip_for = drip, drip_for
+        self.text = text  # the answer's text (revised_prompt / Gemini text part) when given
+        self.headers: list[dict] = []
         self.attempts: dict[str, int] = {}
         self.starts: list[float] = []
         self.paths: list[str] = []
@@ -55,6 +77,7 @@ class Loopback:
 
             def do_POST(self):
                 server._handle(self)
+
 
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.httpd.daemon_threads = True
@@ -91,6 +114,37 @@ class Loopback:
         except (BrokenPipeError, ConnectionResetError):  # the client gave up (timeout)
             pass
 
+    def _send_raw(self, handler, status: int, data: bytes, content_type: str) -> None:
+        try:
+            handler.send_response(status)
+            handler.send_header("content-type", content_type)
+            handler.send_header("content-length", str(len(data)))
+            handler.end_headers()
+            handler.wfile.write(data)
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+
+    def _drip(self, handler) -> None:
+        """Headers at once, then one byte of a JSON body every ``drip`` seconds; stops
+        after ``drip_for`` seconds whatever the client does (bounded by the server)."""
+        body = b'{"created": 0, "data": []}' + b" " * 100_000
+        end = time.monotonic() + self.drip_for
+        try:
+            handler.send_response(200)
+            handler.send_header("content-type", "application/json")
+            handler.send_header("content-length", str(len(body)))
+            handler.end_headers()
+            handler.wfile.flush()
+            for byte in body:
+                if time.monotonic() >= end:
+                    break
+                handler.wfile.write(bytes([byte]))
+                handler.wfile.flush()
+                time.sleep(self.drip)
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+        handler.close_connection = True
+
     def _parse(self, handler, body: bytes):
         """(kind, image bytes, prompt) of a request."""
         path = handler.path
@@ -122,6 +176,7 @@ class Loopback:
             self.max_in_flight = max(self.max_in_flight, self.in_flight)
             self.starts.append(time.monotonic())
             self.paths.append(handler.path)
+            self.headers.append(dict(handler.headers))
         try:
             kind, image, prompt = self._parse(handler, body)
             key = prompt + "|" + hashlib.sha256(image).hexdigest()[:12]
@@ -138,14 +193,29 @@ class Loopback:
                 self._send(handler, 500, {"error": {"message": "server error", "code": 500,
                                                     "status": "INTERNAL"}})
                 return
+            if action == "echo401":
+                echoed = " ".join(f"{name}: {handler.headers.get(name)}" for name in
+                                  ("authorization", "x-goog-api-key") if handler.headers.get(name))
+                self._send(handler, 401, {"error": {"message": f"invalid credentials ({echoed})",
+                                                    "code": 401, "status": "UNAUTHENTICATED"}})
+                return
+            if action == "html":
+                self._send_raw(handler, 200, b"<!DOCTYPE html><html><body>Bad gateway</body></html>",
+                               "text/html")
+                return
+            if action == "drip":
+                self._drip(handler)
+                return
             if action == "timeout":
                 time.sleep(self.hang)
             if action == "slow" or self.delay:
                 time.sleep(self.delay)
-            out = b"\x89PNG\r\n\x1a\n garbage" if action == "garbage" else _invert_png(image)
+            out = b"\x89PNG\r\n\x1a\n garbage" if action == "garbage" else \
+                _huge_png_header() if action == "huge" else _invert_png(image)
             b64 = base64.b64encode(out).decode()
             if kind == "openai":
-                self._send(handler, 200, {"created": 0, "data": [{"b64_json": b64}],
+                item = {"b64_json": b64, **({"revised_prompt": self.text} if self.text else {})}
+                self._send(handler, 200, {"created": 0, "data": [item],
                                           "usage": {"input_tokens": 10, "output_tokens": 100,
                                                     "total_tokens": 110,
                                                     "input_tokens_details": {
@@ -153,7 +223,7 @@ class Loopback:
             elif kind == "gemini":
                 self._send(handler, 200, {
                     "candidates": [{"content": {"role": "model", "parts": [
-                        {"text": f"I will edit: {prompt}"},
+                        {"text": self.text or f"I will edit: {prompt}"},
                         {"inlineData": {"mimeType": "image/png", "data": b64}}]},
                         "finishReason": "STOP"}],
                     "usageMetadata": {"promptTokenCount": 20, "candidatesTokenCount": 200,

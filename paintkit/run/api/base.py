@@ -7,7 +7,12 @@ import os
 import threading
 import time
 
-from paintkit.run.api.limits import RateLimiter, RetryPolicy, retry_after_seconds
+from paintkit.run.api.limits import (
+    RateLimiter,
+    RetryPolicy,
+    call_with_deadline,
+    retry_after_seconds,
+)
 from paintkit.run.interface import EditModel, EditRequest, EditResult
 
 #: HTTP statuses retried besides 5xx: request timeout, conflict, too many requests.
@@ -23,6 +28,18 @@ def api_key(variables: tuple[str, ...], given: str | None) -> str:
         if value:
             return value
     raise ValueError(f"no API key: set {' or '.join(variables)} in the environment")
+
+
+class NotJSONAnswer(ValueError):
+    """The provider answered with something else than JSON (an HTML page from a proxy or
+    gateway, often with status 200); transient: retried."""
+
+    @classmethod
+    def of(cls, body) -> NotJSONAnswer:
+        text = body.decode("utf-8", "replace") if isinstance(body, bytes) else str(body)
+        kind = "HTML" if text.lstrip()[:1] == "<" else "text"
+        start = " ".join(text.split())[:120]
+        return cls(f"the provider answered {kind}, not JSON" + (f": {start}" if start else ""))
 
 
 def decode_b64(data) -> bytes:
@@ -48,6 +65,8 @@ def classify(exc: BaseException) -> tuple[bool, float | None]:
     """(transient, Retry-After seconds) of a client exception: 429, 408, 409 and 5xx
     statuses, timeouts and dropped connections are transient; other errors are not."""
     names = {cls.__name__ for cls in type(exc).__mro__}
+    if isinstance(exc, NotJSONAnswer):
+        return True, None
     if names & {"APITimeoutError", "APIConnectionError", "TimeoutException", "TimeoutError",
                 "ConnectError", "ReadError", "RemoteProtocolError", "NetworkError",
                 "ConnectionError"}:
@@ -88,14 +107,21 @@ class ApiModel(EditModel):
         self._totals = {"requests": 0, "retries": 0, "failed": 0, "images": 0,
                         "seconds": 0.0}
 
+    #: The API key the client sends (set by the subclass); see :meth:`secrets`.
+    key: str | None = None
+
     def request(self, request: EditRequest) -> EditResult:
         raise NotImplementedError
+
+    def secrets(self) -> tuple[str, ...]:
+        return (self.key,) if self.key else ()
 
     def _one(self, request: EditRequest) -> EditResult:
         start = time.perf_counter()
         try:
-            result, attempts = self.policy.call(lambda: self.request(request), classify,
-                                                self.limiter)
+            result, attempts = self.policy.call(
+                lambda: call_with_deadline(lambda: self.request(request), self.timeout),
+                classify, self.limiter)
             result.attempts = attempts
         except Exception as exc:  # noqa: BLE001 - the problem's reason, retried next run
             result = EditResult(error=describe_error(exc), attempts=getattr(exc, "attempts", 1))

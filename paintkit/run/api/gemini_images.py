@@ -9,7 +9,10 @@ tokens) goes to the run's totals. The client's own retries are off (one attempt)
 
 from __future__ import annotations
 
-from paintkit.run.api.base import ApiModel, api_key
+import json
+
+from paintkit.io.redact import redact_url_text
+from paintkit.run.api.base import ApiModel, NotJSONAnswer, api_key
 from paintkit.run.interface import EditRequest, EditResult, png_bytes
 
 KEY_VARIABLES = ("GEMINI_API_KEY", "GOOGLE_API_KEY")
@@ -31,21 +34,25 @@ class GeminiImageEdit(ApiModel):
             raise ValueError("Gemini models need the api extra: pip install 'paintkit[api]'") \
                 from None
         self.types = types
-        self.name, self.model, self.options, self.base_url = name, model, dict(options or {}), \
-            base_url
+        self.name, self.model, self.options = name, model, dict(options or {})
+        self.base_url = redact_url_text(base_url) if base_url else base_url
         http = types.HttpOptions(base_url=base_url, timeout=int(self.timeout * 1000),
                                  retry_options=types.HttpRetryOptions(attempts=1))
-        self.client = genai.Client(api_key=api_key(KEY_VARIABLES, key), http_options=http)
+        self.key = api_key(KEY_VARIABLES, key)
+        self.client = genai.Client(api_key=self.key, http_options=http)
 
     def request(self, request: EditRequest) -> EditResult:
         types = self.types
         config = types.GenerateContentConfig(response_modalities=["TEXT", "IMAGE"],
                                              **self.options)
-        response = self.client.models.generate_content(
-            model=self.model,
-            contents=[types.Part.from_bytes(data=png_bytes(request.image), mime_type="image/png"),
-                      request.instruction],
-            config=config)
+        try:
+            response = self.client.models.generate_content(
+                model=self.model,
+                contents=[types.Part.from_bytes(data=png_bytes(request.image),
+                                                mime_type="image/png"), request.instruction],
+                config=config)
+        except json.JSONDecodeError as exc:  # the client parses the body and fails
+            raise NotJSONAnswer.of(exc.doc) from None
         image, texts = None, []
         for candidate in response.candidates or []:
             for part in (candidate.content.parts if candidate.content else None) or []:

@@ -88,6 +88,38 @@ class RetryPolicy:
                 sleep(self.delay(attempt, retry_after))
 
 
+class AttemptTimeout(TimeoutError):
+    """One request attempt ran past its total deadline (``--timeout``); transient."""
+
+
+def call_with_deadline(function: Callable, seconds: float):
+    """``function()``, or :class:`AttemptTimeout` once ``seconds`` have passed, whatever the
+    call is doing (an HTTP client's timeout bounds each read, not the whole answer: a server
+    that drips a byte at a time would hold it for ever).
+
+    The call runs on a daemon thread; past the deadline it is abandoned (its result is
+    dropped and its connection ends when the client's own read timeout or the server does).
+    """
+    box: list = []
+    done = threading.Event()
+
+    def run() -> None:
+        try:
+            box.append((True, function()))
+        except BaseException as exc:  # noqa: BLE001 - re-raised in the caller's thread
+            box.append((False, exc))
+        done.set()
+
+    threading.Thread(target=run, name="paintkit-request", daemon=True).start()
+    if not done.wait(seconds):
+        raise AttemptTimeout(f"no complete answer within the {seconds:g} s deadline of one "
+                             "request (--timeout)")
+    ok, value = box[0]
+    if ok:
+        return value
+    raise value
+
+
 def retry_after_seconds(headers) -> float | None:
     """The ``Retry-After`` header in seconds (a number; dates are ignored)."""
     if headers is None:

@@ -8,7 +8,8 @@ server. The client's own retries are off: :class:`~paintkit.run.api.base.ApiMode
 
 from __future__ import annotations
 
-from paintkit.run.api.base import ApiModel, api_key, decode_b64
+from paintkit.io.redact import redact_url_text
+from paintkit.run.api.base import ApiModel, NotJSONAnswer, api_key, decode_b64
 from paintkit.run.interface import EditRequest, EditResult, png_bytes
 
 KEY_VARIABLES = ("OPENAI_API_KEY",)
@@ -42,14 +43,17 @@ class OpenAIImageEdit(ApiModel):
             raise ValueError("OpenAI models need the api extra: pip install 'paintkit[api]'") \
                 from None
         self.name, self.model, self.options = name, model, dict(options or {})
-        self.client = openai.OpenAI(api_key=api_key(KEY_VARIABLES, key), base_url=base_url,
+        self.key = api_key(KEY_VARIABLES, key)
+        self.client = openai.OpenAI(api_key=self.key, base_url=base_url,
                                     max_retries=0, timeout=self.timeout)
-        self.base_url = str(self.client.base_url)
+        self.base_url = redact_url_text(str(self.client.base_url))
 
     def request(self, request: EditRequest) -> EditResult:
         response = self.client.images.edit(
             model=self.model, image=("input.png", png_bytes(request.image), "image/png"),
             prompt=request.instruction, n=1, **self.options)
+        if isinstance(response, str | bytes):  # the client hands back a body it cannot parse
+            raise NotJSONAnswer.of(response)
         if not response.data:
             raise ValueError("the response holds no image")
         item = response.data[0]
