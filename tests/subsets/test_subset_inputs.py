@@ -27,7 +27,7 @@ def test_a_wrong_typed_field_is_one_line(field, value, says, tmp_path, capsys):
     for k in range(3):
         (folder / f"{k:03d}.json").write_text(json.dumps(GOOD))
     (folder / "001.json").write_text(json.dumps({**GOOD, field: value}))
-    code = main(["subset", "--benchmarks", str(tmp_path), "--n", "2", "--out",
+    code = main(["subset", "--benchmarks", str(tmp_path), "--n", "2", "--output",
                  str(tmp_path / "s.json")])
     err = capsys.readouterr().err
     assert "Traceback" not in err
@@ -44,7 +44,7 @@ def test_a_file_that_is_not_an_object_is_named(text, tmp_path, capsys):
     folder = tmp_path / "Bench" / "task"
     folder.mkdir(parents=True)
     (folder / "000.json").write_text(text)
-    assert main(["subset", "--benchmarks", str(tmp_path), "--n", "1", "--out",
+    assert main(["subset", "--benchmarks", str(tmp_path), "--n", "1", "--output",
                  str(tmp_path / "s.json")]) == 2
     err = capsys.readouterr().err
     assert "Traceback" not in err and f"{folder / '000.json'}:" in err
