@@ -45,7 +45,7 @@ def _processes_of(marker: str) -> list[int]:
     return pids
 
 
-@pytest.fixture(params=["token", "disabled"])
+@pytest.fixture(params=["token", pytest.param("disabled", marks=pytest.mark.slow)])
 def head(request, tmp_path):
     """A one-CPU ``ray start --head`` on 127.0.0.1 in auth mode ``param``; stopped by id
     (the processes whose command line names this head's own temp folder)."""

@@ -1,0 +1,76 @@
+"""Outputs at fsspec URLs: memory:// and file:// give the local bytes, resume, and stay URLs."""
+
+import hashlib
+import os
+
+import pytest
+
+from paintkit.cli.main import main
+from paintkit.engines import write_suite
+from paintkit.storage import Target
+from paintkit.writers.manifest import LOCK_NAME, MANIFEST_NAME
+from tests.support.generate_helpers import small_suite, tree_digest
+
+fsspec = pytest.importorskip("fsspec")
+
+SUITE = small_suite()  # 12 problems
+
+
+def _memory_digest(name: str) -> dict[str, str]:
+    fs = fsspec.filesystem("memory")
+    return {path.split(f"/{name}/", 1)[1]: hashlib.sha256(fs.cat_file(path)).hexdigest()
+            for path in fs.find(f"/{name}")}
+
+
+@pytest.fixture(scope="module")
+def references(tmp_path_factory):
+    out = {}
+    for format in ("directory", "parquet"):
+        root = tmp_path_factory.mktemp(format)
+        write_suite(SUITE, root, format=format, shard_size=5, engine="inprocess", progress=False)
+        digest = tree_digest(root)
+        digest.pop(LOCK_NAME)
+        out[format] = digest
+    return out
+
+
+@pytest.mark.parametrize("format", ["directory", "parquet"])
+def test_memory_url_gets_the_local_bytes_and_resumes(references, format):
+    name = f"corpus-{format}"
+    fs = fsspec.filesystem("memory")
+    fs.rm(f"/{name}", recursive=True) if fs.exists(f"/{name}") else None
+    summary = write_suite(SUITE, f"memory://{name}", format=format, shard_size=5,
+                          engine="inprocess", progress=False)
+    assert _memory_digest(name) == references[format]
+    assert summary.out == f"memory://{name}" and summary.driver_bytes / len(SUITE) < 1024
+    lost = sorted(n for n in references[format] if n != MANIFEST_NAME)[-1]
+    fs.rm_file(f"/{name}/{lost}")  # a file the killed run never finished
+    folder, _, base = f"{name}/{lost}".rpartition("/")
+    fs.pipe_file(f"/{folder}/.{base}.dead.tmp", b"half")  # and its temporary
+    again = write_suite(SUITE, f"memory://{name}", format=format, shard_size=5,
+                        engine="inprocess", progress=False)
+    assert 0 < again.generated < len(SUITE) and again.generated + again.skipped == len(SUITE)
+    assert _memory_digest(name) == references[format]  # no duplicates, no holes, no temporaries
+
+
+def test_file_url_is_a_local_folder_not_a_folder_named_file(references, tmp_path, monkeypatch,
+                                                            capsys):
+    monkeypatch.chdir(tmp_path)
+    out = tmp_path / "corpus"
+    code = main(["generate", "paintbench", "--out", f"file://{out}", "--tasks", "translation,removal",
+                 "--conditions", "baseline,horizontal", "--per-cell", "2", "--namespace", "writers",
+                 "--format", "parquet", "--shard-size", "5", "--quiet"])
+    assert code == 0, capsys.readouterr().err
+    assert not os.path.exists(tmp_path / "file:")
+    digest = tree_digest(out)
+    digest.pop(LOCK_NAME)
+    assert digest == references["parquet"]
+
+
+def test_urls_that_cannot_work_fail_in_one_line(tmp_path):
+    with pytest.raises(ValueError, match="cannot open nosuchscheme://"):
+        Target.parse("nosuchscheme://bucket/corpus")
+    with pytest.raises(ValueError, match="memory:// lives in one process"):
+        write_suite(SUITE, "memory://pool", engine="process", jobs=1, progress=False)
+    with pytest.raises(ValueError, match="not a host"):
+        Target.parse("file://otherhost/data")
