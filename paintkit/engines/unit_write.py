@@ -102,3 +102,28 @@ def hash_unit(suite: ProblemSuite, start: int, stop: int, layout: Layout,
                                     "run the same command again to regenerate it")
         records.append(FileRecord.of_bytes(name, data))
     return UnitResult(start, stop, tuple(records), False)
+
+
+def shard_size_for(problems: int, world_size: int, shard_size: int) -> int:
+    """The shard size of the fewest shards, a multiple of ``world_size`` in number (every
+    training rank reads as many), of at most ``shard_size`` problems each, split as evenly
+    as contiguous shards allow (``ceil(problems / count)``).
+
+    >>> shard_size_for(120_000, 64, 2000)
+    1875
+    >>> shard_size_for(1056, 8, 1000)  # PaintBench on 8 ranks
+    132
+
+    Raises ``ValueError`` when no size gives such a count: all shards but the last have one
+    size, so e.g. 1056 problems cannot make a multiple of 64 shards.
+    """
+    for name, value in (("problems", problems), ("world_size", world_size),
+                        ("shard_size", shard_size)):
+        if not isinstance(value, int) or value < 1:
+            raise ValueError(f"{name} must be an int >= 1, got {value!r}")
+    for count in range(world_size, problems + 1, world_size):
+        size = -(-problems // count)
+        if size <= shard_size and -(-problems // size) == count:
+            return size
+    raise ValueError(f"no shard size splits {problems} problems into a multiple of {world_size} "
+                     "shards; change the suite size or the world size")

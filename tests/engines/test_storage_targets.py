@@ -74,3 +74,24 @@ def test_urls_that_cannot_work_fail_in_one_line(tmp_path):
         write_suite(SUITE, "memory://pool", engine="process", jobs=1, progress=False)
     with pytest.raises(ValueError, match="not a host"):
         Target.parse("file://otherhost/data")
+
+
+def test_world_size_makes_the_shard_count_divide(tmp_path, capsys):
+    from paintkit.engines.unit_write import shard_size_for
+
+    for problems, world in ((12, 4), (12, 3), (120_000, 64), (1056, 8), (7, 2)):
+        size = shard_size_for(problems, world, 1000)
+        count = -(-problems // size)
+        assert count % world == 0 and size <= 1000 and size == -(-problems // count)
+    assert shard_size_for(12, 4, 1000) == 3 and shard_size_for(12, 3, 2) == 2
+    with pytest.raises(ValueError, match="no shard size splits 1056 problems"):
+        shard_size_for(1056, 64, 1000)
+    with pytest.raises(ValueError, match="12 problems into a multiple of 5"):
+        shard_size_for(12, 5, 1000)
+    code = main(["generate", "paintbench", "--out", f"memory://ws-{os.getpid()}",
+                 "--tasks", "translation,removal", "--conditions", "baseline,horizontal",
+                 "--per-cell", "2", "--namespace", "writers", "--format", "webdataset",
+                 "--world-size", "4", "--engine", "inprocess", "--quiet"])
+    assert code == 0, capsys.readouterr().err
+    shards = [p for p in fsspec.filesystem("memory").find(f"/ws-{os.getpid()}") if p.endswith(".tar")]
+    assert len(shards) == 4  # 12 problems: 4 shards of 3
