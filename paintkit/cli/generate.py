@@ -163,7 +163,7 @@ def run(args: argparse.Namespace) -> int:
     if getattr(args, "world_size", None) is not None:
         if args.format == "directory":
             raise ValueError("--world-size applies to the shard formats (webdataset, parquet)")
-        from paintkit.engines.unit_write import shard_size_for
+        from paintkit.engines.unit_write import shard_size_for  # numba, Skia: the suites
 
         shard_size = shard_size_for(len(suite), args.world_size, args.shard_size)
     try:

@@ -13,7 +13,7 @@ _LAZY = {
     "LAYOUTS": "paintkit.data.stream", "ProblemStream": "paintkit.data.stream",
     "collate_problems": "paintkit.data.stream",
     "ScoreProblems": "paintkit.data.ray_data", "problem_dataset": "paintkit.data.ray_data",
-    "score_on_ray": "paintkit.data.ray_data",
+    "score_on_ray": "paintkit.data.ray_data", "problem_rows": "paintkit.data.ray_data",
 }
 
 
@@ -28,4 +28,4 @@ def __getattr__(name: str):
 
 
 __all__ = ["LAYOUTS", "ProblemStream", "ScoreProblems", "collate_problems", "problem_dataset",
-           "score_on_ray"]
+           "problem_rows", "score_on_ray"]

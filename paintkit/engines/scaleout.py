@@ -31,7 +31,6 @@ from paintkit.writers.manifest import (
     LOCK_NAME,
     MANIFEST_NAME,
     ManifestBuilder,
-    _differences,
     prepare_root,
     write_incomplete,
 )
@@ -78,8 +77,8 @@ def _prepare_url(target: Target, header: dict, overwrite: bool) -> str:
     except ValueError as exc:
         raise ValueError(f"{target.display(MANIFEST_NAME)}: unreadable manifest ({exc}); "
                          "fix or remove it, or use --overwrite") from None
-    diffs = _differences({k: manifest.get(k) for k in COMPATIBLE_KEYS},
-                         {k: header[k] for k in COMPATIBLE_KEYS})
+    diffs = [f"{k}: {json.dumps(manifest.get(k))} there, {json.dumps(header[k])} now"
+             for k in COMPATIBLE_KEYS if manifest.get(k) != header[k]]
     if not diffs:
         return "overwrite" if overwrite else "resume"
     if not overwrite:

@@ -244,11 +244,10 @@ def _run(work, outputs_root, out_dir, results_path, keep, summary, jobs, save_im
 
 def _run_on_ray(work, outputs_root, images_root, options, consume, jobs, address) -> None:
     """Score ``work`` with Ray Data (:func:`paintkit.data.ray_data.score_on_ray`)."""
-    # heavy (Ray): only with engine="ray"
-    from paintkit.data.ray_data import _ray, score_on_ray
-    from paintkit.engines.ray_engine import connect
+    from paintkit.engines.ray_engine import connect  # ray: only with engine="ray"
+    from paintkit.eval.ray_scoring import import_ray, score_on_ray  # ray: only with engine="ray"
 
-    ray = _ray()
+    ray = import_ray()
     owns = not ray.is_initialized()
     if owns:
         connect(ray, address, jobs)
