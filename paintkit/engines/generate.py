@@ -22,7 +22,7 @@ from paintkit.engines.local import Engine, InProcessEngine, ProcessPoolEngine
 from paintkit.engines.ray_engine import RayEngine
 from paintkit.engines.scaleout import write_suite_scaleout
 from paintkit.engines.summary import GenerateSummary
-from paintkit.engines.unit_write import Layout
+from paintkit.engines.unit_write import Layout, workers_can_write
 from paintkit.engines.work import WorkOptions
 from paintkit.io.folder_lock import FolderLock, FolderNotWritableError
 from paintkit.io.progress import Progress
@@ -105,7 +105,11 @@ def write_suite(suite: ProblemSuite, out: Path | str, *, format: str = "director
     root = Path(target.path)
     writer = make_writer(format, root, suite, shard_size, svg=svg)
     header = manifest_header(suite, writer, png_encoder)
-    if not target.local or engine == "ray" or isinstance(engine, RayEngine):
+    on_ray = engine == "ray" or isinstance(engine, RayEngine)
+    if not target.local and not workers_can_write(writer):
+        raise ValueError(f"--out {out}: --format {format} is written by the driver into a "
+                         "local folder; URLs take directory, webdataset or parquet")
+    if not target.local or (on_ray and workers_can_write(writer)):
         # Workers write their own files; the driver writes the manifest (scaleout.py).
         if target.scheme == "memory" and engine not in ("inprocess", "ray") \
                 and not isinstance(engine, (InProcessEngine, RayEngine)):

@@ -92,7 +92,7 @@ def _prepare_url(target: Target, header: dict, overwrite: bool) -> str:
 def _drive(suite, target: Target, writer, header, runner, layout, state, show, options,
            unit_size) -> GenerateSummary:
     start = time.perf_counter()
-    plan = units(layout, len(suite), unit_size)
+    plan = units(writer, len(suite), unit_size)
     present = set() if state == "overwrite" else target.listing()
     bar = Progress(len(suite), verb="generated", enabled=show)
     staging = None if target.local else tempfile.TemporaryDirectory(prefix="paintkit-manifest-")

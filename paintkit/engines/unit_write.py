@@ -14,6 +14,7 @@ node died writes the same names with the same bytes.
 
 from __future__ import annotations
 
+import os
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,6 +23,7 @@ from paintkit.engines.work import WorkOptions
 from paintkit.storage import Target
 from paintkit.suites import ProblemSuite, build_problem
 from paintkit.writers import make_writer
+from paintkit.writers.directory import DirectoryWriter
 from paintkit.writers.record import FileRecord, encode_problem
 from paintkit.writers.shards import ShardWriter
 
@@ -48,9 +50,15 @@ class UnitResult:
     generated: bool  # False: the files were there already (a resumed run), only hashed
 
 
-def units(layout: Layout, suite_len: int, unit_size: int) -> list[tuple[int, int]]:
+def workers_can_write(writer) -> bool:
+    """Whether workers can write ``writer``'s files unit by unit: the directory layout and
+    the shard formats (other formats are written by the driver, in one place)."""
+    return isinstance(writer, (DirectoryWriter, ShardWriter))
+
+
+def units(writer, suite_len: int, unit_size: int) -> list[tuple[int, int]]:
     """The ``(start, stop)`` ranges of a run: one per shard, or ``unit_size`` problems."""
-    size = layout.shard_size if layout.format in ("webdataset", "parquet") else unit_size
+    size = writer.shard_size if isinstance(writer, ShardWriter) else unit_size
     return [(a, min(a + size, suite_len)) for a in range(0, suite_len, size)]
 
 
@@ -96,6 +104,9 @@ def hash_unit(suite: ProblemSuite, start: int, stop: int, layout: Layout,
     writer = layout.writer(target.path, suite)
     records = []
     for name in expected_files(writer, start, stop):
+        if target.local and os.path.isfile(target.location(name)):  # streamed, not loaded
+            records.append(FileRecord.of_file(target.local_root, name))
+            continue
         data = target.read_bytes(name)
         if data is None:
             raise FileNotFoundError(f"{target.display(name)}: disappeared during the run; "

@@ -72,6 +72,8 @@ def test_urls_that_cannot_work_fail_in_one_line(tmp_path):
         Target.parse("nosuchscheme://bucket/corpus")
     with pytest.raises(ValueError, match="memory:// lives in one process"):
         write_suite(SUITE, "memory://pool", engine="process", jobs=1, progress=False)
+    with pytest.raises(ValueError, match="flow-grpo is written by the driver"):
+        write_suite(SUITE, "memory://jsonl", format="flow-grpo", engine="inprocess", progress=False)
     with pytest.raises(ValueError, match="not a host"):
         Target.parse("file://otherhost/data")
 
