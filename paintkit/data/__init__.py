@@ -9,23 +9,19 @@ Names load on first use, so ``import paintkit.data.ray_data`` on a Ray worker do
 in torch.
 """
 
-_LAZY = {
-    "LAYOUTS": "paintkit.data.stream", "ProblemStream": "paintkit.data.stream",
-    "collate_problems": "paintkit.data.stream",
-    "ScoreProblems": "paintkit.data.ray_data", "problem_dataset": "paintkit.data.ray_data",
-    "score_on_ray": "paintkit.data.ray_data", "problem_rows": "paintkit.data.ray_data",
-}
+import importlib
+
+_STREAM = ("LAYOUTS", "ProblemStream", "collate_problems")
+_RAY = ("ScoreProblems", "ScoreShardRows", "problem_dataset", "problem_rows", "score_on_ray")
+_LAZY = {**dict.fromkeys(_STREAM, "paintkit.data.stream"), **dict.fromkeys(_RAY, "paintkit.data.ray_data")}
 
 
 def __getattr__(name: str):
     if name not in _LAZY:
         raise AttributeError(f"module 'paintkit.data' has no attribute {name!r}")
-    import importlib
-
     value = getattr(importlib.import_module(_LAZY[name]), name)
     globals()[name] = value
     return value
 
 
-__all__ = ["LAYOUTS", "ProblemStream", "ScoreProblems", "collate_problems", "problem_dataset",
-           "problem_rows", "score_on_ray"]
+__all__ = [*_STREAM, *_RAY]  # noqa: PLE0604

@@ -23,7 +23,13 @@ from __future__ import annotations
 import numpy as np
 
 from paintkit.engines.work import single_thread_worker
-from paintkit.eval.ray_scoring import ScoreProblems, import_ray, problem_rows, score_on_ray
+from paintkit.eval.ray_scoring import (
+    ScoreProblems,
+    ScoreShardRows,
+    import_ray,
+    problem_rows,
+    score_on_ray,
+)
 from paintkit.suites import build_problem
 from paintkit.writers.record import COLUMNS, encode_problem
 
@@ -62,5 +68,5 @@ def problem_dataset(suite, *, batch_size: int = GENERATE_BATCH, concurrency: int
                           fn_kwargs={"suite": suite, "png_encoder": png_encoder}, num_cpus=1)
 
 
-__all__ = ["GENERATE_BATCH", "ScoreProblems", "generate_batch", "problem_dataset", "problem_rows",
-           "score_on_ray"]
+__all__ = ["GENERATE_BATCH", "ScoreProblems", "ScoreShardRows", "generate_batch",
+           "problem_dataset", "problem_rows", "score_on_ray"]

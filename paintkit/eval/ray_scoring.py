@@ -18,6 +18,7 @@ import numpy as np
 
 from paintkit.engines.work import single_thread_worker
 from paintkit.eval.problem import score_problem
+from paintkit.io.images import ImageDecodeError, decode_rgb_bytes
 from paintkit.layout.benchmark import BenchmarkProblem
 
 #: Problems per scoring batch.
@@ -71,6 +72,44 @@ class ScoreProblems:
             orders.append(int(batch["order"][i]))
             rows.append(json.dumps(scored))
         return {"order": np.array(orders, dtype=np.int64), "rows": np.array(rows, dtype=object)}
+
+
+class ScoreShardRows:
+    """``map_batches`` class for the rows of a Parquet shard set (``paintkit generate --format
+    parquet``, read with ``ray.data.read_parquet``): scores every problem's outputs in
+    ``<outputs_root>/<model>/<benchmark>/<task>/NNNN_output.png`` for each of ``models``.
+
+    Returns ``{"key": problem id, "rows": JSON list of result rows}``: the rows ``paintkit
+    eval`` writes for the same problems in the directory layout (task folder and ``idx``
+    come from each row's metadata; ``benchmark`` is the suite's, e.g. ``PaintBench``).
+    """
+
+    def __init__(self, outputs_root, benchmark: str, models: list[str], delta_e: str = "cie76",
+                 extra_metrics: tuple[str, ...] = (), explain: int | None = None):
+        single_thread_worker()
+        self.outputs_root, self.benchmark = Path(outputs_root), benchmark
+        self.models = list(models)
+        self.options = {"delta_e": delta_e, "extra_metrics": tuple(extra_metrics),
+                        "explain": explain}
+
+    def __call__(self, batch: dict) -> dict:
+        keys, rows = [], []
+        for i in range(len(batch["key"])):
+            key = str(batch["key"][i])
+            meta = json.loads(batch["metadata"][i])
+            inp = decode_rgb_bytes(batch["input"][i]["bytes"], f"{key} input")
+            answer = decode_rgb_bytes(batch["answer"][i]["bytes"], f"{key} answer")
+            if inp.shape != answer.shape:
+                raise ImageDecodeError(f"{key}: answer is {answer.shape[1]}x{answer.shape[0]} "
+                                       f"but the input is {inp.shape[1]}x{inp.shape[0]}")
+            idx = int(meta["idx"])
+            problem = BenchmarkProblem(self.benchmark, str(meta["task"]), idx,
+                                       Path(key), f"{idx:03d}")
+            keys.append(key)
+            rows.append(json.dumps(score_problem(problem, self.models, self.outputs_root,
+                                                 None, meta, images=(inp, answer),
+                                                 **self.options)))
+        return {"key": np.array(keys, dtype=object), "rows": np.array(rows, dtype=object)}
 
 
 def score_on_ray(work: list, outputs_root, images_root, options: tuple,

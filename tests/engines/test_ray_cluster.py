@@ -104,6 +104,19 @@ def test_ray_data_gives_the_problems_and_the_eval_rows(cluster, references, tmp_
     assert (tmp_path / "ray" / PROBLEM_STATS_NAME).read_bytes() == \
         (tmp_path / "local" / PROBLEM_STATS_NAME).read_bytes()
 
+    from paintkit.data import ScoreShardRows
+
+    shards = sorted(str(p) for p in references["parquet"][0].glob("shard-*.parquet"))
+    scored = ray.data.read_parquet(shards).map_batches(
+        ScoreShardRows, batch_size=4, concurrency=1, num_cpus=1,  # a CPU left to read shards
+        fn_constructor_kwargs={"outputs_root": str(outputs), "benchmark": "PaintBench",
+                               "models": ["echo", "oracle"]})
+    from_shards = {(r["model"], r["task"], r["idx"]): r for batch in scored.take_all()
+                   for r in json.loads(batch["rows"])}
+    local_rows = [json.loads(line) for line in
+                  (tmp_path / "local" / PROBLEM_STATS_NAME).read_text().splitlines()]
+    assert from_shards == {(r["model"], r["task"], r["idx"]): r for r in local_rows}
+
 
 def test_a_run_that_loses_a_worker_node_resumes_to_the_same_tree(cluster, references, tmp_path):
     made, worker = cluster
