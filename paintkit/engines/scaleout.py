@@ -32,6 +32,7 @@ from paintkit.writers.manifest import (
     MANIFEST_NAME,
     ManifestBuilder,
     prepare_root,
+    read_manifest,
     write_incomplete,
 )
 
@@ -50,28 +51,52 @@ def write_suite_scaleout(suite, target: Target, writer, header: dict, runner, *,
         try:
             state = prepare_root(root, header, overwrite)
             writer.clean_temporary()
-            write_incomplete(root, header)
+            earlier = _earlier_files(read_manifest(root)) if state == "resume" else {}
+            write_incomplete(root, header, earlier)
             return _drive(suite, target, writer, header, runner, layout, state, progress,
-                          options, unit_size)
+                          options, unit_size, earlier)
         finally:
             lock.release()
-    state = _prepare_url(target, header, overwrite)
+    state, earlier = _prepare_url(target, header, overwrite)
     target.remove_temporaries()
-    target.put_bytes(MANIFEST_NAME, (json.dumps({**header, "complete": False}, indent=1)
-                                     + "\n").encode())
+    incomplete = {**header, "complete": False, **({"files": earlier} if earlier else {})}
+    target.put_bytes(MANIFEST_NAME, (json.dumps(incomplete, indent=1) + "\n").encode())
     return _drive(suite, target, writer, header, runner, layout, state, progress, options,
-                  unit_size)
+                  unit_size, earlier)
 
 
-def _prepare_url(target: Target, header: dict, overwrite: bool) -> str:
-    """``prepare_root`` for a URL: ``"fresh"``, ``"resume"`` or ``"overwrite"``."""
+def _earlier_files(manifest: dict | None) -> dict:
+    """``{path: {"bytes", "sha256"}}`` an earlier run recorded (kept files are checked
+    against them; a file that differs is generated again)."""
+    files = (manifest or {}).get("files")
+    return files if isinstance(files, dict) else {}
+
+
+def _damage(result: UnitResult, earlier: dict) -> list[tuple[str, str]]:
+    """``(path, reason)`` of the unit's kept files that differ from the earlier records."""
+    damaged = []
+    for record in result.files:
+        expected = earlier.get(record.path)
+        if not isinstance(expected, dict):
+            continue
+        if expected.get("bytes") != record.nbytes:
+            damaged.append((record.path, f"{record.nbytes:,} bytes, the manifest recorded "
+                                         f"{expected.get('bytes')}"))
+        elif expected.get("sha256") != record.sha256:
+            damaged.append((record.path, "its SHA-256 differs from the manifest's"))
+    return damaged
+
+
+def _prepare_url(target: Target, header: dict, overwrite: bool) -> tuple[str, dict]:
+    """``prepare_root`` for a URL: ``"fresh"``, ``"resume"`` or ``"overwrite"``, and the
+    earlier run's file records (resume)."""
     data = target.read_bytes(MANIFEST_NAME)
     if data is None:
         foreign = sorted(target.listing())
         if foreign and not overwrite:
             raise ValueError(f"{target}: not empty and has no {MANIFEST_NAME} (holds "
                              f"{', '.join(foreign[:5])}); use an empty location, or --overwrite")
-        return "overwrite" if foreign else "fresh"
+        return ("overwrite" if foreign else "fresh"), {}
     try:
         manifest = parse_json(data.decode("utf-8"))
     except ValueError as exc:
@@ -80,23 +105,24 @@ def _prepare_url(target: Target, header: dict, overwrite: bool) -> str:
     diffs = [f"{k}: {json.dumps(manifest.get(k))} there, {json.dumps(header[k])} now"
              for k in COMPATIBLE_KEYS if manifest.get(k) != header[k]]
     if not diffs:
-        return "overwrite" if overwrite else "resume"
+        return ("overwrite", {}) if overwrite else ("resume", _earlier_files(manifest))
     if not overwrite:
         raise ValueError(f"{target}: holds another suite's files ({MANIFEST_NAME} differs: "
                          f"{'; '.join(diffs[:4])}); use another location, or --overwrite")
     for name in sorted(target.listing()):  # the previous run's files go
         target.remove(name)
-    return "overwrite"
+    return "overwrite", {}
 
 
 def _drive(suite, target: Target, writer, header, runner, layout, state, show, options,
-           unit_size) -> GenerateSummary:
+           unit_size, earlier: dict) -> GenerateSummary:
     start = time.perf_counter()
     plan = units(writer, len(suite), unit_size)
     present = set() if state == "overwrite" else target.listing()
     bar = Progress(len(suite), verb="generated", enabled=show)
     staging = None if target.local else tempfile.TemporaryDirectory(prefix="paintkit-manifest-")
     manifest = ManifestBuilder(target.local_root if target.local else Path(staging.name), header)
+    damaged: list[tuple[str, str]] = []
     received = 0  # pickled bytes of the units' answers: what the driver receives
     results: dict[int, UnitResult] = {}
     pending: dict[object, int] = {}
@@ -115,8 +141,15 @@ def _drive(suite, target: Target, writer, header, runner, layout, state, show, o
                 next_unit += 1
             finished, _ = runner.wait(set(pending))
             for handle, result in finished:
-                results[pending.pop(handle)] = result
+                unit = pending.pop(handle)
                 received += len(pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL))
+                broken = [] if result.generated else _damage(result, earlier)
+                if broken:  # a kept file differs from the earlier record: generate it again
+                    damaged += broken
+                    a, b = plan[unit]
+                    pending[runner.call(write_unit, suite, a, b, layout, target, options)] = unit
+                    continue
+                results[unit] = result
             while next_record in results:
                 result = results.pop(next_record)
                 manifest.add(list(result.files))
@@ -140,6 +173,7 @@ def _drive(suite, target: Target, writer, header, runner, layout, state, show, o
         engine=runner.name, workers=runner.workers, problems=len(suite),
         generated=bar.processed, skipped=bar.skipped, files=manifest.files,
         nbytes=manifest.nbytes, seconds=time.perf_counter() - start, driver_bytes=received,
+        damaged=tuple(damaged),
     )
 
 

@@ -51,6 +51,12 @@ def test_memory_url_gets_the_local_bytes_and_resumes(references, format):
                         engine="inprocess", progress=False)
     assert 0 < again.generated < len(SUITE) and again.generated + again.skipped == len(SUITE)
     assert _memory_digest(name) == references[format]  # no duplicates, no holes, no temporaries
+    kept = sorted(n for n in references[format] if n != MANIFEST_NAME)[0]
+    fs.pipe_file(f"/{name}/{kept}", fs.cat_file(f"/{name}/{kept}")[::-1])  # same size, damaged
+    third = write_suite(SUITE, f"memory://{name}", format=format, shard_size=5,
+                        engine="inprocess", progress=False)
+    assert [path for path, _ in third.damaged] == [kept]
+    assert _memory_digest(name) == references[format]  # checked against the records, rewritten
 
 
 def test_file_url_is_a_local_folder_not_a_folder_named_file(references, tmp_path, monkeypatch,
