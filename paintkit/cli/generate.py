@@ -38,7 +38,7 @@ def register(subparsers) -> None:
         "into a custom suite. Interrupted runs resume; see docs/generate.md.",
     )
     p.add_argument("suite", choices=SUITES, help="the suite to start from")
-    p.add_argument("--out", required=True, metavar="DIR|URL",
+    p.add_argument("--out", required=True, metavar="DIR",
                    help="output folder, or a URL: file:///path, s3://bucket/prefix, gs://... "
                    "(fsspec; workers write there with --engine ray, docs/generate.md)")
     g = p.add_argument_group("custom suites")
