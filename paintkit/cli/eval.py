@@ -34,6 +34,11 @@ def register(subparsers) -> None:
                         help="score only this task folder (repeatable)")
     parser.add_argument("--jobs", "-j", type=integer(0, 4096), default=0, metavar="N",
                         help="worker processes (default: one per CPU core)")
+    parser.add_argument("--engine", choices=("process", "ray"), default="process",
+                        help="process pool (default) or ray: Ray Data actors on a cluster "
+                        "(every node sees the folders at the same paths; docs/metrics.md)")
+    parser.add_argument("--address", default=None,
+                        help="Ray cluster address (auto, HOST:PORT); default: a local Ray instance")
     parser.add_argument("--save-images", action="store_true",
                         help="also write diff PNGs at tolerances 0, 2, 5, 10")
     parser.add_argument("--overwrite", action="store_true",
@@ -118,6 +123,7 @@ def run(args: argparse.Namespace) -> int:
             jobs=args.jobs or default_jobs(), save_images=args.save_images,
             overwrite=args.overwrite, progress=not args.quiet,
             delta_e=args.delta_e, extra_metrics=args.extra_metrics, explain=args.explain,
+            engine=getattr(args, "engine", "process"), address=getattr(args, "address", None),
         )
     except (FolderNotWritableError, PermissionError) as exc:
         print(f"paintkit eval: error: {exc}", file=sys.stderr)

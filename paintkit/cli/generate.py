@@ -38,7 +38,9 @@ def register(subparsers) -> None:
         "into a custom suite. Interrupted runs resume; see docs/generate.md.",
     )
     p.add_argument("suite", choices=SUITES, help="the suite to start from")
-    p.add_argument("--out", required=True, metavar="DIR", help="output folder")
+    p.add_argument("--out", required=True, metavar="DIR",
+                   help="output folder, or a URL: file:///path, s3://bucket/prefix, gs://... "
+                   "(fsspec; workers write there with --engine ray, docs/generate.md)")
     g = p.add_argument_group("custom suites")
     g.add_argument("--steps", type=int, choices=(2, 3), default=None,
                    help="compositional: edits per problem (default 2; docs/compositional.md)")
@@ -79,6 +81,9 @@ def register(subparsers) -> None:
                    help="also write NNN_input.svg and NNN_answer.svg beside the PNGs (directory "
                    "format; one SVG element per scene element, see docs/svg.md)")
     o.add_argument("--shard-size", type=count(), default=1000, metavar="N", help="problems per shard")
+    o.add_argument("--world-size", type=count(), default=None, metavar="W",
+                   help="shard formats: the fewest shards, a multiple of W in number (training "
+                   "ranks), of at most --shard-size problems; an error when none splits evenly")
     o.add_argument("--engine", choices=ENGINES, default="process",
                    help="process pool (default), inprocess, or ray")
     o.add_argument("--jobs", "-j", type=integer(0, 4096), default=None, metavar="N",
@@ -154,8 +159,15 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"--svg needs the paintbench suite: {args.suite} problems include "
                          "charts, which are not scenes of shapes")
     suite = build_suite(args)
+    shard_size = args.shard_size
+    if getattr(args, "world_size", None) is not None:
+        if args.format == "directory":
+            raise ValueError("--world-size applies to the shard formats (webdataset, parquet)")
+        from paintkit.engines.unit_write import shard_size_for  # numba, Skia: the suites
+
+        shard_size = shard_size_for(len(suite), args.world_size, args.shard_size)
     try:
-        summary = write_suite(suite, args.out, format=args.format, shard_size=args.shard_size,
+        summary = write_suite(suite, args.out, format=args.format, shard_size=shard_size,
                               engine=args.engine, jobs=args.jobs, address=args.address,
                               overwrite=args.overwrite, progress=not args.quiet,
                               svg=getattr(args, "svg", False))

@@ -20,10 +20,13 @@ from pathlib import Path
 from paintkit.arguments import check_int
 from paintkit.engines.local import Engine, InProcessEngine, ProcessPoolEngine
 from paintkit.engines.ray_engine import RayEngine
+from paintkit.engines.scaleout import write_suite_scaleout
 from paintkit.engines.summary import GenerateSummary
+from paintkit.engines.unit_write import Layout, workers_can_write
 from paintkit.engines.work import WorkOptions
 from paintkit.io.folder_lock import FolderLock, FolderNotWritableError
 from paintkit.io.progress import Progress
+from paintkit.storage import Target
 from paintkit.suites import ProblemSuite, check_suite
 from paintkit.writers import DEFAULT_SHARD_SIZE, WriteError, make_writer
 from paintkit.writers.manifest import (
@@ -72,7 +75,9 @@ def write_suite(suite: ProblemSuite, out: Path | str, *, format: str = "director
     Args:
         suite: what to generate (any :class:`~paintkit.suites.ProblemSuite`: PaintBench's
             :class:`~paintkit.suites.Suite`, TinyGrafixBench, compositional, guidance, combined).
-        out: output folder; an interrupted run into it is resumed.
+        out: output folder or URL (``file:///path``; ``s3://``, ``gs://``, ``memory://`` through
+            fsspec); an interrupted run into it is resumed. With ``engine="ray"`` or a URL,
+            workers write the files and the driver only the manifest (docs/generate.md).
         format: ``directory`` (standard layout, docs/file-layout.md), ``webdataset`` or ``parquet``.
         shard_size: problems per shard (shard formats).
         engine: ``process`` (default), ``inprocess``, ``ray``, or an :class:`Engine`.
@@ -96,9 +101,26 @@ def write_suite(suite: ProblemSuite, out: Path | str, *, format: str = "director
     unit_size = check_int(unit_size, "unit_size", 1)
     jobs = check_int(jobs, "jobs", 1, allow_none=True)
     check_suite(suite)
-    root = Path(out)
+    target = Target.parse(out)  # file:///x is the folder /x; s3://, gs://, memory:// via fsspec
+    root = Path(target.path)
     writer = make_writer(format, root, suite, shard_size, svg=svg)
     header = manifest_header(suite, writer, png_encoder)
+    on_ray = engine == "ray" or isinstance(engine, RayEngine)
+    if not target.local and not workers_can_write(writer):
+        raise ValueError(f"--out {out}: --format {format} is written by the driver into a "
+                         "local folder; URLs take directory, webdataset or parquet")
+    if not target.local or (on_ray and workers_can_write(writer)):
+        # Workers write their own files; the driver writes the manifest (scaleout.py).
+        if target.scheme == "memory" and engine not in ("inprocess", "ray") \
+                and not isinstance(engine, (InProcessEngine, RayEngine)):
+            raise ValueError(f"--out {out}: memory:// lives in one process; use --engine inprocess")
+        runner = make_engine(engine, jobs, address) if isinstance(engine, str) else engine
+        with runner:
+            return write_suite_scaleout(
+                suite, target, writer, header, runner,
+                layout=Layout(writer.format, shard_size, svg), overwrite=overwrite,
+                progress=progress, options=WorkOptions(png_encoder=png_encoder, svg=svg),
+                unit_size=unit_size)
     if root.exists() and not root.is_dir():
         raise ValueError(f"{root}: exists and is not a folder")
     # Start the engine before touching the folder: an unreachable cluster changes nothing.

@@ -37,6 +37,11 @@ class Engine(ABC):
     def wait(self, handles: set) -> tuple[list[tuple[object, list]], set]:
         """Block until one or more ``handles`` finished; raises the first unit's error."""
 
+    def call(self, function, *args):
+        """Start ``function(*args)`` (a picklable module-level function) on a worker;
+        returns a handle for :meth:`wait` (scaled-out writes, :mod:`paintkit.engines.scaleout`)."""
+        raise NotImplementedError(f"the {self.name} engine runs run_unit only")
+
     def close(self) -> None:  # noqa: B027 - engines without workers have nothing to stop
         """Stop workers and drop unfinished work."""
 
@@ -53,6 +58,9 @@ class InProcessEngine(Engine):
 
     def submit(self, suite, start, stop, options):
         return _Done(run_unit(suite, start, stop, options))
+
+    def call(self, function, *args):
+        return _Done(function(*args))
 
     def wait(self, handles):
         return [(h, h.result) for h in handles], set()
@@ -73,6 +81,9 @@ class ProcessPoolEngine(Engine):
 
     def submit(self, suite, start, stop, options):
         return self._pool.submit(run_unit, suite, start, stop, options)
+
+    def call(self, function, *args):
+        return self._pool.submit(function, *args)
 
     def wait(self, handles):
         done, pending = wait(handles, return_when=FIRST_COMPLETED)

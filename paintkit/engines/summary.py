@@ -12,7 +12,7 @@ from paintkit.io.plural import count_of
 class GenerateSummary:
     """What a run did: ``generated`` new problems, ``skipped`` ones already on disk."""
 
-    out: Path
+    out: Path | str  # a URL string for fsspec outputs
     format: str
     engine: str
     workers: int
@@ -24,6 +24,8 @@ class GenerateSummary:
     seconds: float
     #: ``(path, reason)`` of kept files that failed their check and were generated again.
     damaged: tuple = ()
+    #: Bytes of results the driver received from workers (scaled-out runs; 0 otherwise).
+    driver_bytes: int = 0
 
     @property
     def problems_per_second(self) -> float:

@@ -64,9 +64,11 @@ def score_problem(
     delta_e: str = "cie76",
     extra_metrics: tuple[str, ...] = (),
     explain: int | None = None,
+    images: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> list[dict]:
     """standard rows (docs/file-layout.md) of ``problem`` for each model; diff PNGs and their error segments
-    (``<NNNN>_segments.json``) if ``images_root`` is given.
+    (``<NNNN>_segments.json``) if ``images_root`` is given. ``images``: ``(input, answer)``
+    already decoded (a problem read from a shard), else they are read from its files.
 
     The input and answer are decoded once for all ``models``. ``meta``: the problem's JSON
     if already read (``evaluate`` reads every one before scoring starts). ``delta_e``: the
@@ -83,7 +85,7 @@ def score_problem(
             benchmark is an error; a broken *output* is scored as missing).
     """
     meta = read_metadata(problem) if meta is None else meta
-    inp, answer = read_images(problem)
+    inp, answer = read_images(problem) if images is None else images
     edit_mask = (answer != inp).any(axis=-1) if images_root is not None else None
     explainer = _Explainer(meta, inp, answer, explain, delta_e) if explain is not None else None
     rows = []

@@ -123,6 +123,8 @@ def evaluate(
     delta_e: str = "cie76",
     extra_metrics=(),
     explain: int | None = None,
+    engine: str = "process",
+    address: str | None = None,
 ) -> EvalSummary:
     """Score model outputs in the standard layout (docs/file-layout.md) into ``out_dir/problem_stats.jsonl``.
 
@@ -141,6 +143,9 @@ def evaluate(
     ``extra_metrics`` (rows already scored are not revisited; use ``overwrite``).
     ``explain``: a tolerance 0..10 to add each output's object tags and error segments as
     ``explanation`` (docs/explain.md; rows already scored are not revisited either).
+    ``engine``: ``"process"`` (a local pool of ``jobs`` workers, the default) or ``"ray"``
+    (Ray Data actors on the cluster at ``address``, or a local instance of ``jobs`` CPUs;
+    every node must see the three folders at the same paths): the same rows in the same order.
 
     Raises:
         LayoutError: a tree that breaks the layout, a malformed problem JSON, an unknown
@@ -154,6 +159,10 @@ def evaluate(
         check_tolerance(explain)
     if jobs < 1:
         raise ValueError(f"jobs: expected a positive number of processes, got {jobs}")
+    if engine not in ("process", "ray"):
+        raise ValueError(f"engine: expected process or ray, got {engine!r}")
+    if address is not None and engine != "ray":
+        raise ValueError("address needs engine='ray'")
     problems = discover_problems(benchmarks_root, benchmarks, tasks)
     model_names = discover_models(outputs_root, models)
     metas = [read_metadata(p) for p in problems]  # a broken JSON stops the run here
@@ -200,12 +209,12 @@ def evaluate(
         keep = [r for k, r in rows.items() if k not in replace] \
             if replace or loaded.needs_rewrite or dropped else None
         _run(work, outputs_root, out_dir, results_path, keep, summary, jobs, save_images,
-             progress, chunk_size, (delta_e, extra_metrics, explain))
+             progress, chunk_size, (delta_e, extra_metrics, explain), (engine, address))
     return summary
 
 
 def _run(work, outputs_root, out_dir, results_path, keep, summary, jobs, save_images,
-         progress, chunk_size, options=("cie76", (), None)) -> None:
+         progress, chunk_size, options=("cie76", (), None), engine=("process", None)) -> None:
     images_root = out_dir / DIFFS_FOLDER if save_images else None
     total = sum(len(ms) for _, ms, _ in work)
     bar = Progress(summary.skipped + total, verb="scored", enabled=progress)
@@ -219,7 +228,9 @@ def _run(work, outputs_root, out_dir, results_path, keep, summary, jobs, save_im
                 summary.missing += not row["has_output"]
             bar.update(processed=len(rows))
 
-        if jobs == 1 or len(work) <= 1:
+        if engine[0] == "ray":
+            _run_on_ray(work, outputs_root, images_root, options, consume, jobs, engine[1])
+        elif jobs == 1 or len(work) <= 1:
             for item in work:
                 consume(_score_chunk([item], outputs_root, images_root, *options))
         else:
@@ -229,3 +240,19 @@ def _run(work, outputs_root, out_dir, results_path, keep, summary, jobs, save_im
     bar.close()
     summary.seconds = time.perf_counter() - start
 
+
+
+def _run_on_ray(work, outputs_root, images_root, options, consume, jobs, address) -> None:
+    """Score ``work`` with Ray Data (:func:`paintkit.data.ray_data.score_on_ray`)."""
+    from paintkit.engines.ray_engine import connect  # ray: only with engine="ray"
+    from paintkit.eval.ray_scoring import import_ray, score_on_ray  # ray: only with engine="ray"
+
+    ray = import_ray()
+    owns = not ray.is_initialized()
+    if owns:
+        connect(ray, address, jobs)
+    try:
+        score_on_ray(work, outputs_root, images_root, options, consume)
+    finally:
+        if owns:
+            ray.shutdown()

@@ -1,0 +1,140 @@
+"""The worker's side of a scaled-out run: generate a unit, write its files, return records.
+
+A unit is a range of suite indices: one whole shard (``webdataset``, ``parquet``) or a few
+problems (``directory``). The worker generates its problems one at a time, hands them to
+the same :class:`~paintkit.writers.base.Writer` a local run uses (so every byte is the same),
+and sends back a :class:`UnitResult`: the path, size and SHA-256 of each finished file (a few
+hundred bytes per problem), never the images. On a local or shared filesystem the writer
+writes in place (temporary name, then rename); for a URL it writes into a private staging
+folder and each finished file is uploaded atomically (:meth:`paintkit.storage.Target.put_file`).
+
+Units are pure functions of ``(suite, start, stop, layout)``: a unit Ray runs again after a
+node died writes the same names with the same bytes.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from paintkit.engines.work import WorkOptions
+from paintkit.storage import Target
+from paintkit.suites import ProblemSuite, build_problem
+from paintkit.writers import make_writer
+from paintkit.writers.directory import DirectoryWriter
+from paintkit.writers.record import FileRecord, encode_problem
+from paintkit.writers.shards import ShardWriter
+
+
+@dataclass(frozen=True)
+class Layout:
+    """What decides the file names: the format, problems per shard, SVG files (directory)."""
+
+    format: str
+    shard_size: int
+    svg: bool = False
+
+    def writer(self, root, suite: ProblemSuite):
+        return make_writer(self.format, root, suite, self.shard_size, svg=self.svg)
+
+
+@dataclass(frozen=True)
+class UnitResult:
+    """What a worker returns for problems ``start .. stop-1``: their files' records."""
+
+    start: int
+    stop: int
+    files: tuple[FileRecord, ...]
+    generated: bool  # False: the files were there already (a resumed run), only hashed
+
+
+def workers_can_write(writer) -> bool:
+    """Whether workers can write ``writer``'s files unit by unit: the directory layout and
+    the shard formats (other formats are written by the driver, in one place)."""
+    return isinstance(writer, (DirectoryWriter, ShardWriter))
+
+
+def units(writer, suite_len: int, unit_size: int) -> list[tuple[int, int]]:
+    """The ``(start, stop)`` ranges of a run: one per shard, or ``unit_size`` problems."""
+    size = writer.shard_size if isinstance(writer, ShardWriter) else unit_size
+    return [(a, min(a + size, suite_len)) for a in range(0, suite_len, size)]
+
+
+def expected_files(writer, start: int, stop: int) -> list[str]:
+    """Relative paths of the files problems ``start .. stop-1`` complete, in manifest order."""
+    if isinstance(writer, ShardWriter):
+        return [writer.shard_name(start // writer.shard_size)]
+    return [writer._stem_path(i) + suffix for i in range(start, stop) for suffix in writer.suffixes]
+
+
+def write_unit(suite: ProblemSuite, start: int, stop: int, layout: Layout, target: Target,
+               options: WorkOptions) -> UnitResult:
+    """Generate problems ``start .. stop-1`` and store their files under ``target``."""
+    if target.local:
+        return UnitResult(start, stop, tuple(_write(suite, start, stop, layout,
+                                                    target.local_root, options)), True)
+    with tempfile.TemporaryDirectory(prefix="paintkit-unit-") as staging:
+        records = _write(suite, start, stop, layout, Path(staging), options)
+        for record in records:
+            target.put_file(record.path, Path(staging) / record.path)
+    return UnitResult(start, stop, tuple(records), True)
+
+
+def _write(suite, start, stop, layout: Layout, root: Path, options: WorkOptions) -> list[FileRecord]:
+    writer = layout.writer(root, suite)
+    records: list[FileRecord] = []
+    try:
+        for index in range(start, stop):
+            spec = suite.spec(index)
+            problem = build_problem(suite, spec)
+            records += writer.write(encode_problem(spec, problem, png_encoder=options.png_encoder,
+                                                   json_indent=writer.json_indent, svg=options.svg))
+        records += writer.close()
+    except BaseException:
+        writer.abort()
+        raise
+    return records
+
+
+def hash_unit(suite: ProblemSuite, start: int, stop: int, layout: Layout,
+              target: Target) -> UnitResult:
+    """The records of a unit whose files already exist (a resumed run), read where they are."""
+    writer = layout.writer(target.path, suite)
+    records = []
+    for name in expected_files(writer, start, stop):
+        if target.local and os.path.isfile(target.location(name)):  # streamed, not loaded
+            records.append(FileRecord.of_file(target.local_root, name))
+            continue
+        data = target.read_bytes(name)
+        if data is None:
+            raise FileNotFoundError(f"{target.display(name)}: disappeared during the run; "
+                                    "run the same command again to regenerate it")
+        records.append(FileRecord.of_bytes(name, data))
+    return UnitResult(start, stop, tuple(records), False)
+
+
+def shard_size_for(problems: int, world_size: int, shard_size: int) -> int:
+    """The shard size of the fewest shards, a multiple of ``world_size`` in number (every
+    training rank reads as many), of at most ``shard_size`` problems each, split as evenly
+    as contiguous shards allow (``ceil(problems / count)``).
+
+    >>> shard_size_for(120_000, 64, 2000)
+    1875
+    >>> shard_size_for(1056, 8, 1000)  # PaintBench on 8 ranks
+    132
+
+    Raises ``ValueError`` when no size gives such a count: all shards but the last have one
+    size, so e.g. 1056 problems cannot make a multiple of 64 shards.
+    """
+    for name, value in (("problems", problems), ("world_size", world_size),
+                        ("shard_size", shard_size)):
+        if not isinstance(value, int) or value < 1:
+            raise ValueError(f"{name} must be an int >= 1, got {value!r}")
+    for count in range(world_size, problems + 1, world_size):
+        size = -(-problems // count)
+        if size <= shard_size and -(-problems // size) == count:
+            return size
+    raise ValueError(f"no shard size splits {problems} problems into a multiple of {world_size} "
+                     "shards; change the suite size or the world size")
