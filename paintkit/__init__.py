@@ -38,6 +38,8 @@ pixels), :mod:`paintkit.kernels` (every per-pixel computation), :mod:`paintkit.c
 above is imported on first use, so torch, Numba and Skia load only when something needs them.
 """
 
+from typing import Any
+
 from paintkit._version import __version__
 from paintkit.scene import (
     Background,
@@ -84,7 +86,7 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> Any:
     if name in _LAZY:
         from importlib import import_module
 

@@ -17,6 +17,7 @@ Explaining an output (which objects it got right) is :func:`paintkit.explain`.
 import importlib
 import sys
 import types
+from typing import Any
 
 # Loaded on first use, so that importing a light submodule (``paintkit.metrics.version``,
 # read by ``paintkit stats``) does not load Numba and the kernels.
@@ -34,7 +35,7 @@ _HOMES = {
 _HOME_OF = {name: module for module, names in _HOMES.items() for name in names}
 
 
-def __getattr__(name):
+def __getattr__(name: str) -> Any:
     if name in _HOME_OF:
         value = getattr(importlib.import_module(_HOME_OF[name]), name)
         globals()[name] = value
@@ -51,7 +52,7 @@ class _Package(types.ModuleType):
     import system records each loaded submodule on its package (``score.py``, ``reward.py``),
     which must not replace the function of the same name."""
 
-    def __setattr__(self, name, value):
+    def __setattr__(self, name: str, value: Any) -> None:
         if name in _HOME_OF and isinstance(value, types.ModuleType):
             return
         super().__setattr__(name, value)

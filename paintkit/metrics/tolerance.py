@@ -4,13 +4,20 @@
 from __future__ import annotations
 
 import numbers
+from typing import Literal, overload
 
 import numpy as np
 
 __all__ = ["check_tolerance"]
 
 
-def check_tolerance(tolerance, *, allow_none: bool = False) -> int | None:
+@overload
+def check_tolerance(tolerance: object, *, allow_none: Literal[False] = False) -> int: ...
+@overload
+def check_tolerance(tolerance: object, *, allow_none: bool) -> int | None: ...
+
+
+def check_tolerance(tolerance: object, *, allow_none: bool = False) -> int | None:
     """``tolerance`` as an ``int`` in 0..10 (a Python or NumPy integer; ``bool`` refused).
 
     ``allow_none``: ``None`` is accepted and returned (``reward``: None means mIoU over all
