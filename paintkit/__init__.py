@@ -60,6 +60,7 @@ if TYPE_CHECKING:  # what type checkers see of the names _LAZY imports on first 
     from paintkit.engines import write_suite as write_suite
     from paintkit.eval import evaluate as evaluate
     from paintkit.explainer import explain as explain
+    from paintkit.loader import load as load
     from paintkit.metrics import (
         ProblemScore as ProblemScore,
     )
