@@ -4,17 +4,10 @@
 from __future__ import annotations
 
 import numbers
-from typing import Literal, overload
 
 import numpy as np
 
 __all__ = ["check_tolerance"]
-
-
-@overload
-def check_tolerance(tolerance: object, *, allow_none: Literal[False] = False) -> int: ...
-@overload
-def check_tolerance(tolerance: object, *, allow_none: bool) -> int | None: ...
 
 
 def check_tolerance(tolerance: object, *, allow_none: bool = False) -> int | None:
