@@ -38,6 +38,8 @@ pixels), :mod:`paintkit.kernels` (every per-pixel computation), :mod:`paintkit.c
 above is imported on first use, so torch, Numba and Skia load only when something needs them.
 """
 
+from typing import TYPE_CHECKING, Any
+
 from paintkit._version import __version__
 from paintkit.scene import (
     Background,
@@ -50,6 +52,51 @@ from paintkit.scene import (
     Stripes,
     Stroke,
 )
+
+if TYPE_CHECKING:  # what type checkers see of the names _LAZY imports on first use
+    from paintkit.baselines import write_baseline as write_baseline
+    from paintkit.bench_steps import BenchConfig as BenchConfig
+    from paintkit.bench_steps import bench as bench
+    from paintkit.engines import write_suite as write_suite
+    from paintkit.eval import evaluate as evaluate
+    from paintkit.explainer import explain as explain
+    from paintkit.loader import load as load
+    from paintkit.metrics import (
+        ProblemScore as ProblemScore,
+    )
+    from paintkit.metrics import (
+        ScoreAccumulator as ScoreAccumulator,
+    )
+    from paintkit.metrics import (
+        Targets as Targets,
+    )
+    from paintkit.metrics import (
+        prepare_targets as prepare_targets,
+    )
+    from paintkit.metrics import (
+        reward as reward,
+    )
+    from paintkit.metrics import (
+        score as score,
+    )
+    from paintkit.metrics import (
+        soft_reward as soft_reward,
+    )
+    from paintkit.metrics import (
+        tolerance_statistics as tolerance_statistics,
+    )
+    from paintkit.report.write import write_report as write_report
+    from paintkit.run import run_model as run_model
+    from paintkit.sources import generate as generate
+    from paintkit.stats.aggregate_folder import aggregate as aggregate
+    from paintkit.suites import ProblemSuite as ProblemSuite
+    from paintkit.suites import Suite as Suite
+    from paintkit.suites.combined import CombinedSuite as CombinedSuite
+    from paintkit.suites.compositional import CompositionalSuite as CompositionalSuite
+    from paintkit.suites.guidance import GuidanceSuite as GuidanceSuite
+    from paintkit.suites.tinygrafix import TinyGrafixSuite as TinyGrafixSuite
+    from paintkit.tasks import TASKS as TASKS
+    from paintkit.tasks import Problem as Problem
 
 #: Top-level name -> (module, attribute), imported on first access.
 _LAZY = {
@@ -84,7 +131,7 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> Any:
     if name in _LAZY:
         from importlib import import_module
 

@@ -9,8 +9,17 @@ strings, and checks the range.
 from __future__ import annotations
 
 import numbers
+from typing import Literal, overload
 
 import numpy as np
+
+
+@overload
+def check_int(value: object, name: str, minimum: int | None = None, maximum: int | None = None,
+              *, allow_none: Literal[False] = False) -> int: ...
+@overload
+def check_int(value: object, name: str, minimum: int | None = None, maximum: int | None = None,
+              *, allow_none: bool) -> int | None: ...
 
 
 def check_int(value, name: str, minimum: int | None = None, maximum: int | None = None, *,

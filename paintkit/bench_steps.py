@@ -30,6 +30,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
 
 from paintkit._version import __version__
 from paintkit.arguments import check_int
@@ -374,7 +375,7 @@ class Bench:
 
 
 def bench(out: str | Path, *, command: str | None = None, log: Callable[[str], None] | None = None,
-          **settings) -> Path:
+          **settings: Any) -> Path:
     """Run every step of the benchmark into the folder ``out``; returns the report's path.
 
     ``settings`` are the fields of :class:`BenchConfig` (``benchmarks``, ``baselines``,

@@ -28,6 +28,7 @@ Images are uint8 ``(H, W, 3)`` NumPy arrays; ``metadata`` is the problem's JSON 
 from __future__ import annotations
 
 import json
+import os
 import re
 import tarfile
 from collections.abc import Callable, Sequence
@@ -212,7 +213,9 @@ def _outputs(root: Path, benchmarks) -> list[LoadedProblem]:
     return items
 
 
-def load(path, *, benchmarks=None, tasks=None) -> LoadedSet:
+def load(path: str | os.PathLike[str], *,
+         benchmarks: str | os.PathLike[str] | Sequence[str] | None = None,
+         tasks: Sequence[str] | None = None) -> LoadedSet:
     """Open ``path`` (see the module docstring) as a :class:`LoadedSet`.
 
     Args:

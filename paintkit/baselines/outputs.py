@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import hashlib
+import os
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -53,8 +55,10 @@ class BaselineSummary:
     out_dir: Path
 
 
-def write_baseline(name: str, benchmarks_root, outputs_root, *, model: str | None = None,
-                   benchmarks=None, tasks=None, overwrite: bool = False,
+def write_baseline(name: str, benchmarks_root: str | os.PathLike[str],
+                   outputs_root: str | os.PathLike[str], *, model: str | None = None,
+                   benchmarks: Iterable[str] | None = None, tasks: Iterable[str] | None = None,
+                   overwrite: bool = False,
                    progress: bool = False) -> BaselineSummary:
     """Write ``<outputs>/<model>/<Benchmark>/<task>/<NNNN>_output.png`` for every problem.
 

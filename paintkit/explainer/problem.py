@@ -21,6 +21,7 @@ import json
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -33,6 +34,9 @@ from paintkit.kernels.edit_region import changed_mask_numba
 from paintkit.kernels.normalize import normalize_output_numba
 from paintkit.kernels.tolerance_counts import tolerance_histograms_numba
 from paintkit.metrics.tolerance import check_tolerance
+
+if TYPE_CHECKING:
+    from paintkit.types import PathLike
 
 __all__ = ["DEFAULT_TOLERANCE", "ProblemScenes", "explain", "prepare_scenes", "segment_maps"]
 
@@ -122,9 +126,11 @@ def prepare_scenes(answer, inputs, metadata) -> ProblemScenes:
     return ProblemScenes(edit, input_scene, answer_scene, notes, input_fp, answer_fp)
 
 
-def explain(output, answer, inputs, metadata, *, tolerance: int = DEFAULT_TOLERANCE,
+def explain(output: np.ndarray | None, answer: np.ndarray, inputs: np.ndarray,
+            metadata: Mapping[str, Any] | PathLike | None, *, tolerance: int = DEFAULT_TOLERANCE,
             delta_e: str = "cie76", max_segments: int = MAX_SEGMENTS,
-            bins=None, scenes: ProblemScenes | None = None) -> dict:
+            bins: np.ndarray | None = None, scenes: ProblemScenes | None = None
+            ) -> dict[str, Any]:
     """Object tags and error segments of one output (module docstring).
 
     The arguments come in the order of :func:`paintkit.score` (outputs, answers, inputs),

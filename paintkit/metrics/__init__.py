@@ -17,6 +17,23 @@ Explaining an output (which objects it got right) is :func:`paintkit.explain`.
 import importlib
 import sys
 import types
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # what type checkers see of the names _HOMES imports on first use
+    from paintkit.metrics.accumulator import ScoreAccumulator as ScoreAccumulator
+    from paintkit.metrics.coerce import MissingImage as MissingImage
+    from paintkit.metrics.result import ProblemScore as ProblemScore
+    from paintkit.metrics.reward import reward as reward
+    from paintkit.metrics.score import BatchStatistics as BatchStatistics
+    from paintkit.metrics.score import score as score
+    from paintkit.metrics.score import tolerance_statistics as tolerance_statistics
+    from paintkit.metrics.statistics import TOLERANCES as TOLERANCES
+    from paintkit.metrics.statistics import ToleranceStatistics as ToleranceStatistics
+    from paintkit.metrics.surrogate import soft_reward as soft_reward
+    from paintkit.metrics.targets import TargetGroup as TargetGroup
+    from paintkit.metrics.targets import Targets as Targets
+    from paintkit.metrics.targets import prepare_targets as prepare_targets
+    from paintkit.metrics.torchmetric import PixelEditIoU as PixelEditIoU
 
 # Loaded on first use, so that importing a light submodule (``paintkit.metrics.version``,
 # read by ``paintkit stats``) does not load Numba and the kernels.
@@ -34,7 +51,7 @@ _HOMES = {
 _HOME_OF = {name: module for module, names in _HOMES.items() for name in names}
 
 
-def __getattr__(name):
+def __getattr__(name: str) -> Any:
     if name in _HOME_OF:
         value = getattr(importlib.import_module(_HOME_OF[name]), name)
         globals()[name] = value
@@ -51,7 +68,7 @@ class _Package(types.ModuleType):
     import system records each loaded submodule on its package (``score.py``, ``reward.py``),
     which must not replace the function of the same name."""
 
-    def __setattr__(self, name, value):
+    def __setattr__(self, name: str, value: Any) -> None:
         if name in _HOME_OF and isinstance(value, types.ModuleType):
             return
         super().__setattr__(name, value)

@@ -14,10 +14,21 @@ same state registered as ``torchmetrics`` states, so torchmetrics syncs it over 
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any, TypeAlias
+
 from paintkit.kernels.delta_e import check_delta_e
 from paintkit.metrics.figures import mean_over_tolerances, tolerance_figures
 from paintkit.metrics.score import tolerance_statistics
 from paintkit.metrics.statistics import TOLERANCES, ToleranceStatistics
+
+if TYPE_CHECKING:
+    import torch
+
+    from paintkit.metrics.targets import Targets
+    from paintkit.types import DeviceLike, DTypeLike, ImageBatch
+
+#: The accumulator's state: :data:`STATE_NAMES` -> tensors on one device.
+State: TypeAlias = "dict[str, torch.Tensor]"
 
 #: Sums of per-problem figures, float ``(11,)``: the macro means divide them by ``problems``.
 FIGURE_SUMS = ("sum_edit_accuracy", "sum_preservation_accuracy", "sum_iou")
@@ -34,14 +45,14 @@ FIGURE_NAMES = ("problems", "missing", "miou", "iou", "edit_accuracy", "preserva
                 "micro_preservation_accuracy")
 
 
-def float_dtype(device):
+def float_dtype(device: DeviceLike) -> torch.dtype:
     """float64 sums where the device has float64, else float32 (e.g. Apple MPS)."""
     import torch  # heavy: loaded on first use
 
     return torch.float32 if torch.device(device).type == "mps" else torch.float64
 
 
-def zero_state(device, dtype=None) -> dict:
+def zero_state(device: DeviceLike, dtype: DTypeLike | None = None) -> State:
     """The empty state on ``device``: :data:`STATE_NAMES` -> zero tensors (float sums in
     ``dtype``, default :func:`float_dtype`; counts int64)."""
     import torch  # heavy: loaded on first use
@@ -56,7 +67,8 @@ def zero_state(device, dtype=None) -> dict:
     return state
 
 
-def batch_sums(stats: ToleranceStatistics, device, dtype) -> dict:
+def batch_sums(stats: ToleranceStatistics, device: DeviceLike, dtype: DTypeLike
+               ) -> dict[str, Any]:
     """What a batch adds to the state: :data:`STATE_NAMES` -> tensors on ``device`` (float
     sums in ``dtype``; ``problems`` a Python int, added on the device without a copy from
     the host), from the batch's per-problem figures
@@ -80,7 +92,7 @@ def batch_sums(stats: ToleranceStatistics, device, dtype) -> dict:
     }
 
 
-def state_figures(state: dict) -> dict:
+def state_figures(state: State) -> dict[str, torch.Tensor]:
     """The figures of every problem summed into ``state``, tensors on its device.
 
     Returns :data:`FIGURE_NAMES`: ``problems``, ``missing`` (int64 scalars); ``miou``
@@ -116,7 +128,8 @@ def state_figures(state: dict) -> dict:
     }
 
 
-def score_batch(outputs, answers, inputs, *, backend: str, samples_per_problem: int,
+def score_batch(outputs: ImageBatch, answers: ImageBatch | Targets, inputs: ImageBatch | None, *,
+                backend: str, samples_per_problem: int,
                 delta_e: str) -> ToleranceStatistics:
     """The update step both faces run on a batch (:func:`paintkit.metrics.tolerance_statistics`)."""
     return tolerance_statistics(outputs, answers, inputs, backend=backend,
@@ -142,9 +155,11 @@ class ScoreAccumulator:
         1.0
     """
 
-    def __init__(self, backend: str = "auto", device=None, delta_e: str = "cie76"):
+    def __init__(self, backend: str = "auto", device: DeviceLike | None = None,
+                 delta_e: str = "cie76") -> None:
         self.backend = backend
         self.device = device
+        self.state: State | None
         self.delta_e = check_delta_e(delta_e)  # every batch is counted with this formula
         self.reset()
 
@@ -152,8 +167,8 @@ class ScoreAccumulator:
         """Empty state; it lives on ``device`` (default: the first batch's device)."""
         self.state = None if self.device is None else zero_state(self.device)
 
-    def update(self, outputs, answers, inputs=None, *, samples_per_problem: int = 1
-               ) -> ToleranceStatistics:
+    def update(self, outputs: ImageBatch, answers: ImageBatch, inputs: ImageBatch | None = None,
+               *, samples_per_problem: int = 1) -> ToleranceStatistics:
         """Score a batch (same arguments as :func:`paintkit.metrics.score`) and add it."""
         stats = score_batch(outputs, answers, inputs, backend=self.backend,
                             samples_per_problem=samples_per_problem, delta_e=self.delta_e)
@@ -181,14 +196,14 @@ class ScoreAccumulator:
             self.state[key] += value.to(self.state[key].device)
         return self
 
-    def state_dict(self) -> dict:
+    def state_dict(self) -> State:
         state = self.state if self.state is not None else zero_state("cpu")
         return {k: v.clone() for k, v in state.items()}
 
-    def load_state_dict(self, state: dict) -> None:
+    def load_state_dict(self, state: State) -> None:
         self.state = {k: v.clone() for k, v in state.items()}
 
-    def sync(self, group=None, device=None) -> None:
+    def sync(self, group: Any = None, device: DeviceLike | None = None) -> None:
         """Sum the state over all processes of ``torch.distributed`` (no-op if not running).
 
         ``device``: where the all-reduce happens (e.g. ``"cuda"`` for NCCL); default: where
@@ -205,7 +220,7 @@ class ScoreAccumulator:
             dist.all_reduce(moved, op=dist.ReduceOp.SUM, group=group)
             self.state[key] = moved.to(value.device)
 
-    def compute(self) -> dict:
+    def compute(self) -> dict[str, Any]:
         """Means over all problems seen, as Python numbers (:func:`state_figures`).
 
         Returns a dict with ``problems``, ``missing``, ``miou``, per-tolerance lists

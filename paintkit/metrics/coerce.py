@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 import numpy as np
 
@@ -26,6 +27,11 @@ from paintkit.io.images import ImageDecodeError, load_rgb, rgb_from_array
 from paintkit.kernels.pixels import float_to_uint8
 from paintkit.kernels.tolerance_counts_compiled import compiled, run_compiled
 from paintkit.metrics.device import same_device
+
+if TYPE_CHECKING:
+    import torch
+
+    from paintkit.types import DeviceLike, ImageArray
 
 
 @dataclass(frozen=True)
@@ -35,7 +41,7 @@ class MissingImage:
     error: str | None = None
 
 
-def tensor_of(value):
+def tensor_of(value: Any) -> torch.Tensor:
     """``value`` as a torch tensor: NumPy arrays are wrapped without a copy, also when
     read-only (an image decoded with ``np.asarray(Image.open(...))``). The metric never
     writes into its inputs, so torch's "not writable" warning would only be noise."""
@@ -53,11 +59,11 @@ def tensor_of(value):
     return torch.as_tensor(value)
 
 
-def is_tensor(value) -> bool:
+def is_tensor(value: object) -> TypeGuard[torch.Tensor]:
     return type(value).__module__.startswith("torch") and hasattr(value, "device")
 
 
-def _layout_error(name: str, shape, dtype) -> ValueError:
+def _layout_error(name: str, shape: Any, dtype: Any) -> ValueError:
     return ValueError(
         f"{name}: expected a uint8 or float image batch of shape (B, 3, H, W) or "
         f"(B, H, W, 3) (or one image (3, H, W) / (H, W, 3)), got {dtype} {tuple(shape)}"
@@ -76,7 +82,7 @@ def _channels_last_axis(shape: tuple, prefer_first: bool) -> bool | None:
     return None
 
 
-def tensor_to_uint8_nhwc(tensor, name: str, numba: bool = True):
+def tensor_to_uint8_nhwc(tensor: torch.Tensor, name: str, numba: bool = True) -> torch.Tensor:
     """A torch image tensor -> uint8 ``(B, H, W, 3)`` on the same device (a view if uint8).
 
     ``numba``: convert float CPU tensors with the Numba pass (fast); False keeps to torch
@@ -96,7 +102,7 @@ def tensor_to_uint8_nhwc(tensor, name: str, numba: bool = True):
     return _float_to_uint8(tensor, name, numba)
 
 
-def tensor_nhwc(tensor, name: str):
+def tensor_nhwc(tensor: torch.Tensor, name: str) -> torch.Tensor:
     """A torch image tensor ``(B, 3, H, W)``, ``(B, H, W, 3)``, ``(3, H, W)`` or ``(H, W, 3)``
     as a channels-last ``(B, H, W, 3)`` view of the same storage and dtype (no copy).
 
@@ -115,22 +121,22 @@ def tensor_nhwc(tensor, name: str):
     return tensor
 
 
-def float_range_error(name: str, count: int, dtype, shape) -> ValueError:
+def float_range_error(name: str, count: int, dtype: Any, shape: Any) -> ValueError:
     """The error for float images with ``count`` values outside [0, 1] or NaN."""
     return ValueError(f"{name}: float images must lie in [0, 1] without NaN; got {count} values "
                       f"outside (dtype {dtype}, shape {tuple(shape)})")
 
 
-def _float_to_uint8(tensor, name: str, numba: bool = True):
+def _float_to_uint8(tensor: torch.Tensor, name: str, numba: bool = True) -> torch.Tensor:
     """docs/metric-definition.md §1 ``round(x * 255)`` of a float image tensor, checked to lie in [0, 1]."""
     import torch  # heavy: loaded on first use
 
-    def bad_values(count):
+    def bad_values(count: int) -> ValueError:
         return float_range_error(name, count, tensor.dtype, tensor.shape)
 
     if numba and tensor.device.type == "cpu" and tensor.dtype == torch.float32 and tensor.numel():
         # One parallel Numba pass over the storage (any permutation of a contiguous tensor).
-        order = sorted(range(tensor.ndim), key=lambda d: -tensor.stride(d))
+        order = sorted(range(tensor.ndim), key=lambda d: -tensor.stride(d))  # type: ignore[operator]
         dense = tensor.permute(*order)
         if dense.is_contiguous():
             out, bad = float_to_uint8(dense.numpy())
@@ -141,7 +147,7 @@ def _float_to_uint8(tensor, name: str, numba: bool = True):
 
     fast = compiled(scale_to_uint8, tensor.device) if tensor.numel() else None
     done = None if fast is None else run_compiled(fast, tensor)  # PAINTKIT_TORCH_COMPILE=1
-    order = sorted(range(tensor.ndim), key=lambda d: -tensor.stride(d))
+    order = sorted(range(tensor.ndim), key=lambda d: -tensor.stride(d))  # type: ignore[operator]
     dense = tensor.permute(*order)
     step = _TORCH_STEP.get(tensor.device.type)
     if done is not None:
@@ -158,7 +164,7 @@ def _float_to_uint8(tensor, name: str, numba: bool = True):
     return out
 
 
-def float_to_uint8_unchecked(tensor):
+def float_to_uint8_unchecked(tensor: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
     """``round(x * 255)`` of a float image batch ``(B, ...)`` as uint8, and which images hold
     values outside [0, 1] or NaN: bool ``(B,)``, on the tensor's device.
 
@@ -174,7 +180,7 @@ def float_to_uint8_unchecked(tensor):
     return scaled.nan_to_num_(0.0).clamp_(0, 255).to(torch.uint8), invalid
 
 
-def scale_to_uint8(tensor):
+def scale_to_uint8(tensor: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     """``round(x * 255)`` (half to even) as uint8, and the minimum and maximum of ``x``:
     the float -> uint8 pass as one function, for ``torch.compile``."""
     import torch  # heavy: loaded on first use
@@ -189,7 +195,8 @@ def scale_to_uint8(tensor):
 _TORCH_STEP = {"cpu": 1 << 18}
 
 
-def _float_to_uint8_in_steps(flat, step: int):
+def _float_to_uint8_in_steps(flat: torch.Tensor, step: int
+                             ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     """``round(flat * 255)`` as uint8 ``(n,)`` through one reused temporary, and the
     minimum and maximum of ``flat`` (0-d tensors, for the range check)."""
     import torch  # heavy: loaded on first use
@@ -225,7 +232,8 @@ def array_to_uint8_nhwc(array: np.ndarray, name: str) -> np.ndarray:
         else array
 
 
-def _one_image(item, name: str, allow_missing: bool, numba: bool = True):
+def _one_image(item: Any, name: str, allow_missing: bool, numba: bool = True
+               ) -> ImageArray | torch.Tensor | MissingImage:
     if isinstance(item, MissingImage) and allow_missing:
         return item
     try:
@@ -236,7 +244,7 @@ def _one_image(item, name: str, allow_missing: bool, numba: bool = True):
         if is_tensor(item):
             if not (item.ndim == 3 or (item.ndim == 4 and item.shape[0] == 1)):
                 raise _layout_error(name, item.shape, item.dtype)
-            image = tensor_to_uint8_nhwc(item.detach(), name, numba)[0]
+            image: ImageArray | torch.Tensor = tensor_to_uint8_nhwc(item.detach(), name, numba)[0]
         elif isinstance(item, np.ndarray):
             if item.ndim == 3 and item.shape[0] == 3 and item.shape[-1] != 3:
                 item = item.transpose(1, 2, 0)  # CHW
@@ -253,7 +261,8 @@ def _one_image(item, name: str, allow_missing: bool, numba: bool = True):
         raise
 
 
-def as_images(value, name: str, allow_missing: bool = False, numba: bool = True):
+def as_images(value: Any, name: str, allow_missing: bool = False, numba: bool = True
+              ) -> ImageArray | torch.Tensor | list[ImageArray | torch.Tensor | MissingImage]:
     """``value`` -> uint8 NHWC tensor / array, or a list of per-problem images.
 
     See the module docstring for what is accepted. Undecodable outputs become
@@ -272,7 +281,8 @@ def as_images(value, name: str, allow_missing: bool = False, numba: bool = True)
     return [_one_image(value, name, allow_missing, numba)]
 
 
-def output_on_device(out, device, name: str):
+def output_on_device(out: ImageArray | torch.Tensor, device: DeviceLike, name: str
+                     ) -> torch.Tensor:
     """One output image as a tensor on ``device``: tensors elsewhere are refused (a hidden
     copy per image is what this path avoids); host arrays are moved once."""
 

@@ -9,6 +9,13 @@ CPU tensor's ``.device`` is ``cpu`` (``tensor.to("cpu:0")`` gives ``cpu``); on G
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import torch
+
+    from paintkit.types import DeviceLike
+
 
 def _current_index(kind: str) -> int | None:
     """The current device index of an accelerator kind, or None when that kind has no
@@ -27,7 +34,7 @@ def _current_index(kind: str) -> int | None:
     return None
 
 
-def canonical_device(device):
+def canonical_device(device: DeviceLike) -> torch.device:
     """``device`` as torch places tensors on it: ``cpu`` for any CPU index, ``cuda:N`` (the
     current one) for ``cuda``; an index torch cannot resolve here stays None."""
     import torch  # heavy: loaded on first use
@@ -42,7 +49,7 @@ def canonical_device(device):
     return device
 
 
-def same_device(actual, wanted) -> bool:
+def same_device(actual: DeviceLike, wanted: DeviceLike) -> bool:
     """True if a tensor on ``actual`` is on ``wanted``: same kind and, after resolving an
     index of None to the current device, same index (``cpu`` and ``cpu:0`` are one)."""
     actual, wanted = canonical_device(actual), canonical_device(wanted)

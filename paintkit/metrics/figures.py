@@ -9,17 +9,22 @@ operations. Everything that reports a figure (:class:`~paintkit.metrics.ProblemS
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 import numpy as np
+
+if TYPE_CHECKING:
+    from paintkit.types import TensorLike
 
 #: Where the over-edit ratio is read: the median of the tolerances 0..10 (§10).
 MEDIAN_TOLERANCE = 5
 
 
-def _is_numpy(x) -> bool:
+def _is_numpy(x: object) -> bool:
     return isinstance(x, np.ndarray)
 
 
-def _ratio(num, den, empty_value: float, dtype):
+def _ratio(num: Any, den: Any, empty_value: float, dtype: Any) -> Any:
     """``num / den`` elementwise, ``empty_value`` where ``den == 0``, in ``dtype``."""
     if _is_numpy(num):
         num, den = num.astype(dtype or np.float64), den.astype(dtype or np.float64)
@@ -31,8 +36,10 @@ def _ratio(num, den, empty_value: float, dtype):
     return torch.where(den > 0, num / den.clamp_min(1), torch.full_like(num, empty_value))
 
 
-def tolerance_figures(edit_pixels, preservation_pixels, edit_correct, preservation_correct,
-                      changed, has_output, dtype=None) -> dict:
+def tolerance_figures(edit_pixels: TensorLike, preservation_pixels: TensorLike,
+                      edit_correct: TensorLike, preservation_correct: TensorLike,
+                      changed: TensorLike, has_output: TensorLike, dtype: Any = None
+                      ) -> dict[str, Any]:
     """The figures of a batch of problems from their counts (NumPy arrays or torch tensors).
 
     Args:
@@ -53,7 +60,7 @@ def tolerance_figures(edit_pixels, preservation_pixels, edit_correct, preservati
     """
     e = edit_pixels.reshape(-1, 1)
     p = preservation_pixels.reshape(-1, 1)
-    keep = has_output.reshape(-1, 1)
+    keep: Any = has_output.reshape(-1, 1)
     edit_accuracy = _ratio(edit_correct, e, 1.0, dtype)  # (B, 11) / (B, 1), broadcast
     preservation_accuracy = _ratio(preservation_correct, p, 1.0, dtype)
     iou = _ratio(edit_correct, (e + p) - preservation_correct, 1.0, dtype)
@@ -68,7 +75,7 @@ def tolerance_figures(edit_pixels, preservation_pixels, edit_correct, preservati
             "iou": iou, "miou": mean_over_tolerances(iou), "over_edit_ratio": over_edit}
 
 
-def mean_over_tolerances(values):
+def mean_over_tolerances(values: TensorLike) -> Any:
     """Mean over the last axis (the 11 tolerances) in a fixed order:
     ``(((v0 + v1) + v2) + ... + v10) / 11``, elementwise, so NumPy, torch on any device and
     plain Python (``sum(values) / 11``) give the same bits (a library reduction may sum in

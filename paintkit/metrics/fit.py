@@ -16,11 +16,18 @@ answer's on its own (nearest neighbour, Pillow's sampling), no crop.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, TypeVar
+
 import numpy as np
 
 from paintkit.kernels.normalize import pillow_nearest_sources
 
+if TYPE_CHECKING:
+    import torch
+
 FITS = ("cover", "stretch", "exact")
+#: An image batch of either kind, returned as the same kind.
+_Image = TypeVar("_Image", "np.ndarray", "torch.Tensor")
 
 
 def check_fit(fit: str) -> str:
@@ -29,7 +36,7 @@ def check_fit(fit: str) -> str:
     return fit
 
 
-def fit_output(image, answer_size: tuple[int, int], fit: str = "cover"):
+def fit_output(image: _Image, answer_size: tuple[int, int], fit: str = "cover") -> _Image:
     """``image`` ``(..., H_o, W_o, C)`` (channels last, tensor or array) prepared for scoring
     against an answer of ``answer_size = (W_a, H_a)``.
 

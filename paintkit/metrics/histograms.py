@@ -14,10 +14,18 @@ batches, Numba on the CPU) or :func:`torch_histograms` (tensors, on their device
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
 from paintkit.kernels.delta_e import check_delta_e
 from paintkit.kernels.delta_e_counts import tolerance_histograms_delta_e
 from paintkit.kernels.tolerance_counts import tolerance_histograms_numba
 from paintkit.kernels.tolerance_counts_torch import tolerance_histograms_torch
+
+if TYPE_CHECKING:
+    import torch
+
+    from paintkit.metrics.targets import TargetGroup
 
 __all__ = ["fused_cuda_available", "numpy_histograms", "torch_histograms"]
 
@@ -30,7 +38,7 @@ def fused_cuda_available() -> bool:
     return cuda_kernel_available()
 
 
-def numpy_histograms(delta_e: str = "cie76"):
+def numpy_histograms(delta_e: str = "cie76") -> Callable[..., Any]:
     """The CPU histogram kernel of ``delta_e``: ``kernel(outputs, answers, inputs,
     return_bins=False)`` on uint8 ``(B, H, W, 3)`` arrays -> int64 ``(B, 3, 12)`` (and uint8
     ``(B, H, W)`` bins).
@@ -41,15 +49,15 @@ def numpy_histograms(delta_e: str = "cie76"):
     if check_delta_e(delta_e) == "cie76":
         return tolerance_histograms_numba
 
-    def kernel(outputs, answers, inputs, return_bins=False):
+    def kernel(outputs: Any, answers: Any, inputs: Any, return_bins: bool = False) -> Any:
         return tolerance_histograms_delta_e(outputs, answers, inputs, delta_e,
                                             return_bins=return_bins)
 
     return kernel
 
 
-def torch_histograms(outputs, group, delta_e: str = "cie76", return_bins: bool = False,
-                     fused: bool = False):
+def torch_histograms(outputs: torch.Tensor, group: TargetGroup, delta_e: str = "cie76",
+                     return_bins: bool = False, fused: bool = False) -> Any:
     """Histograms of uint8 ``(G, H, W, 3)`` outputs against a prepared
     :class:`~paintkit.metrics.targets.TargetGroup` on the outputs' device: int64
     ``(G, 3, 12)``, or ``(histograms, bins)``.

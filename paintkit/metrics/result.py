@@ -3,11 +3,17 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from paintkit.metrics.figures import mean_over_tolerances, tolerance_figures
 from paintkit.metrics.statistics import TOLERANCES
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from paintkit.metrics.statistics import ToleranceStatistics
 
 SCHEMA_KEYS = ("edit_correct_pixels", "preservation_correct_pixels", "edit_accuracy",
                "preservation_accuracy", "iou", "changed_pixels")
@@ -44,9 +50,10 @@ class ProblemScore:
 
     @property
     def correct_output_size(self) -> bool:
-        return self.has_output and tuple(self.output_size) == tuple(self.answer_size)
+        # has_output implies an output_size (scores_from_counts)
+        return self.has_output and tuple(self.output_size) == tuple(self.answer_size)  # type: ignore[arg-type]
 
-    def to_schema(self) -> dict:
+    def to_schema(self) -> dict[str, Any]:
         """The docs/file-layout.md ``output`` object: sizes, region sizes, per-tolerance and mean figures.
 
         The blocks are named after the formula: ``cie76_threshold`` / ``cie76_mean`` (docs/file-layout.md)
@@ -74,7 +81,9 @@ class ProblemScore:
         }
 
 
-def scores_from_counts(counts: dict, has_output, output_sizes, answer_sizes, errors,
+def scores_from_counts(counts: dict[str, Any], has_output: Any,
+                       output_sizes: Sequence[Any], answer_sizes: Sequence[Any],
+                       errors: Sequence[str | None],
                        delta_e: str = "cie76") -> list[ProblemScore]:
     """One :class:`ProblemScore` per problem from NumPy counts.
 
@@ -106,7 +115,8 @@ def scores_from_counts(counts: dict, has_output, output_sizes, answer_sizes, err
     ]
 
 
-def problem_scores(stats, output_sizes, answer_sizes, errors,
+def problem_scores(stats: ToleranceStatistics, output_sizes: Sequence[tuple[int, int] | None],
+                   answer_sizes: Sequence[tuple[int, int]], errors: Sequence[str | None],
                    delta_e: str = "cie76") -> list[ProblemScore]:
     """Per-problem :class:`ProblemScore` from batched ``ToleranceStatistics``."""
     cpu = stats.to("cpu")

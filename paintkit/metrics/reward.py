@@ -2,16 +2,24 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from paintkit.arguments import check_int
 from paintkit.kernels.delta_e import check_delta_e
 from paintkit.metrics import tolerance as tolerance_check
 from paintkit.metrics.coerce import is_tensor
 from paintkit.metrics.score import fused_cuda_counts, tolerance_statistics
-from paintkit.metrics.targets import prepare_targets
+from paintkit.metrics.targets import Targets, prepare_targets
+
+if TYPE_CHECKING:
+    import torch
+
+    from paintkit.types import ImageBatch
 
 
-def reward(outputs, targets, inputs=None, *, tolerance: int | None = None,
-           backend: str = "auto", samples_per_problem: int = 1, delta_e: str = "cie76"):
+def reward(outputs: ImageBatch, targets: ImageBatch | Targets, inputs: ImageBatch | None = None,
+           *, tolerance: int | None = None, backend: str = "auto", samples_per_problem: int = 1,
+           delta_e: str = "cie76") -> torch.Tensor:
     """Reward of each output: its mIoU over t = 0..10, or its IoU at ``tolerance``.
 
     Args:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import errno
 import os
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -18,6 +19,11 @@ from paintkit.metrics.result import ProblemScore, problem_scores
 from paintkit.metrics.score_torch import fused_cuda_batch, torch_statistics
 from paintkit.metrics.statistics import ToleranceStatistics
 from paintkit.metrics.targets import Targets, prepare_targets
+
+if TYPE_CHECKING:
+    import torch
+
+    from paintkit.types import ImageBatch
 
 BACKENDS = ("auto", "numba", "torch")
 #: Float outputs are turned into uint8 and counted this many bytes of uint8 pixels at a
@@ -42,10 +48,10 @@ class BatchStatistics:
     """
 
     stats: ToleranceStatistics
-    output_sizes: list
-    answer_sizes: list
-    errors: list
-    bins: list | None = None
+    output_sizes: list[tuple[int, int] | None]
+    answer_sizes: list[tuple[int, int]]
+    errors: list[str | None]
+    bins: list[Any] | None = None
     delta_e: str = "cie76"
 
     def scores(self) -> list[ProblemScore]:
@@ -53,7 +59,7 @@ class BatchStatistics:
                               self.delta_e)
 
 
-def _device_of(outputs, reference: Targets):
+def _device_of(outputs: Any, reference: Targets) -> torch.device:
     import torch  # heavy: loaded on first use
 
     candidates = [outputs] if not isinstance(outputs, list) else outputs
@@ -65,7 +71,7 @@ def _device_of(outputs, reference: Targets):
     return torch.device("cpu")
 
 
-def _choose_backend(backend: str, device) -> str:
+def _choose_backend(backend: str, device: torch.device) -> str:
     """``"numba"`` (Numba kernels: on the CPU, or on CUDA the fused CUDA kernel) or
     ``"torch"`` (torch kernels on the tensors' device)."""
     if backend not in BACKENDS:
@@ -81,17 +87,18 @@ def _choose_backend(backend: str, device) -> str:
     return "torch"
 
 
-def _numpy(x) -> np.ndarray:
+def _numpy(x: Any) -> np.ndarray:
     return x if isinstance(x, np.ndarray) else x.detach().cpu().numpy()
 
 
-def _size(image) -> tuple[int, int]:
+def _size(image: Any) -> tuple[int, int]:
     return int(image.shape[-2]), int(image.shape[-3])
 
 
 def tolerance_statistics(
-    outputs, answers, inputs=None, *, backend: str = "auto", return_bins: bool = False,
-    samples_per_problem: int = 1, delta_e: str = "cie76",
+    outputs: ImageBatch, answers: ImageBatch | Targets, inputs: ImageBatch | None = None, *,
+    backend: str = "auto", return_bins: bool = False, samples_per_problem: int = 1,
+    delta_e: str = "cie76",
 ) -> BatchStatistics:
     """The update step: a batch of outputs -> per-problem counts for t = 0..10.
 
@@ -146,8 +153,9 @@ def tolerance_statistics(
     return BatchStatistics(stats, output_sizes, answer_sizes, errors, bins, delta_e)
 
 
-def fused_cuda_counts(outputs, reference: Targets, backend: str, samples: int,
-                      return_bins: bool = False, delta_e: str = "cie76"):
+def fused_cuda_counts(outputs: ImageBatch, reference: Targets, backend: str, samples: int,
+                      return_bins: bool = False, delta_e: str = "cie76"
+                      ) -> tuple[torch.Tensor, torch.Tensor, Any] | None:
     """``(hist, outside, is_float)`` of a CUDA batch tensor counted in one launch of the
     fused Numba CUDA kernel, or None when the general path applies (see
     :func:`~paintkit.metrics.score_torch.fused_cuda_batch`)."""
@@ -158,7 +166,7 @@ def fused_cuda_counts(outputs, reference: Targets, backend: str, samples: int,
     return fused_cuda_batch(outputs, reference, samples)
 
 
-def _fused_cuda_statistics(outputs, reference: Targets, backend: str, samples: int,
+def _fused_cuda_statistics(outputs: Any, reference: Targets, backend: str, samples: int,
                            return_bins: bool, delta_e: str) -> BatchStatistics | None:
     """:func:`fused_cuda_counts` as the update step's statistics, or None."""
     counted = fused_cuda_counts(outputs, reference, backend, samples, return_bins, delta_e)
@@ -178,7 +186,7 @@ def _fused_cuda_statistics(outputs, reference: Targets, backend: str, samples: i
     return BatchStatistics(stats, [size] * n, [size] * n, [None] * n, None, delta_e)
 
 
-def _float_chunk(outputs, reference: Targets, backend: str, samples: int) -> int | None:
+def _float_chunk(outputs: Any, reference: Targets, backend: str, samples: int) -> int | None:
     """Outputs per chunk when a float CPU batch tensor is converted and counted chunk by
     chunk (Numba backend, one answer size), else None."""
     if backend == "torch" or not is_tensor(outputs):
@@ -193,7 +201,8 @@ def _float_chunk(outputs, reference: Targets, backend: str, samples: int) -> int
     return chunk if chunk < len(outputs) else None
 
 
-def _numba_float_chunks(outputs, reference: Targets, samples: int, chunk: int, delta_e: str):
+def _numba_float_chunks(outputs: Any, reference: Targets, samples: int, chunk: int,
+                        delta_e: str) -> BatchStatistics | None:
     """:func:`tolerance_statistics` of a float CPU batch, ``chunk`` outputs at a time (see
     :data:`FLOAT_CHUNK_BYTES`); None when the batch needs the general path (an output of
     another size than the answers, or values the conversion refuses: the general path
@@ -223,12 +232,14 @@ def _numba_float_chunks(outputs, reference: Targets, samples: int, chunk: int, d
     return BatchStatistics(stats, list(sizes), sizes, [None] * n, None, delta_e)
 
 
-def _numba_statistics(outs, reference, samples, return_bins, delta_e="cie76"):
+def _numba_statistics(outs: Any, reference: Targets, samples: int, return_bins: bool,
+                      delta_e: str = "cie76") -> tuple[Any, ...]:
     with numba_lock():  # several threads scoring at once (a no-op under Numba's TBB layer)
         return _numba_statistics_locked(outs, reference, samples, return_bins, delta_e)
 
 
-def _numba_statistics_locked(outs, reference, samples, return_bins, delta_e):
+def _numba_statistics_locked(outs: Any, reference: Targets, samples: int, return_bins: bool,
+                             delta_e: str) -> tuple[Any, ...]:
     import torch  # heavy: loaded on first use
 
     tolerance_histograms_numba = numpy_histograms(delta_e)
@@ -273,7 +284,7 @@ def _numba_statistics_locked(outs, reference, samples, return_bins, delta_e):
 MISSING_POLICIES = ("error", "zero")
 
 
-def check_output_paths(outputs, missing: str = "error") -> None:
+def check_output_paths(outputs: Any, missing: str = "error") -> None:
     """``FileNotFoundError`` for the first output given as a path that does not exist, unless
     ``missing == "zero"`` (absent outputs are expected and score 0, as in ``paintkit eval``).
 
@@ -294,8 +305,8 @@ def check_output_paths(outputs, missing: str = "error") -> None:
                 "that are absent as 0 (as paintkit eval does)", os.fspath(item))
 
 
-def score(outputs, answers, inputs=None, *, backend: str = "auto",
-          samples_per_problem: int = 1, delta_e: str = "cie76",
+def score(outputs: ImageBatch, answers: ImageBatch | Targets, inputs: ImageBatch | None = None,
+          *, backend: str = "auto", samples_per_problem: int = 1, delta_e: str = "cie76",
           missing: str = "error") -> list[ProblemScore]:
     """Score model outputs against answers (docs/metric-definition.md): one :class:`ProblemScore` per problem.
 

@@ -9,14 +9,23 @@ are scattered back to their input positions with ``index_copy_``.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from paintkit.kernels.normalize import normalize_output_torch
 from paintkit.metrics.coerce import MissingImage, output_on_device, tensor_nhwc
 from paintkit.metrics.histograms import torch_histograms
 
+if TYPE_CHECKING:
+    import torch
+
+    from paintkit.metrics.targets import TargetGroup, Targets
+    from paintkit.types import DeviceLike
+
 NUM_BINS = 12
 
 
-def _outputs_of(outs, positions, samples, g, size, group, device):
+def _outputs_of(outs: Any, positions: list[int], samples: int, g: int, size: tuple[int, int],
+                group: TargetGroup, device: DeviceLike) -> tuple[torch.Tensor, Any]:
     """Sample ``g`` of each problem of a group, normalised: uint8 ``(G, H, W, 3)``, and
     whether each is present (Python bools)."""
     import torch  # heavy: loaded on first use
@@ -40,7 +49,8 @@ def _outputs_of(outs, positions, samples, g, size, group, device):
     return torch.stack(images), present
 
 
-def fused_cuda_batch(outputs, reference, samples: int):
+def fused_cuda_batch(outputs: torch.Tensor, reference: Targets, samples: int
+                     ) -> tuple[torch.Tensor, torch.Tensor, bool] | None:
     """Counts of a CUDA batch tensor in one launch of the fused Numba CUDA kernel:
     ``(hist, outside, is_float)``: int64 ``(N, 3, 12)``, int32 ``(N,)`` float values outside
     [0, 1] per output (always 0 for uint8) and whether the outputs were floats; or None
@@ -68,8 +78,9 @@ def fused_cuda_batch(outputs, reference, samples: int):
     return hist, outside, nhwc.dtype == torch.float32
 
 
-def torch_statistics(outs, reference, device, samples: int, return_bins: bool,
-                     delta_e: str = "cie76", fused: bool = False):
+def torch_statistics(outs: Any, reference: Targets, device: DeviceLike, samples: int,
+                     return_bins: bool, delta_e: str = "cie76", fused: bool = False
+                     ) -> tuple[Any, ...]:
     """``(hist, has_output, output_sizes, answer_sizes, errors, bins)`` of a batch.
 
     ``hist``: int64 ``(N, 3, 12)`` on ``device``; ``has_output``: bool ``(N,)`` on ``device``;
@@ -90,11 +101,12 @@ def torch_statistics(outs, reference, device, samples: int, return_bins: bool,
         missing, errors = [False] * n, [None] * n
         output_sizes = [(int(outs.shape[-2]), int(outs.shape[-3]))] * n
     hist = torch.zeros((n, 3, NUM_BINS), dtype=torch.int64, device=device)
-    bins = [None] * n if return_bins else None
+    bins: Any = [None] * n if return_bins else None
     for group in reference.torch_groups(device):
         for g in range(samples):
             o, _ = _outputs_of(outs, group.positions, samples, g, group.size, group, device)
             res = torch_histograms(o, group, delta_e, return_bins, fused)
+            b: Any
             h, b = res if return_bins else (res, None)
             rows = group.index * samples + g if samples > 1 else group.index
             hist.index_copy_(0, rows, h)

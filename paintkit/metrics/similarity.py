@@ -24,12 +24,19 @@ of the tensors given (CPU for arrays and lists) and returns float64 ``(B,)`` the
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from paintkit.kernels.normalize import normalize_output_torch
 from paintkit.kernels.ssim import luma_pair, squared_error_sum, ssim_sum
 from paintkit.metrics.coerce import MissingImage, as_images, tensor_of
+
+if TYPE_CHECKING:
+    import torch
+
+    from paintkit.types import ImageBatch
 
 __all__ = ["EXTRA_METRICS", "SSIM_SIGMA", "SSIM_WINDOW", "grayscale", "psnr", "similarity",
            "ssim"]
@@ -43,7 +50,7 @@ _C1 = (0.01 * _DATA_RANGE) ** 2
 _C2 = (0.03 * _DATA_RANGE) ** 2
 
 
-def grayscale(images):
+def grayscale(images: torch.Tensor) -> torch.Tensor:
     """Pillow's 8-bit luma of uint8 RGB ``(B, H, W, 3)`` -> float32 ``(B, 1, H, W)`` (values
     0..255, integers: the same rounding as ``Image.convert("L")``)."""
     import torch  # heavy: loaded on first use
@@ -53,11 +60,11 @@ def grayscale(images):
     return luma.to(torch.float32).unsqueeze(1)
 
 
-def _pairs(outputs, answers):
+def _pairs(outputs: Any, answers: Any) -> list[tuple[torch.Tensor, torch.Tensor]]:
     """Outputs and answers as lists of uint8 ``(1, H, W, 3)`` tensors of equal size per
     problem, or one pair of ``(B, H, W, 3)`` tensors when both are same-size batches."""
 
-    outs = as_images(outputs, "outputs")
+    outs: Any = as_images(outputs, "outputs")
     answers = as_images(answers, "answers")
     if len(outs) != len(answers):
         raise ValueError(f"outputs: expected a batch of {len(answers)} (the answers'), got "
@@ -78,7 +85,7 @@ def _pairs(outputs, answers):
     return pairs
 
 
-def _ssim_map_mean(x, y):
+def _ssim_map_mean(x: torch.Tensor, y: torch.Tensor) -> tuple[torch.Tensor, int]:
     """Mean SSIM map of grayscale float32 ``(B, 1, h, w)`` over its valid pixels, as float64
     ``(B,)`` together with the count of valid pixels."""
     import kornia  # heavy: loaded on first use
@@ -96,7 +103,7 @@ def _ssim_map_mean(x, y):
     return ssim_map.sum(dim=(1, 2)), ssim_map[0].numel()
 
 
-def _changed_box(differs, h: int, w: int):
+def _changed_box(differs: np.ndarray, h: int, w: int) -> tuple[int, int, int, int] | None:
     """Rows/cols ``(top, bottom, left, right)`` (half-open) whose SSIM windows can see a
     differing pixel, or None when nothing differs."""
     rows = np.flatnonzero(differs.any(axis=1))
@@ -108,7 +115,7 @@ def _changed_box(differs, h: int, w: int):
             max(0, int(cols[0]) - reach), min(w, int(cols[-1]) + 1 + reach))
 
 
-def _ssim_batch(out, ans, use_numba: bool):
+def _ssim_batch(out: torch.Tensor, ans: torch.Tensor, use_numba: bool) -> torch.Tensor:
     import torch  # heavy: loaded on first use
 
     h, w = out.shape[1:3]
@@ -138,7 +145,7 @@ def _ssim_batch(out, ans, use_numba: bool):
     return (total + (valid - computed)) / valid
 
 
-def _psnr_batch(out, ans, use_numba: bool):
+def _psnr_batch(out: torch.Tensor, ans: torch.Tensor, use_numba: bool) -> torch.Tensor:
     import torch  # heavy: loaded on first use
 
     if use_numba:
@@ -155,7 +162,8 @@ def _psnr_batch(out, ans, use_numba: bool):
 BACKENDS = ("auto", "numba", "torch")
 
 
-def _per_pair(metric, outputs, answers, backend: str):
+def _per_pair(metric: Callable[[torch.Tensor, torch.Tensor, bool], torch.Tensor],
+              outputs: ImageBatch, answers: ImageBatch, backend: str) -> torch.Tensor:
     import torch  # heavy: loaded on first use
 
     if backend not in BACKENDS:
@@ -172,7 +180,7 @@ def _per_pair(metric, outputs, answers, backend: str):
     return torch.cat([v.to(device) for v in values])
 
 
-def ssim(outputs, answers, *, backend: str = "auto"):
+def ssim(outputs: ImageBatch, answers: ImageBatch, *, backend: str = "auto") -> torch.Tensor:
     """Mean SSIM of each output against its answer (module docstring): float64 ``(B,)``.
 
     ``backend``: ``"auto"`` (Numba for CPU data, torch/kornia elsewhere), ``"numba"`` or
@@ -188,7 +196,7 @@ def ssim(outputs, answers, *, backend: str = "auto"):
     return _per_pair(_ssim_batch, outputs, answers, backend)
 
 
-def psnr(outputs, answers, *, backend: str = "auto"):
+def psnr(outputs: ImageBatch, answers: ImageBatch, *, backend: str = "auto") -> torch.Tensor:
     """PSNR in dB of each output against its answer (module docstring): float64 ``(B,)``,
     ``+inf`` where the images are identical.
 
@@ -201,7 +209,8 @@ def psnr(outputs, answers, *, backend: str = "auto"):
     return _per_pair(_psnr_batch, outputs, answers, backend)
 
 
-def similarity(outputs, answers, names=EXTRA_METRICS, *, backend: str = "auto") -> dict:
+def similarity(outputs: ImageBatch, answers: ImageBatch, names: Iterable[str] = EXTRA_METRICS,
+               *, backend: str = "auto") -> dict[str, torch.Tensor]:
     """The extra figures named in ``names`` (a subset of :data:`EXTRA_METRICS`) for each
     problem: ``{name: float64 tensor (B,)}``. PSNR ``+inf`` (identical images) is kept;
     JSON writers should store it as ``null`` or a string (JSON has no infinity)."""

@@ -9,9 +9,15 @@ compute step, :func:`~paintkit.metrics.figures.tolerance_figures`.
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
+from typing import TYPE_CHECKING
 
 from paintkit.kernels.tolerance_counts import counts_from_histograms
 from paintkit.metrics.figures import MEDIAN_TOLERANCE, tolerance_figures
+
+if TYPE_CHECKING:
+    import torch
+
+    from paintkit.types import DeviceLike, DTypeLike
 
 TOLERANCES: tuple[int, ...] = tuple(range(11))
 __all__ = ["MEDIAN_TOLERANCE", "TOLERANCES", "ToleranceStatistics"]
@@ -31,15 +37,16 @@ class ToleranceStatistics:
             ``edit_pixels`` / ``preservation_pixels`` keep the problem's region sizes.
     """
 
-    edit_pixels: object
-    preservation_pixels: object
-    edit_correct: object
-    preservation_correct: object
-    changed: object
-    has_output: object
+    edit_pixels: torch.Tensor
+    preservation_pixels: torch.Tensor
+    edit_correct: torch.Tensor
+    preservation_correct: torch.Tensor
+    changed: torch.Tensor
+    has_output: torch.Tensor
 
     @classmethod
-    def from_histograms(cls, hist, has_output) -> ToleranceStatistics:
+    def from_histograms(cls, hist: torch.Tensor, has_output: torch.Tensor
+                        ) -> ToleranceStatistics:
         """From ``(B, 3, 12)`` int64 histograms (see ``paintkit.kernels.tolerance_counts``)."""
 
         counts = counts_from_histograms(hist)
@@ -60,40 +67,40 @@ class ToleranceStatistics:
         return cls(**{f.name: torch.cat([getattr(p, f.name) for p in parts])
                       for f in fields(cls)})
 
-    def to(self, device) -> ToleranceStatistics:
+    def to(self, device: DeviceLike) -> ToleranceStatistics:
         return type(self)(**{f.name: getattr(self, f.name).to(device) for f in fields(self)})
 
     def __len__(self) -> int:
         return int(self.edit_pixels.shape[0])
 
     @property
-    def device(self):
+    def device(self) -> torch.device:
         return self.edit_pixels.device
 
     # ------------------------------------------------------------------ compute step
-    def figures(self, dtype=None) -> dict:
+    def figures(self, dtype: DTypeLike | None = None) -> dict[str, torch.Tensor]:
         """Every figure at once (:func:`~paintkit.metrics.figures.tolerance_figures`, on the
         statistics' device): ``edit_accuracy``, ``preservation_accuracy``, ``iou`` ``(B, 11)``,
         ``miou`` and ``over_edit_ratio`` ``(B,)``."""
         return tolerance_figures(self.edit_pixels, self.preservation_pixels, self.edit_correct,
                                  self.preservation_correct, self.changed, self.has_output, dtype)
 
-    def edit_accuracy(self, dtype=None):
+    def edit_accuracy(self, dtype: DTypeLike | None = None) -> torch.Tensor:
         """CE_t / |E| (1.0 when |E| = 0; 0 for a missing output), ``(B, 11)``."""
         return self.figures(dtype)["edit_accuracy"]
 
-    def preservation_accuracy(self, dtype=None):
+    def preservation_accuracy(self, dtype: DTypeLike | None = None) -> torch.Tensor:
         """CP_t / |P| (1.0 when |P| = 0; 0 for a missing output), ``(B, 11)``."""
         return self.figures(dtype)["preservation_accuracy"]
 
-    def iou(self, dtype=None):
+    def iou(self, dtype: DTypeLike | None = None) -> torch.Tensor:
         """CE_t / (|E| + IP_t), IP_t = |P| - CP_t (1.0 when the denominator is 0), ``(B, 11)``."""
         return self.figures(dtype)["iou"]
 
-    def miou(self, dtype=None):
+    def miou(self, dtype: DTypeLike | None = None) -> torch.Tensor:
         """Mean of IoU_t over the 11 tolerances, ``(B,)``."""
         return self.figures(dtype)["miou"]
 
-    def over_edit_ratio(self, dtype=None):
+    def over_edit_ratio(self, dtype: DTypeLike | None = None) -> torch.Tensor:
         """changed_5 / |E| (docs/metric-definition.md §10), ``(B,)``; NaN when |E| = 0."""
         return self.figures(dtype)["over_edit_ratio"]

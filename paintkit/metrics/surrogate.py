@@ -19,15 +19,23 @@ the exact mIoU for outputs on the 8-bit grid.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from paintkit.kernels.lab import LAB_EPSILON, LAB_KAPPA, LAB_OFFSET, SRGB_TO_XYZ, WHITE_D65
 from paintkit.metrics.statistics import TOLERANCES
 from paintkit.metrics.targets import prepare_targets
 from paintkit.metrics.tolerance import check_tolerance
 
-_MATRICES: dict = {}
+if TYPE_CHECKING:
+    import torch
+
+    from paintkit.metrics.targets import Targets
+    from paintkit.types import DeviceLike, DTypeLike, ImageBatch
+
+_MATRICES: dict[tuple[Any, Any], torch.Tensor] = {}
 
 
-def _xyz_matrix(device, dtype):
+def _xyz_matrix(device: DeviceLike, dtype: DTypeLike) -> torch.Tensor:
     """The sRGB -> XYZ / white matrix on ``device`` (copied there once, not every call)."""
     import torch  # heavy: loaded on first use
 
@@ -38,7 +46,7 @@ def _xyz_matrix(device, dtype):
     return _MATRICES[key]
 
 
-def _lab_float(rgb):
+def _lab_float(rgb: torch.Tensor) -> torch.Tensor:
     """Differentiable L*a*b* of float sRGB in [0, 1], planar ``(3, ...)`` -> ``(3, ...)``."""
     import torch  # heavy: loaded on first use
 
@@ -54,7 +62,8 @@ def _lab_float(rgb):
     return torch.stack((116.0 * fy - 16.0, 500.0 * (fx - fy), 200.0 * (fy - fz)))
 
 
-def _channels_last(outputs, answer_size, fit: str):
+def _channels_last(outputs: torch.Tensor, answer_size: tuple[int, int], fit: str
+                   ) -> torch.Tensor:
     """Float outputs ``(B, 3, H, W)`` or ``(B, H, W, 3)`` -> ``(B, H_a, W_a, 3)`` through
     ``fit`` (index selection: gradients reach the selected source pixels)."""
     from paintkit.kernels.normalize import normalize_output_torch  # numba: compiles at import
@@ -69,7 +78,7 @@ def _channels_last(outputs, answer_size, fit: str):
     return fit_output(nhwc, answer_size, fit)
 
 
-def _check_outputs(outputs):
+def _check_outputs(outputs: object) -> None:
     import torch  # heavy: loaded on first use
 
     if not (isinstance(outputs, torch.Tensor) and outputs.is_floating_point() and outputs.ndim == 4
@@ -85,8 +94,9 @@ def _check_outputs(outputs):
                          f"[-1, 1] outputs with (x + 1) / 2 first")
 
 
-def soft_reward(outputs, targets, inputs=None, *, tau: float = 1.0, margin: float = 1e-5,
-                tolerance: int | None = None, fit: str = "cover"):
+def soft_reward(outputs: torch.Tensor, targets: ImageBatch | Targets,
+                inputs: ImageBatch | None = None, *, tau: float = 1.0, margin: float = 1e-5,
+                tolerance: int | None = None, fit: str = "cover") -> torch.Tensor:
     """Differentiable surrogate of :func:`paintkit.metrics.reward` (soft mIoU), ``(B,)``.
 
     Args:

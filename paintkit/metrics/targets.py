@@ -10,13 +10,20 @@ traffic).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from paintkit.kernels.tolerance_counts_torch import changed_mask_torch, srgb_to_lab_exact
 from paintkit.metrics.coerce import as_images, tensor_of
 from paintkit.metrics.device import canonical_device
+
+if TYPE_CHECKING:
+    import torch
+
+    from paintkit.types import DeviceLike, ImageBatch
 
 
 class Targets:
@@ -26,10 +33,10 @@ class Targets:
     tensors/arrays (one canvas size) or per-problem lists of uint8 ``(H, W, 3)`` arrays.
     """
 
-    def __init__(self, answers, inputs):
+    def __init__(self, answers: Any, inputs: Any) -> None:
         self.answers = answers
         self.inputs = inputs
-        self._torch_cache: dict = {}
+        self._torch_cache: dict[Any, list[TargetGroup]] = {}
 
     def __len__(self) -> int:
         return len(self.answers)
@@ -44,7 +51,7 @@ class Targets:
 
     def numpy_pair(self, k: int) -> tuple[np.ndarray, np.ndarray]:
         """Problem ``k`` as two uint8 ``(H, W, 3)`` NumPy arrays (for the CPU Numba path)."""
-        return tuple(x if isinstance(x, np.ndarray) else x.cpu().numpy()
+        return tuple(x if isinstance(x, np.ndarray) else x.cpu().numpy()  # type: ignore[return-value]
                      for x in (self.answers[k], self.inputs[k]))
 
     def numpy_batch(self) -> tuple[np.ndarray, np.ndarray]:
@@ -54,7 +61,7 @@ class Targets:
             a, i = a.cpu().numpy(), i.cpu().numpy()
         return np.ascontiguousarray(a), np.ascontiguousarray(i)
 
-    def torch_groups(self, device) -> list[TargetGroup]:
+    def torch_groups(self, device: DeviceLike) -> list[TargetGroup]:
         """The problems grouped by canvas size, prepared on ``device`` once and cached.
 
         One group for a batch; for a list (mixed sizes, e.g. PaintBench's three canvas
@@ -87,13 +94,13 @@ class Targets:
         self._torch_cache[device] = groups
         return groups
 
-    def torch_batch(self, device):
+    def torch_batch(self, device: DeviceLike) -> tuple[torch.Tensor, ...]:
         """``(answers, inputs, lab_answers, lab_inputs, edit_mask)`` on ``device`` (batch form)."""
         g = self.torch_groups(device)[0]
         return g.answers, g.inputs, g.lab_answers, g.lab_inputs, g.edit
 
 
-def _fused_counts_on(device) -> bool:
+def _fused_counts_on(device: torch.device) -> bool:
     """Whether CIE76 counts on ``device`` run in the fused CUDA kernel (uint8 pixels only)."""
     if device.type != "cuda":
         return False
@@ -102,7 +109,7 @@ def _fused_counts_on(device) -> bool:
     return fused_cuda_available()
 
 
-def _on(image, device):
+def _on(image: Any, device: torch.device) -> torch.Tensor:
     image = tensor_of(image) if isinstance(image, np.ndarray) else image
     return image if image.device == device else image.to(device)
 
@@ -122,15 +129,16 @@ class TargetGroup:
         edit: bool ``(G, H, W)``, the edit region (also on first use).
     """
 
-    positions: list
-    index: object
-    size: tuple
-    answers: object
-    inputs: object
-    _derived: dict = field(default_factory=dict, repr=False)
+    positions: list[int]
+    index: torch.Tensor
+    size: tuple[int, int]
+    answers: torch.Tensor
+    inputs: torch.Tensor
+    _derived: dict[str, torch.Tensor] = field(default_factory=dict, repr=False)
 
     @classmethod
-    def build(cls, positions, size, answers, inputs) -> TargetGroup:
+    def build(cls, positions: list[int], size: tuple[int, int], answers: torch.Tensor,
+              inputs: torch.Tensor) -> TargetGroup:
         import torch  # heavy: loaded on first use
 
         index = torch.arange(len(positions), device=answers.device) if \
@@ -138,22 +146,22 @@ class TargetGroup:
             torch.tensor(positions, dtype=torch.int64, device=answers.device)
         return cls(positions, index, size, answers, inputs)
 
-    def _get(self, name, make):
+    def _get(self, name: str, make: Callable[[], torch.Tensor]) -> torch.Tensor:
         value = self._derived.get(name)
         if value is None:
             value = self._derived[name] = make()
         return value
 
     @property
-    def lab_answers(self):
+    def lab_answers(self) -> torch.Tensor:
         return self._get("lab_answers", lambda: srgb_to_lab_exact(self.answers))
 
     @property
-    def lab_inputs(self):
+    def lab_inputs(self) -> torch.Tensor:
         return self._get("lab_inputs", lambda: srgb_to_lab_exact(self.inputs))
 
     @property
-    def edit(self):
+    def edit(self) -> torch.Tensor:
         return self._get("edit", lambda: changed_mask_torch(self.answers, self.inputs))
 
     def derive(self) -> None:
@@ -166,7 +174,8 @@ class TargetGroup:
         return sum(int(t.numel() * t.element_size()) for t in held)
 
 
-def prepare_targets(answers, inputs=None, *, device=None) -> Targets:
+def prepare_targets(answers: ImageBatch | Targets, inputs: ImageBatch | None = None, *,
+                    device: DeviceLike | None = None) -> Targets:
     """Validate and prepare answers and inputs for :func:`paintkit.metrics.score`.
 
     Build it once per batch of problems and reuse it for every step and every sample (GRPO
@@ -188,8 +197,8 @@ def prepare_targets(answers, inputs=None, *, device=None) -> Targets:
         return answers
     if inputs is None:
         raise ValueError("inputs: required unless answers are prepared Targets")
-    a = as_images(answers, "answers")
-    i = as_images(inputs, "inputs")
+    a: Any = as_images(answers, "answers")
+    i: Any = as_images(inputs, "inputs")
     if len(a) != len(i):
         raise ValueError(f"answers, inputs: expected the same batch size, got {len(a)} and "
                          f"{len(i)}")
@@ -219,7 +228,7 @@ def prepare_targets(answers, inputs=None, *, device=None) -> Targets:
 
 
 
-def _as_list(batch) -> list[np.ndarray]:
+def _as_list(batch: Any) -> list[np.ndarray]:
     if isinstance(batch, list):
         return batch
     return list(batch)

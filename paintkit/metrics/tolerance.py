@@ -10,7 +10,7 @@ import numpy as np
 __all__ = ["check_tolerance"]
 
 
-def check_tolerance(tolerance, *, allow_none: bool = False) -> int | None:
+def check_tolerance(tolerance: object, *, allow_none: bool = False) -> int | None:
     """``tolerance`` as an ``int`` in 0..10 (a Python or NumPy integer; ``bool`` refused).
 
     ``allow_none``: ``None`` is accepted and returned (``reward``: None means mIoU over all

@@ -11,6 +11,9 @@ never copies pixels to the host.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
 import torch  # heavy: loaded on first use
 from torchmetrics import Metric
 
@@ -23,6 +26,10 @@ from paintkit.metrics.accumulator import (
     zero_state,
 )
 from paintkit.metrics.tolerance import check_tolerance
+
+if TYPE_CHECKING:
+    from paintkit.metrics.targets import Targets
+    from paintkit.types import ImageBatch
 
 
 class PixelEditIoU(Metric):
@@ -53,11 +60,15 @@ class PixelEditIoU(Metric):
     full_state_update = False
     higher_is_better = True
     is_differentiable = False
+    # the states add_state registers (accumulator.STATE_NAMES), as torchmetrics holds them
+    problems: torch.Tensor
+    sum_iou: torch.Tensor
+
     plot_lower_bound = 0.0
     plot_upper_bound = 1.0
 
     def __init__(self, tolerance: int | None = None, backend: str = "auto",
-                 delta_e: str = "cie76", **kwargs):
+                 delta_e: str = "cie76", **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.tolerance = check_tolerance(tolerance, allow_none=True)
         self.backend = backend
@@ -65,7 +76,8 @@ class PixelEditIoU(Metric):
         for name, default in zero_state("cpu", torch.float64).items():
             self.add_state(name, default=default, dist_reduce_fx="sum")
 
-    def update(self, preds, target, inputs=None, samples_per_problem: int = 1) -> None:
+    def update(self, preds: ImageBatch, target: ImageBatch | Targets,
+               inputs: ImageBatch | None = None, samples_per_problem: int = 1) -> None:
         """Add a batch: ``preds`` the outputs, ``target`` the answers (or a Targets),
         ``inputs`` the input images."""
         stats = score_batch(preds, target, inputs, backend=self.backend,
@@ -73,15 +85,15 @@ class PixelEditIoU(Metric):
         for name, value in batch_sums(stats, self.problems.device, self.sum_iou.dtype).items():
             getattr(self, name).add_(value)  # in place, on the states' device
 
-    def _figures(self) -> dict:
+    def _figures(self) -> dict[str, torch.Tensor]:
         return state_figures({name: getattr(self, name) for name in STATE_NAMES})
 
-    def compute(self):
+    def compute(self) -> torch.Tensor:
         figures = self._figures()
         value = figures["miou"] if self.tolerance is None else figures["iou"][self.tolerance]
         return value.to(torch.float32)
 
-    def compute_all(self) -> dict:
+    def compute_all(self) -> dict[str, torch.Tensor]:
         """Every figure of the problems of all ranks (synced as :meth:`compute` is), tensors
         on the metric's device: ``miou`` and ``over_edit_ratio`` (0-d), per tolerance
         ``(11,)`` the macro means ``iou``, ``edit_accuracy``, ``preservation_accuracy`` and
@@ -93,7 +105,8 @@ class PixelEditIoU(Metric):
                                should_unsync=self._should_unsync):
             return {name: value.clone() for name, value in self._figures().items()}
 
-    def plot(self, val=None, ax=None):
+    def plot(self, val: torch.Tensor | Sequence[torch.Tensor] | None = None, ax: Any = None
+             ) -> tuple[Any, Any]:
         """Plot one value or a sequence of values (``compute()`` results; the current value
         when ``val`` is None) with torchmetrics' plotting; returns ``(figure, axes)``."""
         return self._plot(val, ax)

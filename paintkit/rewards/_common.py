@@ -12,7 +12,9 @@ import hashlib
 import os
 import threading
 from collections import OrderedDict
+from collections.abc import Callable, Hashable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -29,7 +31,12 @@ from paintkit.metrics.coerce import (
 from paintkit.metrics.device import canonical_device, same_device
 from paintkit.metrics.fit import fit_output
 from paintkit.metrics.reward import reward
-from paintkit.metrics.targets import prepare_targets
+from paintkit.metrics.targets import Targets, prepare_targets
+
+if TYPE_CHECKING:
+    import torch
+
+    from paintkit.types import DeviceLike, ImageBatch, PathLike
 
 ANSWER_KEYS = ("answer", "answer_image", "answer_path", "target", "target_image")
 INPUT_KEYS = ("input", "input_image", "input_path", "source", "source_image")
@@ -42,7 +49,7 @@ DEFAULT_CACHE_BYTES = 1 << 30
 BYTES_PER_PIXEL = 31
 
 
-def find(meta, keys, what: str, where: str):
+def find(meta: object, keys: Sequence[str], what: str, where: str) -> Any:
     """The first of ``keys`` present in the mapping ``meta``; a clear error otherwise."""
     if not isinstance(meta, dict):
         raise ValueError(f"{where}: expected a dict carrying the {what} image (one of keys "
@@ -54,7 +61,7 @@ def find(meta, keys, what: str, where: str):
                      f"(a path, encoded bytes, an array or a tensor), got keys {sorted(meta)}")
 
 
-def resolve(image, root=None):
+def resolve(image: Any, root: PathLike | None = None) -> Any:
     """An image as given in metadata, made loadable: a relative path joined to ``root`` (the
     dataset folder), a ``{"bytes": ..., "path": ...}`` dict (how Hugging Face ``datasets``
     and parquet files store images) reduced to its bytes or path; others unchanged."""
@@ -66,7 +73,7 @@ def resolve(image, root=None):
     return image
 
 
-def _digest(image) -> bytes | None:
+def _digest(image: Any) -> bytes | None:
     """A content hash of an image held in host memory (None for device tensors)."""
     if isinstance(image, bytes | bytearray | memoryview):
         return hashlib.blake2b(bytes(image), digest_size=16).digest()
@@ -84,7 +91,8 @@ def _digest(image) -> bytes | None:
     return h.digest()
 
 
-def key_of(answer, inp=None, meta: dict | None = None):
+def key_of(answer: Any, inp: Any = None, meta: dict[str, Any] | None = None
+           ) -> tuple[Hashable, ...]:
     """A cache key for a problem: its ``problem_id``, its answer's path, a hash of the
     answer's and input's bytes (host images: the G samples of one prompt share it without
     an id), or the objects' identity (tensors on a device, which are not copied to hash)."""
@@ -102,12 +110,12 @@ def key_of(answer, inp=None, meta: dict | None = None):
 class _Entry:
     __slots__ = ("reference", "nbytes", "owner", "ready", "error")
 
-    def __init__(self, owner):
+    def __init__(self, owner: tuple[Any, Any]) -> None:
         self.owner = owner  # the objects an identity key refers to (kept alive with it)
-        self.reference = None
+        self.reference: Targets | None = None
         self.nbytes = 0
         self.ready = threading.Event()
-        self.error = None
+        self.error: BaseException | None = None
 
 
 class TargetCache:
@@ -120,27 +128,28 @@ class TargetCache:
     ask for at once is prepared once.
     """
 
-    def __init__(self, device, max_bytes: int = DEFAULT_CACHE_BYTES,
-                 max_items: int | None = None):
+    def __init__(self, device: DeviceLike, max_bytes: int = DEFAULT_CACHE_BYTES,
+                 max_items: int | None = None) -> None:
         max_bytes = check_int(max_bytes, "cache_bytes", 0)
         max_items = check_int(max_items, "cache_size", 1, allow_none=True)
         self.device = canonical_device(device)
         self.max_bytes = max_bytes
         self.max_items = max_items
         self.nbytes = 0
-        self._items: OrderedDict = OrderedDict()
+        self._items: OrderedDict[Hashable, _Entry] = OrderedDict()
         self._lock = threading.Lock()
 
     def __len__(self) -> int:
         with self._lock:
             return sum(1 for e in self._items.values() if e.ready.is_set() and e.error is None)
 
-    def get(self, key, answer=None, inp=None, *, load=None):
+    def get(self, key: tuple[Hashable, ...], answer: Any = None, inp: Any = None, *,
+            load: Callable[[], tuple[Any, Any]] | None = None) -> Targets:
         """The prepared :class:`~paintkit.metrics.Targets` of one problem; on a miss, of
         ``answer`` and ``inp``, or of the ``(answer, input)`` pair ``load()`` returns (a
         problem read or regenerated only when it is not cached)."""
         with self._lock:
-            entry = self._items.get(key)
+            entry: Any = self._items.get(key)  # an _Entry from here on
             if entry is not None and key[0] == "object" and entry.owner[0] is not answer:
                 entry = None  # an identity reused by a new object: prepare it afresh
             mine = entry is None
@@ -169,7 +178,7 @@ class TargetCache:
             entry.ready.set()
         with self._lock:
             if self._items.get(key) is entry:
-                self.nbytes += entry.nbytes
+                self.nbytes += entry.nbytes  # type: ignore[union-attr]  # (`is` narrows to Optional)
                 self._evict()
         return entry.reference
 
@@ -186,15 +195,16 @@ class TargetCache:
                 self.nbytes -= entry.nbytes
 
 
-def _device_bytes(reference, device) -> int:
+def _device_bytes(reference: Targets, device: DeviceLike) -> int:
     return sum(g.nbytes() for g in reference.torch_groups(device))
 
 
-def keys_of(answers, inputs, metadata=None) -> list:
+def keys_of(answers: Sequence[Any], inputs: Sequence[Any],
+            metadata: Sequence[Any] | None = None) -> list[tuple[Hashable, ...]]:
     """:func:`key_of` for a batch; the G samples of a prompt that share the same objects
     are hashed once."""
-    memo: dict = {}
-    keys = []
+    memo: dict[tuple[int, int], tuple[Hashable, ...]] = {}
+    keys: list[tuple[Hashable, ...]] = []
     for k, (answer, inp) in enumerate(zip(answers, inputs, strict=True)):
         meta = metadata[k] if metadata is not None else None
         if isinstance(meta, dict) and meta.get("problem_id") is not None:
@@ -207,7 +217,8 @@ def keys_of(answers, inputs, metadata=None) -> list:
     return keys
 
 
-def images_list(images, device, name="images"):
+def images_list(images: ImageBatch, device: DeviceLike, name: str = "images"
+                ) -> tuple[list[torch.Tensor], torch.Tensor | None]:
     """A batch of outputs as ``(images, invalid)``: a list of uint8 channels-last
     ``(H, W, 3)`` tensors on ``device``, from a ``(B, 3, H, W)`` / ``(B, H, W, 3)`` tensor or
     a list of per-sample tensors (mixed sizes allowed), NumPy arrays or PIL images; float
@@ -229,14 +240,14 @@ def images_list(images, device, name="images"):
     device = canonical_device(device)
     defer = device.type == "cuda"
 
-    def check(tensor, where):
+    def check(tensor: torch.Tensor, where: str) -> torch.Tensor:
         if not same_device(tensor.device, device):
             raise ValueError(f"{where}: expected a tensor on {device} (the reward's device), "
                              f"got one on {tensor.device}; move it first or build the reward "
                              f"on {tensor.device}")
         return tensor
 
-    def convert(tensor, where):
+    def convert(tensor: torch.Tensor, where: str) -> tuple[torch.Tensor, torch.Tensor | None]:
         """uint8 ``(b, H, W, 3)`` and invalid flags ``(b,)`` (or None) of one tensor."""
         tensor = tensor_nhwc(check(tensor, where).detach(), where)
         if defer and tensor.is_floating_point():
@@ -265,7 +276,7 @@ def images_list(images, device, name="images"):
 
 
 
-def _host_tensor(array: np.ndarray, device):
+def _host_tensor(array: Any, device: DeviceLike) -> torch.Tensor:
     """A host image as a tensor on ``device`` (read-only arrays, e.g. ``np.asarray`` of a
     PIL image, are copied: torch tensors are writable)."""
     import torch  # heavy: loaded on first use
@@ -275,8 +286,10 @@ def _host_tensor(array: np.ndarray, device):
         array = array.copy()
     return torch.from_numpy(array).to(device)
 
-def score_grouped(outputs, keys, answers, inputs, cache: TargetCache, fit: str,
-                  tolerance=None, invalid=None):
+def score_grouped(outputs: Sequence[torch.Tensor], keys: Sequence[tuple[Hashable, ...]],
+                  answers: Sequence[Any], inputs: Sequence[Any], cache: TargetCache, fit: str,
+                  tolerance: int | None = None, invalid: torch.Tensor | None = None
+                  ) -> torch.Tensor:
     """Rewards ``(B,)`` of ``outputs`` (a list of uint8 ``(H, W, 3)`` tensors on the cache's
     device, sizes may differ), each against its problem; samples of one problem share one
     prepared target. ``invalid``: bool ``(B,)`` from :func:`images_list`, NaN there.
@@ -288,13 +301,13 @@ def score_grouped(outputs, keys, answers, inputs, cache: TargetCache, fit: str,
 
     result = torch.empty(len(outputs), dtype=torch.float32, device=cache.device)
     backend = "auto" if cache.device.type == "cuda" else "torch"
-    groups: dict = {}
+    groups: dict[tuple[Hashable, ...], list[int]] = {}
     for k, key in enumerate(keys):
         groups.setdefault(key, []).append(k)
     for key, rows in groups.items():
         target = cache.get(key, answers[rows[0]], inputs[rows[0]])
         size = target.answer_size(0)
-        subs = [fit_output(outputs[k], size, fit) for k in rows]
+        subs: Any = [fit_output(outputs[k], size, fit) for k in rows]
         if all(s.shape == subs[0].shape for s in subs):
             subs = torch.stack(subs)
         value = reward(subs, target, samples_per_problem=len(rows), tolerance=tolerance,
@@ -314,12 +327,12 @@ class ProblemIndex:
     ``paintkit generate`` (``<task>/<NNN>.json`` beside ``<NNN>_input.png`` and
     ``<NNN>_answer.png``, see docs/file-layout.md); scanned once, on first use."""
 
-    def __init__(self, root):
+    def __init__(self, root: PathLike) -> None:
         self.root = Path(root)
-        self._paths: dict | None = None
+        self._paths: dict[str, tuple[str, str]] | None = None
         self._lock = threading.Lock()
 
-    def paths(self, problem_id) -> tuple[str, str]:
+    def paths(self, problem_id: object) -> tuple[str, str]:
         import json
 
         with self._lock:

@@ -17,11 +17,18 @@ import os
 import threading
 import time
 import weakref
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from paintkit.io.png_encode import encode_png
 from paintkit.metrics.coerce import as_images, is_tensor, tensor_to_uint8_nhwc
+
+if TYPE_CHECKING:
+    import httpx
+
+    from paintkit.types import ImageBatch, ImageLike
 
 _JSON = {"content-type": "application/json"}
 #: Environment variable holding the service's bearer token (read by client and server).
@@ -35,7 +42,7 @@ class RemoteRewardError(RuntimeError):
     """The service could not be reached or failed after the retries."""
 
 
-def to_hwc_uint8(image, where: str = "image") -> np.ndarray:
+def to_hwc_uint8(image: ImageLike, where: str = "image") -> np.ndarray:
     """uint8 ``(H, W, 3)`` host pixels from a tensor (``(C, H, W)``, ``(1, C, H, W)``,
     ``(H, W, C)``; uint8 or float in [0, 1]), an array or a PIL image."""
     if is_tensor(image):
@@ -57,6 +64,7 @@ def encode_item(problem_id: str, image: np.ndarray, encoding: str) -> bytes:
     Written directly (base64 needs no escaping): serialising a 4 MiB string through
     ``json.dumps`` would cost as much as encoding it.
     """
+    data: bytes | memoryview
     if encoding == "raw":
         data, extra = image.data, b',"shape":' + json.dumps(list(image.shape)).encode()
     elif encoding == "png":
@@ -68,7 +76,7 @@ def encode_item(problem_id: str, image: np.ndarray, encoding: str) -> bytes:
                      extra, b"}}"))
 
 
-def retry_delay(response, attempt: int, backoff: float) -> float:
+def retry_delay(response: httpx.Response | None, attempt: int, backoff: float) -> float:
     """Seconds to wait before retry ``attempt + 1``: the server's ``Retry-After`` (seconds)
     when it gives one, else exponential backoff."""
     header = None if response is None else response.headers.get("retry-after")
@@ -80,14 +88,15 @@ def retry_delay(response, attempt: int, backoff: float) -> float:
     return backoff * (2 ** attempt)
 
 
-def _detail(response) -> str:
+def _detail(response: httpx.Response) -> str:
     try:
         return str(response.json().get("error"))
     except ValueError:
         return response.text[:200]
 
 
-def _results(response, problem_ids, tolerance_figures: bool):
+def _results(response: httpx.Response, problem_ids: Sequence[str], tolerance_figures: bool
+             ) -> np.ndarray | tuple[np.ndarray, np.ndarray]:
     """Rewards float32 ``(B,)`` (and IoUs ``(B, 11)``) from a batch response."""
     body = response.json()
     results = body["results"]
@@ -124,7 +133,7 @@ class RewardClient:
 
     def __init__(self, server_url: str, *, token: str | None = None, max_retries: int = 2,
                  retry_backoff: float = 0.5, timeout: float = 120.0, encoding: str = "raw",
-                 fit: str = "exact"):
+                 fit: str = "exact") -> None:
         if max_retries < 0 or retry_backoff < 0:
             raise ValueError(f"max_retries and retry_backoff must be >= 0, got {max_retries}, "
                              f"{retry_backoff}")
@@ -135,15 +144,17 @@ class RewardClient:
         self._headers = {"authorization": f"Bearer {token}"} if token else {}
         self.max_retries, self.retry_backoff, self.timeout = max_retries, retry_backoff, timeout
         self.encoding, self.fit = encoding, fit
-        self._sync = None
-        self._async: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+        self._sync: httpx.Client | None = None
+        self._async: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, httpx.AsyncClient] = \
+            weakref.WeakKeyDictionary()
         self._lock = threading.Lock()
 
     def __repr__(self) -> str:  # never the token
         return f"RewardClient({self.url!r}, encoding={self.encoding!r}, fit={self.fit!r})"
 
     # -- request building ----------------------------------------------------------------
-    def _payload(self, images, problem_ids, tolerance, figures) -> tuple[bytes, list]:
+    def _payload(self, images: ImageBatch, problem_ids: str | Sequence[str],
+                 tolerance: int | None, figures: bool) -> tuple[bytes, list[str]]:
         """The batch request's JSON body and the item ids."""
         if isinstance(problem_ids, str):
             problem_ids = [problem_ids]
@@ -157,7 +168,7 @@ class RewardClient:
         body = b"".join((head[:-1].encode(), b',"items":[', b",".join(items), b"]}"))
         return body, problem_ids
 
-    def _check(self, response, attempt):
+    def _check(self, response: httpx.Response, attempt: int) -> httpx.Response | None:
         """None when ``response`` is to be retried; raises when it is final and bad."""
         if response.status_code == 200:
             return response
@@ -169,7 +180,7 @@ class RewardClient:
         raise RemoteRewardError(message)
 
     # -- synchronous ---------------------------------------------------------------------
-    def _client(self):
+    def _client(self) -> httpx.Client:
         import httpx
 
         with self._lock:
@@ -177,7 +188,7 @@ class RewardClient:
                 self._sync = httpx.Client(timeout=self.timeout, headers=self._headers)
             return self._sync
 
-    def post(self, path: str, **kwargs):
+    def post(self, path: str, **kwargs: Any) -> httpx.Response:
         """POST with the retry policy; the final 200 response."""
         import httpx
 
@@ -196,14 +207,16 @@ class RewardClient:
             time.sleep(retry_delay(response, attempt, self.retry_backoff))
         raise AssertionError("unreachable")
 
-    def score(self, images, problem_ids, *, tolerance: int | None = None, figures: bool = False):
+    def score(self, images: ImageBatch, problem_ids: str | Sequence[str], *,
+              tolerance: int | None = None, figures: bool = False
+              ) -> np.ndarray | tuple[np.ndarray, np.ndarray]:
         """Rewards float32 ``(B,)`` of ``images`` (a batch tensor, or a list of tensors,
         arrays or PIL images), each against the problem its id names; with ``figures``
         also the IoUs ``(B, 11)``."""
         body, ids = self._payload(images, problem_ids, tolerance, figures)
         return _results(self.post("/v1/score", content=body, headers=_JSON), ids, figures)
 
-    def health(self) -> dict:
+    def health(self) -> dict[str, Any]:
         return self._client().get(self.url + "/health").json()
 
     def close(self) -> None:
@@ -211,14 +224,14 @@ class RewardClient:
             self._sync.close()
             self._sync = None
 
-    def __enter__(self):
+    def __enter__(self) -> RewardClient:
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     # -- asyncio -------------------------------------------------------------------------
-    def _aclient(self):
+    def _aclient(self) -> httpx.AsyncClient:
         import httpx
 
         loop = asyncio.get_running_loop()
@@ -229,7 +242,7 @@ class RewardClient:
             self._async[loop] = client
         return client
 
-    async def apost(self, path: str, **kwargs):
+    async def apost(self, path: str, **kwargs: Any) -> httpx.Response:
         """:meth:`post` for asyncio."""
         import httpx
 
@@ -248,22 +261,24 @@ class RewardClient:
             await asyncio.sleep(retry_delay(response, attempt, self.retry_backoff))
         raise AssertionError("unreachable")
 
-    async def ascore(self, images, problem_ids, *, tolerance: int | None = None,
-                     figures: bool = False):
+    async def ascore(self, images: ImageBatch, problem_ids: str | Sequence[str], *,
+                     tolerance: int | None = None, figures: bool = False
+                     ) -> np.ndarray | tuple[np.ndarray, np.ndarray]:
         """:meth:`score` for asyncio (encoding runs in a worker thread)."""
         body, ids = await asyncio.to_thread(self._payload, images, problem_ids, tolerance, figures)
         return _results(await self.apost("/v1/score", content=body, headers=_JSON), ids, figures)
 
-    async def ascore_one(self, image, problem_id: str, *, tolerance: int | None = None) -> float:
+    async def ascore_one(self, image: ImageLike, problem_id: str, *,
+                         tolerance: int | None = None) -> float:
         """One image's reward through the single-image endpoint (the body is the bytes)."""
-        def body():
+        def body() -> tuple[bytes, str, str | None]:
             pixels = to_hwc_uint8(image, "solution_image")
             if self.encoding == "raw":
                 return pixels.tobytes(), "application/octet-stream", ",".join(map(str, pixels.shape))
             return encode_png(pixels), "image/png", None
 
         data, kind, shape = await asyncio.to_thread(body)
-        params = {"fit": self.fit}
+        params: dict[str, str | int] = {"fit": self.fit}
         if shape is not None:
             params["shape"] = shape
         if tolerance is not None:

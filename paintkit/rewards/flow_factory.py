@@ -15,7 +15,9 @@ result is a :class:`RewardOutput` whose ``rewards`` is float32 ``(B,)`` on ``dev
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from paintkit.arguments import check_int
 from paintkit.metrics.coerce import is_tensor, tensor_to_uint8_nhwc
@@ -34,17 +36,22 @@ from paintkit.rewards._common import (
     score_grouped,
 )
 
+if TYPE_CHECKING:
+    import torch
+
+    from paintkit.types import DeviceLike, ImageBatch, PathLike
+
 
 @dataclass
 class RewardOutput:
     """What a pointwise reward model returns: ``rewards`` float32 ``(B,)``; ``extra_info``
     a dict of per-batch tensors (here the batch mean, as a tensor: no device sync)."""
 
-    rewards: object
-    extra_info: dict = field(default_factory=dict)
+    rewards: torch.Tensor
+    extra_info: dict[str, Any] = field(default_factory=dict)
 
 
-def _option(config, name, default):
+def _option(config: Any, name: str, default: Any) -> Any:
     if config is None:
         return default
     if isinstance(config, dict):
@@ -74,9 +81,10 @@ class PixelIoURewardModel:
 
     model_type = "pointwise"
 
-    def __init__(self, config=None, accelerator=None, *, device=None, fit: str | None = None,
-                 tolerance: int | None = None, root=None, cache_bytes: int | None = None,
-                 cache_size: int | None = None):
+    def __init__(self, config: Any = None, accelerator: Any = None, *,
+                 device: DeviceLike | None = None, fit: str | None = None,
+                 tolerance: int | None = None, root: PathLike | None = None,
+                 cache_bytes: int | None = None, cache_size: int | None = None) -> None:
         import torch  # heavy: loaded on first use
 
         if isinstance(config, str | torch.device):
@@ -96,17 +104,19 @@ class PixelIoURewardModel:
         self.cache = TargetCache(self.device, cache_bytes or _option(
             config, "cache_bytes", DEFAULT_CACHE_BYTES), cache_size)
 
-    def to(self, device):
+    def to(self, device: DeviceLike) -> PixelIoURewardModel:
         """Move scoring to ``device`` (prepared targets are dropped)."""
         self.device = canonical_device(device)
         self.cache = TargetCache(self.device, self.cache.max_bytes, self.cache.max_items)
         return self
 
-    def eval(self):
+    def eval(self) -> PixelIoURewardModel:
         return self
 
-    def __call__(self, prompt=None, image=None, condition_images=None, metadata=None,
-                 answer_images=None, **kwargs) -> RewardOutput:
+    def __call__(self, prompt: Any = None, image: ImageBatch | None = None,
+                 condition_images: Sequence[Any] | None = None,
+                 metadata: Sequence[Any] | None = None,
+                 answer_images: Sequence[Any] | None = None, **kwargs: Any) -> RewardOutput:
         import torch  # heavy: loaded on first use
 
         if image is None:
@@ -128,7 +138,8 @@ class PixelIoURewardModel:
         mean = rewards.mean() if n else torch.tensor(float("nan"), device=self.device)
         return RewardOutput(rewards, {"miou_mean": mean})
 
-    def _problem(self, k, meta, cond, answer_images):
+    def _problem(self, k: int, meta: Any, cond: Any, answer_images: Sequence[Any] | None
+                 ) -> tuple[Any, Any, Any]:
         """``(answer, full-size input, metadata)`` of sample ``k``."""
         if isinstance(cond, list | tuple) and len(cond) == 1:
             cond = cond[0]  # one condition image per sample
@@ -160,6 +171,6 @@ class PixelIoURewardModel:
             f"{'metadata keys ' + str(sorted(meta)) if isinstance(meta, dict) else 'neither'}")
 
 
-def _hwc(image):
+def _hwc(image: Any) -> Any:
     """Tensors from the trainer are usually ``(3, H, W)``: channels last for the metric."""
     return tensor_to_uint8_nhwc(image, "condition image")[0] if is_tensor(image) else image

@@ -18,6 +18,8 @@ target, cached across steps and threads.
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from paintkit.metrics.fit import check_fit
 from paintkit.rewards._common import (
@@ -32,14 +34,32 @@ from paintkit.rewards._common import (
     score_grouped,
 )
 
+if TYPE_CHECKING:
+    import torch
+
+    from paintkit.types import DeviceLike, ImageBatch, PathLike
+
+
+class FlowGrpoReward(Protocol):
+    """What :func:`pixel_miou` returns: flow_grpo's ``fn(images, prompts, metadata) ->
+    (scores, info)``, with its prepared-problem cache as ``fn.cache``."""
+
+    cache: TargetCache
+
+    def __call__(self, images: ImageBatch, prompts: Sequence[str] | None,
+                 metadata: Sequence[dict[str, Any]] | None
+                 ) -> tuple[torch.Tensor, dict[str, torch.Tensor]]: ...
+
+
 #: Where flow_grpo's metadata lines carry the input: ``"image"`` besides the usual keys.
 FLOW_GRPO_INPUT_KEYS = (*INPUT_KEYS, "image")
 #: The environment variable naming the dataset folder relative paths are resolved against.
 ROOT_ENV = "PAINTKIT_REWARD_ROOT"
 
 
-def pixel_miou(device="cpu", *, root=None, fit: str = "stretch", tolerance: int | None = None,
-               cache_bytes: int = DEFAULT_CACHE_BYTES, cache_size: int | None = None):
+def pixel_miou(device: DeviceLike = "cpu", *, root: PathLike | None = None, fit: str = "stretch",
+               tolerance: int | None = None, cache_bytes: int = DEFAULT_CACHE_BYTES,
+               cache_size: int | None = None) -> FlowGrpoReward:
     """A flow_grpo reward function scoring edits with the PaintBench mIoU.
 
     Args:
@@ -83,7 +103,9 @@ def pixel_miou(device="cpu", *, root=None, fit: str = "stretch", tolerance: int 
     cache = TargetCache(torch.device(device), cache_bytes, cache_size)
     base = root
 
-    def fn(images, prompts, metadata):
+    def fn(images: ImageBatch, prompts: Sequence[str] | None,
+           metadata: Sequence[dict[str, Any]] | None
+           ) -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
         if metadata is None or len(metadata) != len(images):
             raise ValueError(f"metadata: expected one dict per image ({len(images)}) carrying "
                              f"the answer and input, got {None if metadata is None else len(metadata)}")
@@ -98,5 +120,6 @@ def pixel_miou(device="cpu", *, root=None, fit: str = "stretch", tolerance: int 
         mean = scores.mean() if len(scores) else torch.tensor(float("nan"), device=scores.device)
         return scores, {"miou_mean": mean}
 
-    fn.cache = cache
-    return fn
+    reward = cast(FlowGrpoReward, fn)  # the function itself, with its cache attached
+    reward.cache = cache
+    return reward

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from paintkit.arguments import check_int
 from paintkit.kernels import numba_lock
 from paintkit.metrics import targets as metric_targets
@@ -9,8 +11,14 @@ from paintkit.metrics.coerce import as_images
 from paintkit.metrics.fit import check_fit, fit_output
 from paintkit.metrics.reward import reward
 
+if TYPE_CHECKING:
+    import torch
 
-def batch_targets(problems: dict, device=None):
+    from paintkit.types import DeviceLike, ImageBatch
+
+
+def batch_targets(problems: dict[str, Any], device: DeviceLike | None = None
+                  ) -> metric_targets.Targets:
     """A batch from :class:`paintkit.data.ProblemStream` -> its prepared
     :class:`~paintkit.metrics.Targets` on ``device`` (once per batch; reuse them for every
     step and sample): :func:`paintkit.prepare_targets` of its answers and inputs."""
@@ -21,8 +29,9 @@ def batch_targets(problems: dict, device=None):
     return metric_targets.prepare_targets(problems["answer"], problems["input"], device=device)
 
 
-def reward_fn(outputs, problems, *, samples_per_problem: int = 1, fit: str = "cover",
-              tolerance: int | None = None):
+def reward_fn(outputs: ImageBatch, problems: dict[str, Any] | metric_targets.Targets, *,
+              samples_per_problem: int = 1, fit: str = "cover", tolerance: int | None = None
+              ) -> torch.Tensor:
     """Per-output mIoU ``(B,)`` on the outputs' device.
 
     Args:

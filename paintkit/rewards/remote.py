@@ -17,15 +17,34 @@ See docs/serve.md.
 from __future__ import annotations
 
 import threading
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from paintkit.rewards.client import RewardClient
 from paintkit.rewards.flow_factory import RewardOutput, _option
 
-_clients: dict = {}
+if TYPE_CHECKING:
+    import torch
+
+    from paintkit.types import DeviceLike, ImageBatch, ImageLike
+
+
+class RemoteFlowGrpoReward(Protocol):
+    """What :func:`pixel_miou` returns: flow_grpo's ``fn(images, prompts, metadata) ->
+    (scores, info)``, with its service client as ``fn.client``."""
+
+    client: RewardClient
+
+    def __call__(self, images: ImageBatch, prompts: Sequence[str] | None,
+                 metadata: Sequence[dict[str, Any]] | None
+                 ) -> tuple[torch.Tensor, dict[str, torch.Tensor]]: ...
+
+
+_clients: dict[tuple[str, tuple[tuple[str, Any], ...]], RewardClient] = {}
 _clients_lock = threading.Lock()
 
 
-def shared_client(server_url: str, **settings) -> RewardClient:
+def shared_client(server_url: str, **settings: Any) -> RewardClient:
     """One :class:`RewardClient` per (url, settings) in this process (connections reused)."""
     key = (server_url, tuple(sorted(settings.items())))
     with _clients_lock:
@@ -35,8 +54,9 @@ def shared_client(server_url: str, **settings) -> RewardClient:
         return client
 
 
-async def compute_score(solution_image, ground_truth, server_url: str, max_retries: int = 2,
-                        retry_backoff: float = 0.5, **kwargs) -> dict:
+async def compute_score(solution_image: ImageLike, ground_truth: str, server_url: str,
+                        max_retries: int = 2, retry_backoff: float = 0.5, **kwargs: Any
+                        ) -> dict[str, float]:
     """verl-omni's reward: score one generated image on a paintkit reward service.
 
     Args:
@@ -74,7 +94,7 @@ async def compute_score(solution_image, ground_truth, server_url: str, max_retri
     return {"score": score}
 
 
-def _problem_ids(metadata, n: int, where: str = "metadata") -> list[str]:
+def _problem_ids(metadata: Sequence[Any] | None, n: int, where: str = "metadata") -> list[str]:
     if metadata is None or len(metadata) != n:
         raise ValueError(f"{where}: expected one dict per image ({n}) carrying its problem_id, "
                          f"got {None if metadata is None else len(metadata)}")
@@ -89,14 +109,15 @@ def _problem_ids(metadata, n: int, where: str = "metadata") -> list[str]:
     return ids
 
 
-def _batch(images) -> list:
+def _batch(images: Any) -> list[Any]:
     """A batch tensor ``(B, C, H, W)`` or a list of images, as a list of single images."""
     return list(images) if not hasattr(images, "ndim") or images.ndim == 4 else [images]
 
 
-def pixel_miou(device="cpu", *, server_url: str, fit: str = "stretch",
+def pixel_miou(device: DeviceLike = "cpu", *, server_url: str, fit: str = "stretch",
                tolerance: int | None = None, token: str | None = None, max_retries: int = 2,
-               retry_backoff: float = 0.5, encoding: str = "raw", **unused):
+               retry_backoff: float = 0.5, encoding: str = "raw", **unused: Any
+               ) -> RemoteFlowGrpoReward:
     """flow_grpo's reward function, scored on a service: ``fn(images, prompts, metadata) ->
     (scores, info)`` as :func:`paintkit.rewards.flow_grpo.pixel_miou` (``scores`` float32
     ``(B,)`` on ``device``; ``info["miou_mean"]`` a 0-d tensor). Each metadata dict carries
@@ -108,14 +129,17 @@ def pixel_miou(device="cpu", *, server_url: str, fit: str = "stretch",
                            retry_backoff=retry_backoff, encoding=encoding)
     device = torch.device(device)
 
-    def fn(images, prompts, metadata):
+    def fn(images: ImageBatch, prompts: Sequence[str] | None,
+           metadata: Sequence[dict[str, Any]] | None
+           ) -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
         ids = _problem_ids(metadata, len(images))
         scores = torch.from_numpy(client.score(_batch(images), ids, tolerance=tolerance)).to(device)
         mean = scores.mean() if len(scores) else torch.tensor(float("nan"), device=device)
         return scores, {"miou_mean": mean}
 
-    fn.client = client
-    return fn
+    reward = cast(RemoteFlowGrpoReward, fn)  # the function itself, with its client attached
+    reward.client = client
+    return reward
 
 
 class PixelIoURewardModel:
@@ -131,9 +155,10 @@ class PixelIoURewardModel:
 
     model_type = "pointwise"
 
-    def __init__(self, config=None, accelerator=None, *, server_url: str | None = None,
-                 device=None, fit: str | None = None, tolerance: int | None = None,
-                 token: str | None = None):
+    def __init__(self, config: Any = None, accelerator: Any = None, *,
+                 server_url: str | None = None, device: DeviceLike | None = None,
+                 fit: str | None = None, tolerance: int | None = None,
+                 token: str | None = None) -> None:
         import torch  # heavy: loaded on first use
 
         self.config, self.accelerator = config, accelerator
@@ -150,17 +175,18 @@ class PixelIoURewardModel:
         self.client = shared_client(server_url, fit=fit or _option(config, "fit", "stretch"),
                                     token=token or _option(config, "token", None))
 
-    def to(self, device):
+    def to(self, device: DeviceLike) -> PixelIoURewardModel:
         import torch  # heavy: loaded on first use
 
         self.device = torch.device(device)
         return self
 
-    def eval(self):
+    def eval(self) -> PixelIoURewardModel:
         return self
 
-    def __call__(self, prompt=None, image=None, condition_images=None, metadata=None,
-                 **kwargs):
+    def __call__(self, prompt: Any = None, image: ImageBatch | None = None,
+                 condition_images: Any = None, metadata: Sequence[Any] | None = None,
+                 **kwargs: Any) -> RewardOutput:
         import torch  # heavy: loaded on first use
 
         if image is None:

@@ -20,6 +20,9 @@ from ``image`` / ``images``), or its ``problem_id`` (or a verl-style ``reward_mo
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, Protocol, cast
+
 from paintkit.metrics.coerce import as_images
 from paintkit.metrics.fit import check_fit
 from paintkit.rewards._common import (
@@ -35,11 +38,26 @@ from paintkit.rewards._common import (
     score_grouped,
 )
 
+if TYPE_CHECKING:
+    from paintkit.types import DeviceLike, ImageLike, PathLike
+
+
+class TrlReward(Protocol):
+    """What :func:`pixel_miou_reward` returns: trl's ``fn(prompts, completions, **columns)
+    -> list[float]``, named ``__name__``, with its prepared-problem cache as ``fn.cache``."""
+
+    __name__: str
+    cache: TargetCache
+
+    def __call__(self, prompts: Sequence[Any] | None = None,
+                 completions: Sequence[Any] | None = None, **columns: Any) -> list[float]: ...
+
+
 #: Columns trl adds to every call that are not dataset columns.
 TRL_EXTRAS = ("trainer_state", "log_extra", "log_metric", "environments", "completion_ids")
 
 
-def _image_part(completion):
+def _image_part(completion: Any) -> Any:
     """The image in a completion, if it holds one: the completion itself (an array, a PIL
     image, a tensor) or an ``{"type": "image"}`` part of its message content."""
     if hasattr(completion, "shape") or hasattr(completion, "mode"):
@@ -53,7 +71,7 @@ def _image_part(completion):
     return None
 
 
-def completion_text(completion) -> str:
+def completion_text(completion: Any) -> str:
     """The text of a completion: the string, or the assistant message's text content."""
     if isinstance(completion, str):
         return completion
@@ -69,7 +87,7 @@ def completion_text(completion) -> str:
     return "".join(texts)
 
 
-def _input_of(row: dict, k: int):
+def _input_of(row: dict[str, Any], k: int) -> Any:
     for key in INPUT_KEYS:
         if row.get(key) is not None:
             return row[key]
@@ -82,7 +100,7 @@ def _input_of(row: dict, k: int):
                      f"{', '.join(INPUT_KEYS)}, image or images, got columns {sorted(row)}")
 
 
-def _problem_id(row: dict):
+def _problem_id(row: dict[str, Any]) -> Any:
     if row.get("problem_id") is not None:
         return row["problem_id"]
     model = row.get("reward_model")
@@ -91,9 +109,11 @@ def _problem_id(row: dict):
     return None
 
 
-def pixel_miou_reward(render=None, *, root=None, device="cpu", fit: str = "cover",
-                      tolerance: int | None = None, cache_bytes: int = DEFAULT_CACHE_BYTES,
-                      cache_size: int | None = None, name: str = "paintbench_miou"):
+def pixel_miou_reward(render: Callable[[str, Any, dict[str, Any]], ImageLike | None] | None = None,
+                      *, root: PathLike | None = None, device: DeviceLike = "cpu",
+                      fit: str = "cover", tolerance: int | None = None,
+                      cache_bytes: int = DEFAULT_CACHE_BYTES, cache_size: int | None = None,
+                      name: str = "paintbench_miou") -> TrlReward:
     """A trl reward function scoring each completion's edited image with the PaintBench mIoU.
 
     Args:
@@ -121,7 +141,8 @@ def pixel_miou_reward(render=None, *, root=None, device="cpu", fit: str = "cover
     index = ProblemIndex(root) if root is not None else None
     cache = TargetCache(device, cache_bytes, cache_size)
 
-    def fn(prompts=None, completions=None, **columns) -> list[float]:
+    def fn(prompts: Sequence[Any] | None = None, completions: Sequence[Any] | None = None,
+           **columns: Any) -> list[float]:
         if completions is None:
             raise ValueError("completions: trl passes the generated completions; got none")
         n = len(completions)
@@ -155,7 +176,7 @@ def pixel_miou_reward(render=None, *, root=None, device="cpu", fit: str = "cover
                 present.append(k)
         scores = [0.0] * n  # no image: the model produced nothing, as the metric scores it
         if present:
-            def sub(seq):
+            def sub(seq: Sequence[Any]) -> list[Any]:
                 return [seq[k] for k in present]
 
             images, invalid = images_list(outputs, cache.device, "completions")
@@ -166,11 +187,12 @@ def pixel_miou_reward(render=None, *, root=None, device="cpu", fit: str = "cover
         return scores
 
     fn.__name__ = fn.__qualname__ = name
-    fn.cache = cache
-    return fn
+    reward = cast(TrlReward, fn)  # the function itself, with its cache attached
+    reward.cache = cache
+    return reward
 
 
-def _problem(row: dict, k: int, index):
+def _problem(row: dict[str, Any], k: int, index: ProblemIndex | None) -> tuple[Any, Any]:
     """``(answer, input)`` of one sample from its columns."""
     if any(row.get(key) is not None for key in ANSWER_KEYS):
         answer = resolve(find(row, ANSWER_KEYS, "answer", f"sample {k}"))

@@ -17,6 +17,8 @@ image reward, and a text solution is refused with that explanation.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 import numpy as np
 
 from paintkit.kernels import numba_lock
@@ -25,9 +27,14 @@ from paintkit.metrics.fit import check_fit, fit_output
 from paintkit.metrics.score import score
 from paintkit.rewards._common import ANSWER_KEYS, INPUT_KEYS, find, resolve
 
+if TYPE_CHECKING:
+    from paintkit.types import ImageLike
 
-def compute_score(data_source=None, solution_image=None, ground_truth=None, extra_info=None,
-                  *, fit: str = "cover", solution_str=None, **kwargs) -> dict:
+
+def compute_score(data_source: str | None = None, solution_image: ImageLike | None = None,
+                  ground_truth: Any = None, extra_info: dict[str, Any] | None = None, *,
+                  fit: str = "cover", solution_str: Any = None, **kwargs: Any
+                  ) -> dict[str, Any]:
     """Score one edited image; returns ``{"score": mIoU, "iou_5": ..., "edit_accuracy":
     mean over t, "preservation_accuracy": mean over t, "missing": bool}``.
 
@@ -63,7 +70,7 @@ def compute_score(data_source=None, solution_image=None, ground_truth=None, extr
         inp = find(extra_info, INPUT_KEYS, "input", "extra_info")
     answer, inp = resolve(answer), resolve(inp)
     with numba_lock():  # a no-op with Numba's thread-safe TBB layer
-        out = None
+        out: Any = None
         if solution_image is not None:
             if isinstance(solution_image, np.ndarray) and solution_image.ndim == 3 \
                     and solution_image.shape[0] in (1, 3, 4) \
@@ -72,7 +79,7 @@ def compute_score(data_source=None, solution_image=None, ground_truth=None, extr
             if isinstance(solution_image, np.ndarray) and solution_image.shape[-1] == 4:
                 solution_image = solution_image[..., :3]  # RGBA: alpha dropped (metric §1)
             out = as_images([resolve(solution_image)], "solution_image")[0]
-            a = as_images([answer], "ground_truth")[0]
+            a: Any = as_images([answer], "ground_truth")[0]
             out = fit_output(out, (int(a.shape[1]), int(a.shape[0])), fit)
             answer = a
         result = score([out], [answer], [inp])[0]

@@ -37,7 +37,7 @@ class CombinedSuite(SuiteMethods):
 
     benchmark = ROOT_BENCHMARK
 
-    def __init__(self, parts: Sequence):
+    def __init__(self, parts: Sequence[Any]) -> None:
         if not parts:
             raise ValueError("a combined suite needs at least one suite")
         names = [part.benchmark for part in parts]

@@ -30,6 +30,8 @@ def test_wheel_keeps_kernels_and_renderers_inside_paintkit(wheel):
     assert "paintkit/kernels/__init__.py" in names
     assert "paintkit/renderers/__init__.py" in names
     assert "paintkit/__init__.py" in names
+    # PEP 561: the annotations ship, with the module of the aliases they use
+    assert "paintkit/py.typed" in names and "paintkit/types.py" in names
     tops = [n for n in names if n.endswith("top_level.txt")]
     for t in tops:
         assert zipfile.ZipFile(wheel).read(t).decode().split() == ["paintkit"]
