@@ -31,6 +31,15 @@ def test_no_hub_and_no_local_copy():
     assert "huggingface-cli download nope-org/nope-model" in line and "--weights" in line
 
 
+def test_transformers_no_local_copy_message_becomes_one_line():
+    transformers = pytest.importorskip("transformers")
+    exc = _raised(lambda: transformers.AutoConfig.from_pretrained("nope-org/nope-model",
+                                                                  local_files_only=True))
+    line = load_failure(exc, "nope-org/nope-model")
+    assert "\n" not in line and "no local copy" in line and "stacktrace" not in line
+
+
+@pytest.mark.slow  # the hub's retries against a closed network take ~20 s
 def test_transformers_offline_message_becomes_one_line():
     transformers = pytest.importorskip("transformers")
     exc = _raised(lambda: transformers.AutoConfig.from_pretrained("nope-org/nope-model"))
