@@ -22,7 +22,7 @@ ENV = {**os.environ, "PYTHONPATH": os.pathsep.join([str(HERE), str(HERE.parents[
                                                     os.environ.get("PYTHONPATH", "")])}
 
 
-def _wait_for(predicate, seconds=60.0):
+def _wait_for(predicate, seconds=240.0):  # a cold Numba cache compiles for a while first
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if predicate():
