@@ -33,6 +33,7 @@ import numpy as np
 from numba import cuda, float32, float64, int32
 from numba.core import config
 
+from paintkit.kernels.cuda_launch import device_index, launch, numba_views, stream_of
 from paintkit.kernels.tolerance_bins import BIN_THRESHOLDS, NUM_BINS
 
 __all__ = ["THREADS", "cuda_kernel_available", "interleaved_lab_table",
@@ -291,15 +292,7 @@ def _probe() -> bool:
         return False
 
 
-_STREAMS: dict = {}
 _TABLE_VIEWS: dict = {}
-_OVERLOADS: dict = {}
-_FAST_LAUNCH = [True]
-
-
-def _numba_views(tensors):
-    """Numba views of torch CUDA tensors (no copy, no synchronisation)."""
-    return [cuda.as_cuda_array(t, sync=False) for t in tensors]
 
 
 def _table_view(device):
@@ -309,57 +302,6 @@ def _table_view(device):
         view = _TABLE_VIEWS[str(device)] = cuda.as_cuda_array(interleaved_lab_table(device),
                                                               sync=False)
     return view
-
-
-def _stream(device):
-    """The torch stream current on ``device``, as a Numba stream (one object per stream)."""
-    import torch
-
-    pointer = torch.cuda.current_stream(device).cuda_stream
-    stream = _STREAMS.get(pointer)
-    if stream is None:
-        stream = cuda.external_stream(pointer)
-        try:  # numba-cuda launches on its core stream type: convert once, as its dispatcher does
-            from numba.cuda.cudadrv.driver import _to_core_stream
-
-            stream = _to_core_stream(stream)
-        except ImportError:  # Numba's built-in CUDA target takes the stream as it is
-            pass
-        _STREAMS[pointer] = stream
-    return stream
-
-
-def _argument_key(value):
-    if hasattr(value, "__cuda_array_interface__"):
-        return (value.dtype.str, value.ndim, value.is_c_contiguous(), value.is_f_contiguous())
-    return type(value)
-
-
-def _launch(kernel, griddim, blockdim, stream, args) -> None:
-    """``kernel[griddim, blockdim, stream](*args)``, through the compiled overload of these
-    argument types once it exists: Numba's dispatcher types every argument on every call,
-    a cost that shows against a sub-millisecond kernel."""
-    key = (kernel, tuple(_argument_key(a) for a in args))
-    overload = _OVERLOADS.get(key) if _FAST_LAUNCH[0] else None
-    if overload is not None:
-        try:
-            overload.launch(args, griddim, blockdim, stream, 0)
-            return
-        except Exception:  # another Numba release: the dispatcher from now on
-            _FAST_LAUNCH[0] = False
-    kernel[griddim, blockdim, stream](*args)
-    if _FAST_LAUNCH[0] and key not in _OVERLOADS:
-        try:
-            types = tuple(kernel.typeof_pyval(a) for a in args)
-            _OVERLOADS[key] = kernel.overloads[types]
-        except Exception:
-            _FAST_LAUNCH[0] = False
-
-
-def _device_index(device) -> int:
-    import torch
-
-    return device.index if device.index is not None else torch.cuda.current_device()
 
 
 def tolerance_histograms_cuda(outputs, answers, inputs, *, samples: int = 1,
@@ -411,13 +353,13 @@ def tolerance_histograms_cuda(outputs, answers, inputs, *, samples: int = 1,
     if n and m:
         tensors = (outputs.reshape(n, m, 3), answers.reshape(-1, m, 3),
                    inputs.reshape(-1, m, 3), hist.view(n, _SLOTS), bad)
-        with cuda.gpus[_device_index(device)]:
-            o, a, i, h, f = _numba_views(tensors)
+        with cuda.gpus[device_index(device)]:
+            o, a, i, h, f = numba_views(tensors)
             t = _table_view(device)
-            stream = _stream(device)
+            stream = stream_of(device)
             for start in range(0, n, _MAX_GRID_X):  # gridDim.y is at most 65,535
                 rows = min(n - start, _MAX_GRID_X)
-                _launch(_count_kernel, (blocks, rows), THREADS, stream,
+                launch(_count_kernel, (blocks, rows), THREADS, stream,
                         (o, a, i, t, samples, is_float, start, h, f))
     return hist, bad
 
@@ -440,9 +382,9 @@ def rewards_from_histograms_cuda(histograms, outside, tolerance: int | None = No
     device = histograms.device
     rewards = torch.empty(n, dtype=torch.float32, device=device)
     if n:
-        with cuda.gpus[_device_index(device)]:
-            h, f, r = _numba_views((histograms.view(n, _SLOTS), outside, rewards))
-            _launch(_reward_kernel, blocks, 128, _stream(device), (h, f, t, r))
+        with cuda.gpus[device_index(device)]:
+            h, f, r = numba_views((histograms.view(n, _SLOTS), outside, rewards))
+            launch(_reward_kernel, blocks, 128, stream_of(device), (h, f, t, r))
     return rewards
 
 
