@@ -17,7 +17,7 @@ from abc import ABC, abstractmethod
 from pathlib import Path
 
 from paintkit.errors import PaintkitError
-from paintkit.io.atomic import make_temporary
+from paintkit.io.atomic import make_temporary, write_bytes_atomic
 from paintkit.suites import Suite
 from paintkit.writers.record import EncodedProblem, FileRecord
 from paintkit.writers.resume import KeptFiles
@@ -32,6 +32,23 @@ class WriteError(PaintkitError, OSError):
 def write_error(path: Path | str, exc: OSError) -> WriteError:
     return WriteError(f"{path}: cannot write: {exc.strerror or exc}; every file completed "
                       "before it is intact, rerun to resume")
+
+
+def write_files(root: Path, paths, blobs) -> list[FileRecord]:
+    """Write ``root / path`` with its bytes for each of ``paths`` (relative), atomically and
+    in order: the :class:`~paintkit.writers.record.FileRecord` of each.
+
+    Raises:
+        WriteError: a file could not be written (those before it are complete).
+    """
+    records = []
+    for path, data in zip(paths, blobs, strict=True):
+        try:
+            write_bytes_atomic(root / path, data)
+        except OSError as exc:
+            raise write_error(root / path, exc) from exc
+        records.append(FileRecord.of_bytes(path, data))
+    return records
 
 
 def is_temporary(name: str) -> bool:

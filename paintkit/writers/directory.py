@@ -9,10 +9,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from paintkit.io.atomic import write_bytes_atomic
 from paintkit.io.names import check_folder_name  # noqa: F401 (re-exported)
 from paintkit.layout.problem_files import written_suffixes
-from paintkit.writers.base import Writer, write_error
+from paintkit.writers.base import Writer, write_files
 from paintkit.writers.record import EncodedProblem, FileRecord
 
 
@@ -55,15 +54,7 @@ class DirectoryWriter(Writer):
 
     def write(self, problem: EncodedProblem) -> list[FileRecord]:
         stem = f"{self._prefix}{problem.folder}/{problem.stem}"
-        records = []
         files = (problem.input_png, problem.answer_png, problem.metadata_json)
         if self.svg:
             files = files[:2] + (problem.input_svg, problem.answer_svg) + files[2:]
-        for suffix, data in zip(self.suffixes, files, strict=True):
-            path = stem + suffix
-            try:
-                write_bytes_atomic(self.root / path, data)
-            except OSError as exc:
-                raise write_error(self.root / path, exc) from exc
-            records.append(FileRecord.of_bytes(path, data))
-        return records
+        return write_files(self.root, [stem + suffix for suffix in self.suffixes], files)

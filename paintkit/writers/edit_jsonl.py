@@ -22,9 +22,8 @@ from __future__ import annotations
 
 import json
 
-from paintkit.io.atomic import write_bytes_atomic
 from paintkit.layout.problem_files import answer_name, input_name, metadata_name, required_suffixes
-from paintkit.writers.base import Writer, write_error
+from paintkit.writers.base import Writer, write_files
 from paintkit.writers.record import EncodedProblem, FileRecord
 
 SUFFIXES = required_suffixes()
@@ -73,30 +72,16 @@ class EditJsonlWriter(Writer):
     def write(self, problem: EncodedProblem) -> list[FileRecord]:
         stem = f"images/{problem.folder}/{problem.stem}"
         line = json.dumps(self.line(problem, stem), ensure_ascii=False).encode()
-        records = []
-        for suffix, data in zip(SUFFIXES, (problem.input_png, problem.answer_png, line),
-                                strict=True):
-            path = stem + suffix
-            try:
-                write_bytes_atomic(self.root / path, data)
-            except OSError as exc:
-                raise write_error(self.root / path, exc) from exc
-            records.append(FileRecord.of_bytes(path, data))
+        records = write_files(self.root, [stem + suffix for suffix in SUFFIXES],
+                              (problem.input_png, problem.answer_png, line))
         self._lines[problem.index] = line
         return records
 
     def close(self) -> list[FileRecord]:
-        records = []
-        for split in ("train", "test"):
-            data = b"".join(self._lines[k] + b"\n" for k in sorted(self._lines)
-                            if split_of(k) == split)
-            name = self.jsonl.format(split=split)
-            try:
-                write_bytes_atomic(self.root / name, data)
-            except OSError as exc:
-                raise write_error(self.root / name, exc) from exc
-            records.append(FileRecord.of_bytes(name, data))
-        return records
+        splits = ("train", "test")
+        return write_files(self.root, [self.jsonl.format(split=split) for split in splits],
+                           [b"".join(self._lines[k] + b"\n" for k in sorted(self._lines)
+                                     if split_of(k) == split) for split in splits])
 
 
 class FlowGrpoWriter(EditJsonlWriter):

@@ -12,13 +12,11 @@ data_files=...)`` decodes ``input`` / ``answer`` as images. Row groups of
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 from paintkit.layout.problem_files import answer_name, input_name
 from paintkit.writers.record import COLUMNS, EncodedProblem
-from paintkit.writers.shards import ShardWriter
+from paintkit.writers.trainer_parquet import TrainerParquetWriter
 
-ROW_GROUP = 64
 _TEXT_COLUMNS = ("key", "instruction", "task", "mode", "visual_condition", "category", "metadata")
 _IMAGE_COLUMNS = ("input", "answer")
 
@@ -41,41 +39,21 @@ def parquet_schema():
     return pa.schema(columns, metadata={b"huggingface": json.dumps(info).encode()})
 
 
-class ParquetWriter(ShardWriter):
+class ParquetWriter(TrainerParquetWriter):
     format = "parquet"
-    extension = "parquet"
-    json_indent = None
 
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        try:
-            import pyarrow.parquet  # noqa: F401
-        except ImportError:
-            raise ValueError("--format parquet needs pyarrow: pip install 'paintkit[shards]'") from None
+    def schema(self):
+        return parquet_schema()
 
-    def _begin(self, path: Path) -> None:
-        import pyarrow.parquet as pq
-
-        self._schema = parquet_schema()
+    def writer_options(self) -> dict:
         compression = {name: "zstd" for name in _TEXT_COLUMNS}
         compression.update({f"{name}.{field}": "none" for name in _IMAGE_COLUMNS
                             for field in ("bytes", "path")})
-        self._pq = pq.ParquetWriter(str(path), self._schema, compression=compression,
-                                    use_dictionary=["task", "mode", "visual_condition", "category"],
-                                    write_statistics=["key", "task", "mode", "visual_condition"])
-        self._rows: list[EncodedProblem] = []
+        return {"compression": compression,
+                "use_dictionary": ["task", "mode", "visual_condition", "category"],
+                "write_statistics": ["key", "task", "mode", "visual_condition"]}
 
-    def _append(self, problem: EncodedProblem) -> None:
-        self._rows.append(problem)
-        if len(self._rows) >= ROW_GROUP:
-            self._flush()
-
-    def _flush(self) -> None:
-        import pyarrow as pa
-
-        if not self._rows:
-            return
-        rows, self._rows = self._rows, []
+    def columns(self, rows: list[EncodedProblem]) -> dict:
         data = {
             "key": [r.key for r in rows],
             "input": [{"bytes": r.input_png, "path": input_name(r.key)} for r in rows],
@@ -85,8 +63,4 @@ class ParquetWriter(ShardWriter):
         }
         for column in COLUMNS:
             data[column] = [getattr(r, column) for r in rows]
-        self._pq.write_table(pa.Table.from_pydict(data, schema=self._schema))
-
-    def _end(self) -> None:
-        self._flush()
-        self._pq.close()
+        return data

@@ -1,6 +1,7 @@
 """Parquet shards whose rows are laid out the way one trainer's loader reads them.
 
-Base of :mod:`paintkit.writers.verl_omni` and :mod:`paintkit.writers.pix2pix`: shard ``k``
+Base of :mod:`paintkit.writers.parquet`, :mod:`paintkit.writers.verl_omni` and
+:mod:`paintkit.writers.pix2pix`: shard ``k``
 (``shard_name``) holds problems ``k * shard_size ..`` in suite order, written through a
 temporary file and renamed when complete (a resumed run skips complete shards), one row
 group per :data:`ROW_GROUP` rows. A subclass gives the Arrow schema and the columns of a
@@ -38,11 +39,15 @@ class TrainerParquetWriter(ShardWriter):
     def columns(self, rows: list[EncodedProblem]) -> dict:
         """Column name -> one value per problem of ``rows``."""
 
+    def writer_options(self) -> dict:
+        """Keyword arguments of ``pyarrow.parquet.ParquetWriter`` (compression, ...)."""
+        return {"compression": "zstd"}
+
     def _begin(self, path: Path) -> None:
         import pyarrow.parquet as pq
 
         self._schema = self.schema()
-        self._pq = pq.ParquetWriter(str(path), self._schema, compression="zstd")
+        self._pq = pq.ParquetWriter(str(path), self._schema, **self.writer_options())
         self._rows: list[EncodedProblem] = []
 
     def _append(self, problem: EncodedProblem) -> None:

@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import paintkit.writers.directory as directory_writer
+import paintkit.writers.base as writer_files  # write_files: what every layout writes through
 from paintkit.cli.main import main
 from paintkit.engines import Progress, write_suite
 from paintkit.io.images import load_rgb
@@ -84,7 +84,7 @@ def test_killed_run_resumes_to_the_same_tree(tmp_path):
 
 def test_write_error_names_the_path_and_keeps_finished_files(reference, tmp_path, monkeypatch):
     calls = {"n": 0}
-    real = directory_writer.write_bytes_atomic
+    real = writer_files.write_bytes_atomic
 
     def full_disk(path, data):
         calls["n"] += 1
@@ -92,7 +92,7 @@ def test_write_error_names_the_path_and_keeps_finished_files(reference, tmp_path
             raise OSError(errno.ENOSPC, "No space left on device")
         real(path, data)
 
-    monkeypatch.setattr(directory_writer, "write_bytes_atomic", full_disk)
+    monkeypatch.setattr(writer_files, "write_bytes_atomic", full_disk)
     with pytest.raises(WriteError, match=r"PaintBench/removal/000_answer\.png: cannot write: "
                                          r"No space left on device"):
         write_suite(SUITE, tmp_path, engine="inprocess", progress=False)
@@ -101,7 +101,7 @@ def test_write_error_names_the_path_and_keeps_finished_files(reference, tmp_path
     assert [p.name for p in (tmp_path / "PaintBench" / "removal").iterdir()] == ["000_input.png"]
     for i in range(4):  # baseline, baseline, horizontal, horizontal: complete, decodable files
         assert load_rgb(tmp_path / "PaintBench" / "translation" / f"{i:03d}_answer.png").shape[1] == 1024
-    monkeypatch.setattr(directory_writer, "write_bytes_atomic", real)
+    monkeypatch.setattr(writer_files, "write_bytes_atomic", real)
     write_suite(SUITE, tmp_path, engine="inprocess", progress=False)
     assert tree_digest(tmp_path) == reference["directory"]
 
