@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any, ClassVar, final
 
+from paintkit.arguments import check_int
 from paintkit.attempts import Found, search_attempts
 from paintkit.conditions import CONDITIONS, Condition
 from paintkit.tasks.base import Problem
@@ -71,6 +72,9 @@ class ProblemSource(ABC):
     namespace: ClassVar[str]
     default_condition: ClassVar[str] = "baseline"
     max_attempts: int
+
+    def __post_init__(self) -> None:  # every source is a dataclass: its __init__ calls this
+        check_int(self.max_attempts, "max_attempts", 1)
 
     # -- what the source holds --------------------------------------------------------------
     @abstractmethod

@@ -17,7 +17,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from paintkit.arguments import check_int
 from paintkit.attempts import CHART_ATTEMPTS, Found
 from paintkit.charts.environment import CHART_MATPLOTLIB, check_matplotlib
 from paintkit.charts.generate import MODE, NAMESPACE, VISUAL_CONDITION, chart_pair, chart_seed
@@ -39,9 +38,6 @@ class ChartSource(ProblemSource):
     name: ClassVar[str] = "tinygrafixbench"
     namespace: ClassVar[str] = NAMESPACE
     default_condition: ClassVar[str] = VISUAL_CONDITION
-
-    def __post_init__(self) -> None:
-        check_int(self.max_attempts, "max_attempts", 1)
 
     def tasks(self) -> tuple[str, ...]:
         return TINYGRAFIX_TASKS

@@ -13,7 +13,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from paintkit.arguments import check_int
 from paintkit.attempts import SLOT_ATTEMPTS, Found
 from paintkit.compositional.chain import KINDS, STEP_COUNTS, chain_metadata, sample_chain
 from paintkit.compositional.turns import turns_metadata
@@ -47,9 +46,6 @@ class CompositionalSource(ProblemSource):
 
     name: ClassVar[str] = "compositional"
     namespace: ClassVar[str] = COMPOSITIONAL_NAMESPACE
-
-    def __post_init__(self) -> None:
-        check_int(self.max_attempts, "max_attempts", 1)
 
     def tasks(self) -> tuple[str, ...]:
         return KINDS

@@ -12,7 +12,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from paintkit.arguments import check_int
 from paintkit.attempts import SLOT_ATTEMPTS, Found
 from paintkit.guidance.generate import GUIDED_TASKS, guide
 from paintkit.seeds import seed_from_key
@@ -30,9 +29,6 @@ class GuidanceSource(ProblemSource):
 
     name: ClassVar[str] = "guidance"
     namespace: ClassVar[str] = GUIDANCE_NAMESPACE
-
-    def __post_init__(self) -> None:
-        check_int(self.max_attempts, "max_attempts", 1)
 
     def tasks(self) -> tuple[str, ...]:
         return GUIDED_TASKS

@@ -13,7 +13,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from paintkit.arguments import check_int
 from paintkit.attempts import SLOT_ATTEMPTS, Found
 from paintkit.seeds import paintbench_seed
 from paintkit.sources.base import ProblemSource, Slot
@@ -35,9 +34,6 @@ class PaintBenchSource(ProblemSource):
 
     name: ClassVar[str] = "paintbench"
     namespace: ClassVar[str] = PAINTBENCH_NAMESPACE
-
-    def __post_init__(self) -> None:
-        check_int(self.max_attempts, "max_attempts", 1)
 
     def tasks(self) -> tuple[str, ...]:
         return TASKS
