@@ -145,6 +145,7 @@ def _kernel_side(device, side: int, answers, inputs, batch: int = 64):
                      "gpu_ms": round(ms, 3), "problems_per_s": round(batch / ms * 1e3),
                      "equal_counts": same})
         log(f"  {side}² x{per_thread} pixels a thread: {ms:.3f} ms, equal {same}")
+    report_variants = _candidate_kernels(device, side, out, a, i, reference, batch)
     targets = prepare_targets(a, i, device=device)
     nchw = out.permute(0, 3, 1, 2)
     reward(nchw, targets)
@@ -168,7 +169,46 @@ def _kernel_side(device, side: int, answers, inputs, batch: int = 64):
         host[name] = round((time.perf_counter() - t) / 20 * 1e3, 3)
         torch.cuda.synchronize()
     log(f"  {side}² host ms per call: {host}")
-    return rows, host
+    return rows + report_variants, host
+
+
+def _gpu_ms(call, repeats: int = 10) -> float:
+    import torch
+
+    call()
+    start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    start.record()
+    for _ in range(repeats):
+        call()
+    stop.record()
+    stop.synchronize()
+    return start.elapsed_time(stop) / repeats
+
+
+def _candidate_kernels(device, side, out, a, i, reference, batch) -> list:
+    """GPU time and counts of each candidate of ``bench/cuda_count_variants.py``."""
+    import torch
+
+    from bench.cuda_count_variants import VARIANTS, launcher
+    from paintkit.kernels.tolerance_counts_cuda import interleaved_lab_table
+
+    table = interleaved_lab_table(device)
+    rows = []
+    for name, knobs in VARIANTS:
+        row = {"side": side, "pixels_per_thread": 16, "variant": name}
+        try:
+            call, hist = launcher(knobs, out, a, i, table)
+            call()
+            row["equal_counts"] = bool(torch.equal(hist.view(-1, 3, 12), reference))
+            ms = _gpu_ms(call)
+            row.update(gpu_ms=round(ms, 3), problems_per_s=round(batch / ms * 1e3))
+            log(f"  {side}² candidate {name}: {ms:.3f} ms, equal {row['equal_counts']}")
+        except Exception as exc:  # one candidate failing to compile must not hide the others
+            row.update(error=f"{type(exc).__name__}: {str(exc)[:300]}", gpu_ms=None,
+                       problems_per_s=0, equal_counts=False)
+            log(f"  {side}² candidate {name}: {row['error']}")
+        rows.append(row)
+    return rows
 
 
 def _enter_device(cuda) -> None:
@@ -214,10 +254,11 @@ def markdown(results: dict) -> str:
     kernel = results.get("kernel", {})
     if kernel.get("rows"):
         lines += ["", "## Fused kernel variants (GPU time, B = 64, noisy uint8)", "",
-                  "| side | pixels / thread | GPU ms | problems/s | counts equal |",
-                  "| --- | --- | --- | --- | --- |"]
-        lines += [f"| {r['side']}² | {r['pixels_per_thread']} | {r['gpu_ms']} | "
-                  f"{r['problems_per_s']:,} | {r['equal_counts']} |" for r in kernel["rows"]]
+                  "| side | kernel | pixels / thread | GPU ms | problems/s | counts equal |",
+                  "| --- | --- | --- | --- | --- | --- |"]
+        lines += [f"| {r['side']}² | {r.get('variant', 'shipped')} | {r['pixels_per_thread']} | "
+                  f"{r['gpu_ms']} | {r['problems_per_s']:,} | {r['equal_counts']} "
+                  f"{r.get('error', '')}|" for r in kernel["rows"]]
         lines += ["", f"Host ms per call: 512² {kernel.get('host_ms_512')}, "
                   f"1024² {kernel.get('host_ms_1024')}"]
     lines += ["", "## Memory", "", "```", json.dumps(results.get("memory", {}), default=str), "```",
