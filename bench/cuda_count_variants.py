@@ -1,7 +1,9 @@
 """Candidate rewrites of the fused CUDA counting kernel, timed side by side by the device check.
 
-``paintkit.kernels.tolerance_counts_cuda`` counts a noisy 1024² batch of 64 in 0.83 ms on an
-H200, 18 % of the copy floor. Each knob below is one hypothesis about where the rest goes;
+Before 2026-11-27 ``paintkit.kernels.tolerance_counts_cuda`` counted a noisy 1024² batch of
+64 in 0.83 ms on an H200 (18 % of the copy floor) with the design of the first entry of
+:data:`VARIANTS`: one pixel a step, nine single-byte loads and three 4-byte Lab loads per
+colour. Each knob below is one hypothesis about where the rest goes;
 :func:`count_kernel` builds a kernel with any combination, :func:`histograms` runs it, and
 ``bench/device_figures.kernel_variants`` times every combination in :data:`VARIANTS`
 against the shipped kernel and checks that its counts are equal (uint8 outputs only; a knob
@@ -18,6 +20,13 @@ it).
   (``match_any_sync``), instead of colliding atomics. No simulator support: device only.
 - ``pixels="words"``: each thread reads four pixels as three 32-bit words per image (needs
   ``H * W`` divisible by 4) instead of nine single bytes per pixel.
+
+Measured on an H200 (docs/performance.md, "GPU"): ``lab="pair"`` with ``pixels="words"``
+0.64 ms against 0.78 for the first entry; square-root bins and warp-aggregated atomics were
+slower (0.76-1.0 ms). The shipped kernel now reads the Lab table in 8-byte pairs and the
+pixels in words where the batch's memory layout allows
+(``paintkit.kernels.tolerance_counts_cuda_kernels``); these candidates stay as the record and
+the starting point of the next round.
 
 Under ``NUMBA_ENABLE_CUDASIM=1`` the simulator runs every knob except ``atomics="warp"``
 (bench/test_bench_cuda_variants.py checks them against the NumPy oracle).
@@ -41,7 +50,7 @@ _T = BIN_THRESHOLDS.astype(np.float32)
 
 #: (name, knobs) timed by the device check; the first is the shipped kernel's design.
 VARIANTS = (
-    ("shipped design", {}),
+    ("one pixel a step (the design before)", {}),
     ("lab pair", {"lab": "pair"}),
     ("lab pair + sqrt bins", {"lab": "pair", "bins": "sqrt"}),
     ("lab pair + words", {"lab": "pair", "pixels": "words"}),
