@@ -58,6 +58,9 @@ VARIANTS = (
     ("lab pair + sqrt + words + warp atomics",
      {"lab": "pair", "bins": "sqrt", "pixels": "words", "atomics": "warp"}),
     ("warp atomics", {"atomics": "warp"}),
+    ("shipped kernel, NHWC uint8 (words)", {"shipped": "words"}),
+    ("shipped kernel, NCHW uint8 (planar)", {"shipped": "planar"}),
+    ("shipped kernel, NCHW float32 (values)", {"shipped": "values"}),
 )
 
 if _SIMULATOR:
@@ -255,6 +258,9 @@ def launcher(knobs: dict, outputs, answers, inputs, table, *, samples: int = 1,
 
     from paintkit.kernels.cuda_launch import launch, stream_of
 
+    if "shipped" in knobs:
+        return _shipped_launcher(knobs["shipped"], outputs, answers, inputs, table, samples,
+                                 pixels_per_thread)
     n, height, width = outputs.shape[:3]
     m = height * width
     words = knobs.get("pixels") == "words"
@@ -267,6 +273,39 @@ def launcher(knobs: dict, outputs, answers, inputs, table, *, samples: int = 1,
                                                          hist)]
     stream = stream_of(outputs.device)
     args = (*views[:5], samples, views[5])
+
+    def call():
+        hist.zero_()
+        launch(kernel, (blocks, n), THREADS, stream, args)
+
+    return call, hist
+
+
+def _shipped_launcher(layout, outputs, answers, inputs, table, samples, pixels_per_thread):
+    """``launcher`` for the shipped kernel, given ``outputs`` as contiguous uint8 NHWC and
+    read as ``layout`` (NCHW uint8 for "planar", NCHW float32 / 255 for "values")."""
+    import torch
+
+    from paintkit.kernels import tolerance_counts_cuda as host
+    from paintkit.kernels.cuda_launch import launch, stream_of
+    from paintkit.kernels.tolerance_counts_cuda_kernels import count_kernel
+
+    if layout == "planar":
+        outputs = outputs.permute(0, 3, 1, 2).contiguous().permute(0, 2, 3, 1)
+    elif layout == "values":
+        outputs = (outputs.permute(0, 3, 1, 2).float() / 255).permute(0, 2, 3, 1)
+    assert host.memory_layout(outputs, answers, inputs) == layout
+    n, m = outputs.shape[0], outputs.shape[1] * outputs.shape[2]
+    kernel = count_kernel(layout, layout == "values")
+    blocks = max(1, min(65535, -(-m // (THREADS * pixels_per_thread))))
+    hist = torch.zeros((n, _SLOTS), dtype=torch.int64, device=outputs.device)
+    bad = torch.zeros(n, dtype=torch.int32, device=outputs.device)
+    arrays = host._kernel_arguments(layout, outputs, answers, inputs,
+                                    lambda x: x.view(torch.int32))
+    views = [cuda.as_cuda_array(t, sync=False)
+             for t in (*arrays, table.view(torch.int64), hist, bad)]
+    stream = stream_of(outputs.device)
+    args = (*views[:4], samples, 0, views[4], views[5])
 
     def call():
         hist.zero_()

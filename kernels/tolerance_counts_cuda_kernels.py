@@ -50,7 +50,7 @@ _WARPS = THREADS // 32
 #: Histogram slots per output: ``slot = 12 * histogram + bin`` (edit, preservation, changed).
 SLOTS = 3 * NUM_BINS
 LAYOUTS = ("pixels", "values", "words", "planar")
-_THRESHOLDS = tuple(float(t) for t in BIN_THRESHOLDS)  # exact float32 values, as Python floats
+_THRESHOLDS = np.asarray(BIN_THRESHOLDS, np.float32)
 _ROUND = np.float32(1 << 23)  # (y + 2^23) - 2^23 is rint(y) in float32 for 0 <= y <= 255
 _LOW = 0xFFFFFFFF
 
@@ -91,9 +91,10 @@ def _bin(lo, ao, bo, lx, ax, bx):
     da = _sub(ao, ax)
     db = _sub(bo, bx)
     d2 = _add(_add(_mul(dl, dl), _mul(da, da)), _mul(db, db))
+    thresholds = cuda.const.array_like(_THRESHOLDS)  # float32: compared in float32
     b = 0
-    for threshold in _THRESHOLDS:
-        if d2 > threshold:
+    for j in range(NUM_BINS - 1):
+        if d2 > thresholds[j]:
             b += 1
     return b
 
@@ -131,19 +132,18 @@ def _count_pixel(pairs, code_o, code_a, code_i, counts, warp, zeros):
 
 
 @cuda.jit(device=True)
-def _byte(word, j):
-    """Byte ``j`` (0 = lowest address) of a little-endian 32-bit word."""
-    return int32((int64(word) >> (8 * j)) & 0xFF)
+def _byte(w0, w1, w2, c):
+    """Byte ``c`` (0..11, 0 = lowest address) of three little-endian 32-bit words."""
+    word = w0 if c < 4 else (w1 if c < 8 else w2)
+    return (int64(word) >> (8 * (c % 4))) & 0xFF
 
 
 @cuda.jit(device=True)
 def _word_code(w0, w1, w2, j):
     """The colour code of pixel ``j`` (0..3) of three words holding four RGB pixels."""
     c = 3 * j
-    r = _byte(w0 if c < 4 else (w1 if c < 8 else w2), c % 4)
-    g = _byte(w0 if c + 1 < 4 else (w1 if c + 1 < 8 else w2), (c + 1) % 4)
-    b = _byte(w0 if c + 2 < 4 else (w1 if c + 2 < 8 else w2), (c + 2) % 4)
-    return (r << 16) | (g << 8) | b
+    return int32((_byte(w0, w1, w2, c) << 16) | (_byte(w0, w1, w2, c + 1) << 8)
+                 | _byte(w0, w1, w2, c + 2))
 
 
 @cuda.jit(device=True)
@@ -207,7 +207,7 @@ def _build(layout: str, is_float: bool):
         r, e0 = channel(out[n, p, 0])
         g, e1 = channel(out[n, p, 1])
         b, e2 = channel(out[n, p, 2])
-        return (r << 16) | (g << 8) | b, e0 + e1 + e2
+        return int32((r << 16) | (g << 8) | b), e0 + e1 + e2
 
     @cuda.jit
     def kernel(out, ans, inp, pairs, samples, first, hist, bad):
@@ -244,7 +244,8 @@ def _build(layout: str, is_float: bool):
                     if words:
                         code_o = _word_code(o0, o1, o2, j)
                     elif planar:
-                        code_o = (_byte(o0, j) << 16) | (_byte(o1, j) << 8) | _byte(o2, j)
+                        code_o = int32((_byte(o0, o0, o0, j) << 16)
+                                       | (_byte(o1, o1, o1, j) << 8) | _byte(o2, o2, o2, j))
                     else:
                         code_o, bad_values = value_code(out, n, 4 * q + j)
                         outside += bad_values

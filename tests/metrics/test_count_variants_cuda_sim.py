@@ -23,7 +23,7 @@ SIMULATOR = bool(config.ENABLE_CUDASIM)
 needs_simulator = pytest.mark.skipif(not SIMULATOR, reason="runs inside the simulator child")
 SIMULATED = [(name, knobs) for name, knobs in
              (__import__("bench.cuda_count_variants", fromlist=["VARIANTS"]).VARIANTS)
-             if knobs.get("atomics") != "warp"]
+             if knobs.get("atomics") != "warp" and "shipped" not in knobs]
 
 
 @needs_simulator
