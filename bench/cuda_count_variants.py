@@ -52,15 +52,26 @@ _T = BIN_THRESHOLDS.astype(np.float32)
 VARIANTS = (
     ("one pixel a step (the design before)", {}),
     ("lab pair", {"lab": "pair"}),
-    ("lab pair + sqrt bins", {"lab": "pair", "bins": "sqrt"}),
     ("lab pair + words", {"lab": "pair", "pixels": "words"}),
     ("lab pair + sqrt + words", {"lab": "pair", "bins": "sqrt", "pixels": "words"}),
-    ("lab pair + sqrt + words + warp atomics",
-     {"lab": "pair", "bins": "sqrt", "pixels": "words", "atomics": "warp"}),
     ("warp atomics", {"atomics": "warp"}),
+    ("lab pair + words, 32 registers", {"lab": "pair", "pixels": "words", "max_registers": 32}),
+    ("lab pair + words, 64 registers", {"lab": "pair", "pixels": "words", "max_registers": 64}),
+    ("lab pair + sqrt + words, 32 registers",
+     {"lab": "pair", "bins": "sqrt", "pixels": "words", "max_registers": 32}),
+    ("lab pair + sqrt + words, 64 registers",
+     {"lab": "pair", "bins": "sqrt", "pixels": "words", "max_registers": 64}),
     ("shipped kernel, NHWC uint8 (words)", {"shipped": "words"}),
     ("shipped kernel, NCHW uint8 (planar)", {"shipped": "planar"}),
     ("shipped kernel, NCHW float32 (values)", {"shipped": "values"}),
+    ("shipped words, 32 registers", {"shipped": "words", "max_registers": 32}),
+    ("shipped words, 40 registers", {"shipped": "words", "max_registers": 40}),
+    ("shipped words, 48 registers", {"shipped": "words", "max_registers": 48}),
+    ("shipped words, 64 registers", {"shipped": "words", "max_registers": 64}),
+    ("shipped planar, 32 registers", {"shipped": "planar", "max_registers": 32}),
+    ("shipped planar, 48 registers", {"shipped": "planar", "max_registers": 48}),
+    ("shipped values, 32 registers", {"shipped": "values", "max_registers": 32}),
+    ("shipped values, 48 registers", {"shipped": "values", "max_registers": 48}),
 )
 
 if _SIMULATOR:
@@ -87,16 +98,17 @@ _KERNELS: dict = {}
 
 
 def count_kernel(lab: str = "scalar", bins: str = "compare", atomics: str = "shared",
-                 pixels: str = "bytes"):
+                 pixels: str = "bytes", max_registers: int | None = None):
     """The counting kernel with these knobs (compiled once per combination)."""
-    key = (lab, bins, atomics, pixels)
+    key = (lab, bins, atomics, pixels, max_registers)
     if key not in _KERNELS:
         _KERNELS[key] = _build(lab == "pair", bins == "sqrt", atomics == "warp",
-                               pixels == "words")
+                               pixels == "words", max_registers)
     return _KERNELS[key]
 
 
-def _build(pair: bool, sqrt_bins: bool, warp_atomics: bool, words: bool):
+def _build(pair: bool, sqrt_bins: bool, warp_atomics: bool, words: bool,
+           max_registers: int | None = None):
     @cuda.jit(device=True)
     def lab_of(table, pairs, code):
         if pair:
@@ -170,7 +182,9 @@ def _build(pair: bool, sqrt_bins: bool, warp_atomics: bool, words: bool):
         word = w0 if j < 4 else (w1 if j < 8 else w2)
         return (int64(word) >> (8 * (j % 4))) & 0xFF
 
-    @cuda.jit
+    options = {} if max_registers is None or _SIMULATOR else {"max_registers": max_registers}
+
+    @cuda.jit(**options)
     def kernel(out, ans, inp, table, pairs, samples, hist):
         n = cuda.blockIdx.y
         k = n // samples
@@ -260,7 +274,7 @@ def launcher(knobs: dict, outputs, answers, inputs, table, *, samples: int = 1,
 
     if "shipped" in knobs:
         return _shipped_launcher(knobs["shipped"], outputs, answers, inputs, table, samples,
-                                 pixels_per_thread)
+                                 pixels_per_thread, knobs.get("max_registers"))
     n, height, width = outputs.shape[:3]
     m = height * width
     words = knobs.get("pixels") == "words"
@@ -281,7 +295,8 @@ def launcher(knobs: dict, outputs, answers, inputs, table, *, samples: int = 1,
     return call, hist
 
 
-def _shipped_launcher(layout, outputs, answers, inputs, table, samples, pixels_per_thread):
+def _shipped_launcher(layout, outputs, answers, inputs, table, samples, pixels_per_thread,
+                      max_registers=None):
     """``launcher`` for the shipped kernel, given ``outputs`` as contiguous uint8 NHWC and
     read as ``layout`` (NCHW uint8 for "planar", NCHW float32 / 255 for "values")."""
     import torch
@@ -296,7 +311,7 @@ def _shipped_launcher(layout, outputs, answers, inputs, table, samples, pixels_p
         outputs = (outputs.permute(0, 3, 1, 2).float() / 255).permute(0, 2, 3, 1)
     assert host.memory_layout(outputs, answers, inputs) == layout
     n, m = outputs.shape[0], outputs.shape[1] * outputs.shape[2]
-    kernel = count_kernel(layout, layout == "values")
+    kernel = count_kernel(layout, layout == "values", max_registers)
     blocks = max(1, min(65535, -(-m // (THREADS * pixels_per_thread))))
     hist = torch.zeros((n, _SLOTS), dtype=torch.int64, device=outputs.device)
     bad = torch.zeros(n, dtype=torch.int32, device=outputs.device)

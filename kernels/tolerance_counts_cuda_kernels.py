@@ -172,22 +172,24 @@ def _flush(counts, zeros, warp, hist, bad, n, outside):
 _KERNELS: dict = {}
 
 
-def count_kernel(layout: str, is_float: bool):
+def count_kernel(layout: str, is_float: bool, max_registers: int | None = None):
     """The counting kernel for ``layout`` (see the module docstring) and output dtype,
     compiled on first use. Its arguments: ``(out, ans, inp, pairs, samples, first, hist,
     bad)``; block ``(x, y)`` counts a grid-stride share of output ``n = first + y``'s
     pixels against problem ``n // samples``; ``hist``: int64 ``(N, 36)``, zeroed; ``bad``:
-    int32 ``(N,)``, zeroed, gets the count of float values outside [0, 1] or NaN."""
+    int32 ``(N,)``, zeroed, gets the count of float values outside [0, 1] or NaN.
+    ``max_registers`` caps the registers per thread (a tuning knob; None: the compiler's
+    choice)."""
     if layout not in LAYOUTS or (is_float and layout in ("words", "planar")):
         raise ValueError(f"no counting kernel for layout {layout!r} with "
                          f"{'float32' if is_float else 'uint8'} outputs")
-    key = (layout, bool(is_float))
+    key = (layout, bool(is_float), max_registers)
     if key not in _KERNELS:
-        _KERNELS[key] = _build(layout, bool(is_float))
+        _KERNELS[key] = _build(layout, bool(is_float), max_registers)
     return _KERNELS[key]
 
 
-def _build(layout: str, is_float: bool):
+def _build(layout: str, is_float: bool, max_registers: int | None):
     grouped = layout != "pixels"
     words = layout == "words"
     planar = layout == "planar"
@@ -209,7 +211,10 @@ def _build(layout: str, is_float: bool):
         b, e2 = channel(out[n, p, 2])
         return int32((r << 16) | (g << 8) | b), e0 + e1 + e2
 
-    @cuda.jit
+    options = {} if max_registers is None or config.ENABLE_CUDASIM else \
+        {"max_registers": max_registers}
+
+    @cuda.jit(**options)
     def kernel(out, ans, inp, pairs, samples, first, hist, bad):
         n = first + cuda.blockIdx.y
         k = n // samples
