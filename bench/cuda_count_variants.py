@@ -1,14 +1,13 @@
 """Candidate rewrites of the fused CUDA counting kernel, timed side by side by the device check.
 
-Before 2026-11-27 ``paintkit.kernels.tolerance_counts_cuda`` counted a noisy 1024² batch of
-64 in 0.83 ms on an H200 (18 % of the copy floor) with the design of the first entry of
-:data:`VARIANTS`: one pixel a step, nine single-byte loads and three 4-byte Lab loads per
-colour. Each knob below is one hypothesis about where the rest goes;
-:func:`count_kernel` builds a kernel with any combination, :func:`histograms` runs it, and
-``bench/device_figures.kernel_variants`` times every combination in :data:`VARIANTS`
-against the shipped kernel and checks that its counts are equal (uint8 outputs only; a knob
-that wins moves into the shipped kernel, where the simulator tests and the CUDA tests cover
-it).
+``paintkit.kernels.tolerance_counts_cuda`` counts a noisy 1024² batch of 64 in about 0.83 ms
+on an H200 (18 % of the copy floor): one pixel a step, nine single-byte loads and three
+4-byte Lab loads per colour, one atomic site per histogram region. Each knob below is one
+hypothesis about where the rest goes; :func:`count_kernel` builds a kernel with any
+combination, :func:`histograms` / :func:`launcher` run it, and
+``bench/device_figures.kernel_variants`` times every entry of :data:`VARIANTS` (GPU time of
+the launch alone, CUDA events) and checks that its counts equal the shipped kernel's (uint8
+outputs only).
 
 - ``lab="pair"``: a colour's L*a*b* comes in as two 8-byte loads of the interleaved table
   (viewed as int64 ``(2^24, 2)``) instead of three 4-byte loads, and the output colour's
@@ -20,16 +19,22 @@ it).
   (``match_any_sync``), instead of colliding atomics. No simulator support: device only.
 - ``pixels="words"``: each thread reads four pixels as three 32-bit words per image (needs
   ``H * W`` divisible by 4) instead of nine single bytes per pixel.
+- ``max_registers``: a cap on registers per thread.
 
-Measured on an H200 (docs/performance.md, "GPU"): ``lab="pair"`` with ``pixels="words"``
-0.64 ms against 0.78 for the first entry; square-root bins and warp-aggregated atomics were
-slower (0.76-1.0 ms). The shipped kernel now reads the Lab table in 8-byte pairs and the
-pixels in words where the batch's memory layout allows
-(``paintkit.kernels.tolerance_counts_cuda_kernels``); these candidates stay as the record and
-the starting point of the next round.
+Every candidate keeps one atomic site for the ΔE(O, A) bin (the slot chosen by a select),
+where the shipped kernel has two in divergent branches (edit / preservation).
+
+What an H200 measured (docs/performance.md, "GPU"): ``lab="pair"`` with ``pixels="words"``
+0.64 ms at 1024² against 0.78 for the first entry (the shipped design rewritten the
+candidates' way) and 0.84-0.89 for the shipped kernel; square-root bins (0.92) and
+warp-aggregated atomics (0.86) were slower; register caps changed nothing. A first attempt
+to fold pairs and words into the shipped kernel, with one kernel per memory layout (NHWC
+words, NCHW planar words, strided or float values), measured 0.89 ms and was reverted: the
+difference from the 0.64 ms candidate is still to be found (the two atomic sites are the
+first suspect).
 
 Under ``NUMBA_ENABLE_CUDASIM=1`` the simulator runs every knob except ``atomics="warp"``
-(bench/test_bench_cuda_variants.py checks them against the NumPy oracle).
+(tests/metrics/test_count_variants_cuda_sim.py checks them against the NumPy oracle).
 """
 
 from __future__ import annotations
@@ -61,17 +66,6 @@ VARIANTS = (
      {"lab": "pair", "bins": "sqrt", "pixels": "words", "max_registers": 32}),
     ("lab pair + sqrt + words, 64 registers",
      {"lab": "pair", "bins": "sqrt", "pixels": "words", "max_registers": 64}),
-    ("shipped kernel, NHWC uint8 (words)", {"shipped": "words"}),
-    ("shipped kernel, NCHW uint8 (planar)", {"shipped": "planar"}),
-    ("shipped kernel, NCHW float32 (values)", {"shipped": "values"}),
-    ("shipped words, 32 registers", {"shipped": "words", "max_registers": 32}),
-    ("shipped words, 40 registers", {"shipped": "words", "max_registers": 40}),
-    ("shipped words, 48 registers", {"shipped": "words", "max_registers": 48}),
-    ("shipped words, 64 registers", {"shipped": "words", "max_registers": 64}),
-    ("shipped planar, 32 registers", {"shipped": "planar", "max_registers": 32}),
-    ("shipped planar, 48 registers", {"shipped": "planar", "max_registers": 48}),
-    ("shipped values, 32 registers", {"shipped": "values", "max_registers": 32}),
-    ("shipped values, 48 registers", {"shipped": "values", "max_registers": 48}),
 )
 
 if _SIMULATOR:
@@ -272,9 +266,6 @@ def launcher(knobs: dict, outputs, answers, inputs, table, *, samples: int = 1,
 
     from paintkit.kernels.cuda_launch import launch, stream_of
 
-    if "shipped" in knobs:
-        return _shipped_launcher(knobs["shipped"], outputs, answers, inputs, table, samples,
-                                 pixels_per_thread, knobs.get("max_registers"))
     n, height, width = outputs.shape[:3]
     m = height * width
     words = knobs.get("pixels") == "words"
@@ -294,36 +285,3 @@ def launcher(knobs: dict, outputs, answers, inputs, table, *, samples: int = 1,
 
     return call, hist
 
-
-def _shipped_launcher(layout, outputs, answers, inputs, table, samples, pixels_per_thread,
-                      max_registers=None):
-    """``launcher`` for the shipped kernel, given ``outputs`` as contiguous uint8 NHWC and
-    read as ``layout`` (NCHW uint8 for "planar", NCHW float32 / 255 for "values")."""
-    import torch
-
-    from paintkit.kernels import tolerance_counts_cuda as host
-    from paintkit.kernels.cuda_launch import launch, stream_of
-    from paintkit.kernels.tolerance_counts_cuda_kernels import count_kernel
-
-    if layout == "planar":
-        outputs = outputs.permute(0, 3, 1, 2).contiguous().permute(0, 2, 3, 1)
-    elif layout == "values":
-        outputs = (outputs.permute(0, 3, 1, 2).float() / 255).permute(0, 2, 3, 1)
-    assert host.memory_layout(outputs, answers, inputs) == layout
-    n, m = outputs.shape[0], outputs.shape[1] * outputs.shape[2]
-    kernel = count_kernel(layout, layout == "values", max_registers)
-    blocks = max(1, min(65535, -(-m // (THREADS * pixels_per_thread))))
-    hist = torch.zeros((n, _SLOTS), dtype=torch.int64, device=outputs.device)
-    bad = torch.zeros(n, dtype=torch.int32, device=outputs.device)
-    arrays = host._kernel_arguments(layout, outputs, answers, inputs,
-                                    lambda x: x.view(torch.int32))
-    views = [cuda.as_cuda_array(t, sync=False)
-             for t in (*arrays, table.view(torch.int64), hist, bad)]
-    stream = stream_of(outputs.device)
-    args = (*views[:4], samples, 0, views[4], views[5])
-
-    def call():
-        hist.zero_()
-        launch(kernel, (blocks, n), THREADS, stream, args)
-
-    return call, hist

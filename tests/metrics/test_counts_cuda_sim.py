@@ -137,36 +137,6 @@ def test_cuda_sim_float_outputs_convert_in_the_kernel_and_count_bad_values():
 
 
 @needs_simulator
-def test_cuda_sim_every_memory_layout_counts_the_same():
-    """One batch read as contiguous ``(N, H, W, 3)`` words, as planar words (a permuted view
-    of a contiguous ``(N, 3, H, W)`` batch), as strided values and as float32 values: each
-    kernel the layout picks gives the oracle's counts."""
-    from paintkit.kernels.tolerance_counts_cuda import memory_layout
-
-    rng = np.random.default_rng(9)
-    inputs, answers = palette(rng, 2, 12, 20)
-    noise = rng.integers(-9, 10, (4, *answers.shape[1:]))
-    outputs = np.clip(answers[[0, 0, 1, 1]].astype(np.int64) + noise, 0, 255).astype(np.uint8)
-    outputs[3, 4:6] = rng.integers(0, 256, (2, 20, 3))
-    planar = np.ascontiguousarray(outputs.transpose(0, 3, 1, 2)).transpose(0, 2, 3, 1)
-    wide = np.zeros((4, 12, 40, 3), np.uint8)
-    wide[:, :, ::2] = outputs
-    strided = wide[:, :, ::2]
-    floats = outputs.astype(np.float32) / np.float32(255)
-    for layout, batch in {"words": outputs, "planar": planar}.items():
-        assert memory_layout(batch, answers, inputs) == layout
-        hist, _ = check(batch, answers, inputs, samples=2, pixels_per_thread=2)
-    # (the simulator transfers contiguous buffers only: tests/metrics/test_counts_cuda.py
-    # counts strided batches on a GPU)
-    assert memory_layout(strided, answers, inputs) == "values"
-    assert memory_layout(floats, answers, inputs) == "values"
-    assert check(floats, answers, inputs, samples=2)[0].tolist() == hist.tolist()
-    odd = outputs[:, :, :19]  # H * W = 228 is divisible by 4, 12 x 19 is not
-    assert memory_layout(odd, answers[:, :, :19], inputs[:, :, :19]) == "pixels"
-    assert memory_layout(outputs, np.asfortranarray(answers), inputs) == "pixels"
-
-
-@needs_simulator
 @pytest.mark.parametrize("tolerance", [None, 0, 4, 10])
 def test_cuda_sim_rewards_from_histograms_equal_reward_on_the_cpu(tolerance):
     import torch
@@ -212,7 +182,7 @@ def test_cuda_sim_cases_pass_in_a_simulator_process():
          str(Path(__file__).relative_to(root))],
         cwd=root, env=env, capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-2000:]
-    assert "14 passed" in run.stdout, run.stdout[-3000:]
+    assert "13 passed" in run.stdout, run.stdout[-3000:]
 
 
 @pytest.mark.skipif(SIMULATOR, reason="the probe is for a real CUDA target")
