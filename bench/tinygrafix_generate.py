@@ -19,10 +19,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from paintkit.charts import TINYGRAFIX_TASKS
 from paintkit.engines import write_suite
 from paintkit.sources import generate
 from paintkit.suites.tinygrafix import TinyGrafixSuite
+from paintkit.tinygrafix import TINYGRAFIX_TASKS
 
 
 def end_to_end(args) -> None:
@@ -53,7 +53,7 @@ def worker_cpu(args) -> None:
 
 
 def render_reuse(args) -> None:
-    from paintkit.renderers.charts import render_chart, render_pair
+    from paintkit.tinygrafix.render import render_chart, render_pair
 
     pairs = [generate(name, slot, source="tinygrafixbench").metadata for name in TINYGRAFIX_TASKS
              for slot in range(args.reuse_slots)]

@@ -163,11 +163,11 @@ def benchmark_suite(config: BenchConfig):
     generate paintbench|tinygrafixbench|all`` with the same options)."""
     # heavy (the tasks, Skia, Numba): imported when a suite is built
     # skia, numba, matplotlib: the suites and their generators
-    from paintkit.charts import TINYGRAFIX_TASKS
-    from paintkit.charts.environment import check_matplotlib
     from paintkit.suites import PAINTBENCH_NAMESPACE, PAINTBENCH_PER_CELL, Suite, parse_size
     from paintkit.suites.combined import CombinedSuite
     from paintkit.suites.tinygrafix import TINYGRAFIX_NAMESPACE, TINYGRAFIX_PER_TASK, TinyGrafixSuite
+    from paintkit.tinygrafix import TINYGRAFIX_TASKS
+    from paintkit.tinygrafix.environment import check_matplotlib
 
     c = config
     tasks = list(c.tasks or ())

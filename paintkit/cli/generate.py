@@ -6,8 +6,8 @@ import argparse
 import sys
 
 from paintkit.cli.flags import count, integer
-from paintkit.cli.generate_charts import build_chart_suite
 from paintkit.cli.generate_compositional import build_compositional_suite, build_guidance_suite
+from paintkit.cli.generate_tinygrafix import build_chart_suite
 from paintkit.cli.namespaces import choose_namespace
 from paintkit.cli.signals import Terminated, exit_status
 from paintkit.errors import one_line

@@ -86,10 +86,10 @@ def describe(problem, task: str, condition: str, mode: str) -> list[str]:
 def run(args: argparse.Namespace) -> int:
     # Deferred (heavy): the charts, slots and tasks import the renderer (Skia) and the Numba
     # kernels, the image writer the PNG encoders.
-    from paintkit.charts import TINYGRAFIX_TASKS
     from paintkit.io.images import write_png
     from paintkit.sources import generate
     from paintkit.tasks import task_module, task_spec
+    from paintkit.tinygrafix import TINYGRAFIX_TASKS
 
     if args.task in TINYGRAFIX_TASKS:  # TinyGrafixBench: <chart>_<task>, no condition or mode
         return show_chart_problem(args)

@@ -3,7 +3,13 @@
 - :class:`ProblemStream`, a torch ``IterableDataset`` (:mod:`paintkit.data.stream`; importing
   it imports torch);
 - :func:`problem_dataset` and :class:`ScoreProblems`, the suite and ``paintkit eval``'s scoring
-  as Ray Data pieces (:mod:`paintkit.data.ray_data`; importing it imports no torch).
+  as Ray Data pieces (:mod:`paintkit.data.ray_data`; importing it imports no torch);
+- what the stream is made of: :mod:`paintkit.data.shares` (which positions each DDP rank
+  and DataLoader worker yields) and :mod:`paintkit.data.transfer` (pixels from DataLoader
+  workers through reused shared memory).
+
+The name is the one PyTorch (``torch.utils.data``)
+and Ray (Ray Data) users look under; the benchmark's files are :mod:`paintkit.layout`'s.
 
 Names load on first use, so ``import paintkit.data.ray_data`` on a Ray worker does not pull
 in torch.

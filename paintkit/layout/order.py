@@ -14,8 +14,8 @@ from functools import lru_cache
 @lru_cache(maxsize=1)
 def _orders() -> tuple[dict[str, int], dict[str, int]]:
     # heavy: the registries import numba and matplotlib (about 1.5 s); only when sorting
-    from paintkit.charts.registry import CHART_TASKS, CHARTS, TINYGRAFIX_TASKS
     from paintkit.tasks import CATEGORIES, TASKS
+    from paintkit.tinygrafix.registry import CHART_TASKS, CHARTS, TINYGRAFIX_TASKS
 
     categories = {name: k for k, name in enumerate((*CATEGORIES, *CHARTS))}
     edits = [edit for _, (_, tasks) in CHART_TASKS.items() for edit in tasks]

@@ -62,7 +62,7 @@ def task_category(benchmark: str, task: str, row_category: str | None = None) ->
         return str(row_category)
     if benchmark == TINYGRAFIX:
         # Old rows only; the chart registry imports matplotlib and numba (about 1 s).
-        from paintkit.charts.registry import chart_of_task
+        from paintkit.tinygrafix.registry import chart_of_task
 
         try:
             return chart_of_task(task)

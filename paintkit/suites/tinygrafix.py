@@ -6,7 +6,7 @@
 (600, 'tinygrafixbench-bar_chart_add_bar-default-default-000000')
 
 It is the :class:`~paintkit.suites.grid.SourceSuite` over
-:class:`~paintkit.sources.charts.ChartSource`, so every engine, writer and
+:class:`~paintkit.sources.tinygrafix.TinyGrafixSource`, so every engine, writer and
 :class:`~paintkit.data.ProblemStream` runs it unchanged.
 
 Order: task-major in ``tasks`` order (chart-major, the paper's order by default), then
@@ -20,12 +20,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from paintkit.charts.environment import installed_matplotlib
-from paintkit.charts.generate import VISUAL_CONDITION
-from paintkit.charts.registry import TINYGRAFIX_TASKS
-from paintkit.sources.charts import ChartSource
+from paintkit.sources.tinygrafix import TinyGrafixSource
 from paintkit.suites.grid import SourceSuite
 from paintkit.suites.spec import check_slots_and_names
+from paintkit.tinygrafix.environment import installed_matplotlib
+from paintkit.tinygrafix.generate import VISUAL_CONDITION
+from paintkit.tinygrafix.registry import TINYGRAFIX_TASKS
 
 TINYGRAFIX_BENCHMARK = "TinyGrafixBench"
 TINYGRAFIX_NAMESPACE = "tinygrafixbench"
@@ -76,8 +76,8 @@ class TinyGrafixSuite(SourceSuite):
         object.__setattr__(self, "tasks", tasks)
 
     @property
-    def source(self) -> ChartSource:
-        return ChartSource(any_matplotlib=self.any_matplotlib)
+    def source(self) -> TinyGrafixSource:
+        return TinyGrafixSource(any_matplotlib=self.any_matplotlib)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-able description (the manifest's ``suite``); ``from_dict`` inverts it."""

@@ -65,3 +65,25 @@ def test_the_old_explain_argument_order_is_a_clear_error():
     with pytest.raises(ValueError, match="output: expected a uint8"):
         paintkit.explain({}, image, image, image)  # (metadata, inputs, answer, output)
     assert paintkit.explain(image, image, image, {})["explained"] == "segments_only"
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("paintkit.charts", "paintkit.tinygrafix"),
+    ("paintkit.charts.registry", "paintkit.tinygrafix.registry"),
+    ("paintkit.renderers.charts", "paintkit.tinygrafix.render"),
+    ("paintkit.renderers.charts.canvas", "paintkit.tinygrafix.render.canvas"),
+    ("paintkit.sources.charts", "paintkit.sources.tinygrafix"),
+    ("paintkit.cli.generate_charts", "paintkit.cli.generate_tinygrafix"),
+])
+def test_tinygrafixbench_lives_in_one_folder_without_shims(old, new):
+    """0.4 moved TinyGrafixBench into ``paintkit.tinygrafix`` (CHANGELOG.md, issue 33.6)."""
+    with pytest.raises(ModuleNotFoundError):
+        importlib.import_module(old)
+    assert importlib.import_module(new).__name__ == new
+
+
+def test_the_chart_source_is_named_after_its_benchmark():
+    from paintkit.sources import get_source, tinygrafix
+
+    assert type(get_source("tinygrafixbench")) is tinygrafix.TinyGrafixSource
+    assert not hasattr(tinygrafix, "ChartSource")

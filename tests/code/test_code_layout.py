@@ -8,6 +8,8 @@ import importlib
 import pkgutil
 from pathlib import Path
 
+import pytest
+
 import paintkit.kernels
 import paintkit.tasks
 from paintkit.tasks import TASKS, task_spec
@@ -70,3 +72,70 @@ def test_the_twin_check_sees_every_kind_of_break():
     names = {"warp", "warp_torch", "other", "luma_numba", "blend_numba", "blend_torch",
              "changed_mask_torch"}
     assert _twin_violations(names) == {"warp", "warp_torch", "luma_numba", "changed_mask_torch"}
+
+
+# The walks of docs/code-layout.md ("Two walks, module by module"), by their bold titles,
+# and the calls back up each flow makes through an object handed down (the page's
+# "Calls back up"), as (caller, callee) modules.
+WALKS = {"A problem, from seed to PNG": "generate_walk", "A chart, from seed to PNG": "chart_walk",
+         "An output, from file to report row": "score_walk"}
+CLIMBS = {
+    "generate_walk": {("paintkit.attempts", "paintkit.sources.paintbench"),  # the source's hooks
+                      ("paintkit.edits.geometric", "paintkit.tasks.base")},  # the task's context
+    "chart_walk": {("paintkit.attempts", "paintkit.sources.tinygrafix")},
+    "score_walk": {("paintkit.layout.readers", "paintkit.stats.table")},  # the row handler
+}
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "code-layout.md"
+
+
+def _walk_texts() -> dict[str, str]:
+    text = DOCS.read_text(encoding="utf-8")
+    section = text[text.index("## Two walks, module by module"):text.index("**Calls back up.**")]
+    titles = [t for t in WALKS if f"**{t}**" in section]
+    assert titles == list(WALKS), "a walk of docs/code-layout.md lost its title"
+    out = {}
+    for k, title in enumerate(titles):
+        start = section.index(f"**{title}**")
+        end = section.index(f"**{titles[k + 1]}**") if k + 1 < len(titles) else len(section)
+        out[WALKS[title]] = section[start:end]
+    return out
+
+
+def _named_modules(text: str) -> list[str]:
+    """The dotted modules a walk names as files (`paintkit/x/y.py`, `kernels/z.py`), in order."""
+    import re
+
+    names = []
+    for path in re.findall(r"`((?:paintkit|kernels|renderers)/[\w/]+\.py)`", text):
+        parts = path.removesuffix(".py").split("/")
+        if parts[0] != "paintkit":
+            parts.insert(0, "paintkit")
+        if parts[-1] == "__init__":
+            parts.pop()
+        names.append(".".join(parts))
+    return names
+
+
+@pytest.fixture(scope="module")
+def walks(tmp_path_factory):
+    from tests.code import flow_walk
+
+    root = tmp_path_factory.mktemp("walks")
+    return {name: getattr(flow_walk, name)(root) for name in WALKS.values()}
+
+
+def test_the_documented_walks_are_the_walks_the_code_takes(walks):
+    for name, text in _walk_texts().items():
+        named = _named_modules(text)
+        assert len(named) > 5, name
+        twice = sorted({m for m in named if named.count(m) > 1})
+        assert not twice, f"{name}: each module once in docs/code-layout.md, not {twice}"
+        missing = [m for m in named if m not in walks[name].first_caller]
+        assert not missing, f"{name}: docs/code-layout.md names modules the flow never enters: {missing}"
+
+
+def test_the_walks_climb_only_through_objects_handed_down(walks):
+    from tests.code.flow_walk import climbs
+
+    for name, walk in walks.items():
+        assert set(climbs(walk)) == CLIMBS[name], name

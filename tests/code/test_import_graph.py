@@ -75,7 +75,7 @@ def test_the_graph_sees_the_whole_code(graph):
     assert {"paintkit", "paintkit.scene", "paintkit.kernels.stripes",
             "paintkit.renderers.skia_scene", "paintkit.metrics.score"} <= set(graph.files)
     assert len(graph.edges) > 300
-    # relative imports resolve: renderers/charts and kernels use ``from . import x`` forms
+    # relative imports resolve: kernels use ``from . import x`` forms
     assert any(e.source == "paintkit.kernels.stripes" and e.target == "paintkit.kernels._stripes_numba"
                for e in graph.edges)
 

@@ -76,3 +76,14 @@ def test_no_grab_bag_test_folder():
     folders = {p.name for p in (REPO / "tests").iterdir() if p.is_dir() and any(p.glob("*.py"))}
     assert not folders & {"foundation", "misc", "common", "utils"}
     assert {"io", "cli", "rewards", "code", "support"} <= folders
+
+
+def test_bench_readme_names_every_script():
+    """bench/README.md (the speed scripts, not the ``paintkit bench`` command) lists each
+    script of the folder, so a new one gets its line."""
+    readme = (REPO / "bench" / "README.md").read_text(encoding="utf-8")
+    scripts = sorted(p.name for p in (REPO / "bench").iterdir() if p.suffix in (".py", ".sh"))
+    assert len(scripts) > 20
+    missing = [name for name in scripts if f"`{name}`" not in readme]
+    assert not missing, f"add these to a row of bench/README.md: {missing}"
+    assert "paintkit bench" in readme

@@ -52,7 +52,7 @@ def test_stats_with_categories_in_the_rows_does_not_import_the_registries(result
     """The registries import numba and matplotlib: stats needs them only for old rows."""
     code = ("import sys\nfrom paintkit.stats.table import load_tables\n"
             f"load_tables({str(results)!r})\n"
-            "print(sorted(m for m in ('paintkit.tasks', 'paintkit.charts') if m in sys.modules))")
+            "print(sorted(m for m in ('paintkit.tasks', 'paintkit.tinygrafix') if m in sys.modules))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=True)
     assert done.stdout.strip() == "[]"

@@ -20,7 +20,7 @@ PACKAGE = Path(paintkit.__file__).parent
 #: What a source's ``attempt`` hook calls (one attempt, may raise RejectedSeed) -> who may.
 ATTEMPT_CALLS = {
     "search_attempts": {"sources/base.py", "cli/gallery.py"},  # the gallery draws scenes only
-    "chart_pair": {"sources/charts.py"},
+    "chart_pair": {"sources/tinygrafix.py"},
     "sample_chain": {"sources/compositional.py"},
     "guide": {"sources/guidance.py"},
     # a task module's generate(seed, condition, mode): one generator seed, no search
@@ -99,7 +99,7 @@ def test_every_suite_makes_its_problems_through_its_source():
 
 @pytest.mark.parametrize(("module", "name"), [
     ("paintkit.tasks", "make_problem"), ("paintkit.tasks", "generate"),
-    ("paintkit.charts", "make_chart_problem"), ("paintkit.charts", "generate_chart_problem"),
+    ("paintkit.tinygrafix", "make_chart_problem"), ("paintkit.tinygrafix", "generate_chart_problem"),
     ("paintkit.guidance", "make_guided_problem"), ("paintkit.guidance", "generate_guided"),
     ("paintkit.compositional", "make_compositional_problem"),
     ("paintkit.compositional", "generate_compositional"),

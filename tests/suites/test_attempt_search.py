@@ -14,7 +14,6 @@ from paintkit.attempts import (
     Found,
     search_attempts,
 )
-from paintkit.charts.generate import chart_seed
 from paintkit.cli.main import main
 from paintkit.errors import RejectedSeed
 from paintkit.sampling.condition import condition_scene
@@ -22,6 +21,7 @@ from paintkit.seeds import compositional_seed, paintbench_seed, python_rng, seed
 from paintkit.sources import SOURCES, generate, get_source
 from paintkit.sources.paintbench import PaintBenchSource
 from paintkit.tasks import task_module
+from paintkit.tinygrafix.generate import chart_seed
 
 
 def _reject_below(limit: int):

@@ -16,9 +16,9 @@ MISSING = {"weak": 25}
 
 
 def full_rows(per_cell: int = 12, per_task: int = 10, seed: int = 0) -> list[dict]:
-    from paintkit.charts.registry import TINYGRAFIX_TASKS
     from paintkit.conditions import CONDITIONS
     from paintkit.tasks import TASKS, task_spec
+    from paintkit.tinygrafix.registry import TINYGRAFIX_TASKS
 
     rng = random.Random(seed)
     rows = []

@@ -7,8 +7,8 @@ import functools
 
 import pytest
 
-from paintkit.charts import TINYGRAFIX_TASKS
 from paintkit.sources import generate
+from paintkit.tinygrafix import TINYGRAFIX_TASKS
 
 #: Slots every semantic test checks by default; ``-m slow`` checks all 30 of the benchmark.
 FAST_SLOTS = (0, 1, 2)

@@ -1,5 +1,5 @@
 """Plain NumPy oracles for the chart tasks, written from the task definitions (SPEC 4 and
-issue 12), sharing no code with ``paintkit.charts``."""
+issue 12), sharing no code with ``paintkit.tinygrafix``."""
 
 from __future__ import annotations
 

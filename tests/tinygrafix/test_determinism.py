@@ -10,7 +10,7 @@ import pytest
 from chart_cases import chart_problem
 from chart_hashing import PINNED_SLOTS, TABLE, hashes_of, problem_hashes
 
-from paintkit.charts import TINYGRAFIX_TASKS
+from paintkit.tinygrafix import TINYGRAFIX_TASKS
 
 PINNED = json.loads(TABLE.read_text())
 
@@ -49,7 +49,7 @@ def test_text_uses_the_dejavu_sans_matplotlib_ships():
 
     from matplotlib import font_manager
 
-    from paintkit.renderers.charts.canvas import bundled_font_path
+    from paintkit.tinygrafix.render.canvas import bundled_font_path
 
     path = font_manager.findfont(font_manager.FontProperties(family="DejaVu Sans"))
     assert os.path.realpath(path) == os.path.realpath(bundled_font_path())

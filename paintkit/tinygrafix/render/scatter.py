@@ -1,9 +1,9 @@
-"""Draw a scatter plot state (see ``paintkit.charts.scatter``): frame, then points, lines
+"""Draw a scatter plot state (see ``paintkit.tinygrafix.scatter``): frame, then points, lines
 and the legend."""
 
 from __future__ import annotations
 
-from paintkit.renderers.charts.canvas import MARKERS_ALIASED, style_axes, style_legend
+from paintkit.tinygrafix.render.canvas import MARKERS_ALIASED, style_axes, style_legend
 
 AXES = (0.12, 0.13, 0.62, 0.77)  # room on the right for the legend
 MARKER_AREA = 36.0  # points^2

@@ -9,7 +9,9 @@ import pytest
 from chart_cases import chart_problem, task_slots
 from chart_oracle import delta_e, sig3
 
-from paintkit.charts.style import (
+from paintkit.errors import RejectedSeed
+from paintkit.sources import generate
+from paintkit.tinygrafix.style import (
     MAGNITUDE_EXPONENTS,
     fmt,
     gibberish_label,
@@ -17,8 +19,6 @@ from paintkit.charts.style import (
     sample_colors,
     sample_theme,
 )
-from paintkit.errors import RejectedSeed
-from paintkit.sources import generate
 
 
 def _object_colors(state: dict) -> list[str]:
@@ -78,7 +78,7 @@ def test_sampled_palette_is_mutually_distinct():
 def test_magnitudes_span_seven_orders():
     import math
 
-    from paintkit.charts import bar, heatmap
+    from paintkit.tinygrafix import bar, heatmap
 
     assert MAGNITUDE_EXPONENTS == (-3, -2, -1, 0, 1, 2, 3)
     for module, key in ((bar, "ymax"), (heatmap, "vmax")):
@@ -92,7 +92,7 @@ def test_magnitudes_span_seven_orders():
 
 
 def test_a_rejected_attempt_tries_the_next_seed(monkeypatch):
-    from paintkit.charts import bar
+    from paintkit.tinygrafix import bar
 
     calls = []
     original = bar.base_state
@@ -116,7 +116,7 @@ def test_unknown_task_and_bad_slot_are_clear_errors():
 
 
 def test_every_task_rolls_up_to_its_chart():
-    from paintkit.charts import CHARTS, TINYGRAFIX_TASKS, chart_of_task
+    from paintkit.tinygrafix import CHARTS, TINYGRAFIX_TASKS, chart_of_task
 
     assert len(TINYGRAFIX_TASKS) == 20
     for chart in CHARTS:

@@ -15,9 +15,9 @@ import matplotlib
 import pytest
 from chart_hashing import TABLE, problem_hashes
 
-from paintkit.charts.environment import CHART_MATPLOTLIB, MatplotlibVersionError, check_matplotlib
 from paintkit.cli.main import main
 from paintkit.sources import generate, get_source
+from paintkit.tinygrafix.environment import CHART_MATPLOTLIB, MatplotlibVersionError, check_matplotlib
 
 PYPROJECT = Path(__file__).resolve().parents[2] / "pyproject.toml"
 OTHER = "3.9.4"

@@ -1,11 +1,11 @@
-"""Draw a heatmap state (see ``paintkit.charts.heatmap``): frame (axes, colorbar), then
+"""Draw a heatmap state (see ``paintkit.tinygrafix.heatmap``): frame (axes, colorbar), then
 the cells."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from paintkit.renderers.charts.canvas import style_axes
+from paintkit.tinygrafix.render.canvas import style_axes
 
 AXES = (0.10, 0.13, 0.66, 0.77)
 COLORBAR = (0.80, 0.13, 0.035, 0.77)

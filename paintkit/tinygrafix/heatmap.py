@@ -1,13 +1,13 @@
 """Heatmap: state and its four tasks (add_cell, shift_heatmap, mask_cells, change_colormap).
 
-State (besides :mod:`paintkit.charts.common`): ``values``: rows x columns (4-9 each) of
+State (besides :mod:`paintkit.tinygrafix.common`): ``values``: rows x columns (4-9 each) of
 floats or ``None`` (an empty, NaN cell, drawn in the background colour; row 1 on top,
 column 1 on the left), ``vmin``/``vmax`` (colour scale, shown by the colorbar: from 0, from
 a positive offset, or from a negative value), ``cmap``: the two endpoint colours
 ``[low, high]`` of a linear colormap. There is always at least one empty cell.
 
 Every pixel an edit changes changes by a visible colour difference (doing nothing is never
-rewarded): every colour of the scale is at least :data:`~paintkit.charts.style.MIN_DELTA_E`
+rewarded): every colour of the scale is at least :data:`~paintkit.tinygrafix.style.MIN_DELTA_E`
 from the background (an emptied or filled cell), a shift never moves a cell onto a cell of
 nearly its colour (:data:`CELL_CONTRAST`), and a new colormap differs from the old one at
 every level by at least as much.
@@ -18,8 +18,9 @@ from __future__ import annotations
 import copy
 import random
 
-from paintkit.charts.common import base_style, object_avoid, sample_range
-from paintkit.charts.style import (
+from paintkit.errors import RejectedSeed
+from paintkit.tinygrafix.common import base_style, object_avoid, sample_range
+from paintkit.tinygrafix.style import (
     MIN_DELTA_E,
     delta_e,
     fmt,
@@ -29,7 +30,6 @@ from paintkit.charts.style import (
     sample_colors,
     sample_magnitude,
 )
-from paintkit.errors import RejectedSeed
 
 CHART = "heatmap"
 DIRECTIONS = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}

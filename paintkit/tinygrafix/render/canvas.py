@@ -9,7 +9,7 @@ depends on is left to the environment:
 - every text uses the DejaVu Sans file matplotlib ships (:func:`bundled_font_path`), checked on
   first use;
 - the matplotlib release is checked when a problem is generated
-  (:mod:`paintkit.charts.environment`: the Agg rasteriser and the font hinting are part of
+  (:mod:`paintkit.tinygrafix.environment`: the Agg rasteriser and the font hinting are part of
   the pixels; ``paintkit[charts]`` installs that release).
 
 Data is drawn without anti-aliasing (text keeps it), so every pixel an edit changes
@@ -92,7 +92,7 @@ def _full_rc() -> dict:
     rc = {k: v for k, v in mpl.rcParamsDefault.items()
           if k not in _NOT_STYLE and not k.startswith("webagg.")}
     for key, value in CHART_RC.items():
-        # Every setting holds on the release the bytes are made with (paintkit.charts.environment);
+        # Every setting holds on the release the bytes are made with (paintkit.tinygrafix.environment);
         # another release (--any-matplotlib) may lack a key or reject a value: it keeps its default.
         try:
             mpl.rcParams.validate[key](value)

@@ -1,4 +1,4 @@
-"""Draw a bar chart state (see ``paintkit.charts.bar``): frame, then bars and their labels.
+"""Draw a bar chart state (see ``paintkit.tinygrafix.bar``): frame, then bars and their labels.
 
 The bar labels belong to the data layer (a bar and its label come and go together), so
 they are drawn as texts under the axis rather than as tick labels of the frame.
@@ -6,7 +6,7 @@ they are drawn as texts under the axis rather than as tick labels of the frame.
 
 from __future__ import annotations
 
-from paintkit.renderers.charts.canvas import style_axes
+from paintkit.tinygrafix.render.canvas import style_axes
 
 AXES = (0.12, 0.14, 0.82, 0.76)  # left, bottom, width, height (figure fraction)
 BAR_WIDTH = 0.6

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 from chart_cases import chart_problem
 
-from paintkit.charts import TINYGRAFIX_TASKS
-from paintkit.renderers.charts import render_chart, render_pair
+from paintkit.tinygrafix import TINYGRAFIX_TASKS
+from paintkit.tinygrafix.render import render_chart, render_pair
 
 
 @pytest.mark.parametrize("name", TINYGRAFIX_TASKS)

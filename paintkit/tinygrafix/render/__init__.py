@@ -1,7 +1,7 @@
 """Chart state -> pixels with matplotlib Agg (TinyGrafixBench).
 
 >>> import paintkit
->>> from paintkit.renderers.charts import render_chart
+>>> from paintkit.tinygrafix.render import render_chart
 >>> problem = paintkit.generate("bar_chart_sort_bars", seed=0, source="tinygrafixbench")
 >>> pixels = render_chart(problem.metadata["input_state"])
 >>> pixels.shape, pixels.dtype, bool((pixels == problem.input).all())
@@ -18,9 +18,9 @@ import importlib
 
 import numpy as np
 
-from paintkit.renderers.charts.canvas import DPI, HEIGHT, WIDTH, render_states
+from paintkit.tinygrafix.render.canvas import DPI, HEIGHT, WIDTH, render_states
 
-# chart type -> drawing module under paintkit.renderers.charts
+# chart type -> drawing module under paintkit.tinygrafix.render
 _DRAWERS = {"bar_chart": "bar", "scatter_plot": "scatter", "line_chart": "line",
             "heatmap": "heatmap", "network": "network"}
 
@@ -31,7 +31,7 @@ def _drawer(state: dict):
     chart = state.get("chart") if isinstance(state, dict) else None
     if chart not in _DRAWERS:
         raise ValueError(f"chart state has chart={chart!r}; expected one of {', '.join(_DRAWERS)}")
-    return importlib.import_module(f"paintkit.renderers.charts.{_DRAWERS[chart]}")
+    return importlib.import_module(f"paintkit.tinygrafix.render.{_DRAWERS[chart]}")
 
 
 def render_chart(state: dict) -> np.ndarray:

@@ -11,8 +11,8 @@ import pytest
 from chart_cases import chart_problem, task_slots
 from chart_oracle import delta_e
 
-from paintkit.renderers.charts import render_chart
 from paintkit.sources import generate
+from paintkit.tinygrafix.render import render_chart
 
 TOLERANCES = range(11)
 
@@ -37,7 +37,7 @@ def test_doing_nothing_is_never_rewarded(name, slot):
 
 
 def test_the_contract_rejects_a_seed_that_rewards_doing_nothing(monkeypatch):
-    import paintkit.charts.generate as gen
+    import paintkit.tinygrafix.generate as gen
 
     plain = generate("heatmap_shift_heatmap", 20, source="tinygrafixbench")
     calls = []

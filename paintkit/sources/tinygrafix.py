@@ -1,14 +1,14 @@
 """TinyGrafixBench problems by slot: the 20 chart tasks (``<chart>_<task>``).
 
 Attempt ``a`` of problem ``slot`` of a chart task has the seed
-``tinygrafixbench|chart|task|slot|a`` (:func:`~paintkit.charts.generate.chart_seed`);
-:func:`~paintkit.charts.generate.chart_pair` draws both states or raises
+``tinygrafixbench|chart|task|slot|a`` (:func:`~paintkit.tinygrafix.generate.chart_seed`);
+:func:`~paintkit.tinygrafix.generate.chart_pair` draws both states or raises
 :class:`~paintkit.errors.RejectedSeed`. Charts have no visual conditions or modes: both are
 ``"default"``.
 
 The pixels are the benchmark's only with matplotlib
-:data:`~paintkit.charts.environment.CHART_MATPLOTLIB`; another version raises
-:class:`~paintkit.charts.environment.MatplotlibVersionError` before anything is drawn unless
+:data:`~paintkit.tinygrafix.environment.CHART_MATPLOTLIB`; another version raises
+:class:`~paintkit.tinygrafix.environment.MatplotlibVersionError` before anything is drawn unless
 ``any_matplotlib``, which draws with it and records it in the metadata (``"matplotlib"``).
 """
 
@@ -18,16 +18,16 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from paintkit.attempts import CHART_ATTEMPTS, Found
-from paintkit.charts.environment import CHART_MATPLOTLIB, check_matplotlib
-from paintkit.charts.generate import MODE, NAMESPACE, VISUAL_CONDITION, chart_pair, chart_seed
-from paintkit.charts.registry import TINYGRAFIX_TASKS, chart_task
 from paintkit.conditions import Condition
 from paintkit.sources.base import ProblemSource, Slot
 from paintkit.tasks import Problem
+from paintkit.tinygrafix.environment import CHART_MATPLOTLIB, check_matplotlib
+from paintkit.tinygrafix.generate import MODE, NAMESPACE, VISUAL_CONDITION, chart_pair, chart_seed
+from paintkit.tinygrafix.registry import TINYGRAFIX_TASKS, chart_task
 
 
 @dataclass(frozen=True)
-class ChartSource(ProblemSource):
+class TinyGrafixSource(ProblemSource):
     """TinyGrafixBench as a problem source: uint8 ``(768, 1024, 3)`` input and answer, the
     standard metadata (docs/file-layout.md; ``category`` is the chart type) plus both chart
     states."""

@@ -1,7 +1,7 @@
 """What every chart state shares: the theme and the gibberish title / axis labels.
 
 A chart *state* is plain JSON data (dicts, lists, floats, hex strings), so it goes into the
-problem metadata as is and the renderer (:mod:`paintkit.renderers.charts`) is a pure
+problem metadata as is and the renderer (:mod:`paintkit.tinygrafix.render`) is a pure
 function of it. Every state holds ``chart`` (the chart type), ``theme`` (``background``,
 ``text``, ``dark``), ``title``, ``xlabel`` and ``ylabel``.
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import random
 
-from paintkit.charts.style import gibberish_label, sample_theme
+from paintkit.tinygrafix.style import gibberish_label, sample_theme
 
 
 def base_style(chart: str, rng: random.Random, axis_labels: bool = True) -> dict:

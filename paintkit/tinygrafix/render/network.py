@@ -1,11 +1,11 @@
-"""Draw a network state (see ``paintkit.charts.network``): frame (title), then edges, nodes
+"""Draw a network state (see ``paintkit.tinygrafix.network``): frame (title), then edges, nodes
 and the colour key (the only place node names are written)."""
 
 from __future__ import annotations
 
 import math
 
-from paintkit.renderers.charts.canvas import MARKERS_ALIASED, style_legend
+from paintkit.tinygrafix.render.canvas import MARKERS_ALIASED, style_legend
 
 AXES = (0.05, 0.04, 0.66, 0.86)
 LIMIT = 1.38  # axis range [-LIMIT, LIMIT], the circle has radius 1

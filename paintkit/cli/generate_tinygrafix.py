@@ -6,8 +6,8 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 
-from paintkit.charts.environment import check_matplotlib
 from paintkit.cli.namespaces import choose_namespace
+from paintkit.tinygrafix.environment import check_matplotlib
 
 # PaintBench-only options a chart suite cannot take (charts have no conditions or modes).
 _PAINTBENCH_ONLY = (("conditions", "--conditions"), ("modes", "--modes"), ("size", "--size"),
@@ -34,9 +34,9 @@ def _chart_suite(args: argparse.Namespace, tasks):
 def build_chart_suite(args: argparse.Namespace, build_paintbench: Callable):
     """The suite of ``args.suite`` = ``tinygrafixbench`` or ``all`` (PaintBench, then
     TinyGrafixBench, each in its own benchmark folder of ``--out``)."""
-    # Deferred (heavy): paintkit.charts and the suites import the tasks and the Numba kernels.
-    from paintkit.charts import TINYGRAFIX_TASKS
+    # Deferred (heavy): paintkit.tinygrafix and the suites import the tasks and the Numba kernels.
     from paintkit.suites.combined import CombinedSuite
+    from paintkit.tinygrafix import TINYGRAFIX_TASKS
 
     if args.suite == "tinygrafixbench":
         for name, flag in _PAINTBENCH_ONLY:

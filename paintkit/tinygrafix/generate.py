@@ -7,7 +7,7 @@ that breaks the contract is dropped the same way: an answer must change at least
 :data:`MIN_EDIT_PIXELS` pixels, and doing nothing must not be rewarded (the input, scored as
 if it were a model output, gets an mIoU of at most
 :data:`~paintkit.tasks.base.MAX_IDENTITY_MIOU`, as for PaintBench). The next attempt is
-then tried (:class:`~paintkit.sources.charts.ChartSource` runs the search): a problem never
+then tried (:class:`~paintkit.sources.tinygrafix.TinyGrafixSource` runs the search): a problem never
 drops out, and the attempt that made it is recorded in the metadata.
 """
 
@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import random
 
-from paintkit.charts.registry import ChartTask
 from paintkit.errors import RejectedSeed
 from paintkit.seeds import tinygrafixbench_seed
 from paintkit.tasks.base import MAX_IDENTITY_MIOU, identity_check
+from paintkit.tinygrafix.registry import ChartTask
 
 NAMESPACE = "tinygrafixbench"
 MIN_EDIT_PIXELS = 20  # an answer must differ from its input in at least this many pixels
@@ -34,11 +34,11 @@ def chart_seed(chart: str, task: str, slot: int, attempt: int = 0, namespace: st
 def chart_pair(entry: ChartTask, seed: int):
     """Seed -> ``(input state, answer state, instruction, params, input pixels, answer pixels,
     edit pixels)``, or :class:`~paintkit.errors.RejectedSeed` (a rule of the state, or a
-    rendered pair that breaks the contract). :class:`~paintkit.sources.charts.ChartSource`
+    rendered pair that breaks the contract). :class:`~paintkit.sources.tinygrafix.TinyGrafixSource`
     runs the attempt search over it."""
     # Deferred: the renderer imports matplotlib's pyplot machinery (slow), needed only when
     # charts are drawn; the source's version check runs first and fails fast.
-    from paintkit.renderers.charts import render_pair
+    from paintkit.tinygrafix.render import render_pair
 
     rng = random.Random(seed)
     base = entry.base_state(rng)

@@ -1,7 +1,7 @@
 """Line chart: state and its four tasks (draw_segments, normalize_series, filter_series,
 shade_interval).
 
-State (besides :mod:`paintkit.charts.common`): ``xlim``, ``ylim`` (fixed axis ranges),
+State (besides :mod:`paintkit.tinygrafix.common`): ``xlim``, ``ylim`` (fixed axis ranges),
 ``color`` (the line), ``runs``: polylines ``[[[x, y], ...], ...]`` drawn separately (a gap
 between runs is not drawn), ``fills``: ``[{"polygon": [[x, y], ...], "color"}]`` drawn under
 the line. The base series is a random walk of 20-44 points at x = x0, x0 + 1, ... (x0 is 0,
@@ -13,9 +13,9 @@ from __future__ import annotations
 import copy
 import random
 
-from paintkit.charts.common import base_style, object_avoid
-from paintkit.charts.style import fmt, round_sig, sample_color, sample_magnitude
 from paintkit.errors import RejectedSeed
+from paintkit.tinygrafix.common import base_style, object_avoid
+from paintkit.tinygrafix.style import fmt, round_sig, sample_color, sample_magnitude
 
 CHART = "line_chart"
 SHADE_CONTRAST = 30.0  # CIE76 between the shade and the line (and the theme): the line reads on it

@@ -1,6 +1,6 @@
 """Bar chart: state and its four tasks (add_bar, sort_bars, remove_bar, recolor_bar).
 
-State (besides :mod:`paintkit.charts.common`): ``slots`` (x positions ``0 .. slots-1``),
+State (besides :mod:`paintkit.tinygrafix.common`): ``slots`` (x positions ``0 .. slots-1``),
 ``ymax`` (the y axis is ``[0, ymax]``), ``bars``: ``[{"slot", "label", "value", "color"}]``
 (``value`` and ``color`` None for an empty slot that keeps its label under the axis: the
 input of ``add_bar``).
@@ -15,8 +15,9 @@ from __future__ import annotations
 import copy
 import random
 
-from paintkit.charts.common import base_style, nice_limit, object_avoid
-from paintkit.charts.style import (
+from paintkit.errors import RejectedSeed
+from paintkit.tinygrafix.common import base_style, nice_limit, object_avoid
+from paintkit.tinygrafix.style import (
     distinct_labels,
     fmt,
     round_sig,
@@ -24,7 +25,6 @@ from paintkit.charts.style import (
     sample_colors,
     sample_magnitude,
 )
-from paintkit.errors import RejectedSeed
 
 CHART = "bar_chart"
 MIN_GAP = 0.05  # of ymax, between any two bar values

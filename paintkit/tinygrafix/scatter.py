@@ -1,10 +1,10 @@
 """Scatter plot: state and its four tasks (draw_best_fit_line, swap_axes, remove_outlier,
 recolor_class).
 
-State (besides :mod:`paintkit.charts.common`): ``xlim``, ``ylim`` (fixed axis ranges),
+State (besides :mod:`paintkit.tinygrafix.common`): ``xlim``, ``ylim`` (fixed axis ranges),
 ``classes``: ``[{"name", "color", "points": [[x, y], ...], "line": [[x0, y0], [x1, y1]] | None}]``.
 The x range starts at 0, at a positive offset or below 0
-(:func:`~paintkit.charts.common.sample_range`); the y range is ``[0, ymax]``. Class A
+(:func:`~paintkit.tinygrafix.common.sample_range`); the y range is ``[0, ymax]``. Class A
 (first) lies along a line with Gaussian noise, one point pushed 3.5 noise standard
 deviations further along the sign of its own residual (clipped back into the axes), and its
 least-squares line drawn across the plot; class B (second) is scattered with no line. Every
@@ -17,9 +17,9 @@ import copy
 import math
 import random
 
-from paintkit.charts.common import base_style, least_squares, nice_limit, object_avoid, sample_range
-from paintkit.charts.style import distinct_labels, sample_color, sample_colors, sample_magnitude
 from paintkit.errors import RejectedSeed
+from paintkit.tinygrafix.common import base_style, least_squares, nice_limit, object_avoid, sample_range
+from paintkit.tinygrafix.style import distinct_labels, sample_color, sample_colors, sample_magnitude
 
 CHART = "scatter_plot"
 MIN_SPACING = 0.03  # distance between any two points, in axis spans (x / x span, y / y span)

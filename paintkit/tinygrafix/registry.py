@@ -11,7 +11,7 @@ import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
 
-# chart type -> (module under paintkit.charts, its tasks in the paper's order:
+# chart type -> (module under paintkit.tinygrafix, its tasks in the paper's order:
 # construction, transformation, removal, recolouring)
 CHART_TASKS: dict[str, tuple[str, tuple[str, ...]]] = {
     "bar_chart": ("bar", ("add_bar", "sort_bars", "remove_bar", "recolor_bar")),
@@ -42,7 +42,7 @@ def chart_task(name: str) -> ChartTask:
     for chart, (module_name, tasks) in CHART_TASKS.items():
         for task in tasks:
             if name == f"{chart}_{task}":
-                module = importlib.import_module(f"paintkit.charts.{module_name}")
+                module = importlib.import_module(f"paintkit.tinygrafix.{module_name}")
                 return ChartTask(name, chart, task, module.base_state, module.TASKS[task])
     raise ValueError(f"unknown chart task {name!r}; allowed: {', '.join(TINYGRAFIX_TASKS)}")
 

@@ -1,8 +1,8 @@
-"""Draw a line chart state (see ``paintkit.charts.line``): frame, then fills and line runs."""
+"""Draw a line chart state (see ``paintkit.tinygrafix.line``): frame, then fills and line runs."""
 
 from __future__ import annotations
 
-from paintkit.renderers.charts.canvas import style_axes
+from paintkit.tinygrafix.render.canvas import style_axes
 
 AXES = (0.12, 0.13, 0.82, 0.77)
 LINE_WIDTH = 2.0

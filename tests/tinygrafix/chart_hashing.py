@@ -1,7 +1,7 @@
 """SHA-256 of a chart problem (pixels and metadata) for the hash-pinned tests.
 
 Regenerate the pinned table (only after a deliberate change to the charts, the renderer or
-the matplotlib pin): ``python -m tests.charts.chart_hashing`` (from the
+the matplotlib pin): ``python -m tests.tinygrafix.chart_hashing`` (from the
 repository root).
 """
 
@@ -31,7 +31,7 @@ def hashes_of(names_slots) -> dict[str, dict[str, str]]:
 
 
 if __name__ == "__main__":
-    from paintkit.charts import TINYGRAFIX_TASKS
+    from paintkit.tinygrafix import TINYGRAFIX_TASKS
 
     table = hashes_of([(n, s) for n in TINYGRAFIX_TASKS for s in PINNED_SLOTS])
     TABLE.write_text(json.dumps(table, indent=1, sort_keys=True) + "\n")

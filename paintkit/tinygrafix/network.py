@@ -1,6 +1,6 @@
 """Network: state and its four tasks (add_node, swap_nodes, remove_node, recolor_node).
 
-State (besides :mod:`paintkit.charts.common`): ``slots`` (positions evenly spaced on a
+State (besides :mod:`paintkit.tinygrafix.common`): ``slots`` (positions evenly spaced on a
 circle, slot 0 on top, clockwise), ``nodes``: ``[{"label", "color", "slot"}]``, ``edges``:
 ``[[label, label], ...]`` (straight lines between node centres, in the text colour), ``key``:
 ``[{"label", "color"}]`` (the colour key beside the graph; it lists every node of the
@@ -14,8 +14,8 @@ from __future__ import annotations
 import copy
 import random
 
-from paintkit.charts.common import base_style, object_avoid
-from paintkit.charts.style import distinct_labels, sample_color, sample_colors
+from paintkit.tinygrafix.common import base_style, object_avoid
+from paintkit.tinygrafix.style import distinct_labels, sample_color, sample_colors
 
 CHART = "network"
 EDGE_PROBABILITY = 0.35

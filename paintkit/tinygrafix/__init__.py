@@ -1,0 +1,37 @@
+"""TinyGrafixBench: chart-editing problems whose answer follows from the data.
+
+>>> import paintkit
+>>> problem = paintkit.generate("bar_chart_sort_bars", seed=0, source="tinygrafixbench")  # doctest: +SKIP
+>>> problem.input.shape, problem.metadata["category"]  # doctest: +SKIP
+((768, 1024, 3), 'bar_chart')
+
+State-then-render: a seeded base state (``<chart>.base_state``), a task edit that turns a
+copy into (input state, answer state, instruction), one renderer for both. See
+``docs/tinygrafixbench.md``. What is where, all in this folder except the two files every
+problem source has (``paintkit/sources/<name>.py``, ``paintkit/suites/<name>.py``):
+
+- ``registry.py``: the 20 tasks (5 chart types x 4 edits), ``chart_task(name)``;
+- ``bar.py``, ``scatter.py``, ``line.py``, ``heatmap.py``, ``network.py``: one chart type
+  each, its base state and its four edits; ``common.py`` and ``style.py`` what they share
+  (ranges, themes, labels, colours);
+- ``generate.py``: one attempt, seed -> (input, answer) (``chart_pair``), the contract checks;
+- ``render/``: chart state -> pixels with matplotlib Agg (:mod:`paintkit.tinygrafix.render`);
+- ``environment.py``: which matplotlib release the exact bytes need;
+- :class:`paintkit.sources.tinygrafix.TinyGrafixSource` makes the problem of a slot (the
+  attempt search) and :class:`paintkit.suites.tinygrafix.TinyGrafixSuite` is the benchmark's
+  600 problems; ``paintkit generate tinygrafixbench`` parses its flags in
+  ``paintkit/cli/generate_tinygrafix.py``.
+"""
+
+from paintkit.tinygrafix.generate import NAMESPACE, chart_pair, chart_seed
+from paintkit.tinygrafix.registry import (
+    CHART_TASKS,
+    CHARTS,
+    TINYGRAFIX_TASKS,
+    ChartTask,
+    chart_of_task,
+    chart_task,
+)
+
+__all__ = ["CHARTS", "CHART_TASKS", "NAMESPACE", "TINYGRAFIX_TASKS", "ChartTask", "chart_of_task",
+           "chart_pair", "chart_seed", "chart_task"]
