@@ -68,16 +68,10 @@ VARIANTS = (
      {"lab": "pair", "bins": "sqrt", "pixels": "words", "max_registers": 64}),
 )
 
+# the rounding intrinsics (NumPy float32 operations in the simulator) as the shipped kernel's
+from paintkit.kernels.tolerance_counts_cuda import _add, _mul, _sub  # noqa: E402
+
 if _SIMULATOR:
-
-    def _mul(a, b):
-        return np.float32(a) * np.float32(b)
-
-    def _add(a, b):
-        return np.float32(a) + np.float32(b)
-
-    def _sub(a, b):
-        return np.float32(a) - np.float32(b)
 
     def _as_float(bits):
         return np.array([bits], np.int64).astype(np.uint32).view(np.float32)[0]
@@ -85,7 +79,6 @@ if _SIMULATOR:
 else:
     from numba.cuda import libdevice
 
-    _mul, _add, _sub = libdevice.fmul_rn, libdevice.fadd_rn, libdevice.fsub_rn
     _as_float = libdevice.int_as_float
 
 _KERNELS: dict = {}

@@ -8,16 +8,16 @@ runs this file again in a child process with the simulator on.
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-from pathlib import Path
-
 import numpy as np
 import pytest
 from numba.core import config
 
-from tests.metrics.test_counts_cuda_sim import NEAR_INTEGER, oracle_histograms, palette
+from tests.metrics.test_counts_cuda_sim import (
+    NEAR_INTEGER,
+    oracle_histograms,
+    palette,
+    pass_in_a_simulator_process,
+)
 
 SIMULATOR = bool(config.ENABLE_CUDASIM)
 needs_simulator = pytest.mark.skipif(not SIMULATOR, reason="runs inside the simulator child")
@@ -64,11 +64,4 @@ def test_cuda_sim_variant_near_integer_pairs_equal_the_oracle(name, knobs):
 
 @pytest.mark.skipif(SIMULATOR, reason="already inside the simulator")
 def test_cuda_sim_variants_pass_in_a_simulator_process():
-    root = Path(__file__).resolve().parents[2]
-    env = dict(os.environ, NUMBA_ENABLE_CUDASIM="1")
-    run = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-k", "cuda_sim_variant",
-         str(Path(__file__).relative_to(root))],
-        cwd=root, env=env, capture_output=True, text=True, timeout=600)
-    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-2000:]
-    assert f"{2 * len(SIMULATED)} passed" in run.stdout, run.stdout[-3000:]
+    pass_in_a_simulator_process(__file__, "cuda_sim_variant", 2 * len(SIMULATED))

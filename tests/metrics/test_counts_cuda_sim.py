@@ -173,16 +173,22 @@ def test_cuda_sim_wrong_shapes_are_refused():
         tolerance_histograms_cuda(np.zeros((2, 8, 9, 3), np.uint8), a, a)
 
 
-@pytest.mark.skipif(SIMULATOR, reason="already inside the simulator")
-def test_cuda_sim_cases_pass_in_a_simulator_process():
+def pass_in_a_simulator_process(test_file: str, keyword: str, expected: int) -> None:
+    """Runs the ``keyword`` cases of ``test_file`` in a child process with the simulator on
+    (Numba reads the switch at import) and checks that ``expected`` of them pass."""
     root = Path(__file__).resolve().parents[2]
     env = dict(os.environ, NUMBA_ENABLE_CUDASIM="1")
     run = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-k", "cuda_sim",
-         str(Path(__file__).relative_to(root))],
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-k", keyword,
+         str(Path(test_file).resolve().relative_to(root))],
         cwd=root, env=env, capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-2000:]
-    assert "13 passed" in run.stdout, run.stdout[-3000:]
+    assert f"{expected} passed" in run.stdout, run.stdout[-3000:]
+
+
+@pytest.mark.skipif(SIMULATOR, reason="already inside the simulator")
+def test_cuda_sim_cases_pass_in_a_simulator_process():
+    pass_in_a_simulator_process(__file__, "cuda_sim", 13)
 
 
 @pytest.mark.skipif(SIMULATOR, reason="the probe is for a real CUDA target")

@@ -192,6 +192,16 @@ def style_axes(ax, state: dict) -> None:
         ax.set_ylabel(state["ylabel"], color=theme["text"])
 
 
+def limited_axes(figure, state: dict, rect: tuple):
+    """Axes at ``rect`` (figure fractions), styled, with the state's ``xlim`` / ``ylim``: the
+    frame of the charts drawn in data coordinates (line, scatter)."""
+    ax = figure.add_axes(rect)
+    style_axes(ax, state)
+    ax.set_xlim(*state["xlim"])
+    ax.set_ylim(*state["ylim"])
+    return ax
+
+
 def style_legend(legend, state: dict) -> None:
     frame = legend.get_frame()
     frame.set_facecolor(state["theme"]["background"])

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from paintkit.tinygrafix.render.canvas import style_axes
+from paintkit.tinygrafix.render.canvas import limited_axes
 
 AXES = (0.12, 0.13, 0.82, 0.77)
 LINE_WIDTH = 2.0
@@ -10,11 +10,7 @@ FRAME_KEYS = ("theme", "title", "xlabel", "ylabel", "xlim", "ylim")
 
 
 def draw_frame(figure, state: dict):
-    ax = figure.add_axes(AXES)
-    style_axes(ax, state)
-    ax.set_xlim(*state["xlim"])
-    ax.set_ylim(*state["ylim"])
-    return ax
+    return limited_axes(figure, state, AXES)
 
 
 def draw_data(ax, state: dict) -> list:

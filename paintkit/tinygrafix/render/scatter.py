@@ -3,7 +3,7 @@ and the legend."""
 
 from __future__ import annotations
 
-from paintkit.tinygrafix.render.canvas import MARKERS_ALIASED, style_axes, style_legend
+from paintkit.tinygrafix.render.canvas import MARKERS_ALIASED, limited_axes, style_legend
 
 AXES = (0.12, 0.13, 0.62, 0.77)  # room on the right for the legend
 MARKER_AREA = 36.0  # points^2
@@ -12,11 +12,7 @@ FRAME_KEYS = ("theme", "title", "xlabel", "ylabel", "xlim", "ylim")
 
 
 def draw_frame(figure, state: dict):
-    ax = figure.add_axes(AXES)
-    style_axes(ax, state)
-    ax.set_xlim(*state["xlim"])
-    ax.set_ylim(*state["ylim"])
-    return ax
+    return limited_axes(figure, state, AXES)
 
 
 def draw_data(ax, state: dict) -> list:
