@@ -23,6 +23,13 @@ What ``PATH`` holds decides the kind:
   ``paintkit eval`` scores); without, one item per output file (no input, answer, metadata).
 
 Images are uint8 ``(H, W, 3)`` NumPy arrays; ``metadata`` is the problem's JSON as a dict.
+
+It is also how paintkit itself opens these trees: ``paintkit eval`` (and its ``--turns``),
+``paintkit run`` and the rewards' :class:`~paintkit.rewards.ProblemIndex` call :func:`load`
+with ``kind=`` (no guessing; a tree that breaks the layout raises the layout's own
+:class:`~paintkit.layout.errors.LayoutError`), and take the on-disk
+:class:`~paintkit.layout.benchmark.BenchmarkProblem` of each item (``item.problem``) and the
+model names of an outputs tree (``LoadedSet.models``) from it.
 """
 
 from __future__ import annotations
@@ -37,24 +44,29 @@ from pathlib import Path
 
 import numpy as np
 
-from paintkit.layout.benchmark import discover_problems
+from paintkit.layout.benchmark import BenchmarkProblem, discover_problems, read_metadata_file
 from paintkit.layout.errors import LayoutError
 from paintkit.layout.outputs import discover_models
 
-__all__ = ["LoadedProblem", "LoadedSet", "load"]
+__all__ = ["KINDS", "LoadedProblem", "LoadedSet", "load"]
 
+#: What :func:`load` opens.
+KINDS = ("benchmark", "shards", "outputs")
 _OUTPUT = re.compile(r"^(\d{4,})_output\.png$")
 
 
 @dataclass(eq=False)
 class LoadedProblem:
-    """One problem (or one model's output of it); images and metadata load on access."""
+    """One problem (or one model's output of it); images and metadata load on access.
+    ``problem``: the files on disk (benchmark trees, and outputs trees loaded with their
+    benchmark), None for shards."""
 
     key: str
     benchmark: str | None
     task: str | None
     idx: int | None
     model: str | None = None
+    problem: BenchmarkProblem | None = None
     _read: dict[str, Callable] = field(default_factory=dict, repr=False)
 
     def _get(self, name: str):
@@ -89,18 +101,34 @@ class LoadedProblem:
 
 class LoadedSet(Sequence):
     """A sequence of :class:`LoadedProblem`; ``kind`` is ``benchmark``, ``shards`` or
-    ``outputs`` and ``root`` the folder it was loaded from."""
+    ``outputs``, ``root`` the folder it was loaded from, ``models`` the model folders of an
+    outputs tree (empty otherwise). An outputs tree's items are listed on first use."""
 
-    def __init__(self, kind: str, root: Path, items: list[LoadedProblem]):
-        self.kind, self.root, self._items = kind, root, items
+    def __init__(self, kind: str, root: Path, items: list[LoadedProblem] | Callable[[], list],
+                 models: Sequence[str] = ()):
+        self.kind, self.root, self.models = kind, root, list(models)
+        self._items, self._list = (None, items) if callable(items) else (items, None)
+
+    @property
+    def items(self) -> list[LoadedProblem]:
+        if self._items is None:
+            self._items = self._list()
+        return self._items
+
+    @property
+    def problems(self) -> list[BenchmarkProblem]:
+        """The on-disk problems, in order (a benchmark tree's; ``ValueError`` for shards)."""
+        if any(item.problem is None for item in self.items):
+            raise ValueError(f"{self.root}: a {self.kind} set has no problem files on disk")
+        return [item.problem for item in self.items]
 
     def __len__(self) -> int:
-        return len(self._items)
+        return len(self.items)
 
     def __getitem__(self, index):
         if isinstance(index, slice):
-            return LoadedSet(self.kind, self.root, self._items[index])
-        return self._items[index]
+            return LoadedSet(self.kind, self.root, self.items[index], self.models)
+        return self.items[index]
 
     def __repr__(self) -> str:
         return f"LoadedSet(kind={self.kind!r}, root={str(self.root)!r}, problems={len(self)})"
@@ -122,15 +150,14 @@ def _file_image(path: Path) -> Callable:
 
 
 def _file_json(path: Path) -> Callable:
-    return lambda: json.loads(path.read_text(encoding="utf-8"))
+    return lambda: read_metadata_file(path)
 
 
 def _benchmark(root: Path, benchmarks=None, tasks=None) -> list[LoadedProblem]:
-
     return [LoadedProblem(f"{p.benchmark}/{p.task}/{p.idx:03d}", p.benchmark, p.task, p.idx,
-                          _read={"input": _file_image(p.input_path),
-                                 "answer": _file_image(p.answer_path),
-                                 "metadata": _file_json(p.metadata_path)})
+                          problem=p, _read={"input": _file_image(p.input_path),
+                                            "answer": _file_image(p.answer_path),
+                                            "metadata": _file_json(p.metadata_path)})
             for p in discover_problems(root, benchmarks, tasks)]
 
 
@@ -186,63 +213,93 @@ def _parquet(shards: list[Path]) -> list[LoadedProblem]:
     return items
 
 
-def _outputs(root: Path, benchmarks) -> list[LoadedProblem]:
+def _outputs(root: Path, model_names: list[str], benchmarks) -> Callable[[], list]:
+    """The items of an outputs tree, listed when first asked for: one per (model, problem)
+    of ``benchmarks`` (a path or a benchmark :class:`LoadedSet`), else one per output file."""
 
-    models = discover_models(root)
-    if benchmarks is not None:
-        problems = _benchmark(Path(benchmarks))
+    def paired() -> list[LoadedProblem]:
+        bench = benchmarks if isinstance(benchmarks, LoadedSet) else \
+            LoadedSet("benchmark", Path(benchmarks), _benchmark(Path(benchmarks)))
         items = []
-        for model in models:
-            for p in problems:
-                path = root / model / p.benchmark / p.task / f"{p.idx:04d}_output.png"
-                read = dict(p._read)
+        for model in model_names:
+            for item in bench:
+                p = item.problem
+                path = p.output_path(root, model)
+                read = dict(item._read)
                 read["output"] = (lambda path=path: _file_image(path)() if path.is_file()
                                   else None)
                 items.append(LoadedProblem(f"{model}/{p.benchmark}/{p.task}/{p.idx:04d}",
-                                           p.benchmark, p.task, p.idx, model, _read=read))
+                                           p.benchmark, p.task, p.idx, model, p, _read=read))
         return items
-    items = []
-    for model in models:
-        for path in sorted((root / model).glob("*/*/*_output.png")):
-            m = _OUTPUT.match(path.name)
-            if m is None:
-                continue
-            bench, task = path.parent.parent.name, path.parent.name
-            items.append(LoadedProblem(f"{model}/{bench}/{task}/{m[1]}", bench, task,
-                                       int(m[1]), model, _read={"output": _file_image(path)}))
-    return items
+
+    def files() -> list[LoadedProblem]:
+        items = []
+        for model in model_names:
+            for path in sorted((root / model).glob("*/*/*_output.png")):
+                m = _OUTPUT.match(path.name)
+                if m is None:
+                    continue
+                bench, task = path.parent.parent.name, path.parent.name
+                items.append(LoadedProblem(f"{model}/{bench}/{task}/{m[1]}", bench, task,
+                                           int(m[1]), model,
+                                           _read={"output": _file_image(path)}))
+        return items
+
+    return files if benchmarks is None else paired
 
 
-def load(path: str | os.PathLike[str], *,
-         benchmarks: str | os.PathLike[str] | Sequence[str] | None = None,
-         tasks: Sequence[str] | None = None) -> LoadedSet:
+def _guess(root: Path) -> str:
+    if any(root.glob("shard-*.tar")) or any(root.glob("shard-*.parquet")):
+        return "shards"
+    if any(p.is_file() and _OUTPUT.match(p.name) for p in root.glob("*/*/*/*_output.png")):
+        return "outputs"
+    return "benchmark"
+
+
+def load(path: str | os.PathLike[str], *, kind: str | None = None,
+         benchmarks: str | os.PathLike[str] | Sequence[str] | LoadedSet | None = None,
+         tasks: Sequence[str] | None = None, models: Sequence[str] | None = None
+         ) -> LoadedSet:
     """Open ``path`` (see the module docstring) as a :class:`LoadedSet`.
 
     Args:
         path: a benchmark tree, a folder of shards, or a model-outputs tree.
-        benchmarks: for an outputs tree, the benchmark tree its outputs answer (then one
-            item per (model, problem)); for a benchmark tree, benchmark names to keep.
+        kind: ``"benchmark"``, ``"shards"`` or ``"outputs"``; None guesses it from what
+            ``path`` holds (shard files, then ``*_output.png`` files, else a benchmark).
+        benchmarks: for an outputs tree, the benchmark tree its outputs answer (a path or a
+            loaded benchmark; then one item per (model, problem)); for a benchmark tree,
+            benchmark names to keep.
         tasks: for a benchmark tree, task folder names to keep.
+        models: for an outputs tree, model folder names to keep.
 
     Raises:
-        ValueError: ``path`` is none of these (one line naming it).
+        ValueError: ``path`` is none of these (one line naming it); with ``kind`` given, the
+            layout's own :class:`~paintkit.layout.errors.LayoutError` (naming the first
+            offending path, an unknown benchmark, task or model).
     """
+    if kind is not None and kind not in KINDS:
+        raise ValueError(f"kind: expected one of {', '.join(KINDS)}, got {kind!r}")
     root = Path(path)
+    if kind == "benchmark":
+        names = None if benchmarks is None else list(benchmarks)
+        return LoadedSet("benchmark", root, _benchmark(root, names, tasks))
+    if kind == "outputs":
+        names = discover_models(root, models)
+        return LoadedSet("outputs", root, _outputs(root, names, benchmarks), names)
     if not root.is_dir():
         raise ValueError(f"{root}: not a folder (paintkit.load opens a benchmark tree, a "
                          "folder of shards or an outputs tree)")
-    tars = sorted(root.glob("shard-*.tar"))
-    parquets = sorted(root.glob("shard-*.parquet"))
-    if tars:
-        return LoadedSet("shards", root, _webdataset(tars))
-    if parquets:
-        return LoadedSet("shards", root, _parquet(parquets))
-    if any(p.is_file() and _OUTPUT.match(p.name) for p in root.glob("*/*/*/*_output.png")):
-        return LoadedSet("outputs", root, _outputs(root, benchmarks))
-
+    guessed = _guess(root) if kind is None else kind
+    if guessed == "shards":
+        tars, parquets = sorted(root.glob("shard-*.tar")), sorted(root.glob("shard-*.parquet"))
+        if not tars and not parquets:
+            raise ValueError(f"{root}: no shard-*.tar or shard-*.parquet files")
+        return LoadedSet("shards", root, _webdataset(tars) if tars else _parquet(parquets))
+    if guessed == "outputs":
+        return load(root, kind="outputs", benchmarks=benchmarks, models=models)
     names = benchmarks if isinstance(benchmarks, list | tuple) else None
     try:
         return LoadedSet("benchmark", root, _benchmark(root, names, tasks))
     except LayoutError as exc:
-        raise ValueError(f"{exc}; paintkit.load opens a benchmark tree, a folder of "
-                         "shard-*.tar / shard-*.parquet files, or an outputs tree") from None
+        raise LayoutError(f"{exc}; paintkit.load opens a benchmark tree, a folder of "
+                          "shard-*.tar / shard-*.parquet files, or an outputs tree") from None

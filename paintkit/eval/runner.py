@@ -11,16 +11,12 @@ from paintkit.explainer.problem import check_tolerance
 from paintkit.io.folder_lock import FolderLock
 from paintkit.io.progress import Progress
 from paintkit.kernels.delta_e import check_delta_e
-from paintkit.layout.benchmark import (
-    BenchmarkProblem,
-    benchmark_tasks,
-    discover_problems,
-    read_metadata,
-)
+from paintkit.layout.benchmark import BenchmarkProblem, benchmark_tasks
 from paintkit.layout.errors import LayoutError
-from paintkit.layout.outputs import discover_models, ignored_outputs
+from paintkit.layout.outputs import ignored_outputs
 from paintkit.layout.problem_stats import ResultsWriter, load_results, remove_stale_temporaries
 from paintkit.layout.results import DIFFS_FOLDER, EVAL_LOCK_NAME, PROBLEM_STATS_NAME
+from paintkit.loader import load
 from paintkit.metrics.similarity import EXTRA_METRICS
 from paintkit.metrics.version import METRIC_VERSION, row_metric_version
 from paintkit.parallel import map_in_workers
@@ -163,9 +159,10 @@ def evaluate(
         raise ValueError(f"engine: expected process or ray, got {engine!r}")
     if address is not None and engine != "ray":
         raise ValueError("address needs engine='ray'")
-    problems = discover_problems(benchmarks_root, benchmarks, tasks)
-    model_names = discover_models(outputs_root, models)
-    metas = [read_metadata(p) for p in problems]  # a broken JSON stops the run here
+    bench = load(benchmarks_root, kind="benchmark", benchmarks=benchmarks, tasks=tasks)
+    model_names = load(outputs_root, kind="outputs", models=models).models
+    problems = bench.problems
+    metas = [item.metadata for item in bench]  # a broken JSON stops the run here
     results_path = out_dir / PROBLEM_STATS_NAME
     summary = EvalSummary(results_path=results_path, models=model_names)
     filtered = benchmark_tasks(benchmarks_root) - {p.task for p in problems}

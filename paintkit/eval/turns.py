@@ -26,10 +26,10 @@ from paintkit.compositional.turns import answer_pixels
 from paintkit.eval.problem import load_output, score_output
 from paintkit.io.atomic import write_bytes_atomic
 from paintkit.io.images import load_rgb
-from paintkit.layout.benchmark import discover_problems, read_metadata
 from paintkit.layout.errors import LayoutError
-from paintkit.layout.outputs import TURN_OUTPUT, discover_models, turn_output_name
+from paintkit.layout.outputs import TURN_OUTPUT, turn_output_name
 from paintkit.layout.results import TURN_STATS_NAME
+from paintkit.loader import load
 from paintkit.metrics.version import METRIC_VERSION
 
 __all__ = ["TURN_OUTPUT", "describe", "missing_turns", "score_turns", "turn_output_path"]
@@ -65,11 +65,11 @@ def score_turns(benchmarks_root, outputs_root, out_dir, *, models=None, benchmar
         ValueError: a turn without an exact answer (see
             :func:`paintkit.compositional.turns.answer_pixels`).
     """
-    problems = discover_problems(benchmarks_root, benchmarks, tasks)
-    model_names = discover_models(outputs_root, models)
+    bench = load(benchmarks_root, kind="benchmark", benchmarks=benchmarks, tasks=tasks)
+    model_names = load(outputs_root, kind="outputs", models=models).models
     rows: list[dict] = []
-    for problem in problems:
-        meta = read_metadata(problem)
+    for item in bench:
+        problem, meta = item.problem, item.metadata
         turns = meta.get("turns")
         if not turns:
             continue

@@ -20,7 +20,7 @@ import numpy as np
 
 from paintkit.arguments import check_int
 from paintkit.kernels import numba_lock
-from paintkit.layout.problem_files import image_paths, metadata_files
+from paintkit.loader import load
 from paintkit.metrics.coerce import (
     as_images,
     float_to_uint8_unchecked,
@@ -323,34 +323,44 @@ def score_grouped(outputs: Sequence[torch.Tensor], keys: Sequence[tuple[Hashable
 
 
 class ProblemIndex:
-    """``problem_id`` -> ``(input path, answer path)`` in a benchmark folder written by
-    ``paintkit generate`` (``<task>/<NNN>.json`` beside ``<NNN>_input.png`` and
-    ``<NNN>_answer.png``, see docs/file-layout.md); scanned once, on first use."""
+    """``problem_id`` -> ``(input, answer)`` of the problems ``paintkit generate`` wrote under
+    ``root``, opened with :func:`paintkit.load` (scanned once, on first use): a benchmark
+    tree (``<task>/<NNN>.json`` beside ``<NNN>_input.png`` and ``<NNN>_answer.png``, see
+    docs/file-layout.md) gives the two file paths; a folder of ``shard-*.tar`` /
+    ``shard-*.parquet`` shards gives the two images, uint8 ``(H, W, 3)``, decoded on each
+    call (the callers' target cache keeps what they prepare from them)."""
 
     def __init__(self, root: PathLike) -> None:
         self.root = Path(root)
-        self._paths: dict[str, tuple[str, str]] | None = None
+        self._found: dict[str, Any] | None = None
         self._lock = threading.Lock()
 
-    def paths(self, problem_id: object) -> tuple[str, str]:
-        import json
+    def _scan(self) -> dict[str, Any]:
+        loaded = load(self.root)
+        if loaded.kind == "outputs":
+            raise ValueError(f"{self.root}: a model-outputs tree; the reward needs the "
+                             "benchmark folder (or its shards)")
+        found: dict[str, Any] = {}
+        for item in loaded:
+            pid = item.metadata.get("problem_id")
+            if pid is not None:
+                found[str(pid)] = item
+        return found
 
+    def paths(self, problem_id: object) -> tuple[Any, Any]:
+        """``(input, answer)`` of ``problem_id``: two paths (a tree) or two arrays (shards).
+
+        Raises:
+            ValueError: no such problem under ``root``, or ``root`` is no benchmark tree or
+                shard folder (one line naming it).
+        """
         with self._lock:
-            if self._paths is None:
-                found = {}
-                for meta in metadata_files(self.root):
-                    inp, ans = image_paths(meta)
-                    if not (inp.is_file() and ans.is_file()):
-                        continue
-                    try:
-                        pid = json.loads(meta.read_text()).get("problem_id")
-                    except (OSError, ValueError, AttributeError):
-                        continue
-                    if pid is not None:
-                        found[str(pid)] = (str(inp), str(ans))
-                self._paths = found
-        try:
-            return self._paths[str(problem_id)]
-        except KeyError:
+            if self._found is None:
+                self._found = self._scan()
+        item = self._found.get(str(problem_id))
+        if item is None:
             raise ValueError(f"problem_id {problem_id!r}: not found under {self.root} "
-                             f"({len(self._paths)} problems indexed)") from None
+                             f"({len(self._found)} problems indexed)")
+        if item.problem is not None:
+            return str(item.problem.input_path), str(item.problem.answer_path)
+        return item.input, item.answer

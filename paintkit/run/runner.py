@@ -18,8 +18,9 @@ from pathlib import Path
 from paintkit.io.folder_lock import FolderLock
 from paintkit.io.progress import Progress
 from paintkit.io.redact import Redactor
-from paintkit.layout.benchmark import BenchmarkProblem, discover_problems
+from paintkit.layout.benchmark import BenchmarkProblem
 from paintkit.layout.outputs import RUN_LOCK_NAME
+from paintkit.loader import load
 from paintkit.run.live_eval import LiveScorer
 from paintkit.run.produce import output_decodes, produce_batch
 from paintkit.run.ray_engine import run_on_ray
@@ -62,7 +63,7 @@ def select_problems(benchmarks_root, *, benchmarks=None, tasks=None,
     ``limit`` problems of each task folder."""
     if limit is not None and limit < 1:
         raise ValueError(f"limit: expected a positive number of problems per task, got {limit}")
-    problems = discover_problems(benchmarks_root, benchmarks=benchmarks, tasks=tasks)
+    problems = load(benchmarks_root, kind="benchmark", benchmarks=benchmarks, tasks=tasks).problems
     if limit is None:
         return problems
     count: dict[tuple[str, str], int] = {}
