@@ -1,5 +1,5 @@
-"""``paintkit verify``: a benchmark copy against its manifest, or a submitted results folder
-against its outputs (rescored); the work is :mod:`paintkit.verify`."""
+"""``paintkit verify``: a benchmark copy against the release's content hashes, or a submitted
+results folder against its outputs (rescored); the work is :mod:`paintkit.verify`."""
 
 from __future__ import annotations
 
@@ -16,22 +16,25 @@ def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "verify",
         help="check a benchmark copy, or rescore a submitted results folder",
-        description="'paintkit verify BENCHMARK_DIR' checks a benchmark tree against its "
-        "manifest.json (every file's SHA-256): which problems differ and why (a file edited, "
-        "missing or added; another paintkit version; another namespace). 'paintkit verify "
-        "BENCHMARK_DIR --results DIR --outputs DIR' checks a submitted results folder: each "
-        "output's hash against results.json, the benchmark's manifest hash, and every row "
-        "rescored. Exit 0 when everything matches, 1 when something differs.",
+        description="'paintkit verify BENCHMARK_DIR' checks a benchmark copy against the "
+        "content hashes of the release shipped with paintkit: one line per problem that "
+        "differs, is missing or is not in the release, with why (edited since generated, per "
+        "the copy's manifest.json; another paintkit version; another namespace; other "
+        "settings). 'paintkit verify --results DIR --outputs DIR [BENCHMARK_DIR]' checks a "
+        "submitted results folder: each output's hash against results.json and, with the "
+        "benchmark, its manifest hash and every row rescored. Exit 0 when everything "
+        "matches, 1 when something differs. See docs/verify.md.",
     )
     parser.add_argument("benchmark_dir", nargs="?", metavar="BENCHMARK_DIR",
-                        help="a benchmark tree made by 'paintkit generate' (holds manifest.json)")
+                        help="a benchmark tree (or one benchmark folder)")
     parser.add_argument("--benchmarks", metavar="DIR", dest="benchmarks_root",
                         help="the same as BENCHMARK_DIR")
     parser.add_argument("--results", metavar="DIR", help="a results folder to check "
                         "(results.json and problem_stats.jsonl)")
     parser.add_argument("--outputs", metavar="DIR", help="the model-outputs tree it scored")
     parser.add_argument("--jobs", "-j", type=integer(1, 4096), default=1, metavar="N",
-                        help="worker processes for the rescore (default: 1)")
+                        help="worker processes that hash the copy or rescore the submission "
+                        "(default: 1)")
     parser.set_defaults(func=run)
 
 
@@ -60,8 +63,10 @@ def run(args: argparse.Namespace) -> int:
     if (args.results is None) != (args.outputs is None):
         raise ValueError("--results and --outputs go together")
     if args.results is not None:
-        return _print(verify_submission(args.results, args.outputs, bench, jobs=args.jobs),
-                      f"{args.results}")
+        verdict = verify_submission(args.results, args.outputs, bench, jobs=args.jobs)
+        if bench is not None:
+            verdict.notes.append(f"whether {bench} is the release: 'paintkit verify {bench}'")
+        return _print(verdict, f"{args.results}")
     if bench is None:
         raise ValueError("give a benchmark folder, or --results DIR --outputs DIR")
-    return _print(verify_benchmark(bench), str(bench))
+    return _print(verify_benchmark(bench, jobs=args.jobs), str(bench))

@@ -1,5 +1,6 @@
-"""``paintkit verify``: a benchmark copy against its manifest, and a submitted results
-folder rescored against its outputs (issue 37, item 12)."""
+"""``paintkit verify``: a benchmark copy against the release's content hashes (why each
+problem differs), and a submitted results folder rescored against its outputs (issue 37,
+item 12)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import shutil
 import pytest
 
 from paintkit.cli.main import main
+from paintkit.verify import read_release, verify_benchmark
 
 
 @pytest.fixture(scope="module")
@@ -30,28 +32,91 @@ def _copy(tmp_path, submission):
     return [shutil.copytree(p, tmp_path / p.name) for p in submission]
 
 
-def test_an_untouched_copy_matches(submission, capsys):
-    bench, _, _ = submission
-    capsys.readouterr()
-    assert main(["verify", str(bench)]) == 0
-    err = capsys.readouterr().err
-    assert "all 6 checks match" in err  # 2 problems x input, answer, json
-    assert "namespace 't37v': a fresh set of PaintBench problems, not the released" in err
+@pytest.fixture(scope="module")
+def release_copy(tmp_path_factory):
+    """PaintBench's first 12 translation problems (its baseline cell), as released, and the
+    shipped list narrowed to them."""
+    bench = tmp_path_factory.mktemp("r") / "bench"
+    assert main(["generate", "paintbench", "--out", str(bench), "--tasks", "translation",
+                 "--conditions", "baseline", "--no-preservation", "--engine", "inprocess",
+                 "--quiet"]) == 0
+    shipped = read_release()
+    entry = shipped["benchmarks"]["PaintBench"]
+    keys = [f"translation/{k:03d}" for k in range(12)]
+    narrowed = {**shipped, "benchmarks": {"PaintBench": {
+        "suite": entry["suite"], "problems": {k: entry["problems"][k] for k in keys}}}}
+    return bench, narrowed
 
 
-def test_edited_missing_and_added_files_are_named(submission, tmp_path, capsys):
-    bench, _, _ = _copy(tmp_path, submission)
-    folder = bench / "PaintBench" / "translation"
-    with open(folder / "000_input.png", "ab") as fh:
-        fh.write(b"\0")
-    (folder / "001.json").unlink()
-    (folder / "002_input.png").write_bytes(b"x")
+def test_an_untouched_copy_matches_the_release(release_copy, capsys):
+    bench, release = release_copy
+    verdict = verify_benchmark(bench, release=release, jobs=2)
+    assert verdict.ok and verdict.checked == 12, verdict
+    assert verify_benchmark(bench / "PaintBench", release=release).ok  # one benchmark folder
+    whole = verify_benchmark(bench)  # the shipped list: 19 tasks and 84 problems more
+    assert "PaintBench/blending: not in this copy (96 released problems)" in whole.differs
+    assert "PaintBench/translation: 84 released problems missing (012-095)" in whole.differs
+    assert not any("differ" in line for line in whole.differs), whole.differs
+    assert len(whole.differs) == 20 + 1  # the other folders (preservation too), translation
     capsys.readouterr()
     assert main(["verify", str(bench)]) == 1
-    out = capsys.readouterr().out.splitlines()
-    assert out == ["PaintBench/translation/000: input.png edited",
-                   "PaintBench/translation/001: json missing",
-                   "PaintBench/translation/002: input.png not in the manifest"]
+    assert "PaintBench/blending: not in this copy" in capsys.readouterr().out
+
+
+def test_edits_are_named_with_why(release_copy, tmp_path):
+    from paintkit.io.images import load_rgb, write_png
+
+    bench = shutil.copytree(release_copy[0], tmp_path / "bench")
+    folder = bench / "PaintBench" / "translation"
+    with open(folder / "000_input.png", "ab") as fh:  # bytes after IEND: same pixels
+        fh.write(b"\0")
+    pixels = load_rgb(folder / "001_answer.png").copy()
+    pixels[0, 0] ^= 1
+    write_png(folder / "001_answer.png", pixels)
+    (folder / "002.json").unlink()
+    (folder / "012_input.png").write_bytes(b"x")
+    verdict = verify_benchmark(bench, release=release_copy[1])
+    assert verdict.differs == [
+        "PaintBench/translation/001: answer differs from the release (answer.png edited "
+        "since it was generated)",
+        "PaintBench/translation/002: json missing",
+        "PaintBench/translation/012: not in the release (input.png not in manifest.json)"]
+    assert any("1 problem(s) have files whose bytes differ from manifest.json but whose "
+               "content is the release's" in note for note in verdict.notes), verdict.notes
+
+
+def test_another_namespace_version_or_no_manifest_is_why(submission, tmp_path):
+    bench = shutil.copytree(submission[0], tmp_path / "bench")
+    verdict = verify_benchmark(bench)
+    assert "PaintBench/translation/000: input, answer, metadata differ from the release " \
+        "(namespace 't37v', not the release's 'paintbench': a fresh set of problems)" \
+        in verdict.differs
+    manifest = json.loads((bench / "manifest.json").read_text())
+    manifest["paintkit_version"] = "0.2.0"
+    (bench / "manifest.json").write_text(json.dumps(manifest))
+    assert any(line.endswith("(made by paintkit 0.2.0, the release list is of "
+                             f"{read_release()['paintkit_version']}: tasks changed between "
+                             "them (CHANGELOG.md))") for line in verify_benchmark(bench).differs)
+    (bench / "manifest.json").unlink()
+    verdict = verify_benchmark(bench)
+    assert any("no manifest.json says how the copy was made" in line
+               for line in verdict.differs)
+    assert any("checked against the release alone" in note for note in verdict.notes)
+
+
+def test_a_benchmark_that_is_not_released_is_checked_against_its_manifest(tmp_path, capsys):
+    bench = tmp_path / "bench"
+    assert main(["generate", "paintbench", "--out", str(bench), "--tasks", "recolor",
+                 "--conditions", "baseline", "--per-cell", "1", "--no-preservation",
+                 "--benchmark", "MyBench", "--engine", "inprocess", "--quiet"]) == 0
+    capsys.readouterr()
+    assert main(["verify", str(bench)]) == 0
+    assert "MyBench: not a released benchmark (PaintBench, TinyGrafixBench): checked " \
+        "against manifest.json only" in capsys.readouterr().err
+    (bench / "MyBench" / "recolor" / "000.json").write_text("{}")
+    assert main(["verify", str(bench)]) == 1
+    assert capsys.readouterr().out.splitlines() == [
+        "MyBench/recolor/000: json edited since it was generated"]
 
 
 def test_a_submission_is_rescored_and_confirmed(submission, capsys):
@@ -91,7 +156,9 @@ def test_without_the_benchmark_only_hashes_are_checked(submission, capsys):
 
 def test_bad_use_is_one_line(tmp_path, capsys):
     assert main(["verify", str(tmp_path)]) == 2
-    assert "no manifest.json" in capsys.readouterr().err
+    assert "holds no <Benchmark>/<task>/ folders" in capsys.readouterr().err
+    assert main(["verify", str(tmp_path / "nope")]) == 2
+    assert "not a folder" in capsys.readouterr().err
     assert main(["verify", "--results", str(tmp_path)]) == 2
     assert "--results and --outputs go together" in capsys.readouterr().err
     assert main(["verify", "--results", str(tmp_path), "--outputs", str(tmp_path)]) == 2

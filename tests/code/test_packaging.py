@@ -32,6 +32,9 @@ def test_wheel_keeps_kernels_and_renderers_inside_paintkit(wheel):
     assert "paintkit/__init__.py" in names
     # PEP 561: the annotations ship, with the module of the aliases they use
     assert "paintkit/py.typed" in names and "paintkit/types.py" in names
+    # paintkit verify's list of the release's hashes, small enough to ship
+    info = zipfile.ZipFile(wheel).getinfo("paintkit/verify/release_hashes.json")
+    assert info.file_size < 300_000 and info.compress_size < 120_000, info
     tops = [n for n in names if n.endswith("top_level.txt")]
     for t in tops:
         assert zipfile.ZipFile(wheel).read(t).decode().split() == ["paintkit"]

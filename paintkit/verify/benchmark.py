@@ -1,0 +1,278 @@
+"""``paintkit verify BENCHMARK_DIR``: a benchmark copy against the release's content hashes.
+
+Each problem of a released benchmark (PaintBench, TinyGrafixBench) in the copy is hashed
+(:mod:`paintkit.verify.release`) and compared with the list shipped with paintkit; one line
+per problem that differs, is missing or is not in the release, with why:
+
+- the copy's own ``manifest.json`` (written by ``paintkit generate``) has another hash for
+  the file: it was **edited** since it was generated (or is missing, or was added);
+- the manifest names **another paintkit version** than the list's (tasks changed between
+  versions, CHANGELOG.md), **another namespace** (a fresh set of problems, not the
+  released ones), **other settings** (conditions, sizes, counts, problems per cell) or
+  charts drawn with **another matplotlib**;
+- none of these: made by this version with the release's settings, yet different, which
+  should not happen (reported as such).
+
+A benchmark folder that is not a released one (``--benchmark MyBench``) is checked against
+its manifest only. A file whose bytes differ from the manifest but whose content is the
+release's (a PNG re-encoded by another writer) is a note, not a difference.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from paintkit._version import __version__
+from paintkit.layout.folders import visible_dirs
+from paintkit.layout.problem_files import parse_problem_file
+from paintkit.parallel import map_in_workers
+from paintkit.stats.results_file import MANIFEST_FILE_NAME, file_sha256
+from paintkit.verify.release import PARTS, hash_chunk, read_release, tree_files
+from paintkit.verify.verdict import Verdict
+
+__all__ = ["verify_benchmark"]
+
+#: Manifest suite fields that change which problems a tree holds (tasks, modes and the
+#: preservation split only choose among them).
+SETTINGS = ("conditions", "per_cell", "start_slot", "size", "counts", "any_matplotlib")
+_FILE_PART = {"input": "input.png", "answer": "answer.png", "metadata": "json"}
+_KIND_PART = {"_input.png": "input", "_answer.png": "answer", ".json": "metadata"}
+
+
+def _is_benchmark_folder(folder: Path) -> bool:
+    """A ``<Benchmark>`` folder itself: a task folder in it holds problem files."""
+    for task in visible_dirs(folder):
+        if any(parse_problem_file(p.name) for p in task.iterdir()):
+            return True
+    return False
+
+
+def _manifest(tree_root: Path) -> dict | None:
+    path = tree_root / MANIFEST_FILE_NAME
+    if not path.is_file():
+        return None
+    try:
+        manifest = json.loads(path.read_text(encoding="utf-8"))
+        if not isinstance(manifest.get("files"), dict) or not manifest.get("complete"):
+            raise ValueError("incomplete (the generation did not finish)")
+    except (ValueError, AttributeError, TypeError) as exc:
+        raise ValueError(f"{path}: not a complete paintkit manifest ({exc}); remove it to "
+                         "check the copy against the release alone") from None
+    return manifest
+
+
+def _suite_of(manifest: dict | None, benchmark: str) -> dict | None:
+    suite = (manifest or {}).get("suite") or {}
+    for part in [suite, *(suite.get("parts") or [])]:
+        if isinstance(part, dict) and part.get("benchmark") == benchmark:
+            return part
+    return None
+
+
+def _tree_reason(manifest: dict | None, benchmark: str, release: dict) -> str:
+    """Why a released benchmark's problems in this copy would differ (from its manifest)."""
+    if manifest is None:
+        return f"no {MANIFEST_FILE_NAME} says how the copy was made"
+    version = manifest.get("paintkit_version")
+    if version != release["paintkit_version"]:
+        return (f"made by paintkit {version}, the release list is of "
+                f"{release['paintkit_version']}: tasks changed between them (CHANGELOG.md)")
+    mine, theirs = _suite_of(manifest, benchmark), release["benchmarks"][benchmark]["suite"]
+    if mine is None:
+        return f"{MANIFEST_FILE_NAME} does not describe {benchmark}"
+    if mine.get("namespace") != theirs.get("namespace"):
+        return (f"namespace {mine.get('namespace')!r}, not the release's "
+                f"{theirs.get('namespace')!r}: a fresh set of problems")
+    if mine.get("matplotlib"):
+        return f"charts drawn with matplotlib {mine['matplotlib']} (--any-matplotlib)"
+    other = [key for key in SETTINGS if mine.get(key) != theirs.get(key)]
+    tasks = set(mine.get("tasks") or ())
+    if {m for m in mine.get("modes") or () if m.split(":")[0] in tasks} != \
+            {m for m in theirs.get("modes") or () if m.split(":")[0] in tasks}:
+        other.append("modes")
+    if other:
+        return "made with other settings: " + ", ".join(
+            f"{key} {json.dumps(mine.get(key))}" for key in other)
+    return ("made by this version with the release's settings, yet different: please "
+            "report it (the benchmark's bytes are the same on every machine)")
+
+
+def _against_manifest(tree_root: Path, manifest: dict, prefixes: tuple[str, ...]
+                      ) -> tuple[int, dict[str, list[str]]]:
+    """Files under ``prefixes`` against the manifest: ``(checked, {problem: [why, ...]})``
+    with problems as ``"<Benchmark>/<task>/<NNN>"``."""
+    whys: dict[str, list[str]] = {}
+    checked = 0
+
+    def problem_of(name: str) -> tuple[str, str]:
+        folder, _, base = name.rpartition("/")
+        parsed = parse_problem_file(base)
+        if parsed is None:
+            return name, name
+        return f"{folder}/{parsed[0]}", _FILE_PART.get(_KIND_PART.get(parsed[1], ""),
+                                                         parsed[1].lstrip("_."))
+
+    listed = {n for n in manifest["files"] if n.startswith(prefixes)}
+    for name in sorted(listed):
+        checked += 1
+        entry, target = manifest["files"][name], tree_root / name
+        problem, part = problem_of(name)
+        if not target.is_file():
+            whys.setdefault(problem, []).append(f"{part} missing")
+        elif target.stat().st_size != entry.get("bytes") or \
+                file_sha256(target) != entry.get("sha256"):
+            whys.setdefault(problem, []).append(f"{part} edited since it was generated")
+    for prefix in prefixes:
+        for target in sorted(p for p in (tree_root / prefix).rglob("*") if p.is_file()):
+            name = target.relative_to(tree_root).as_posix()
+            if name not in listed and not target.name.startswith("."):
+                problem, part = problem_of(name)
+                whys.setdefault(problem, []).append(f"{part} not in {MANIFEST_FILE_NAME}")
+    return checked, whys
+
+
+def _ranges(stems: list[str]) -> str:
+    """``["003", "004", "005", "009"]`` -> ``"003-005, 009"``."""
+    runs: list[list[str]] = []
+    for stem in sorted(stems, key=int):
+        if runs and int(stem) == int(runs[-1][-1]) + 1:
+            runs[-1].append(stem)
+        else:
+            runs.append([stem])
+    return ", ".join(r[0] if len(r) == 1 else f"{r[0]}-{r[-1]}" for r in runs)
+
+
+def _hash_tree(bench_dir: Path, keys: list[str], jobs: int) -> dict[str, tuple]:
+    """``{key: (hashes or None, error or None)}`` of the problems ``keys`` of ``bench_dir``."""
+    work = [(str(bench_dir / key.split("/")[0]), key.split("/")[1]) for key in keys]
+    found: dict[str, tuple] = {}
+
+    def consume(rows) -> None:
+        for key, hashes, error in rows:
+            found[key] = (hashes, error)
+
+    chunks = [work[k:k + 32] for k in range(0, len(work), 32)]
+    if jobs == 1 or len(chunks) <= 1:
+        for chunk in chunks:
+            consume(hash_chunk(chunk))
+    else:
+        map_in_workers(hash_chunk, chunks, (), jobs, consume)
+    return found
+
+
+def _check_release(bench_dir: Path, entry: dict, reason: str, edited: dict[str, list[str]],
+                   jobs: int, verdict: Verdict) -> int:
+    """Compare one released benchmark's folder with its list; returns how many files whose
+    manifest hash differs still hold the release's content."""
+    name, expected = bench_dir.name, entry["problems"]
+    files = tree_files(bench_dir)
+    present_tasks = {key.split("/")[0] for key in files}
+    complete = [k for k in sorted(set(files) & set(expected)) if len(files[k]) == len(PARTS)]
+    hashed = _hash_tree(bench_dir, complete, jobs)
+    lines: list[str] = []
+    absent_tasks: dict[str, int] = {}
+    gone_whole: dict[str, list[str]] = {}
+    reencoded = 0
+    for key in sorted(set(expected) | set(files)):
+        problem = f"{name}/{key}"
+        why = "; ".join(edited.get(problem, [])) or reason
+        if key not in expected:
+            verdict.checked += 1
+            lines.append(f"{problem}: not in the release ({why})")
+            continue
+        task = key.split("/")[0]
+        if task not in present_tasks:
+            absent_tasks[task] = absent_tasks.get(task, 0) + 1
+            continue
+        verdict.checked += 1
+        if key not in files:
+            gone_whole.setdefault(task, []).append(key.split("/")[1])
+            continue
+        if len(files[key]) < len(PARTS):
+            gone = [_FILE_PART[p] for p in PARTS if p not in files[key]]
+            lines.append(f"{problem}: {', '.join(gone)} missing")
+            continue
+        hashes, error = hashed[key]
+        if error is not None:
+            lines.append(f"{problem}: unreadable ({error})")
+            continue
+        differ = [part for part, mine, theirs in
+                  zip(PARTS, hashes.split(), expected[key].split(), strict=True) if mine != theirs]
+        if differ:
+            verb = "differs" if len(differ) == 1 else "differ"
+            lines.append(f"{problem}: {', '.join(differ)} {verb} from the release ({why})")
+        elif problem in edited:
+            reencoded += 1
+    for task, count in sorted(absent_tasks.items()):
+        verdict.checked += count
+        lines.append(f"{name}/{task}: not in this copy ({count:,} released problem"
+                     f"{'s' if count != 1 else ''})")
+    for task, stems in gone_whole.items():
+        lines.append(f"{name}/{task}: {len(stems):,} released problem"
+                     f"{'s' if len(stems) != 1 else ''} missing ({_ranges(stems)})")
+    verdict.differs += sorted(lines)
+    return reencoded
+
+
+def verify_benchmark(root, *, jobs: int = 1, release: dict | None = None) -> Verdict:
+    """Check the benchmark copy ``root`` (a tree of ``<Benchmark>/`` folders, or one
+    benchmark folder) against the release's content hashes (see the module docstring).
+
+    Args:
+        jobs: worker processes that decode and hash (about 10 ms a problem at 1024²).
+        release: the list to check against (default: the one shipped with paintkit).
+
+    Raises:
+        ValueError: ``root`` is not a folder, holds no benchmark folder, or has a broken
+            ``manifest.json`` (one line naming it).
+    """
+    root = Path(root)
+    if not root.is_dir():
+        raise ValueError(f"{root}: not a folder; 'paintkit verify' checks a benchmark tree")
+    release = read_release() if release is None else release
+    if _is_benchmark_folder(root):
+        tree_root, bench_dirs = root.parent, [root]
+    else:
+        tree_root, bench_dirs = root, [d for d in visible_dirs(root) if visible_dirs(d)]
+    if not bench_dirs:
+        raise ValueError(f"{root}: holds no <Benchmark>/<task>/ folders; 'paintkit verify' "
+                         "checks a tree made by 'paintkit generate'")
+    manifest = _manifest(tree_root)
+    verdict = Verdict()
+    if release["paintkit_version"] != __version__:
+        verdict.notes.append(f"the release list is of paintkit {release['paintkit_version']}, "
+                             f"this is {__version__}")
+    edited: dict[str, list[str]] = {}
+    if manifest is not None:
+        _, edited = _against_manifest(tree_root, manifest,
+                                            tuple(f"{d.name}/" for d in bench_dirs))
+    else:
+        verdict.notes.append(f"no {MANIFEST_FILE_NAME}: the copy is checked against the "
+                             "release alone (it cannot tell an edit from another version)")
+    reencoded = 0
+    for bench_dir in bench_dirs:
+        entry = release["benchmarks"].get(bench_dir.name)
+        if entry is None:
+            released = ", ".join(release["benchmarks"])
+            if manifest is None:
+                verdict.notes.append(f"{bench_dir.name}: not a released benchmark ({released}) "
+                                     "and no manifest: nothing to check it against")
+                continue
+            verdict.notes.append(f"{bench_dir.name}: not a released benchmark ({released}): "
+                                 f"checked against {MANIFEST_FILE_NAME} only")
+            mine = {p: w for p, w in edited.items() if p.startswith(bench_dir.name + "/")}
+            verdict.checked += sum(1 for n in manifest["files"]
+                                   if n.startswith(bench_dir.name + "/"))
+            verdict.differs += [f"{p}: {', '.join(w)}" for p, w in sorted(mine.items())]
+            continue
+        reason = _tree_reason(manifest, bench_dir.name, release)
+        before = len(verdict.differs)
+        reencoded += _check_release(bench_dir, entry, reason, edited, jobs, verdict)
+        if len(verdict.differs) > before and not reason.startswith("made by this version"):
+            verdict.notes.append(f"{bench_dir.name}: {reason}")
+    if reencoded:
+        verdict.notes.append(f"{reencoded:,} problem(s) have files whose bytes differ from "
+                             f"{MANIFEST_FILE_NAME} but whose content is the release's "
+                             "(re-encoded?)")
+    return verdict

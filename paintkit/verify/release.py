@@ -1,0 +1,143 @@
+"""The release's content hashes: what the released PaintBench and TinyGrafixBench hold.
+
+``release_hashes.json`` (shipped with the package) lists, for each problem of the default
+trees ``paintkit generate paintbench`` and ``paintkit generate tinygrafixbench`` write, the
+hashes of its three parts, keyed ``"<task>/<NNN>"`` under the benchmark's name::
+
+    {"format": 1, "paintkit_version": "0.4.0",
+     "benchmarks": {"PaintBench": {"suite": {...}, "problems": {
+         "blending/000": "<input> <answer> <metadata>", ...}}, "TinyGrafixBench": {...}}}
+
+A part's hash is the first :data:`DIGITS` hex digits of the SHA-256 of its *content*, not of
+its file: the decoded pixels (uint8 ``(H, W, 3)``, C order, after ``b"<H>x<W>x3:"``) and
+the metadata as canonical JSON (sorted keys, no spaces, UTF-8). A copy re-encoded by another
+PNG writer or re-indented still matches; a changed pixel or field does not. 64 bits a part:
+no accidental change goes unseen, and forging an edit that keeps a part's hash takes about
+2^64 SHA-256 evaluations.
+
+The file is written by ``python bench/release_hashes.py --write`` from freshly generated
+default trees (``tests/api/test_release_hashes.py`` regenerates a sample and compares).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+
+from paintkit.io.images import load_rgb
+from paintkit.layout.benchmark import read_metadata_file
+from paintkit.layout.problem_files import answer_name, input_name, metadata_name, parse_problem_file
+
+__all__ = ["DIGITS", "PARTS", "RELEASE_FILE", "content_hash", "problem_hashes",
+           "read_release", "release_document", "tree_files"]
+
+#: Where the shipped list lives (package data).
+RELEASE_FILE = Path(__file__).with_name("release_hashes.json")
+#: Hex digits kept of each part's SHA-256.
+DIGITS = 16
+#: The parts of a problem, in the order of a hash string.
+PARTS = ("input", "answer", "metadata")
+FORMAT = 1
+
+
+def content_hash(value) -> str:
+    """:data:`DIGITS` hex digits of the SHA-256 of an image's pixels (uint8 ``(H, W, 3)``)
+    or of a metadata dict's canonical JSON."""
+    if isinstance(value, np.ndarray):
+        pixels = np.ascontiguousarray(value, dtype=np.uint8)
+        head = "x".join(str(n) for n in pixels.shape).encode() + b":"
+        return hashlib.sha256(head + pixels.tobytes()).hexdigest()[:DIGITS]
+    text = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:DIGITS]
+
+
+def problem_hashes(folder: Path, stem: str) -> str:
+    """``"<input> <answer> <metadata>"`` of problem ``stem`` in the task folder ``folder``.
+
+    Raises:
+        ImageDecodeError, LayoutError: a part that is missing or unreadable.
+    """
+    return " ".join((content_hash(load_rgb(folder / input_name(stem))),
+                     content_hash(load_rgb(folder / answer_name(stem))),
+                     content_hash(read_metadata_file(folder / metadata_name(stem)))))
+
+
+def tree_files(bench_dir: Path) -> dict[str, dict[str, Path]]:
+    """``{"<task>/<NNN>": {"input" | "answer" | "metadata": path}}`` of the problem files in
+    a benchmark folder (hidden files and other names skipped; parts may be missing)."""
+    kinds = {"_input.png": "input", "_answer.png": "answer", ".json": "metadata"}
+    found: dict[str, dict[str, Path]] = {}
+    for task in sorted(p for p in bench_dir.iterdir() if p.is_dir()
+                       and not p.name.startswith(".")):
+        for path in sorted(task.iterdir()):
+            parsed = parse_problem_file(path.name)
+            if parsed is None or parsed[1] not in kinds or not path.is_file():
+                continue
+            found.setdefault(f"{task.name}/{parsed[0]}", {})[kinds[parsed[1]]] = path
+    return found
+
+
+def hash_chunk(chunk: list[tuple[str, str]]) -> list[tuple[str, str | None, str | None]]:
+    """``(key, hashes or None, error or None)`` of each ``(task folder, stem)`` (a worker's
+    share of a tree)."""
+    out = []
+    for folder, stem in chunk:
+        key = f"{Path(folder).name}/{stem}"
+        try:
+            out.append((key, problem_hashes(Path(folder), stem), None))
+        except ValueError as exc:  # ImageDecodeError and LayoutError are ValueErrors
+            out.append((key, None, str(exc)))
+    return out
+
+
+def release_document(trees: Iterable[tuple[str, Path]], version: str) -> dict:
+    """The shipped list's contents for ``(benchmark name, tree root)`` pairs: each tree's
+    manifest suite and every problem's hashes (one process; the script's job)."""
+    benchmarks = {}
+    for name, root in trees:
+        manifest = json.loads((Path(root) / "manifest.json").read_text(encoding="utf-8"))
+        files = tree_files(Path(root) / name)
+        problems = {}
+        for key in sorted(files):
+            task, stem = key.split("/")
+            problems[key] = problem_hashes(Path(root) / name / task, stem)
+        benchmarks[name] = {"suite": manifest["suite"], "problems": problems}
+    return {"format": FORMAT, "paintkit_version": version, "digits": DIGITS,
+            "parts": list(PARTS), "benchmarks": benchmarks}
+
+
+def write_document(doc: dict, path: Path) -> None:
+    """One problem a line, so a change shows as the lines of the problems it touches."""
+    head = {k: v for k, v in doc.items() if k != "benchmarks"}
+    lines = ["{", *(f" {json.dumps(k)}: {json.dumps(v)}," for k, v in head.items()),
+             ' "benchmarks": {']
+    for b, (name, entry) in enumerate(doc["benchmarks"].items()):
+        lines.append(f"  {json.dumps(name)}: {{")
+        lines.append(f'   "suite": {json.dumps(entry["suite"], sort_keys=True)},')
+        lines.append('   "problems": {')
+        items = list(entry["problems"].items())
+        lines += [f"    {json.dumps(k)}: {json.dumps(v)}" + ("," if i < len(items) - 1 else "")
+                  for i, (k, v) in enumerate(items)]
+        lines.append("   }")
+        lines.append("  }" + ("," if b < len(doc["benchmarks"]) - 1 else ""))
+    lines += [" }", "}"]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+@cache
+def read_release(path: Path = RELEASE_FILE) -> dict:
+    """The shipped list (cached); ``ValueError`` naming the file if it is unreadable."""
+    try:
+        doc = json.loads(Path(path).read_text(encoding="utf-8"))
+        if doc["format"] != FORMAT or doc["digits"] != DIGITS:
+            raise ValueError(f"format {doc['format']}, {doc['digits']} digits")
+        doc["benchmarks"].items()
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise ValueError(f"{path}: the release's hash list is unreadable ({exc}); reinstall "
+                         "paintkit") from None
+    return doc
