@@ -19,7 +19,12 @@ import warnings
 from dataclasses import dataclass, field
 
 from paintkit.run.interface import EditModel, EditRequest, EditResult
-from paintkit.run.load_errors import cpu_estimate, load_failure
+from paintkit.run.load_errors import (
+    cpu_estimate,
+    load_failure,
+    offline_without_copy,
+    quiet_loading,
+)
 
 
 @dataclass(frozen=True)
@@ -137,9 +142,6 @@ class DiffusersModel(EditModel):
     def __init__(self, name: str, *, weights: str | None = None, revision: str | None = None,
                  dtype: str | None = None, device: str | None = None, offload: str | None = None,
                  batch_size: int = 1, call: dict | None = None, pipeline=None):
-        diffusers = _import_diffusers()
-        import torch
-
         self.name = name
         if name.startswith("diffusers:"):
             spec = PipelineSpec(name[len("diffusers:"):], "DiffusionPipeline", {})
@@ -148,6 +150,13 @@ class DiffusersModel(EditModel):
         else:
             raise ValueError(f"model {name!r}: not a built-in diffusers model; expected one of "
                              f"{', '.join(PIPELINES)} or diffusers:<repo or path>")
+        unavailable = None if pipeline is not None else \
+            offline_without_copy(weights or spec.repo, revision)
+        if unavailable:  # known before torch and diffusers take seconds to import
+            raise ValueError(f"model {name!r}: {unavailable}")
+        diffusers = _import_diffusers()
+        import torch
+
         self.device = device or default_device()
         if dtype is None:
             dtype = "float32" if self.device == "cpu" else spec.dtype
@@ -159,13 +168,14 @@ class DiffusersModel(EditModel):
             dtype, offload
         self.batch_size = batch_size
         if pipeline is None:
-            cls = getattr(diffusers, spec.pipeline, None)
+            with quiet_loading():  # importing the pipeline imports transformers' processors
+                cls = getattr(diffusers, spec.pipeline, None)
             if cls is None:
                 raise ValueError(f"model {name!r}: this diffusers ({diffusers.__version__}) has "
                                  f"no {spec.pipeline}; upgrade diffusers")
             try:
-                with warnings.catch_warnings():  # newer diffusers rename torch_dtype to dtype
-                    warnings.simplefilter("ignore", FutureWarning)
+                with warnings.catch_warnings(), quiet_loading():
+                    warnings.simplefilter("ignore", FutureWarning)  # torch_dtype -> dtype
                     pipeline = cls.from_pretrained(self.repo, revision=revision,
                                                    torch_dtype=getattr(torch, dtype))
             except Exception as exc:

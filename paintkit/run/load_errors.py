@@ -11,10 +11,68 @@ diffusers model on a CPU says "about 31 h" after its first batch instead of runn
 
 from __future__ import annotations
 
+import logging
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 #: A CPU run estimated at more than this many seconds is warned about.
 CPU_WARN_SECONDS = 30 * 60
+
+#: Library log lines silenced while a pipeline class is looked up and loaded, as (logger,
+#: text in the message): each says nothing a paintkit user can act on.
+QUIET_WHILE_LOADING = (
+    # transformers 5 without torchvision: CLIP's and Siglip's image processors fall back to
+    # their PIL twins, which work (the pipelines whose processors need torchvision fail,
+    # and paintkit names torchvision then)
+    ("transformers.utils.import_utils", "requires torchvision (not installed); falling back"),
+    # diffusers tries the local cache next; if that fails too, load_failure says why
+    ("diffusers.pipelines.pipeline_utils", "Couldn't connect to the Hub"),
+)
+#: Exception classes (by name) of a hub that cannot be reached: huggingface_hub's, httpx's,
+#: requests'.
+_UNREACHABLE = ("LocalEntryNotFoundError", "OfflineModeIsEnabled", "ConnectError",
+                "ConnectTimeout", "NetworkError", "ConnectionError", "Timeout", "ReadTimeout")
+
+
+class _Drop(logging.Filter):
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.text = text
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return self.text not in record.getMessage()
+
+
+@contextmanager
+def quiet_loading() -> Iterator[None]:
+    """Silence the lines of :data:`QUIET_WHILE_LOADING` (and nothing else) inside."""
+    added = [(logging.getLogger(name), _Drop(text)) for name, text in QUIET_WHILE_LOADING]
+    for logger, drop in added:
+        logger.addFilter(drop)
+    try:
+        yield
+    finally:
+        for logger, drop in added:
+            logger.removeFilter(drop)
+
+
+def offline_without_copy(repo: str, revision: str | None = None) -> str | None:
+    """The one-line failure of a hub model that cannot load because ``HF_HUB_OFFLINE`` is
+    set and the hub cache holds no copy, found before torch and diffusers are imported
+    (seconds instead of a failed load); None when it may load."""
+    if os.path.exists(repo) or os.environ.get("HF_HUB_OFFLINE", "").lower() in (
+            "", "0", "false", "no", "off"):
+        return None
+    try:
+        from huggingface_hub import snapshot_download
+    except ImportError:
+        return None
+    try:
+        snapshot_download(repo, revision=revision, local_files_only=True)
+    except Exception as exc:  # noqa: BLE001 - any failure to find a copy is the answer
+        return load_failure(exc, repo, revision)
+    return None
 
 
 def _chain(exc: BaseException) -> list[BaseException]:
@@ -53,8 +111,9 @@ def load_failure(exc: BaseException, repo: str, revision: str | None = None) -> 
             return (f"{where}: no such repository or revision on the Hugging Face Hub (or it "
                     "is private: 'huggingface-cli login'); check --model, --weights and "
                     "--revision")
-        if kind in ("LocalEntryNotFoundError", "OfflineModeIsEnabled") or \
-                isinstance(e, ConnectionError) or "offline" in text.lower() and "hub" in text.lower():
+        if kind in _UNREACHABLE or isinstance(e, ConnectionError) or \
+                "not fully cached locally" in text or \
+                "offline" in text.lower() and "hub" in text.lower():
             offline = os.environ.get("HF_HUB_OFFLINE", "") not in ("", "0")
             why = "HF_HUB_OFFLINE is set" if offline else "the Hugging Face Hub is unreachable"
             return (f"{where}: no local copy, and {why}: download it once where the hub is "

@@ -4,6 +4,11 @@ offline (tests/run/conftest.py sets HF_HUB_OFFLINE)."""
 
 from __future__ import annotations
 
+import json
+import logging
+import os
+import subprocess
+import sys
 import types
 
 import numpy as np
@@ -12,7 +17,14 @@ from PIL import Image
 
 from paintkit.run import diffusion
 from paintkit.run.interface import EditRequest
-from paintkit.run.load_errors import CPU_WARN_SECONDS, cpu_estimate, load_failure
+from paintkit.run.load_errors import (
+    CPU_WARN_SECONDS,
+    QUIET_WHILE_LOADING,
+    cpu_estimate,
+    load_failure,
+    offline_without_copy,
+    quiet_loading,
+)
 
 
 def _raised(call):
@@ -96,6 +108,7 @@ class _Pipeline:
 def fake_diffusers(monkeypatch):
     module = types.SimpleNamespace(DiffusionPipeline=_Pipeline, __version__="0")
     monkeypatch.setattr(diffusion, "_import_diffusers", lambda: module)
+    monkeypatch.setattr(diffusion, "offline_without_copy", lambda repo, revision=None: None)
     monkeypatch.setattr(_Pipeline, "fail", None)
     return module
 
@@ -125,3 +138,74 @@ def test_a_cpu_run_warns_after_its_first_batch(fake_diffusers, monkeypatch, caps
                           "per problem in the first batch, about 50.4 h for the 2,015")
     model.edit_batch([EditRequest(image, "x", 0, "k")])  # once per run
     assert capsys.readouterr().err == ""
+
+
+def test_the_diffusers_message_of_an_unreachable_hub_becomes_one_line():
+    httpx = pytest.importorskip("httpx")
+    cause = httpx.ConnectError("[Errno -2] Name or service not known")
+    exc = OSError("Cannot load model org/m: the model is not fully cached locally (...) and an "
+                  "error occurred while trying to fetch metadata from the Hub. Please check out "
+                  "the root cause in the stacktrace above.")
+    exc.__cause__ = cause
+    line = load_failure(exc, "org/m")
+    assert line.startswith("org/m: no local copy, and ") and "stacktrace" not in line
+    assert load_failure(cause, "org/m").startswith("org/m: no local copy, and ")
+
+
+def test_offline_without_a_copy_is_known_before_diffusers_loads(monkeypatch):
+    pytest.importorskip("huggingface_hub")
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    line = offline_without_copy("nope-org/nope-model")
+    assert line.startswith("nope-org/nope-model: no local copy, and HF_HUB_OFFLINE is set")
+
+    def no_import():
+        raise AssertionError("diffusers imported")
+
+    monkeypatch.setattr(diffusion, "_import_diffusers", no_import)
+    with pytest.raises(ValueError, match="^model 'instruct-pix2pix': timbrooks/instruct-pix2pix"
+                                         ": no local copy, and HF_HUB_OFFLINE is set"):
+        diffusion.DiffusersModel("instruct-pix2pix", device="cpu")
+    monkeypatch.setenv("HF_HUB_OFFLINE", "0")
+    assert offline_without_copy("nope-org/nope-model") is None  # the hub may have it
+
+
+def test_library_lines_silenced_while_loading_are_those_and_only_those(caplog):
+    caplog.set_level(logging.WARNING)
+    with quiet_loading():
+        for name, text in QUIET_WHILE_LOADING:
+            logging.getLogger(name).warning("`CLIPImageProcessor` %s ...", text)
+            logging.getLogger(name).warning("something else")
+    assert [r.getMessage() for r in caplog.records] == ["something else"] * 2
+    caplog.clear()
+    name, text = QUIET_WHILE_LOADING[0]
+    logging.getLogger(name).warning(text)  # outside: the library's own behaviour
+    assert [r.getMessage() for r in caplog.records] == [text]
+
+
+def _run_cli(args, env_extra):
+    env = {**os.environ, **env_extra}
+    done = subprocess.run([sys.executable, "-m", "paintkit", "run", *args], env=env,
+                          capture_output=True, text=True, timeout=600)
+    lines = [line for line in done.stderr.replace("\r", "\n").splitlines() if line.strip()
+             and not line.startswith("Loading pipeline components")]  # diffusers' bar
+    return done.returncode, lines
+
+
+@pytest.mark.parametrize("case", ["hub id, offline", "folder without weights"])
+def test_a_model_that_does_not_load_prints_one_line(case, bench, tmp_path):
+    """The command as a user runs it: stderr holds the cause and what to do, no library
+    warnings (transformers' torchvision fallbacks, diffusers' "Couldn't connect")."""
+    pytest.importorskip("diffusers")
+    if case == "hub id, offline":
+        model, want = "diffusers:nope-org/nope-model", "no local copy, and HF_HUB_OFFLINE is set"
+    else:  # the pipeline class is imported (transformers' processors) and loading starts
+        folder = tmp_path / "ip2p"
+        folder.mkdir()
+        (folder / "model_index.json").write_text(json.dumps({
+            "_class_name": "StableDiffusionInstructPix2PixPipeline",
+            "unet": ["diffusers", "UNet2DConditionModel"]}))
+        model, want = f"diffusers:{folder}", "weights are missing"
+    code, lines = _run_cli(["--model", model, "--benchmarks", str(bench), "--outputs",
+                            str(tmp_path / "outs"), "--limit", "1"], {"HF_HUB_OFFLINE": "1"})
+    assert code == 2 and len(lines) == 1, lines
+    assert lines[0].startswith(f"paintkit run: error: model '{model}': ") and want in lines[0]
