@@ -7,14 +7,14 @@ h1{margin:16px 0 4px}h2{border-bottom:1px solid #ccc;margin-top:32px}
 table{border-collapse:collapse;margin:8px 0;font-size:13px}
 th,td{border:1px solid #ddd;padding:3px 6px;text-align:right;white-space:nowrap}
 th:first-child,td:first-child{text-align:left}
-thead th{background:#f4f4f4;position:sticky;top:var(--bar,0px);z-index:1}
+thead th{background:#f4f4f4;position:sticky;top:calc(var(--bar,0px) - 1px);z-index:1}
 th.sortable{cursor:pointer}th.sorted-desc::after{content:' ▼'}th.sorted-asc::after{content:' ▲'}
 td.warn,.warn{color:#a15c00}h4{margin:14px 0 2px}.warn{background:#fff4e0;padding:4px 8px}.ok{color:#2a6b2a}
 #provenance table th{text-align:left;background:none;position:static}#provenance td{text-align:left;white-space:normal}
 tr.cat td:first-child,tr.task td:first-child{cursor:pointer}
 tr.cat{background:#eef3fb;font-weight:600}tr.task td:first-child{padding-left:18px}
 tr.mode td:first-child{padding-left:36px;color:#555}
-.ci{color:#777;font-size:11px}.controls{position:sticky;top:0;background:#fff;padding:6px 0;z-index:2}
+.ci{color:#777;font-size:11px}.controls{position:sticky;top:0;background:#fff;padding:6px 0;z-index:2;box-shadow:0 0 0 10000px #fff;clip-path:inset(0 -10000px)}
 .controls label{margin-right:14px}.plots{display:flex;flex-wrap:wrap;gap:8px}
 .plots svg{max-width:100%;height:auto}.plots figure{flex:0 0 auto;max-width:100%}
 table.board td:nth-child(2),table.paired td:nth-child(-n+2){white-space:normal;overflow-wrap:anywhere;min-width:6em;max-width:24em}
@@ -146,8 +146,13 @@ document.addEventListener('click',ev=>{
     const l=document.createElement('a'); l.download=a.dataset.name+'.png'; l.href=c.toDataURL('image/png'); l.click();};
   img.src = 'data:image/svg+xml;charset=utf-8,'+encodeURIComponent(new XMLSerializer().serializeToString(svg));
 });
-function setBar(){const c=document.getElementById('controls'); if(c) document.documentElement.style.setProperty('--bar',Math.floor(c.getBoundingClientRect().height)+'px');} // floor: a stuck header tucks under the toolbar, never a sub-pixel gap of rows
+// A stuck header sits 1px up, under the toolbar: the top band of a sticky cell of a
+// collapsed-border table is painted by no one (rows passing beneath showed through it);
+// floor: never a sub-pixel gap. The toolbar's height is followed as it wraps, and its white
+// reaches sideways past the content column (a table wider than the column scrolls under it).
+function setBar(){const c=document.getElementById('controls'); if(c) document.documentElement.style.setProperty('--bar',Math.floor(c.getBoundingClientRect().height)+'px');}
 window.addEventListener('resize',setBar); setBar();
+if(window.ResizeObserver && document.getElementById('controls')) new ResizeObserver(setBar).observe(document.getElementById('controls'));
 tolSel.addEventListener('change',render); metSel.addEventListener('change',render);
 render();
 })();
