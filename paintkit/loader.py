@@ -25,7 +25,8 @@ What ``PATH`` holds decides the kind:
 Images are uint8 ``(H, W, 3)`` NumPy arrays; ``metadata`` is the problem's JSON as a dict.
 
 It is also how paintkit itself opens these trees: ``paintkit eval`` (and its ``--turns``),
-``paintkit run`` and the rewards' :class:`~paintkit.rewards.ProblemIndex` call :func:`load`
+``paintkit run``, ``baseline``, ``explain``, the report's gallery and the rewards'
+:class:`~paintkit.rewards.ProblemIndex` call :func:`load`
 with ``kind=`` (no guessing; a tree that breaks the layout raises the layout's own
 :class:`~paintkit.layout.errors.LayoutError`), and take the on-disk
 :class:`~paintkit.layout.benchmark.BenchmarkProblem` of each item (``item.problem``) and the

@@ -13,7 +13,8 @@ import numpy as np
 from paintkit.io.images import load_rgb, write_png
 from paintkit.io.names import check_folder_name
 from paintkit.io.progress import Progress
-from paintkit.layout.benchmark import BenchmarkProblem, discover_problems, read_metadata
+from paintkit.layout.benchmark import BenchmarkProblem, read_metadata
+from paintkit.loader import load
 
 BASELINES: tuple[str, ...] = ("identity", "oracle", "blank", "noise")
 
@@ -70,7 +71,7 @@ def write_baseline(name: str, benchmarks_root: str | os.PathLike[str],
         raise ValueError(f"baseline: expected one of {', '.join(BASELINES)}, got {name!r}")
     model = check_folder_name(model or name, "model")  # never outside outputs_root
     written = skipped = 0
-    problems = discover_problems(benchmarks_root, benchmarks=benchmarks, tasks=tasks)
+    problems = load(benchmarks_root, kind="benchmark", benchmarks=benchmarks, tasks=tasks).problems
     bar = Progress(len(problems), verb=f"{model}: written", enabled=progress)
     for problem in problems:
         path = problem.output_path(Path(outputs_root), model)

@@ -23,9 +23,9 @@ from paintkit.explainer.problem import (
 from paintkit.io.atomic import write_text_atomic
 from paintkit.io.images import ImageDecodeError, load_rgb
 from paintkit.kernels.delta_e import check_delta_e
-from paintkit.layout.benchmark import discover_problems, read_metadata
-from paintkit.layout.outputs import discover_models
+from paintkit.layout.benchmark import read_metadata
 from paintkit.layout.results import EXPLANATIONS_NAME
+from paintkit.loader import load
 from paintkit.parallel import map_in_workers
 
 __all__ = ["ExplainSummary", "explain_directory"]
@@ -87,8 +87,8 @@ def explain_directory(benchmarks_root, outputs_root, out_dir, *, models=None, be
     check_tolerance(tolerance)
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise ValueError(f"jobs: expected an int >= 1, got {jobs!r}")
-    problems = discover_problems(benchmarks_root, benchmarks, tasks)
-    model_names = discover_models(outputs_root, models)
+    problems = load(benchmarks_root, kind="benchmark", benchmarks=benchmarks, tasks=tasks).problems
+    model_names = load(outputs_root, kind="outputs", models=models).models
     options = (model_names, str(outputs_root), tolerance, delta_e)
     lines, failed, missing, done = [], 0, 0, 0
 

@@ -10,7 +10,8 @@ import numpy as np
 
 from paintkit import __version__
 from paintkit.io.atomic import write_text_atomic
-from paintkit.layout.benchmark import discover_problems, read_metadata
+from paintkit.layout.benchmark import read_metadata
+from paintkit.loader import load
 from paintkit.report import plots
 from paintkit.report.comparisons import comparisons_html
 from paintkit.report.data import METRICS, ReportData, load_report_data, table_payload
@@ -92,7 +93,7 @@ def provenance_html(data: ReportData, command: str | None, input_path) -> str:
 
 def gallery_html(data: ReportData, benchmarks_root, outputs_root, per_model: int,
                  thumb: int, explanations: dict | None = None) -> str:
-    problems = {(p.benchmark, p.task, p.idx): p for p in discover_problems(benchmarks_root)}
+    problems = {(p.benchmark, p.task, p.idx): p for p in load(benchmarks_root, kind="benchmark").problems}
     roots = [Path(r) for r in ([outputs_root] if isinstance(outputs_root, (str, Path))
                                else outputs_root or [])]
 
@@ -200,7 +201,7 @@ def benchmark_namespaces(benchmarks_root) -> dict[str, set[str]]:
     of trees from other tools record none: an empty set)."""
     found: dict[str, set[str]] = {}
     seen = set()
-    for p in discover_problems(benchmarks_root):
+    for p in load(benchmarks_root, kind="benchmark").problems:
         found.setdefault(p.benchmark, set())
         if (p.benchmark, p.task) in seen:
             continue
