@@ -28,7 +28,7 @@ from paintkit.layout.folders import visible_dirs
 from paintkit.layout.problem_files import parse_problem_file
 from paintkit.parallel import map_in_workers
 from paintkit.stats.results_file import MANIFEST_FILE_NAME, file_sha256
-from paintkit.verify.release import PARTS, hash_chunk, read_release, tree_files
+from paintkit.verify.release import PARTS, SUFFIX_PART, hash_chunk, read_release, tree_files
 from paintkit.verify.verdict import Verdict
 
 __all__ = ["verify_benchmark"]
@@ -37,7 +37,6 @@ __all__ = ["verify_benchmark"]
 #: preservation split only choose among them).
 SETTINGS = ("conditions", "per_cell", "start_slot", "size", "counts", "any_matplotlib")
 _FILE_PART = {"input": "input.png", "answer": "answer.png", "metadata": "json"}
-_KIND_PART = {"_input.png": "input", "_answer.png": "answer", ".json": "metadata"}
 
 
 def _is_benchmark_folder(folder: Path) -> bool:
@@ -110,7 +109,7 @@ def _against_manifest(tree_root: Path, manifest: dict, prefixes: tuple[str, ...]
         parsed = parse_problem_file(base)
         if parsed is None:
             return name, name
-        return f"{folder}/{parsed[0]}", _FILE_PART.get(_KIND_PART.get(parsed[1], ""),
+        return f"{folder}/{parsed[0]}", _FILE_PART.get(SUFFIX_PART.get(parsed[1], ""),
                                                          parsed[1].lstrip("_."))
 
     listed = {n for n in manifest["files"] if n.startswith(prefixes)}

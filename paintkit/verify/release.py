@@ -31,9 +31,17 @@ import numpy as np
 
 from paintkit.io.images import load_rgb
 from paintkit.layout.benchmark import read_metadata_file
-from paintkit.layout.problem_files import answer_name, input_name, metadata_name, parse_problem_file
+from paintkit.layout.problem_files import (
+    ANSWER,
+    INPUT,
+    METADATA,
+    answer_name,
+    input_name,
+    metadata_name,
+    parse_problem_file,
+)
 
-__all__ = ["DIGITS", "PARTS", "RELEASE_FILE", "content_hash", "problem_hashes",
+__all__ = ["DIGITS", "PARTS", "RELEASE_FILE", "SUFFIX_PART", "content_hash", "problem_hashes",
            "read_release", "release_document", "tree_files"]
 
 #: Where the shipped list lives (package data).
@@ -42,6 +50,8 @@ RELEASE_FILE = Path(__file__).with_name("release_hashes.json")
 DIGITS = 16
 #: The parts of a problem, in the order of a hash string.
 PARTS = ("input", "answer", "metadata")
+#: A problem file's suffix -> its part.
+SUFFIX_PART = {INPUT: "input", ANSWER: "answer", METADATA: "metadata"}
 FORMAT = 1
 
 
@@ -70,7 +80,7 @@ def problem_hashes(folder: Path, stem: str) -> str:
 def tree_files(bench_dir: Path) -> dict[str, dict[str, Path]]:
     """``{"<task>/<NNN>": {"input" | "answer" | "metadata": path}}`` of the problem files in
     a benchmark folder (hidden files and other names skipped; parts may be missing)."""
-    kinds = {"_input.png": "input", "_answer.png": "answer", ".json": "metadata"}
+    kinds = SUFFIX_PART
     found: dict[str, dict[str, Path]] = {}
     for task in sorted(p for p in bench_dir.iterdir() if p.is_dir()
                        and not p.name.startswith(".")):
