@@ -236,9 +236,12 @@ def test_no_rows_show_between_the_toolbar_and_a_stuck_header(browser, pages, wid
 
 
 @needs_chromium
-def test_every_plot_is_drawn_at_one_scale(browser, pages):
+@pytest.mark.parametrize("width", [700, 1400, 2600])  # narrower than a plot: all shrink
+def test_every_plot_is_drawn_at_one_scale(browser, pages, width):
     """Plots shrunk to fit a flex column came out with smaller fonts than their neighbours."""
     page = _open(browser, pages["conditions"])
+    page.set_viewport_size({"width": width, "height": 900})
+    page.wait_for_timeout(100)
     scales = page.evaluate("""() => [...document.querySelectorAll('.plots figure.plot > svg')]
         .map(s => s.getBoundingClientRect().width / (parseFloat(s.getAttribute('width')) * 4 / 3))""")
     assert len(scales) >= 4 and max(scales) - min(scales) < 0.02, scales
