@@ -106,3 +106,26 @@ def test_a_named_kind_is_not_guessed(trees):
         paintkit.load(trees / "bench", kind="tree")
     outs = paintkit.load(trees / "outs", kind="outputs")
     assert outs.models == ["identity", "oracle"] and len(outs) == 8
+
+
+def test_a_trl_reward_scores_alike_from_the_tree_and_from_its_shards(trees):
+    torch = pytest.importorskip("torch")
+    from paintkit.rewards import pixel_miou_reward
+
+    bench = paintkit.load(trees / "bench")
+    answers = {item.metadata["problem_id"]: item.answer for item in bench}
+    rows = [{"prompt": "p", "problem_id": pid} for pid in answers for _ in range(2)]
+    texts = ["answer", "input"] * len(answers)
+
+    def render(text, input_image, row):
+        return answers[row["problem_id"]] if text == "answer" else input_image
+
+    def call(root):
+        fn = pixel_miou_reward(render, root=root)
+        out = fn(prompts=["p"] * len(rows), completions=texts, completion_ids=[[1]] * len(rows),
+                 problem_id=[r["problem_id"] for r in rows], trainer_state=object())
+        return torch.tensor(out, dtype=torch.float32)
+
+    from_tree, from_shards = call(trees / "bench"), call(trees / "shards")
+    assert from_tree.tolist() == [1.0, 0.0] * len(answers)
+    torch.testing.assert_close(from_shards, from_tree, rtol=0, atol=0)
