@@ -91,9 +91,10 @@ def _has_torchvision() -> bool:
 def _import_diffusers():
     try:
         import diffusers
-    except ImportError:
-        raise ValueError("diffusers models need the run extra: pip install 'paintkit[run]'") \
-            from None
+        import torch  # noqa: F401 - diffusers imports without it, its pipelines do not
+    except ImportError as exc:
+        raise ValueError(f"diffusers models need the run extra ({exc.name or exc} is not "
+                         "installed): pip install 'paintkit[run]'") from None
     return diffusers
 
 

@@ -209,3 +209,11 @@ def test_a_model_that_does_not_load_prints_one_line(case, bench, tmp_path):
                             str(tmp_path / "outs"), "--limit", "1"], {"HF_HUB_OFFLINE": "1"})
     assert code == 2 and len(lines) == 1, lines
     assert lines[0].startswith(f"paintkit run: error: model '{model}': ") and want in lines[0]
+
+
+def test_a_missing_package_of_the_run_extra_is_one_line(monkeypatch):
+    pytest.importorskip("diffusers")
+    monkeypatch.setitem(sys.modules, "torch", None)  # import torch fails as if absent
+    with pytest.raises(ValueError, match=r"^diffusers models need the run extra \(torch is not "
+                                         r"installed\): pip install 'paintkit\[run\]'$"):
+        diffusion._import_diffusers()
