@@ -162,35 +162,38 @@ def _benchmark(root: Path, benchmarks=None, tasks=None) -> list[LoadedProblem]:
             for p in discover_problems(root, benchmarks, tasks)]
 
 
-def _tar_member(shard: Path, name: str, decode: Callable) -> Callable:
+def _tar_slice(shard: Path, member: tarfile.TarInfo | None, decode: Callable) -> Callable:
+    """A reader of one member of an uncompressed tar: a seek to its data, no header scan."""
     def read():
-        with tarfile.open(shard) as tar:
-            return decode(tar.extractfile(name).read())
+        if member is None:
+            return None
+        with open(shard, "rb") as fh:
+            fh.seek(member.offset_data)
+            return decode(fh.read(member.size))
 
     return read
 
 
 def _webdataset(shards: list[Path]) -> list[LoadedProblem]:
+    """Each shard's headers are read once; its metadata now, its images when asked for."""
     items = []
     for shard in shards:
         with tarfile.open(shard) as tar:
-            names = [m.name for m in tar.getmembers() if m.isfile()]
-        for name in names:
-            if not name.endswith(".json"):
-                continue
-            key = name[:-len(".json")]
-            items.append(LoadedProblem(key, None, None, None, _read={
-                "input": _tar_member(shard, f"{key}.input.png", _png),
-                "answer": _tar_member(shard, f"{key}.answer.png", _png),
-                "metadata": _tar_member(shard, name, json.loads)}))
-    for item in items:  # the metadata names the task and index; read once, now
-        meta = item.metadata
-        item.benchmark, item.task = meta.get("benchmark"), meta.get("task")
-        item.idx = meta.get("idx")
+            members = {m.name: m for m in tar.getmembers() if m.isfile()}
+            metas = {name: tar.extractfile(m).read() for name, m in members.items()
+                     if name.endswith(".json")}
+        for name, raw in metas.items():
+            key, meta = name[:-len(".json")], json.loads(raw)
+            items.append(LoadedProblem(key, meta.get("benchmark"), meta.get("task"),
+                                       meta.get("idx"), _read={
+                "input": _tar_slice(shard, members.get(f"{key}.input.png"), _png),
+                "answer": _tar_slice(shard, members.get(f"{key}.answer.png"), _png),
+                "metadata": lambda raw=raw: json.loads(raw)}))
     return items
 
 
 def _parquet(shards: list[Path]) -> list[LoadedProblem]:
+    """Each shard's metadata column is read now; an image, from its row group when asked."""
     try:
         import pyarrow.parquet as pq
     except ImportError:
@@ -198,12 +201,16 @@ def _parquet(shards: list[Path]) -> list[LoadedProblem]:
                          "'paintkit[shards]'") from None
     items = []
     for shard in shards:
-        table = pq.read_table(shard, columns=["metadata"])
-        for row, text in enumerate(table.column("metadata").to_pylist()):
+        groups = pq.ParquetFile(shard).metadata
+        where = [(g, k) for g in range(groups.num_row_groups)
+                 for k in range(groups.row_group(g).num_rows)]
+        texts = pq.read_table(shard, columns=["metadata"]).column("metadata").to_pylist()
+        for row, text in enumerate(texts):
             meta = json.loads(text)
 
-            def cell(column, row=row, shard=shard):
-                return pq.read_table(shard, columns=[column]).column(column)[row].as_py()
+            def cell(column, shard=shard, at=where[row]):
+                group = pq.ParquetFile(shard).read_row_group(at[0], columns=[column])
+                return group.column(column)[at[1]].as_py()
 
             items.append(LoadedProblem(
                 str(meta.get("problem_id", f"{shard.name}/{row}")), meta.get("benchmark"),
