@@ -26,9 +26,17 @@ from pathlib import Path
 from paintkit._version import __version__
 from paintkit.layout.folders import visible_dirs
 from paintkit.layout.problem_files import parse_problem_file
+from paintkit.loader import load
 from paintkit.parallel import map_in_workers
 from paintkit.stats.results_file import MANIFEST_FILE_NAME, file_sha256
-from paintkit.verify.release import PARTS, SUFFIX_PART, hash_chunk, read_release, tree_files
+from paintkit.verify.release import (
+    PARTS,
+    SUFFIX_PART,
+    content_hash,
+    hash_chunk,
+    read_release,
+    tree_files,
+)
 from paintkit.verify.verdict import Verdict
 
 __all__ = ["verify_benchmark"]
@@ -160,20 +168,32 @@ def _hash_tree(bench_dir: Path, keys: list[str], jobs: int) -> dict[str, tuple]:
     return found
 
 
-def _check_release(bench_dir: Path, entry: dict, reason: str, edited: dict[str, list[str]],
-                   jobs: int, verdict: Verdict) -> int:
-    """Compare one released benchmark's folder with its list; returns how many files whose
-    manifest hash differs still hold the release's content."""
-    name, expected = bench_dir.name, entry["problems"]
+def _tree_found(bench_dir: Path, expected: dict, jobs: int) -> dict[str, tuple]:
+    """``{key: (hashes or None, what is wrong or None)}`` of a benchmark folder's problems
+    (problems not in the release: ``(None, None)``, not hashed)."""
     files = tree_files(bench_dir)
-    present_tasks = {key.split("/")[0] for key in files}
+    found: dict[str, tuple] = {key: (None, None) for key in files}
+    for key in set(files) & set(expected):
+        if len(files[key]) < len(PARTS):
+            gone = [_FILE_PART[p] for p in PARTS if p not in files[key]]
+            found[key] = (None, f"{', '.join(gone)} missing")
     complete = [k for k in sorted(set(files) & set(expected)) if len(files[k]) == len(PARTS)]
-    hashed = _hash_tree(bench_dir, complete, jobs)
+    for key, (hashes, error) in _hash_tree(bench_dir, complete, jobs).items():
+        found[key] = (hashes, None if error is None else f"unreadable ({error})")
+    return found
+
+
+def _compare(name: str, expected: dict, found: dict[str, tuple], reason: str,
+             edited: dict[str, list[str]], verdict: Verdict) -> int:
+    """Compare one released benchmark's problems found in the copy with its list; returns
+    how many problems whose files differ from the manifest still hold the release's
+    content."""
+    present_tasks = {key.split("/")[0] for key in found}
     lines: list[str] = []
     absent_tasks: dict[str, int] = {}
     gone_whole: dict[str, list[str]] = {}
     reencoded = 0
-    for key in sorted(set(expected) | set(files)):
+    for key in sorted(set(expected) | set(found)):
         problem = f"{name}/{key}"
         why = "; ".join(edited.get(problem, [])) or reason
         if key not in expected:
@@ -185,16 +205,12 @@ def _check_release(bench_dir: Path, entry: dict, reason: str, edited: dict[str, 
             absent_tasks[task] = absent_tasks.get(task, 0) + 1
             continue
         verdict.checked += 1
-        if key not in files:
+        if key not in found:
             gone_whole.setdefault(task, []).append(key.split("/")[1])
             continue
-        if len(files[key]) < len(PARTS):
-            gone = [_FILE_PART[p] for p in PARTS if p not in files[key]]
-            lines.append(f"{problem}: {', '.join(gone)} missing")
-            continue
-        hashes, error = hashed[key]
-        if error is not None:
-            lines.append(f"{problem}: unreadable ({error})")
+        hashes, wrong = found[key]
+        if wrong is not None:
+            lines.append(f"{problem}: {wrong}")
             continue
         differ = [part for part, mine, theirs in
                   zip(PARTS, hashes.split(), expected[key].split(), strict=True) if mine != theirs]
@@ -214,6 +230,52 @@ def _check_release(bench_dir: Path, entry: dict, reason: str, edited: dict[str, 
     return reencoded
 
 
+def _shard_set(root: Path, release: dict, verdict: Verdict) -> Verdict:
+    """A folder of ``shard-*.tar`` / ``shard-*.parquet`` files: every problem (opened with
+    :func:`paintkit.load`) against the release, by its ``task`` and ``idx``; shard files
+    against the manifest (a shard holds many problems: an edited one is named once)."""
+    manifest = _manifest(root)
+    edited_shards = []
+    if manifest is None:
+        verdict.notes.append(f"no {MANIFEST_FILE_NAME}: the shards are checked against the "
+                             "release alone")
+    else:
+        for name, entry in sorted(manifest["files"].items()):
+            target = root / name
+            if not target.is_file() or file_sha256(target) != entry.get("sha256"):
+                edited_shards.append(name)
+        if edited_shards:
+            verdict.notes.append(f"{', '.join(edited_shards)}: missing or edited since they "
+                                 f"were generated (their hash differs from {MANIFEST_FILE_NAME})")
+    owner = {key.split("/")[0]: bench for bench, entry in release["benchmarks"].items()
+             for key in entry["problems"]}
+    found: dict[str, dict[str, tuple]] = {}
+    for item in load(root, kind="shards"):
+        try:
+            meta = item.metadata
+            key = f"{meta['task']}/{int(meta['idx']):03d}"
+            hashes = " ".join((content_hash(item.input), content_hash(item.answer),
+                               content_hash(meta)))
+            found.setdefault(owner.get(meta["task"], "?"), {})[key] = (hashes, None)
+        except (KeyError, TypeError, ValueError) as exc:
+            verdict.checked += 1
+            verdict.differs.append(f"{item.key}: unreadable ({exc})")
+    for name in sorted(found):
+        if name not in release["benchmarks"]:
+            verdict.checked += len(found[name])
+            verdict.differs += [f"{key}: not in the release (a task of no released "
+                                "benchmark)" for key in sorted(found[name])]
+            continue
+        reason = (f"in {', '.join(edited_shards)}, edited since generated" if edited_shards
+                  else _tree_reason(manifest, name, release))
+        before = len(verdict.differs)
+        _compare(name, release["benchmarks"][name]["problems"], found[name], reason, {},
+                 verdict)
+        if len(verdict.differs) > before and not reason.startswith("made by this version"):
+            verdict.notes.append(f"{name}: {reason}")
+    return verdict
+
+
 def verify_benchmark(root, *, jobs: int = 1, release: dict | None = None) -> Verdict:
     """Check the benchmark copy ``root`` (a tree of ``<Benchmark>/`` folders, or one
     benchmark folder) against the release's content hashes (see the module docstring).
@@ -230,6 +292,8 @@ def verify_benchmark(root, *, jobs: int = 1, release: dict | None = None) -> Ver
     if not root.is_dir():
         raise ValueError(f"{root}: not a folder; 'paintkit verify' checks a benchmark tree")
     release = read_release() if release is None else release
+    if any(root.glob("shard-*.tar")) or any(root.glob("shard-*.parquet")):
+        return _shard_set(root, release, Verdict())
     if _is_benchmark_folder(root):
         tree_root, bench_dirs = root.parent, [root]
     else:
@@ -267,7 +331,8 @@ def verify_benchmark(root, *, jobs: int = 1, release: dict | None = None) -> Ver
             continue
         reason = _tree_reason(manifest, bench_dir.name, release)
         before = len(verdict.differs)
-        reencoded += _check_release(bench_dir, entry, reason, edited, jobs, verdict)
+        found = _tree_found(bench_dir, entry["problems"], jobs)
+        reencoded += _compare(bench_dir.name, entry["problems"], found, reason, edited, verdict)
         if len(verdict.differs) > before and not reason.startswith("made by this version"):
             verdict.notes.append(f"{bench_dir.name}: {reason}")
     if reencoded:

@@ -4,8 +4,10 @@ item 12)."""
 
 from __future__ import annotations
 
+import io
 import json
 import shutil
+import tarfile
 
 import pytest
 
@@ -163,3 +165,32 @@ def test_bad_use_is_one_line(tmp_path, capsys):
     assert "--results and --outputs go together" in capsys.readouterr().err
     assert main(["verify", "--results", str(tmp_path), "--outputs", str(tmp_path)]) == 2
     assert "no results.json" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("fmt", ["webdataset", "parquet"])
+def test_a_shard_set_is_checked_against_the_release_too(release_copy, tmp_path, fmt):
+    if fmt == "parquet":
+        pytest.importorskip("pyarrow")
+    shards = tmp_path / fmt
+    assert main(["generate", "paintbench", "--out", str(shards), "--tasks", "translation",
+                 "--conditions", "baseline", "--no-preservation", "--format", fmt,
+                 "--shard-size", "6", "--engine", "inprocess", "--quiet"]) == 0
+    verdict = verify_benchmark(shards, release=release_copy[1])
+    assert verdict.ok and verdict.checked == 12, verdict
+    if fmt != "webdataset":
+        return
+    first = sorted(shards.glob("shard-*.tar"))[0]  # one instruction reworded inside a shard
+    with tarfile.open(first) as tar:
+        members = [(m, tar.extractfile(m).read()) for m in tar.getmembers()]
+    with tarfile.open(first, "w") as tar:
+        for k, (member, data) in enumerate(members):
+            if member.name.endswith(".json") and k < 3:
+                meta = json.loads(data)
+                meta["instruction"] += " Please."
+                data = json.dumps(meta).encode()
+                member.size = len(data)
+            tar.addfile(member, io.BytesIO(data))
+    verdict = verify_benchmark(shards, release=release_copy[1])
+    assert len(verdict.differs) == 1 and verdict.differs[0].endswith(
+        ": metadata differs from the release (in shard-000000.tar, edited since generated)")
+    assert any("shard-000000.tar: missing or edited" in note for note in verdict.notes)
