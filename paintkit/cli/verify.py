@@ -26,7 +26,7 @@ def register(subparsers) -> None:
         "matches, 1 when something differs. See docs/verify.md.",
     )
     parser.add_argument("benchmark_dir", nargs="?", metavar="BENCHMARK_DIR",
-                        help="a benchmark tree (or one benchmark folder)")
+                        help="a benchmark tree, one benchmark folder, or a folder of shards")
     parser.add_argument("--benchmarks", metavar="DIR", dest="benchmarks_root",
                         help="the same as BENCHMARK_DIR")
     parser.add_argument("--results", metavar="DIR", help="a results folder to check "
