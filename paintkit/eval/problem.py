@@ -65,6 +65,7 @@ def score_problem(
     extra_metrics: tuple[str, ...] = (),
     explain: int | None = None,
     images: tuple[np.ndarray, np.ndarray] | None = None,
+    scorer=None,
 ) -> list[dict]:
     """standard rows (docs/file-layout.md) of ``problem`` for each model; diff PNGs and their error segments
     (``<NNNN>_segments.json``) if ``images_root`` is given. ``images``: ``(input, answer)``
@@ -78,7 +79,10 @@ def score_problem(
     ``explain``: a tolerance (0..10) to add ``row["explanation"]``, the output's object
     tags and error segments (:func:`paintkit.explainer.explain`) from the per-pixel
     bins the scoring computes anyway, with the problem's scenes prepared once for every
-    model.
+    model. ``scorer``: scores the decoded outputs of every model at once,
+    ``scorer(outputs, answer, inp, delta_e, return_bins) -> [(ProblemScore, bins), ...]``
+    (e.g. :class:`paintkit.eval.device_scoring.DeviceScorer` on a GPU); default: Numba on
+    the CPU, output by output (:func:`score_output`).
 
     Raises:
         LayoutError / ImageDecodeError: the benchmark's own files are unreadable (a broken
@@ -89,12 +93,18 @@ def score_problem(
     edit_mask = (answer != inp).any(axis=-1) if images_root is not None else None
     explainer = _Explainer(meta, inp, answer, explain, delta_e) if explain is not None else None
     rows = []
+    loaded = []
     for model in models:
         path = problem.output_path(outputs_root, model)
         signature = output_signature(path)  # before reading: a later change is rescored
-        output = load_output(path)
-        result, bins = score_output(output, answer, inp, delta_e=delta_e,
-                                    return_bins=images_root is not None or explain is not None)
+        loaded.append((model, signature, load_output(path)))
+    want_bins = images_root is not None or explain is not None
+    if scorer is None:
+        scored = [score_output(output, answer, inp, delta_e=delta_e, return_bins=want_bins)
+                  for _, _, output in loaded]
+    else:
+        scored = scorer([output for _, _, output in loaded], answer, inp, delta_e, want_bins)
+    for (model, signature, output), (result, bins) in zip(loaded, scored, strict=True):
         row = ResultRow(
             model=model, benchmark=problem.benchmark, task=problem.task, idx=problem.idx,
             mode=meta.get("mode", "default"), visual_condition=meta.get("visual_condition"),

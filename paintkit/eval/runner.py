@@ -125,6 +125,8 @@ def evaluate(
     explain: int | None = None,
     engine: str = "process",
     address: str | None = None,
+    num_gpus: float = 0,
+    device: str = "auto",
 ) -> EvalSummary:
     """Score model outputs in the standard layout (docs/file-layout.md) into ``out_dir/problem_stats.jsonl``.
 
@@ -146,6 +148,9 @@ def evaluate(
     ``engine``: ``"process"`` (a local pool of ``jobs`` workers, the default) or ``"ray"``
     (Ray Data actors on the cluster at ``address``, or a local instance of ``jobs`` CPUs;
     every node must see the three folders at the same paths): the same rows in the same order.
+    ``num_gpus`` (Ray): GPUs per scoring actor, which then scores on its GPU; ``device``:
+    ``"auto"`` (the actor's GPU if it has one), ``"cpu"`` or ``"cuda"``
+    (:func:`paintkit.eval.device_scoring.actor_device`).
 
     Raises:
         LayoutError: a tree that breaks the layout, a malformed problem JSON, an unknown
@@ -163,6 +168,7 @@ def evaluate(
         raise ValueError(f"engine: expected process or ray, got {engine!r}")
     if address is not None and engine != "ray":
         raise ValueError("address needs engine='ray'")
+    check_ray_options(engine, num_gpus, device)
     problems = discover_problems(benchmarks_root, benchmarks, tasks)
     model_names = discover_models(outputs_root, models)
     metas = [read_metadata(p) for p in problems]  # a broken JSON stops the run here
@@ -209,12 +215,14 @@ def evaluate(
         keep = [r for k, r in rows.items() if k not in replace] \
             if replace or loaded.needs_rewrite or dropped else None
         _run(work, outputs_root, out_dir, results_path, keep, summary, jobs, save_images,
-             progress, chunk_size, (delta_e, extra_metrics, explain), (engine, address))
+             progress, chunk_size, (delta_e, extra_metrics, explain),
+             (engine, address, num_gpus, device))
     return summary
 
 
 def _run(work, outputs_root, out_dir, results_path, keep, summary, jobs, save_images,
-         progress, chunk_size, options=("cie76", (), None), engine=("process", None)) -> None:
+         progress, chunk_size, options=("cie76", (), None),
+         engine=("process", None, 0, "auto")) -> None:
     images_root = out_dir / DIFFS_FOLDER if save_images else None
     total = sum(len(ms) for _, ms, _ in work)
     bar = Progress(summary.skipped + total, verb="scored", enabled=progress)
@@ -229,7 +237,7 @@ def _run(work, outputs_root, out_dir, results_path, keep, summary, jobs, save_im
             bar.update(processed=len(rows))
 
         if engine[0] == "ray":
-            _run_on_ray(work, outputs_root, images_root, options, consume, jobs, engine[1])
+            _run_on_ray(work, outputs_root, images_root, options, consume, jobs, *engine[1:])
         elif jobs == 1 or len(work) <= 1:
             for item in work:
                 consume(_score_chunk([item], outputs_root, images_root, *options))
@@ -242,7 +250,20 @@ def _run(work, outputs_root, out_dir, results_path, keep, summary, jobs, save_im
 
 
 
-def _run_on_ray(work, outputs_root, images_root, options, consume, jobs, address) -> None:
+def check_ray_options(engine: str, num_gpus: float, device: str) -> None:
+    """One-line ``ValueError`` for GPU options that are wrong or need ``engine="ray"``."""
+    from paintkit.eval.device_scoring import check_device
+
+    check_device(device)
+    if not isinstance(num_gpus, int | float) or not num_gpus >= 0:
+        raise ValueError(f"num_gpus: expected a number >= 0, got {num_gpus!r}")
+    if engine != "ray" and (num_gpus or device != "auto"):
+        raise ValueError("num_gpus and device apply to engine='ray' (the process pool scores "
+                         "on the CPU)")
+
+
+def _run_on_ray(work, outputs_root, images_root, options, consume, jobs, address,
+                num_gpus=0, device="auto") -> None:
     """Score ``work`` with Ray Data (:func:`paintkit.data.ray_data.score_on_ray`)."""
     from paintkit.engines.ray_engine import connect  # ray: only with engine="ray"
     from paintkit.eval.ray_scoring import import_ray, score_on_ray  # ray: only with engine="ray"
@@ -252,7 +273,8 @@ def _run_on_ray(work, outputs_root, images_root, options, consume, jobs, address
     if owns:
         connect(ray, address, jobs)
     try:
-        score_on_ray(work, outputs_root, images_root, options, consume)
+        score_on_ray(work, outputs_root, images_root, options, consume, num_gpus=num_gpus,
+                     device=device)
     finally:
         if owns:
             ray.shutdown()
