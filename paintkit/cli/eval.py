@@ -20,7 +20,10 @@ def register(subparsers) -> None:
         "<results>/problem_stats.jsonl (docs/file-layout.md). Resumable: scored problems are skipped.",
     )
     parser.add_argument("--benchmarks", required=True, metavar="DIR", dest="benchmarks_root",
-                        help="folder holding <Benchmark>/ folders (or one benchmark folder)")
+                        help="folder holding <Benchmark>/ folders (or one benchmark folder); "
+                        "with --engine ray also a Parquet / WebDataset shard set of paintkit "
+                        "generate (folder or URL, e.g. s3://bucket/corpus): the same rows, in "
+                        "the same order, as its directory layout gets")
     parser.add_argument("--outputs", required=True, metavar="DIR", dest="outputs_root",
                         help="folder holding <model>/<Benchmark>/<task>/NNNN_output.png")
     renamed(parser, "--results", "--out", default="eval_results", metavar="DIR",

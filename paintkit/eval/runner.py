@@ -107,6 +107,27 @@ def needs_scoring(row: dict | None, path: Path) -> bool:
     return not row["has_output"] and output_signature(path) is not None
 
 
+def existing_rows(results_path: Path, overwrite: bool, delta_e: str, summary: EvalSummary):
+    """``(loaded, rows, dropped)`` of the results file a run continues (the folder's lock
+    held): repairs noted in ``summary``; with ``overwrite`` the rows of another formula or
+    metric version go (``dropped`` of them), without it they are refused."""
+    remove_stale_temporaries(results_path)
+    loaded = load_results(results_path)
+    if loaded.needs_rewrite:
+        summary.notes.append(loaded.describe(results_path))
+    rows = loaded.rows
+    dropped = 0
+    if overwrite:  # rows of another formula or version go (rescored below)
+        rows = {k: r for k, r in rows.items() if same_metric(r, delta_e)}
+        dropped = len(loaded.rows) - len(rows)
+        if dropped:
+            summary.notes.append(f"dropped {dropped} row(s) of another delta_e formula "
+                                 "or metric version")
+    else:
+        check_one_delta_e(rows, delta_e, results_path)
+    return loaded, rows, dropped
+
+
 def evaluate(
     benchmarks_root,
     outputs_root,
@@ -148,6 +169,10 @@ def evaluate(
     ``engine``: ``"process"`` (a local pool of ``jobs`` workers, the default) or ``"ray"``
     (Ray Data actors on the cluster at ``address``, or a local instance of ``jobs`` CPUs;
     every node must see the three folders at the same paths): the same rows in the same order.
+    ``benchmarks_root`` may also be a shard set (``paintkit generate --format parquet`` or
+    ``webdataset``: a folder or fsspec URL with ``manifest.json``), scored with
+    ``engine="ray"`` into the rows and order the directory layout of the same suite gets
+    (:mod:`paintkit.eval.shard_eval`).
     ``num_gpus`` (Ray): GPUs per scoring actor, which then scores on its GPU; ``device``:
     ``"auto"`` (the actor's GPU if it has one), ``"cpu"`` or ``"cuda"``
     (:func:`paintkit.eval.device_scoring.actor_device`).
@@ -169,6 +194,19 @@ def evaluate(
     if address is not None and engine != "ray":
         raise ValueError("address needs engine='ray'")
     check_ray_options(engine, num_gpus, device)
+    from paintkit.eval.shard_eval import evaluate_shards, find_shard_set  # light until used
+
+    shards = find_shard_set(benchmarks_root)
+    if shards is not None:  # Parquet / WebDataset shards: Ray Data reads and scores them
+        if engine != "ray":
+            raise ValueError(f"{benchmarks_root}: a {shards.format} shard set is scored on Ray "
+                             "(engine='ray', paintkit eval --engine ray); or generate the "
+                             "directory layout for the local pool")
+        return evaluate_shards(shards, outputs_root, out_dir, models=models,
+                               benchmarks=benchmarks, tasks=tasks, jobs=jobs,
+                               save_images=save_images, overwrite=overwrite, progress=progress,
+                               options=(delta_e, extra_metrics, explain), address=address,
+                               num_gpus=num_gpus, device=device)
     problems = discover_problems(benchmarks_root, benchmarks, tasks)
     model_names = discover_models(outputs_root, models)
     metas = [read_metadata(p) for p in problems]  # a broken JSON stops the run here
@@ -177,20 +215,7 @@ def evaluate(
     filtered = benchmark_tasks(benchmarks_root) - {p.task for p in problems}
     summary.ignored = ignored_outputs(outputs_root, model_names, problems, filtered)
     with FolderLock(out_dir, EVAL_LOCK_NAME, "paintkit eval"):
-        remove_stale_temporaries(results_path)
-        loaded = load_results(results_path)
-        if loaded.needs_rewrite:
-            summary.notes.append(loaded.describe(results_path))
-        rows = loaded.rows
-        dropped = 0
-        if overwrite:  # rows of another formula or version go (rescored below)
-            rows = {k: r for k, r in rows.items() if same_metric(r, delta_e)}
-            dropped = len(loaded.rows) - len(rows)
-            if dropped:
-                summary.notes.append(f"dropped {dropped} row(s) of another delta_e formula "
-                                     "or metric version")
-        else:
-            check_one_delta_e(rows, delta_e, results_path)
+        loaded, rows, dropped = existing_rows(results_path, overwrite, delta_e, summary)
         work: list[tuple[BenchmarkProblem, list[str], dict]] = []
         replace: set = set()
         for problem, meta in zip(problems, metas, strict=True):

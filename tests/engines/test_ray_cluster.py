@@ -8,6 +8,7 @@ import time
 
 import pytest
 
+from paintkit.cli.main import main
 from paintkit.engines import write_suite
 from paintkit.eval import evaluate
 from paintkit.layout.benchmark import discover_problems
@@ -33,7 +34,7 @@ def _digest(root):
 def references(tmp_path_factory):
     """The in-process trees of SUITE: {format: (root, digest)}."""
     out = {}
-    for format in ("directory", "parquet"):
+    for format in ("directory", "parquet", "webdataset"):
         root = tmp_path_factory.mktemp(f"local-{format}")
         write_suite(SUITE, root, format=format, shard_size=5, engine="inprocess", progress=False)
         out[format] = (root, _digest(root))
@@ -75,7 +76,21 @@ def test_two_nodes_write_the_local_bytes_and_send_the_driver_records(cluster, re
     assert len(nodes) == 2
 
 
-def test_ray_data_gives_the_problems_and_the_eval_rows(cluster, references, tmp_path):
+@pytest.fixture(scope="module")
+def outputs(references, tmp_path_factory):
+    """Model "echo" answers with the input, "oracle" with the answer (a third missing)."""
+    outputs = tmp_path_factory.mktemp("outputs")
+    for k, problem in enumerate(discover_problems(references["directory"][0])):
+        for model, source in (("echo", problem.input_path), ("oracle", problem.answer_path)):
+            if model == "oracle" and k % 3 == 0:
+                continue  # some missing outputs
+            target = problem.output_path(outputs, model)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(source, target)
+    return outputs
+
+
+def test_ray_data_gives_the_problems_and_the_eval_rows(cluster, references, outputs, tmp_path):
     from paintkit.data.ray_data import problem_dataset
 
     root = references["directory"][0]
@@ -90,14 +105,6 @@ def test_ray_data_gives_the_problems_and_the_eval_rows(cluster, references, tmp_
         assert row["answer"] == problem.answer_path.read_bytes()
         assert meta["problem_id"] == row["key"] == spec.problem_id
 
-    outputs = tmp_path / "outputs"  # model "echo" answers with the input, "oracle" with the answer
-    for k, problem in enumerate(discover_problems(root)):
-        for model, source in (("echo", problem.input_path), ("oracle", problem.answer_path)):
-            if model == "oracle" and k % 3 == 0:
-                continue  # some missing outputs
-            target = problem.output_path(outputs, model)
-            target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(source, target)
     local = evaluate(root, outputs, tmp_path / "local", jobs=1, progress=False)
     on_ray = evaluate(root, outputs, tmp_path / "ray", engine="ray", progress=False)
     assert on_ray.scored == local.scored > 0
@@ -116,6 +123,38 @@ def test_ray_data_gives_the_problems_and_the_eval_rows(cluster, references, tmp_
     local_rows = [json.loads(line) for line in
                   (tmp_path / "local" / PROBLEM_STATS_NAME).read_text().splitlines()]
     assert from_shards == {(r["model"], r["task"], r["idx"]): r for r in local_rows}
+
+
+def test_eval_scores_a_shard_set_into_the_local_rows_and_order(cluster, references, outputs,
+                                                               tmp_path):
+    local = tmp_path / "local"
+    evaluate(references["directory"][0], outputs, local, jobs=1, progress=False)
+    expected = (local / PROBLEM_STATS_NAME).read_bytes()
+    for format, where in (("parquet", f"file://{references['parquet'][0]}"),
+                          ("webdataset", str(references["webdataset"][0]))):
+        results = tmp_path / format
+        code = main(["eval", "--engine", "ray", "--benchmarks", where, "--outputs", str(outputs),
+                     "--results", str(results), "--quiet"])
+        assert code == 0
+        assert (results / PROBLEM_STATS_NAME).read_bytes() == expected, format
+    # Resume: nothing to do, then one changed output rescored as the local eval rescores it.
+    again = evaluate(references["parquet"][0], outputs, tmp_path / "parquet", engine="ray",
+                     progress=False)
+    assert (again.scored, again.skipped) == (0, expected.count(b"\n"))
+    changed = discover_problems(references["directory"][0])[4].output_path(outputs, "echo")
+    original = changed.read_bytes()
+    try:
+        shutil.copyfile(discover_problems(references["directory"][0])[4].answer_path, changed)
+        evaluate(references["directory"][0], outputs, local, jobs=1, progress=False)
+        again = evaluate(references["webdataset"][0], outputs, tmp_path / "webdataset",
+                         engine="ray", progress=False)
+        assert (again.scored, again.rescored) == (1, 1)
+        assert (tmp_path / "webdataset" / PROBLEM_STATS_NAME).read_bytes() == \
+            (local / PROBLEM_STATS_NAME).read_bytes()
+    finally:
+        changed.write_bytes(original)
+    with pytest.raises(ValueError, match="shard set is scored on Ray"):
+        evaluate(references["parquet"][0], outputs, tmp_path / "no", progress=False)
 
 
 def test_a_run_that_loses_a_worker_node_resumes_to_the_same_tree(cluster, references, tmp_path):

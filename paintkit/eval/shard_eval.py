@@ -1,0 +1,288 @@
+"""``paintkit eval --engine ray`` on a shard set: Parquet or WebDataset shards of problems
+(``paintkit generate --format parquet|webdataset``, in a folder or at an fsspec URL) scored
+where they lie, into the ``problem_stats.jsonl`` the directory layout of the same suite gets.
+
+Ray Data reads the shards (``read_parquet`` / ``read_webdataset``), :class:`ScoreShardSet`
+actors decode each problem's input and answer from its row and score every model's output
+(``<outputs>/<model>/<benchmark>/<task>/NNNN_output.png``), and Ray Data sorts the results
+by ``(task folder, idx)``: the order in which ``paintkit eval`` walks a benchmark folder, so
+the file is byte for byte the local eval's of the same problems. Resuming works as it does
+locally (the actors skip the (model, problem) pairs already scored whose output did not
+change). The driver reads only ``manifest.json`` and writes only the results; Ray Data owns
+reading, scheduling, retries and the sort.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from paintkit.engines.work import single_thread_worker
+from paintkit.eval.device_scoring import actor_device, scorer_for
+from paintkit.eval.problem import score_problem
+from paintkit.eval.ray_scoring import SCORE_BATCH, actor_count, import_ray
+from paintkit.eval.runner import EvalSummary, existing_rows, needs_scoring
+from paintkit.io.folder_lock import FolderLock
+from paintkit.io.images import ImageDecodeError, decode_rgb_bytes
+from paintkit.io.jsonl import parse_json
+from paintkit.io.progress import Progress
+from paintkit.layout.benchmark import BenchmarkProblem
+from paintkit.layout.errors import LayoutError
+from paintkit.layout.outputs import discover_models
+from paintkit.layout.problem_stats import ResultsWriter
+from paintkit.layout.results import DIFFS_FOLDER, EVAL_LOCK_NAME, PROBLEM_STATS_NAME
+from paintkit.layout.rows import RowKey
+from paintkit.storage import Target, is_url
+
+#: Shard formats scored from their rows, and their file extension.
+SHARD_FORMATS = {"parquet": "parquet", "webdataset": "tar"}
+_MANIFEST = "manifest.json"  # paintkit.writers.manifest.MANIFEST_NAME (no Skia import here)
+
+
+@dataclass(frozen=True)
+class ShardSet:
+    """A finished shard set: where it is, its format, benchmark name and shard files."""
+
+    target: Target
+    format: str
+    benchmark: str
+    shards: tuple[str, ...]
+    problems: int
+
+    def paths_and_filesystem(self):
+        """``(paths, filesystem)`` for Ray Data's readers: local paths, or the URL's
+        filesystem paths with fsspec's filesystem wrapped for pyarrow."""
+        paths = [self.target.location(name) for name in self.shards]
+        if self.target.local:
+            return paths, None
+        from pyarrow.fs import FSSpecHandler, PyFileSystem
+
+        return paths, PyFileSystem(FSSpecHandler(self.target.filesystem()))
+
+
+def find_shard_set(root) -> ShardSet | None:
+    """The shard set at ``root`` (an fsspec URL, or a folder holding ``shard-000000.parquet``
+    or ``.tar`` and ``manifest.json``), or None for anything else (a benchmark folder).
+
+    Raises:
+        LayoutError: a URL that holds no finished Parquet / WebDataset shard set, or a
+            shard set whose manifest is unreadable, incomplete or of a combined suite.
+    """
+    if not is_url(root):
+        folder = Path(root)
+        if not any((folder / f"shard-000000.{ext}").is_file() for ext in SHARD_FORMATS.values()):
+            return None
+    try:
+        target = Target.parse(root)
+    except ValueError as exc:
+        raise LayoutError(str(exc).replace("--out ", "")) from None
+    data = target.read_bytes(_MANIFEST)
+    if data is None:
+        raise LayoutError(f"{target.display(_MANIFEST)}: missing; a shard set to score is one "
+                          "'paintkit generate --format parquet|webdataset' finished")
+    try:
+        manifest = parse_json(data.decode("utf-8"))
+        layout, suite, files = manifest["layout"], manifest["suite"], manifest["files"]
+        format = layout["format"]
+    except (ValueError, KeyError, TypeError) as exc:
+        raise LayoutError(f"{target.display(_MANIFEST)}: not a paintkit manifest ({exc})") from None
+    if format not in SHARD_FORMATS:
+        raise LayoutError(f"{target}: {format} shards are not scored from their rows; score "
+                          f"{' or '.join(SHARD_FORMATS)} shards or the directory layout")
+    if not manifest.get("complete"):
+        raise LayoutError(f"{target}: the shard set is incomplete (its paintkit generate run "
+                          "did not finish); run that command again first")
+    benchmark = suite.get("benchmark") if isinstance(suite, dict) else None
+    if not isinstance(benchmark, str) or benchmark in ("", ".") or suite.get("parts"):
+        raise LayoutError(f"{target}: a shard set of several benchmarks; score each "
+                          "benchmark's shard set on its own")
+    ext = f".{SHARD_FORMATS[format]}"
+    shards = tuple(sorted(name for name in files if name.endswith(ext)))
+    return ShardSet(target, format, benchmark, shards, int(suite.get("problems", 0)))
+
+
+def _row_state(row: dict) -> dict:
+    """What :func:`~paintkit.eval.runner.needs_scoring` reads of an existing row."""
+    if "output_file" in row:
+        return {"output_file": row["output_file"]}
+    return {"has_output": bool(row.get("has_output"))}
+
+
+class ScoreShardSet:
+    """``map_batches`` class of :func:`evaluate_shards`: rows of Parquet shards (``input`` /
+    ``answer`` structs, ``metadata`` JSON) or of WebDataset shards read with
+    ``decoder=None`` (``input.png``, ``answer.png``, ``json`` bytes) -> per problem
+    ``task`` (its folder), ``idx``, ``rows`` (JSON list of the rows scored now, ``scored``
+    of them), ``skipped`` (models whose row stands) and ``replaced`` (JSON list of models whose
+    earlier row the new one replaces).
+
+    ``done``: ``{(model, task, idx): state}`` of the rows already in the results file (see
+    :func:`_row_state`); ``tasks``: task folders to score (None: all).
+    """
+
+    def __init__(self, outputs_root, benchmark: str, models: list[str], *, done=None,
+                 overwrite: bool = False, tasks=None, images_root=None, delta_e="cie76",
+                 extra_metrics=(), explain=None, device: str = "auto"):
+        single_thread_worker()
+        self.scorer = scorer_for(actor_device(device))
+        self.outputs_root, self.benchmark = Path(outputs_root), benchmark
+        self.models, self.done, self.overwrite = list(models), dict(done or {}), overwrite
+        self.tasks = None if tasks is None else set(tasks)
+        self.images_root = None if images_root is None else Path(images_root)
+        self.options = {"delta_e": delta_e, "extra_metrics": tuple(extra_metrics),
+                        "explain": explain}
+
+    @staticmethod
+    def _problem(batch: dict, i: int) -> tuple[str, dict, np.ndarray, np.ndarray]:
+        if "metadata" in batch:  # Parquet
+            key, meta = str(batch["key"][i]), parse_json(str(batch["metadata"][i]))
+            blobs = batch["input"][i]["bytes"], batch["answer"][i]["bytes"]
+        else:  # WebDataset
+            key, meta = str(batch["__key__"][i]), parse_json(bytes(batch["json"][i]).decode())
+            blobs = bytes(batch["input.png"][i]), bytes(batch["answer.png"][i])
+        inp = decode_rgb_bytes(blobs[0], f"{key} input")
+        answer = decode_rgb_bytes(blobs[1], f"{key} answer")
+        if inp.shape != answer.shape:
+            raise ImageDecodeError(f"{key}: answer is {answer.shape[1]}x{answer.shape[0]} "
+                                   f"but the input is {inp.shape[1]}x{inp.shape[0]}")
+        return key, meta, inp, answer
+
+    def __call__(self, batch: dict) -> dict:
+        out: dict[str, list] = {"task": [], "idx": [], "rows": [], "scored": [], "skipped": [],
+                                "replaced": []}
+        first = "metadata" if "metadata" in batch else "json"
+        for i in range(len(batch[first])):
+            key, meta, inp, answer = self._problem(batch, i)
+            task, idx = str(meta["task"]), int(meta["idx"])
+            if self.tasks is not None and task not in self.tasks:
+                continue
+            problem = BenchmarkProblem(self.benchmark, task, idx, Path(key), f"{idx:03d}")
+            todo, replaced = [], []
+            for model in self.models:
+                state = self.done.get((model, task, idx))
+                if self.overwrite or needs_scoring(state,
+                                                   problem.output_path(self.outputs_root, model)):
+                    todo.append(model)
+                    if state is not None:
+                        replaced.append(model)
+            rows = score_problem(problem, todo, self.outputs_root, self.images_root, meta,
+                                 images=(inp, answer), scorer=self.scorer,
+                                 **self.options) if todo else []
+            for name, value in (("task", task), ("idx", idx), ("rows", json.dumps(rows)),
+                                ("scored", len(todo)), ("skipped", len(self.models) - len(todo)),
+                                ("replaced", json.dumps(replaced))):
+                out[name].append(value)
+        kinds = {"task": str, "idx": np.int64, "scored": np.int64, "skipped": np.int64}
+        return {name: np.array(values, dtype=kinds.get(name, object))
+                for name, values in out.items()}
+
+
+@contextmanager
+def ray_session(address: str | None, jobs: int):
+    """The Ray instance this process joined, or one :func:`connect` starts (and stops)."""
+    from paintkit.engines.ray_engine import connect
+
+    ray = import_ray()
+    owns = not ray.is_initialized()
+    if owns:
+        connect(ray, address, jobs)
+    try:
+        yield ray
+    finally:
+        if owns:
+            ray.shutdown()
+
+
+def read_shards(ray, shards: ShardSet):
+    """The shard set as a ``ray.data.Dataset`` of its rows (PNG bytes undecoded)."""
+    paths, filesystem = shards.paths_and_filesystem()
+    if shards.format == "parquet":
+        return ray.data.read_parquet(paths, filesystem=filesystem).select_columns(
+            ["key", "input", "answer", "metadata"])  # pushed down into the read
+    return ray.data.read_webdataset(paths, filesystem=filesystem, decoder=None)
+
+
+def evaluate_shards(shards: ShardSet, outputs_root, out_dir, *, models=None, benchmarks=None,
+                    tasks=None, jobs: int = 1, save_images: bool = False,
+                    overwrite: bool = False, progress: bool = True,
+                    options=("cie76", (), None), address: str | None = None,
+                    num_gpus: float = 0, device: str = "auto",
+                    concurrency: int | None = None) -> EvalSummary:
+    """Score ``shards`` into ``out_dir/problem_stats.jsonl`` on Ray (the module docstring);
+    the arguments are :func:`paintkit.eval.evaluate`'s."""
+    outputs_root, out_dir = Path(outputs_root), Path(out_dir)
+    benchmark = shards.benchmark
+    if benchmarks and benchmark not in benchmarks:
+        raise LayoutError(f"{shards.target}: no benchmark named {', '.join(sorted(benchmarks))}; "
+                          f"the shard set is {benchmark}")
+    model_names = discover_models(outputs_root, models)
+    scored_models = [m for m in model_names if (outputs_root / m / benchmark).is_dir()]
+    if not scored_models:
+        raise LayoutError(f"{outputs_root}: no model folder holds the benchmark {benchmark}")
+    results_path = out_dir / PROBLEM_STATS_NAME
+    summary = EvalSummary(results_path=results_path, models=model_names)
+    delta_e, extra_metrics, explain = options
+    with FolderLock(out_dir, EVAL_LOCK_NAME, "paintkit eval"), ray_session(address, jobs) as ray:
+        loaded, rows, dropped = existing_rows(results_path, overwrite, delta_e, summary)
+        done = {(k.model, k.task, k.idx): _row_state(r) for k, r in rows.items()
+                if k.benchmark == benchmark and k.model in scored_models}
+        if not progress:
+            ray.data.DataContext.get_current().enable_progress_bars = False
+        start = time.perf_counter()
+        actors = concurrency or max(1, actor_count(ray, None, num_gpus) - (num_gpus == 0))
+        scored = read_shards(ray, shards).map_batches(  # a CPU is left to the shard reads
+            ScoreShardSet, batch_size=SCORE_BATCH, concurrency=actors,
+            num_cpus=1, **({"num_gpus": num_gpus} if num_gpus > 0 else {}),
+            fn_constructor_kwargs={
+                "outputs_root": str(outputs_root), "benchmark": benchmark,
+                "models": scored_models, "done": done, "overwrite": overwrite, "tasks": tasks,
+                "images_root": str(out_dir / DIFFS_FOLDER) if save_images else None,
+                "delta_e": delta_e, "extra_metrics": tuple(extra_metrics), "explain": explain,
+                "device": device,
+            }).sort(["task", "idx"]).materialize()
+        replace, seen, total = set(), set(), 0
+        for batch in scored.select_columns(["task", "idx", "scored", "skipped", "replaced"]
+                                           ).iter_batches(batch_size=None, batch_format="numpy"):
+            summary.skipped += int(batch["skipped"].sum())
+            total += int(batch["scored"].sum())
+            for task, idx, models_json in zip(batch["task"], batch["idx"].tolist(),
+                                              batch["replaced"], strict=True):
+                seen.add(str(task))
+                replace.update(RowKey(m, benchmark, str(task), idx)
+                               for m in json.loads(models_json))
+        if tasks and not seen:
+            raise LayoutError(f"{shards.target}: no task folder named {', '.join(tasks)} in "
+                              "the shard set")
+        summary.rescored = len(replace)
+        keep = [r for k, r in rows.items() if k not in replace] \
+            if replace or loaded.needs_rewrite or dropped else None
+        _write(scored, results_path, keep, summary, Progress(
+            summary.skipped + total, verb="written", enabled=progress))
+        summary.seconds = time.perf_counter() - start
+    return summary
+
+
+def _write(scored, results_path: Path, keep, summary: EvalSummary, bar: Progress) -> None:
+    """Append the sorted dataset's rows to the results file, checking the order."""
+    bar.update(skipped=summary.skipped)
+    last = None
+    with ResultsWriter(results_path, keep=keep) as writer:
+        for batch in scored.select_columns(["task", "idx", "rows"]).iter_batches(
+                batch_size=None, batch_format="numpy"):
+            for task, idx, rows_json in zip(batch["task"], batch["idx"].tolist(),
+                                            batch["rows"], strict=True):
+                if last is not None and (str(task), idx) < last:
+                    raise RuntimeError(f"Ray Data returned {task}/{idx} after {last}")
+                last = (str(task), idx)
+                rows = json.loads(rows_json)
+                for row in rows:
+                    writer.write(row)
+                    summary.scored += 1
+                    summary.missing += not row["has_output"]
+                bar.update(processed=len(rows))
+    bar.close()
