@@ -244,7 +244,10 @@ def evaluate_shards(shards: ShardSet, outputs_root, out_dir, *, models=None, ben
                 "images_root": str(out_dir / DIFFS_FOLDER) if save_images else None,
                 "delta_e": delta_e, "extra_metrics": tuple(extra_metrics), "explain": explain,
                 "device": device,
-            }).sort(["task", "idx"]).materialize()
+            }).sort(["task", "idx"])
+        # Blocks leave the sort in order; this dataset's iterators keep that order.
+        scored.context.execution_options.preserve_order = True
+        scored = scored.materialize()
         replace, seen, total = set(), set(), 0
         for batch in scored.select_columns(["task", "idx", "scored", "skipped", "replaced"]
                                            ).iter_batches(batch_size=None, batch_format="numpy"):

@@ -125,36 +125,50 @@ def test_ray_data_gives_the_problems_and_the_eval_rows(cluster, references, outp
     assert from_shards == {(r["model"], r["task"], r["idx"]): r for r in local_rows}
 
 
-def test_eval_scores_a_shard_set_into_the_local_rows_and_order(cluster, references, outputs,
-                                                               tmp_path):
-    local = tmp_path / "local"
+@pytest.fixture(scope="module")
+def local_rows(references, outputs, tmp_path_factory):
+    """The local eval's results folder of the directory layout."""
+    local = tmp_path_factory.mktemp("local-eval")
     evaluate(references["directory"][0], outputs, local, jobs=1, progress=False)
-    expected = (local / PROBLEM_STATS_NAME).read_bytes()
-    for format, where in (("parquet", f"file://{references['parquet'][0]}"),
-                          ("webdataset", str(references["webdataset"][0]))):
-        results = tmp_path / format
-        code = main(["eval", "--engine", "ray", "--benchmarks", where, "--outputs", str(outputs),
-                     "--results", str(results), "--quiet"])
-        assert code == 0
-        assert (results / PROBLEM_STATS_NAME).read_bytes() == expected, format
-    # Resume: nothing to do, then one changed output rescored as the local eval rescores it.
-    again = evaluate(references["parquet"][0], outputs, tmp_path / "parquet", engine="ray",
-                     progress=False)
-    assert (again.scored, again.skipped) == (0, expected.count(b"\n"))
-    changed = discover_problems(references["directory"][0])[4].output_path(outputs, "echo")
-    original = changed.read_bytes()
-    try:
-        shutil.copyfile(discover_problems(references["directory"][0])[4].answer_path, changed)
-        evaluate(references["directory"][0], outputs, local, jobs=1, progress=False)
-        again = evaluate(references["webdataset"][0], outputs, tmp_path / "webdataset",
-                         engine="ray", progress=False)
-        assert (again.scored, again.rescored) == (1, 1)
-        assert (tmp_path / "webdataset" / PROBLEM_STATS_NAME).read_bytes() == \
-            (local / PROBLEM_STATS_NAME).read_bytes()
-    finally:
-        changed.write_bytes(original)
+    return local
+
+
+def test_eval_scores_a_parquet_shard_set_into_the_local_rows_and_order(cluster, references,
+                                                                       outputs, local_rows,
+                                                                       tmp_path):
+    results = tmp_path / "parquet"
+    code = main(["eval", "--engine", "ray", "--benchmarks", f"file://{references['parquet'][0]}",
+                 "--outputs", str(outputs), "--results", str(results), "--quiet"])
+    assert code == 0
+    assert (results / PROBLEM_STATS_NAME).read_bytes() == \
+        (local_rows / PROBLEM_STATS_NAME).read_bytes()
     with pytest.raises(ValueError, match="shard set is scored on Ray"):
         evaluate(references["parquet"][0], outputs, tmp_path / "no", progress=False)
+
+
+@pytest.mark.slow
+def test_a_webdataset_shard_set_resumes_as_the_local_eval(cluster, references, outputs,
+                                                          local_rows, tmp_path):
+    expected = (local_rows / PROBLEM_STATS_NAME).read_bytes()
+    results, local = tmp_path / "webdataset", tmp_path / "local"
+    shutil.copytree(local_rows, local)
+    first = evaluate(references["webdataset"][0], outputs, results, engine="ray", progress=False)
+    assert (results / PROBLEM_STATS_NAME).read_bytes() == expected
+    again = evaluate(references["webdataset"][0], outputs, results, engine="ray", progress=False)
+    assert (again.scored, again.skipped) == (0, first.scored)
+    problem = discover_problems(references["directory"][0])[4]  # its echo output changes
+    changed = problem.output_path(outputs, "echo")
+    original = changed.read_bytes()
+    try:
+        shutil.copyfile(problem.answer_path, changed)
+        evaluate(references["directory"][0], outputs, local, jobs=1, progress=False)
+        again = evaluate(references["webdataset"][0], outputs, results, engine="ray",
+                         progress=False)
+        assert (again.scored, again.rescored) == (1, 1)
+        assert (results / PROBLEM_STATS_NAME).read_bytes() == \
+            (local / PROBLEM_STATS_NAME).read_bytes() != expected
+    finally:
+        changed.write_bytes(original)
 
 
 def test_a_run_that_loses_a_worker_node_resumes_to_the_same_tree(cluster, references, tmp_path):
