@@ -7,8 +7,10 @@ and two models' outputs (one echoes the input, one the answer), then for each cl
 starts ``ray.cluster_utils.Cluster`` nodes of one CPU each on 127.0.0.1 and times
 ``evaluate(shards, outputs, results, engine="ray")`` twice: the first run includes every
 actor's start and Numba's first compilation, the second is the steady figure (actors start
-again, the compiled kernels come from Numba's cache). Problems/s counts problems, each
-scored for both models.
+again, the compiled kernels come from Numba's cache), after the local pool's figure (one
+process, the directory layout of the same suite). Problems/s counts problems, each scored
+for both models. On a cluster of C CPUs ``C - 1`` actors score (one CPU stays for the shard
+reads and the sort); a one-CPU instance runs one actor beside the reads.
 
 The nodes of one machine share its cores, disk and memory bus: one node against two shows
 the overhead of Ray Data (reads, actors, the sort), not how a real cluster scales.
@@ -29,8 +31,8 @@ os.environ["RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"] = "0"  # keep the nodes on 127.0
 NODE = {"num_cpus": 1, "node_ip_address": "127.0.0.1", "include_dashboard": False}
 
 
-def make_inputs(folder: Path, per_cell: int, shard_size: int) -> tuple[Path, Path, int]:
-    """``(shard set, outputs, problems)`` under ``folder``."""
+def make_inputs(folder: Path, per_cell: int, shard_size: int) -> tuple[Path, Path, Path, int]:
+    """``(directory layout, shard set, outputs, problems)`` under ``folder``."""
     from paintkit.engines import write_suite
     from paintkit.layout.benchmark import discover_problems
     from paintkit.suites import Suite
@@ -46,7 +48,7 @@ def make_inputs(folder: Path, per_cell: int, shard_size: int) -> tuple[Path, Pat
             target = problem.output_path(outputs, model)
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(source, target)
-    return shards, outputs, len(suite)
+    return tree, shards, outputs, len(suite)
 
 
 def time_cluster(nodes: int, shards: Path, outputs: Path, problems: int, folder: Path) -> list:
@@ -83,9 +85,16 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="paintkit-ray-score-") as tmp:
         folder = Path(tmp)
-        shards, outputs, problems = make_inputs(folder, args.per_cell, args.shard_size)
+        tree, shards, outputs, problems = make_inputs(folder, args.per_cell, args.shard_size)
         print(f"{problems} problems x 2 models, Parquet shards of {args.shard_size}; "
               f"load average {os.getloadavg()[0]:.1f}")
+        from paintkit.eval import evaluate
+
+        start = time.perf_counter()  # the local pool's figure on the directory layout
+        evaluate(tree, outputs, folder / "results-local", jobs=1, progress=False)
+        local = time.perf_counter() - start
+        print(f"local pool, 1 process (directory layout): {problems / local:.1f} problems/s "
+              f"({local:.1f} s)")
         for nodes in (int(n) for n in args.nodes.split(",")):
             first, steady = time_cluster(nodes, shards, outputs, problems, folder)
             print(f"{nodes} node(s) x 1 CPU: first run {problems / first:.1f} problems/s "

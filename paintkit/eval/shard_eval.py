@@ -201,10 +201,26 @@ def ray_session(address: str | None, jobs: int):
 def read_shards(ray, shards: ShardSet):
     """The shard set as a ``ray.data.Dataset`` of its rows (PNG bytes undecoded)."""
     paths, filesystem = shards.paths_and_filesystem()
+    blocks = max(1, len(paths))  # a block per shard
     if shards.format == "parquet":
-        return ray.data.read_parquet(paths, filesystem=filesystem).select_columns(
-            ["key", "input", "answer", "metadata"])  # pushed down into the read
-    return ray.data.read_webdataset(paths, filesystem=filesystem, decoder=None)
+        return ray.data.read_parquet(paths, filesystem=filesystem, override_num_blocks=blocks
+                                     ).select_columns(["key", "input", "answer", "metadata"])
+    return ray.data.read_webdataset(paths, filesystem=filesystem, decoder=None,
+                                    override_num_blocks=blocks)
+
+
+def scoring_actors(ray, concurrency: int | None, num_gpus: float) -> tuple[int, float]:
+    """``(actors, CPUs per actor)``: one CPU each and one per CPU but one (``concurrency``
+    if given; with ``num_gpus`` as many as the GPUs hold), so that a CPU stays free for the
+    tasks Ray Data runs beside them (listing and reading the shards, the sort): actors
+    holding every CPU would starve the reads that feed them. Where that CPU is not there
+    the actors share what is left (none on a one-CPU instance: they then share its CPU)."""
+    cpus = float(ray.cluster_resources().get("CPU", 1))
+    actors = actor_count(ray, concurrency, num_gpus) if concurrency or num_gpus > 0 \
+        else max(1, int(cpus) - 1)
+    if cpus - actors >= 1:
+        return actors, 1.0
+    return actors, max(0.0, (cpus - 1) / actors)
 
 
 def evaluate_shards(shards: ShardSet, outputs_root, out_dir, *, models=None, benchmarks=None,
@@ -234,10 +250,10 @@ def evaluate_shards(shards: ShardSet, outputs_root, out_dir, *, models=None, ben
         if not progress:
             ray.data.DataContext.get_current().enable_progress_bars = False
         start = time.perf_counter()
-        actors = concurrency or max(1, actor_count(ray, None, num_gpus) - (num_gpus == 0))
-        scored = read_shards(ray, shards).map_batches(  # a CPU is left to the shard reads
+        actors, actor_cpus = scoring_actors(ray, concurrency, num_gpus)
+        scored = read_shards(ray, shards).map_batches(
             ScoreShardSet, batch_size=SCORE_BATCH, concurrency=actors,
-            num_cpus=1, **({"num_gpus": num_gpus} if num_gpus > 0 else {}),
+            num_cpus=actor_cpus, **({"num_gpus": num_gpus} if num_gpus > 0 else {}),
             fn_constructor_kwargs={
                 "outputs_root": str(outputs_root), "benchmark": benchmark,
                 "models": scored_models, "done": done, "overwrite": overwrite, "tasks": tasks,
@@ -245,8 +261,10 @@ def evaluate_shards(shards: ShardSet, outputs_root, out_dir, *, models=None, ben
                 "delta_e": delta_e, "extra_metrics": tuple(extra_metrics), "explain": explain,
                 "device": device,
             }).sort(["task", "idx"])
-        # Blocks leave the sort in order; this dataset's iterators keep that order.
+        # Blocks leave the sort in order; this dataset's iterators keep that order. The sort
+        # has a partition per shard (Ray Data's default, 200, is for big data).
         scored.context.execution_options.preserve_order = True
+        scored.context.default_hash_shuffle_parallelism = max(1, len(shards.shards))
         scored = scored.materialize()
         replace, seen, total = set(), set(), 0
         for batch in scored.select_columns(["task", "idx", "scored", "skipped", "replaced"]
