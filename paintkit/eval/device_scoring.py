@@ -95,8 +95,8 @@ class DeviceScorer:
                  delta_e: str = "cie76", return_bins: bool = False) -> list[tuple[Any, Any]]:
         import torch
 
-        from paintkit.metrics.score import tolerance_statistics
-        from paintkit.metrics.targets import prepare_targets
+        from paintkit.metrics.score import tolerance_statistics  # torch (the device path)
+        from paintkit.metrics.targets import prepare_targets  # torch (the device path)
 
         if not outputs:
             return []

@@ -45,6 +45,17 @@ def output_signature(path: Path) -> dict | None:
     return {"bytes": int(st.st_size), "mtime_ns": int(st.st_mtime_ns)}
 
 
+def needs_scoring(row: dict | None, path: Path) -> bool:
+    """Whether ``(model, problem)`` is scored this run: no row yet, or its output appeared
+    or changed since the row was written (rows of other tools: only a missing output that
+    now exists)."""
+    if row is None:
+        return True
+    if "output_file" in row:
+        return row["output_file"] != output_signature(path)
+    return not row["has_output"] and output_signature(path) is not None
+
+
 def load_output(path: Path):
     """The decoded output, or a :class:`MissingImage` with a one-line reason."""
     try:

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from paintkit.eval.problem import output_signature, score_problem
+from paintkit.eval.device_scoring import check_device
+from paintkit.eval.problem import needs_scoring, score_problem
 from paintkit.explainer.problem import check_tolerance
 from paintkit.io.folder_lock import FolderLock
 from paintkit.io.progress import Progress
@@ -21,12 +24,16 @@ from paintkit.layout.errors import LayoutError
 from paintkit.layout.outputs import discover_models, ignored_outputs
 from paintkit.layout.problem_stats import ResultsWriter, load_results, remove_stale_temporaries
 from paintkit.layout.results import DIFFS_FOLDER, EVAL_LOCK_NAME, PROBLEM_STATS_NAME
+from paintkit.layout.rows import RowKey
 from paintkit.metrics.similarity import EXTRA_METRICS
 from paintkit.metrics.version import METRIC_VERSION, row_metric_version
 from paintkit.parallel import map_in_workers
 
-__all__ = ["EvalSummary", "check_extra_metrics", "check_one_delta_e", "evaluate", "needs_scoring",
-           "same_metric"]
+if TYPE_CHECKING:
+    from paintkit.eval.shard_eval import ShardSet
+
+__all__ = ["EvalSummary", "check_extra_metrics", "check_one_delta_e", "evaluate",
+           "evaluate_shards", "needs_scoring", "same_metric"]
 
 @dataclass
 class EvalSummary:
@@ -94,17 +101,6 @@ def check_extra_metrics(names) -> tuple[str, ...]:
         raise ValueError(f"extra metrics: unknown {', '.join(unknown)}; expected a "
                          f"comma-separated subset of {', '.join(EXTRA_METRICS)}")
     return names
-
-
-def needs_scoring(row: dict | None, path: Path) -> bool:
-    """Whether ``(model, problem)`` is scored this run: no row yet, or its output appeared
-    or changed since the row was written (rows of other tools: only a missing output that
-    now exists)."""
-    if row is None:
-        return True
-    if "output_file" in row:
-        return row["output_file"] != output_signature(path)
-    return not row["has_output"] and output_signature(path) is not None
 
 
 def existing_rows(results_path: Path, overwrite: bool, delta_e: str, summary: EvalSummary):
@@ -194,7 +190,7 @@ def evaluate(
     if address is not None and engine != "ray":
         raise ValueError("address needs engine='ray'")
     check_ray_options(engine, num_gpus, device)
-    from paintkit.eval.shard_eval import evaluate_shards, find_shard_set  # light until used
+    from paintkit.eval.shard_eval import find_shard_set  # skia (paintkit.engines), not ray
 
     shards = find_shard_set(benchmarks_root)
     if shards is not None:  # Parquet / WebDataset shards: Ray Data reads and scores them
@@ -277,8 +273,6 @@ def _run(work, outputs_root, out_dir, results_path, keep, summary, jobs, save_im
 
 def check_ray_options(engine: str, num_gpus: float, device: str) -> None:
     """One-line ``ValueError`` for GPU options that are wrong or need ``engine="ray"``."""
-    from paintkit.eval.device_scoring import check_device
-
     check_device(device)
     if not isinstance(num_gpus, int | float) or not num_gpus >= 0:
         raise ValueError(f"num_gpus: expected a number >= 0, got {num_gpus!r}")
@@ -303,3 +297,99 @@ def _run_on_ray(work, outputs_root, images_root, options, consume, jobs, address
     finally:
         if owns:
             ray.shutdown()
+
+
+def evaluate_shards(shards: ShardSet, outputs_root, out_dir, *, models=None, benchmarks=None,
+                    tasks=None, jobs: int = 1, save_images: bool = False,
+                    overwrite: bool = False, progress: bool = True,
+                    options=("cie76", (), None), address: str | None = None,
+                    num_gpus: float = 0, device: str = "auto",
+                    concurrency: int | None = None) -> EvalSummary:
+    """Score ``shards`` (a :class:`~paintkit.eval.shard_eval.ShardSet`) into
+    ``out_dir/problem_stats.jsonl`` on Ray (:mod:`paintkit.eval.shard_eval`); the arguments
+    are :func:`evaluate`'s."""
+    from paintkit.eval.ray_scoring import SCORE_BATCH  # ray: only for a shard set
+    from paintkit.eval.shard_eval import (  # ray, skia (paintkit.engines)
+        ScoreShardSet,
+        ray_session,
+        read_shards,
+        row_state,
+        scoring_actors,
+    )
+
+    outputs_root, out_dir = Path(outputs_root), Path(out_dir)
+    benchmark = shards.benchmark
+    if benchmarks and benchmark not in benchmarks:
+        raise LayoutError(f"{shards.target}: no benchmark named {', '.join(sorted(benchmarks))}; "
+                          f"the shard set is {benchmark}")
+    model_names = discover_models(outputs_root, models)
+    scored_models = [m for m in model_names if (outputs_root / m / benchmark).is_dir()]
+    if not scored_models:
+        raise LayoutError(f"{outputs_root}: no model folder holds the benchmark {benchmark}")
+    results_path = out_dir / PROBLEM_STATS_NAME
+    summary = EvalSummary(results_path=results_path, models=model_names)
+    delta_e, extra_metrics, explain = options
+    with FolderLock(out_dir, EVAL_LOCK_NAME, "paintkit eval"), ray_session(address, jobs) as ray:
+        loaded, rows, dropped = existing_rows(results_path, overwrite, delta_e, summary)
+        done = {(k.model, k.task, k.idx): row_state(r) for k, r in rows.items()
+                if k.benchmark == benchmark and k.model in scored_models}
+        if not progress:
+            ray.data.DataContext.get_current().enable_progress_bars = False
+        start = time.perf_counter()
+        actors, actor_cpus = scoring_actors(ray, concurrency, num_gpus)
+        scored = read_shards(ray, shards).map_batches(
+            ScoreShardSet, batch_size=SCORE_BATCH, concurrency=actors,
+            num_cpus=actor_cpus, **({"num_gpus": num_gpus} if num_gpus > 0 else {}),
+            fn_constructor_kwargs={
+                "outputs_root": str(outputs_root), "benchmark": benchmark,
+                "models": scored_models, "done": done, "overwrite": overwrite, "tasks": tasks,
+                "images_root": str(out_dir / DIFFS_FOLDER) if save_images else None,
+                "delta_e": delta_e, "extra_metrics": tuple(extra_metrics), "explain": explain,
+                "device": device,
+            }).sort(["task", "idx"])
+        # Blocks leave the sort in order; this dataset's iterators keep that order. The sort
+        # has a partition per shard (Ray Data's default, 200, is for big data).
+        scored.context.execution_options.preserve_order = True
+        scored.context.default_hash_shuffle_parallelism = max(1, len(shards.shards))
+        scored = scored.materialize()
+        replace, seen, total = set(), set(), 0
+        for batch in scored.select_columns(["task", "idx", "scored", "skipped", "replaced"]
+                                           ).iter_batches(batch_size=None, batch_format="numpy"):
+            summary.skipped += int(batch["skipped"].sum())
+            total += int(batch["scored"].sum())
+            for task, idx, models_json in zip(batch["task"], batch["idx"].tolist(),
+                                              batch["replaced"], strict=True):
+                seen.add(str(task))
+                replace.update(RowKey(m, benchmark, str(task), idx)
+                               for m in json.loads(models_json))
+        if tasks and not seen:
+            raise LayoutError(f"{shards.target}: no task folder named {', '.join(tasks)} in "
+                              "the shard set")
+        summary.rescored = len(replace)
+        keep = [r for k, r in rows.items() if k not in replace] \
+            if replace or loaded.needs_rewrite or dropped else None
+        _write(scored, results_path, keep, summary, Progress(
+            summary.skipped + total, verb="written", enabled=progress))
+        summary.seconds = time.perf_counter() - start
+    return summary
+
+
+def _write(scored, results_path: Path, keep, summary: EvalSummary, bar: Progress) -> None:
+    """Append the sorted dataset's rows to the results file, checking the order."""
+    bar.update(skipped=summary.skipped)
+    last = None
+    with ResultsWriter(results_path, keep=keep) as writer:
+        for batch in scored.select_columns(["task", "idx", "rows"]).iter_batches(
+                batch_size=None, batch_format="numpy"):
+            for task, idx, rows_json in zip(batch["task"], batch["idx"].tolist(),
+                                            batch["rows"], strict=True):
+                if last is not None and (str(task), idx) < last:
+                    raise RuntimeError(f"Ray Data returned {task}/{idx} after {last}")
+                last = (str(task), idx)
+                rows = json.loads(rows_json)
+                for row in rows:
+                    writer.write(row)
+                    summary.scored += 1
+                    summary.missing += not row["has_output"]
+                bar.update(processed=len(rows))
+    bar.close()

@@ -8,14 +8,14 @@ actors decode each problem's input and answer from its row and score every model
 by ``(task folder, idx)``: the order in which ``paintkit eval`` walks a benchmark folder, so
 the file is byte for byte the local eval's of the same problems. Resuming works as it does
 locally (the actors skip the (model, problem) pairs already scored whose output did not
-change). The driver reads only ``manifest.json`` and writes only the results; Ray Data owns
-reading, scheduling, retries and the sort.
+change). The driver (:func:`paintkit.eval.runner.evaluate_shards`) reads only
+``manifest.json`` and writes only the results; Ray Data owns reading, scheduling, retries
+and the sort.
 """
 
 from __future__ import annotations
 
 import json
-import time
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,19 +24,12 @@ import numpy as np
 
 from paintkit.engines.work import single_thread_worker
 from paintkit.eval.device_scoring import actor_device, scorer_for
-from paintkit.eval.problem import score_problem
-from paintkit.eval.ray_scoring import SCORE_BATCH, actor_count, import_ray
-from paintkit.eval.runner import EvalSummary, existing_rows, needs_scoring
-from paintkit.io.folder_lock import FolderLock
+from paintkit.eval.problem import needs_scoring, score_problem
+from paintkit.eval.ray_scoring import actor_count, import_ray
 from paintkit.io.images import ImageDecodeError, decode_rgb_bytes
 from paintkit.io.jsonl import parse_json
-from paintkit.io.progress import Progress
 from paintkit.layout.benchmark import BenchmarkProblem
 from paintkit.layout.errors import LayoutError
-from paintkit.layout.outputs import discover_models
-from paintkit.layout.problem_stats import ResultsWriter
-from paintkit.layout.results import DIFFS_FOLDER, EVAL_LOCK_NAME, PROBLEM_STATS_NAME
-from paintkit.layout.rows import RowKey
 from paintkit.storage import Target, is_url
 
 #: Shard formats scored from their rows, and their file extension.
@@ -106,7 +99,7 @@ def find_shard_set(root) -> ShardSet | None:
     return ShardSet(target, format, benchmark, shards, int(suite.get("problems", 0)))
 
 
-def _row_state(row: dict) -> dict:
+def row_state(row: dict) -> dict:
     """What :func:`~paintkit.eval.runner.needs_scoring` reads of an existing row."""
     if "output_file" in row:
         return {"output_file": row["output_file"]}
@@ -114,15 +107,15 @@ def _row_state(row: dict) -> dict:
 
 
 class ScoreShardSet:
-    """``map_batches`` class of :func:`evaluate_shards`: rows of Parquet shards (``input`` /
-    ``answer`` structs, ``metadata`` JSON) or of WebDataset shards read with
-    ``decoder=None`` (``input.png``, ``answer.png``, ``json`` bytes) -> per problem
+    """``map_batches`` class of :func:`~paintkit.eval.runner.evaluate_shards`: rows of
+    Parquet shards (``input`` / ``answer`` structs, ``metadata`` JSON) or of WebDataset
+    shards read with ``decoder=None`` (``input.png``, ``answer.png``, ``json`` bytes) -> per problem
     ``task`` (its folder), ``idx``, ``rows`` (JSON list of the rows scored now, ``scored``
     of them), ``skipped`` (models whose row stands) and ``replaced`` (JSON list of models whose
     earlier row the new one replaces).
 
     ``done``: ``{(model, task, idx): state}`` of the rows already in the results file (see
-    :func:`_row_state`); ``tasks``: task folders to score (None: all).
+    :func:`row_state`); ``tasks``: task folders to score (None: all).
     """
 
     def __init__(self, outputs_root, benchmark: str, models: list[str], *, done=None,
@@ -185,7 +178,7 @@ class ScoreShardSet:
 @contextmanager
 def ray_session(address: str | None, jobs: int):
     """The Ray instance this process joined, or one :func:`connect` starts (and stops)."""
-    from paintkit.engines.ray_engine import connect
+    from paintkit.engines.ray_engine import connect  # ray, skia (the engines package)
 
     ray = import_ray()
     owns = not ray.is_initialized()
@@ -221,89 +214,3 @@ def scoring_actors(ray, concurrency: int | None, num_gpus: float) -> tuple[int, 
     if cpus - actors >= 1:
         return actors, 1.0
     return actors, max(0.0, (cpus - 1) / actors)
-
-
-def evaluate_shards(shards: ShardSet, outputs_root, out_dir, *, models=None, benchmarks=None,
-                    tasks=None, jobs: int = 1, save_images: bool = False,
-                    overwrite: bool = False, progress: bool = True,
-                    options=("cie76", (), None), address: str | None = None,
-                    num_gpus: float = 0, device: str = "auto",
-                    concurrency: int | None = None) -> EvalSummary:
-    """Score ``shards`` into ``out_dir/problem_stats.jsonl`` on Ray (the module docstring);
-    the arguments are :func:`paintkit.eval.evaluate`'s."""
-    outputs_root, out_dir = Path(outputs_root), Path(out_dir)
-    benchmark = shards.benchmark
-    if benchmarks and benchmark not in benchmarks:
-        raise LayoutError(f"{shards.target}: no benchmark named {', '.join(sorted(benchmarks))}; "
-                          f"the shard set is {benchmark}")
-    model_names = discover_models(outputs_root, models)
-    scored_models = [m for m in model_names if (outputs_root / m / benchmark).is_dir()]
-    if not scored_models:
-        raise LayoutError(f"{outputs_root}: no model folder holds the benchmark {benchmark}")
-    results_path = out_dir / PROBLEM_STATS_NAME
-    summary = EvalSummary(results_path=results_path, models=model_names)
-    delta_e, extra_metrics, explain = options
-    with FolderLock(out_dir, EVAL_LOCK_NAME, "paintkit eval"), ray_session(address, jobs) as ray:
-        loaded, rows, dropped = existing_rows(results_path, overwrite, delta_e, summary)
-        done = {(k.model, k.task, k.idx): _row_state(r) for k, r in rows.items()
-                if k.benchmark == benchmark and k.model in scored_models}
-        if not progress:
-            ray.data.DataContext.get_current().enable_progress_bars = False
-        start = time.perf_counter()
-        actors, actor_cpus = scoring_actors(ray, concurrency, num_gpus)
-        scored = read_shards(ray, shards).map_batches(
-            ScoreShardSet, batch_size=SCORE_BATCH, concurrency=actors,
-            num_cpus=actor_cpus, **({"num_gpus": num_gpus} if num_gpus > 0 else {}),
-            fn_constructor_kwargs={
-                "outputs_root": str(outputs_root), "benchmark": benchmark,
-                "models": scored_models, "done": done, "overwrite": overwrite, "tasks": tasks,
-                "images_root": str(out_dir / DIFFS_FOLDER) if save_images else None,
-                "delta_e": delta_e, "extra_metrics": tuple(extra_metrics), "explain": explain,
-                "device": device,
-            }).sort(["task", "idx"])
-        # Blocks leave the sort in order; this dataset's iterators keep that order. The sort
-        # has a partition per shard (Ray Data's default, 200, is for big data).
-        scored.context.execution_options.preserve_order = True
-        scored.context.default_hash_shuffle_parallelism = max(1, len(shards.shards))
-        scored = scored.materialize()
-        replace, seen, total = set(), set(), 0
-        for batch in scored.select_columns(["task", "idx", "scored", "skipped", "replaced"]
-                                           ).iter_batches(batch_size=None, batch_format="numpy"):
-            summary.skipped += int(batch["skipped"].sum())
-            total += int(batch["scored"].sum())
-            for task, idx, models_json in zip(batch["task"], batch["idx"].tolist(),
-                                              batch["replaced"], strict=True):
-                seen.add(str(task))
-                replace.update(RowKey(m, benchmark, str(task), idx)
-                               for m in json.loads(models_json))
-        if tasks and not seen:
-            raise LayoutError(f"{shards.target}: no task folder named {', '.join(tasks)} in "
-                              "the shard set")
-        summary.rescored = len(replace)
-        keep = [r for k, r in rows.items() if k not in replace] \
-            if replace or loaded.needs_rewrite or dropped else None
-        _write(scored, results_path, keep, summary, Progress(
-            summary.skipped + total, verb="written", enabled=progress))
-        summary.seconds = time.perf_counter() - start
-    return summary
-
-
-def _write(scored, results_path: Path, keep, summary: EvalSummary, bar: Progress) -> None:
-    """Append the sorted dataset's rows to the results file, checking the order."""
-    bar.update(skipped=summary.skipped)
-    last = None
-    with ResultsWriter(results_path, keep=keep) as writer:
-        for batch in scored.select_columns(["task", "idx", "rows"]).iter_batches(
-                batch_size=None, batch_format="numpy"):
-            for task, idx, rows_json in zip(batch["task"], batch["idx"].tolist(),
-                                            batch["rows"], strict=True):
-                if last is not None and (str(task), idx) < last:
-                    raise RuntimeError(f"Ray Data returned {task}/{idx} after {last}")
-                last = (str(task), idx)
-                rows = json.loads(rows_json)
-                for row in rows:
-                    writer.write(row)
-                    summary.scored += 1
-                    summary.missing += not row["has_output"]
-                bar.update(processed=len(rows))
-    bar.close()
