@@ -86,3 +86,34 @@ def test_a_scoring_actor_given_a_gpu_builds_the_device_scorer(tree, monkeypatch)
     assert (actor.device, actor.scorer, built) == ("cuda", "scorer on cuda", ["cuda"])
     forced = ScoreProblems(outputs, device="cpu")
     assert (forced.device, forced.scorer) == ("cpu", None)
+
+
+def _cuda() -> bool:
+    import torch
+
+    return torch.cuda.is_available()
+
+
+@pytest.mark.skipif(not _cuda(), reason="needs a CUDA GPU")
+def test_cuda_rows_equal_the_cpu_rows(tree, tmp_path):
+    bench, outputs = tree
+    models = discover_models(outputs)
+    scorer = DeviceScorer("cuda")
+    for problem in discover_problems(bench):
+        for options in ({}, {"explain": 5}):
+            cpu = score_problem(problem, models, outputs, tmp_path / "cpu", **options)
+            assert score_problem(problem, models, outputs, tmp_path / "dev", scorer=scorer,
+                                 **options) == cpu
+
+
+@pytest.mark.skipif(not _cuda(), reason="needs a CUDA GPU")
+def test_cuda_ray_actors_write_the_local_file(tree, tmp_path):
+    pytest.importorskip("ray")
+    from paintkit.eval import evaluate
+
+    bench, outputs = tree
+    evaluate(bench, outputs, tmp_path / "local", jobs=1, progress=False)
+    evaluate(bench, outputs, tmp_path / "ray", engine="ray", jobs=2, num_gpus=1,
+             progress=False)  # one actor, on the GPU Ray gives it
+    assert (tmp_path / "ray" / "problem_stats.jsonl").read_bytes() == \
+        (tmp_path / "local" / "problem_stats.jsonl").read_bytes()
