@@ -333,8 +333,6 @@ def evaluate_shards(shards: ShardSet, outputs_root, out_dir, *, models=None, ben
         loaded, rows, dropped = existing_rows(results_path, overwrite, delta_e, summary)
         done = {(k.model, k.task, k.idx): row_state(r) for k, r in rows.items()
                 if k.benchmark == benchmark and k.model in scored_models}
-        if not progress:
-            ray.data.DataContext.get_current().enable_progress_bars = False
         start = time.perf_counter()
         actors, actor_cpus = scoring_actors(ray, concurrency, num_gpus)
         scored = read_shards(ray, shards).map_batches(
@@ -351,6 +349,8 @@ def evaluate_shards(shards: ShardSet, outputs_root, out_dir, *, models=None, ben
         # has a partition per shard (Ray Data's default, 200, is for big data).
         scored.context.execution_options.preserve_order = True
         scored.context.default_hash_shuffle_parallelism = max(1, len(shards.shards))
+        if not progress:
+            scored.context.enable_progress_bars = False
         scored = scored.materialize()
         replace, seen, total = set(), set(), 0
         for batch in scored.select_columns(["task", "idx", "scored", "skipped", "replaced"]
@@ -362,8 +362,9 @@ def evaluate_shards(shards: ShardSet, outputs_root, out_dir, *, models=None, ben
                 seen.add(str(task))
                 replace.update(RowKey(m, benchmark, str(task), idx)
                                for m in json.loads(models_json))
-        if tasks and not seen:
-            raise LayoutError(f"{shards.target}: no task folder named {', '.join(tasks)} in "
+        unknown = sorted(set(tasks or ()) - seen)
+        if unknown:
+            raise LayoutError(f"{shards.target}: no task folder named {', '.join(unknown)} in "
                               "the shard set")
         summary.rescored = len(replace)
         keep = [r for k, r in rows.items() if k not in replace] \

@@ -12,6 +12,7 @@ from paintkit.cli.main import main
 from paintkit.engines import write_suite
 from paintkit.eval import evaluate
 from paintkit.layout.benchmark import discover_problems
+from paintkit.layout.errors import LayoutError
 from paintkit.layout.results import PROBLEM_STATS_NAME
 from paintkit.writers.manifest import LOCK_NAME
 from tests.support.generate_helpers import small_suite, tree_digest
@@ -169,6 +170,15 @@ def test_a_webdataset_shard_set_resumes_as_the_local_eval(cluster, references, o
             (local / PROBLEM_STATS_NAME).read_bytes() != expected
     finally:
         changed.write_bytes(original)
+    only = evaluate(references["parquet"][0], outputs, tmp_path / "removal", engine="ray",
+                    tasks=["removal"], models=["oracle"], progress=False)
+    lines = [line for line in expected.decode().splitlines()
+             if (json.loads(line)["model"], json.loads(line)["task"]) == ("oracle", "removal")]
+    assert only.scored == len(lines) > 0
+    assert (tmp_path / "removal" / PROBLEM_STATS_NAME).read_text().splitlines() == lines
+    with pytest.raises(LayoutError, match="no task folder named nope"):
+        evaluate(references["parquet"][0], outputs, tmp_path / "nope", engine="ray",
+                 tasks=["removal", "nope"], progress=False)
 
 
 def test_a_run_that_loses_a_worker_node_resumes_to_the_same_tree(cluster, references, tmp_path):
