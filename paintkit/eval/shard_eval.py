@@ -31,10 +31,10 @@ from paintkit.io.jsonl import parse_json
 from paintkit.layout.benchmark import BenchmarkProblem
 from paintkit.layout.errors import LayoutError
 from paintkit.storage import Target, is_url
+from paintkit.writers.manifest import MANIFEST_NAME
 
 #: Shard formats scored from their rows, and their file extension.
 SHARD_FORMATS = {"parquet": "parquet", "webdataset": "tar"}
-_MANIFEST = "manifest.json"  # paintkit.writers.manifest.MANIFEST_NAME (no Skia import here)
 
 
 @dataclass(frozen=True)
@@ -74,16 +74,16 @@ def find_shard_set(root) -> ShardSet | None:
         target = Target.parse(root)
     except ValueError as exc:
         raise LayoutError(str(exc).replace("--out ", "")) from None
-    data = target.read_bytes(_MANIFEST)
+    data = target.read_bytes(MANIFEST_NAME)
     if data is None:
-        raise LayoutError(f"{target.display(_MANIFEST)}: missing; a shard set to score is one "
+        raise LayoutError(f"{target.display(MANIFEST_NAME)}: missing; a shard set to score is one "
                           "'paintkit generate --format parquet|webdataset' finished")
     try:
         manifest = parse_json(data.decode("utf-8"))
         layout, suite, files = manifest["layout"], manifest["suite"], manifest["files"]
         format = layout["format"]
     except (ValueError, KeyError, TypeError) as exc:
-        raise LayoutError(f"{target.display(_MANIFEST)}: not a paintkit manifest ({exc})") from None
+        raise LayoutError(f"{target.display(MANIFEST_NAME)}: not a paintkit manifest ({exc})") from None
     if format not in SHARD_FORMATS:
         raise LayoutError(f"{target}: {format} shards are not scored from their rows; score "
                           f"{' or '.join(SHARD_FORMATS)} shards or the directory layout")
