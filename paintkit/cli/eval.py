@@ -20,7 +20,10 @@ def register(subparsers) -> None:
         "<results>/problem_stats.jsonl (docs/file-layout.md). Resumable: scored problems are skipped.",
     )
     parser.add_argument("--benchmarks", required=True, metavar="DIR", dest="benchmarks_root",
-                        help="folder holding <Benchmark>/ folders (or one benchmark folder)")
+                        help="folder holding <Benchmark>/ folders (or one benchmark folder); "
+                        "with --engine ray also a Parquet / WebDataset shard set of paintkit "
+                        "generate (folder or URL, e.g. s3://bucket/corpus): the same rows, in "
+                        "the same order, as its directory layout gets")
     parser.add_argument("--outputs", required=True, metavar="DIR", dest="outputs_root",
                         help="folder holding <model>/<Benchmark>/<task>/NNNN_output.png")
     renamed(parser, "--results", "--out", default="eval_results", metavar="DIR",
@@ -39,6 +42,12 @@ def register(subparsers) -> None:
                         "(every node sees the folders at the same paths; docs/metrics.md)")
     parser.add_argument("--address", default=None,
                         help="Ray cluster address (auto, HOST:PORT); default: a local Ray instance")
+    parser.add_argument("--num-gpus", type=_gpus, default=0, metavar="N",
+                        help="ray: GPUs per scoring actor (0.25 shares one GPU between four); "
+                        "actors with a GPU score on it (default 0: CPU)")
+    parser.add_argument("--device", choices=("auto", "cpu", "cuda"), default="auto",
+                        help="ray: where each actor scores: auto (its GPU if Ray gave it one, "
+                        "the default), cpu, or cuda")
     parser.add_argument("--save-images", action="store_true",
                         help="also write diff PNGs at tolerances 0, 2, 5, 10")
     parser.add_argument("--overwrite", action="store_true",
@@ -59,6 +68,16 @@ def register(subparsers) -> None:
                         help="also score every turn of conversational problems "
                         "(NNNN_turn<k>_output.png) into turn_stats.jsonl; see docs/compositional.md")
     parser.set_defaults(func=run)
+
+
+def _gpus(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not value >= 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a number of GPUs >= 0, got {text!r}")
+    return value
 
 
 def _extra_metrics(text: str) -> tuple[str, ...]:
@@ -124,6 +143,7 @@ def run(args: argparse.Namespace) -> int:
             overwrite=args.overwrite, progress=not args.quiet,
             delta_e=args.delta_e, extra_metrics=args.extra_metrics, explain=args.explain,
             engine=getattr(args, "engine", "process"), address=getattr(args, "address", None),
+            num_gpus=getattr(args, "num_gpus", 0), device=getattr(args, "device", "auto"),
         )
     except (FolderNotWritableError, PermissionError) as exc:
         print(f"paintkit eval: error: {exc}", file=sys.stderr)

@@ -83,7 +83,8 @@ def register(subparsers) -> None:
     o.add_argument("--shard-size", type=count(), default=1000, metavar="N", help="problems per shard")
     o.add_argument("--world-size", type=count(), default=None, metavar="W",
                    help="shard formats: the fewest shards, a multiple of W in number (training "
-                   "ranks), of at most --shard-size problems; an error when none splits evenly")
+                   "ranks), of at most --shard-size problems; split evenly (sizes differ by at "
+                   "most one) when no single shard size gives that count")
     o.add_argument("--engine", choices=ENGINES, default="process",
                    help="process pool (default), inprocess, or ray")
     o.add_argument("--jobs", "-j", type=integer(0, 4096), default=None, metavar="N",
@@ -159,15 +160,16 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"--svg needs the paintbench suite: {args.suite} problems include "
                          "charts, which are not scenes of shapes")
     suite = build_suite(args)
-    shard_size = args.shard_size
+    shard_size, shards = args.shard_size, None
     if getattr(args, "world_size", None) is not None:
         if args.format == "directory":
             raise ValueError("--world-size applies to the shard formats (webdataset, parquet)")
-        from paintkit.engines.unit_write import shard_size_for  # numba, Skia: the suites
+        from paintkit.engines.unit_write import shard_plan  # numba, Skia: the suites
 
-        shard_size = shard_size_for(len(suite), args.world_size, args.shard_size)
+        shard_size, shards = shard_plan(len(suite), args.world_size, args.shard_size)
     try:
         summary = write_suite(suite, args.out, format=args.format, shard_size=shard_size,
+                              shards=shards,
                               engine=args.engine, jobs=args.jobs, address=args.address,
                               overwrite=args.overwrite, progress=not args.quiet,
                               svg=getattr(args, "svg", False))

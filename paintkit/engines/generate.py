@@ -69,7 +69,8 @@ def write_suite(suite: ProblemSuite, out: Path | str, *, format: str = "director
              shard_size: int = DEFAULT_SHARD_SIZE, engine: str | Engine = "process",
              jobs: int | None = None, address: str | None = None, overwrite: bool = False,
              progress: bool = True, png_encoder: str = "auto",
-             unit_size: int = UNIT_SIZE, svg: bool = False) -> GenerateSummary:
+             unit_size: int = UNIT_SIZE, svg: bool = False,
+             shards: int | None = None) -> GenerateSummary:
     """Generate ``suite`` and write it into ``out`` in ``format``, with ``out/manifest.json``.
 
     Args:
@@ -80,6 +81,9 @@ def write_suite(suite: ProblemSuite, out: Path | str, *, format: str = "director
             workers write the files and the driver only the manifest (docs/generate.md).
         format: ``directory`` (standard layout, docs/file-layout.md), ``webdataset`` or ``parquet``.
         shard_size: problems per shard (shard formats).
+        shards: shard formats: this many shards, the problems split evenly (sizes differ by
+            at most one) instead of shards of ``shard_size``; see
+            :func:`~paintkit.engines.unit_write.shard_plan` for a training world size.
         engine: ``process`` (default), ``inprocess``, ``ray``, or an :class:`Engine`.
         jobs: worker processes (default: one per core); Ray: CPUs of a local instance.
         address: Ray cluster address (``auto``, ``HOST:PORT``, ``ray://HOST:PORT``).
@@ -103,7 +107,7 @@ def write_suite(suite: ProblemSuite, out: Path | str, *, format: str = "director
     check_suite(suite)
     target = Target.parse(out)  # file:///x is the folder /x; s3://, gs://, memory:// via fsspec
     root = Path(target.path)
-    writer = make_writer(format, root, suite, shard_size, svg=svg)
+    writer = make_writer(format, root, suite, shard_size, svg=svg, shards=shards)
     header = manifest_header(suite, writer, png_encoder)
     on_ray = engine == "ray" or isinstance(engine, RayEngine)
     if not target.local and not workers_can_write(writer):
@@ -118,7 +122,7 @@ def write_suite(suite: ProblemSuite, out: Path | str, *, format: str = "director
         with runner:
             return write_suite_scaleout(
                 suite, target, writer, header, runner,
-                layout=Layout(writer.format, shard_size, svg), overwrite=overwrite,
+                layout=Layout(writer.format, shard_size, svg, shards), overwrite=overwrite,
                 progress=progress, options=WorkOptions(png_encoder=png_encoder, svg=svg),
                 unit_size=unit_size)
     if root.exists() and not root.is_dir():

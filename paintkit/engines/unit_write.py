@@ -30,14 +30,17 @@ from paintkit.writers.shards import ShardWriter
 
 @dataclass(frozen=True)
 class Layout:
-    """What decides the file names: the format, problems per shard, SVG files (directory)."""
+    """What decides the file names: the format, problems per shard, SVG files (directory),
+    the shard count of an even split (``shards``, see :mod:`paintkit.writers.shards`)."""
 
     format: str
     shard_size: int
     svg: bool = False
+    shards: int | None = None
 
     def writer(self, root, suite: ProblemSuite):
-        return make_writer(self.format, root, suite, self.shard_size, svg=self.svg)
+        return make_writer(self.format, root, suite, self.shard_size, svg=self.svg,
+                           shards=self.shards)
 
 
 @dataclass(frozen=True)
@@ -58,14 +61,15 @@ def workers_can_write(writer) -> bool:
 
 def units(writer, suite_len: int, unit_size: int) -> list[tuple[int, int]]:
     """The ``(start, stop)`` ranges of a run: one per shard, or ``unit_size`` problems."""
-    size = writer.shard_size if isinstance(writer, ShardWriter) else unit_size
-    return [(a, min(a + size, suite_len)) for a in range(0, suite_len, size)]
+    if isinstance(writer, ShardWriter):
+        return [writer.shard_range(k) for k in range(writer.shards)] if suite_len else []
+    return [(a, min(a + unit_size, suite_len)) for a in range(0, suite_len, unit_size)]
 
 
 def expected_files(writer, start: int, stop: int) -> list[str]:
     """Relative paths of the files problems ``start .. stop-1`` complete, in manifest order."""
     if isinstance(writer, ShardWriter):
-        return [writer.shard_name(start // writer.shard_size)]
+        return [writer.shard_name(writer.shard_of(start))]
     return [writer._stem_path(i) + suffix for i in range(start, stop) for suffix in writer.suffixes]
 
 
@@ -115,26 +119,35 @@ def hash_unit(suite: ProblemSuite, start: int, stop: int, layout: Layout,
     return UnitResult(start, stop, tuple(records), False)
 
 
-def shard_size_for(problems: int, world_size: int, shard_size: int) -> int:
-    """The shard size of the fewest shards, a multiple of ``world_size`` in number (every
-    training rank reads as many), of at most ``shard_size`` problems each, split as evenly
-    as contiguous shards allow (``ceil(problems / count)``).
+def shard_plan(problems: int, world_size: int, shard_size: int) -> tuple[int, int | None]:
+    """``(shard_size, shards)`` of the fewest shards, a multiple of ``world_size`` in number
+    (every training rank reads as many), of at most ``shard_size`` problems each.
 
-    >>> shard_size_for(120_000, 64, 2000)
-    1875
-    >>> shard_size_for(1056, 8, 1000)  # PaintBench on 8 ranks
-    132
+    Where contiguous shards of one size (all but the last) make exactly that count, they
+    are kept (``shards`` None); otherwise the problems are split evenly into ``shards``
+    shards whose sizes differ by at most one (:mod:`paintkit.writers.shards`).
 
-    Raises ``ValueError`` when no size gives such a count: all shards but the last have one
-    size, so e.g. 1056 problems cannot make a multiple of 64 shards.
+    >>> shard_plan(120_000, 64, 2000)
+    (1875, None)
+    >>> shard_plan(1056, 8, 1000)  # PaintBench on 8 ranks
+    (132, None)
+    >>> shard_plan(1056, 64, 1000)  # 64 shards of 16 or 17: no single size gives 64
+    (17, 64)
+
+    Raises ``ValueError`` when that count exceeds the problems (a shard would be empty: fewer
+    problems than ranks, or ``shard_size`` too small).
     """
     for name, value in (("problems", problems), ("world_size", world_size),
                         ("shard_size", shard_size)):
         if not isinstance(value, int) or value < 1:
             raise ValueError(f"{name} must be an int >= 1, got {value!r}")
-    for count in range(world_size, problems + 1, world_size):
-        size = -(-problems // count)
-        if size <= shard_size and -(-problems // size) == count:
-            return size
-    raise ValueError(f"no shard size splits {problems} problems into a multiple of {world_size} "
-                     "shards; change the suite size or the world size")
+    fewest = -(-problems // shard_size)  # ceil: shards of at most shard_size problems
+    count = world_size * -(-fewest // world_size)  # rounded up to a multiple of world_size
+    if count > problems:
+        raise ValueError(f"{problems} problems cannot fill {count} shards (a multiple of world "
+                         f"size {world_size} of at most {shard_size} problems each): some would "
+                         "be empty; change the suite size, the world size or --shard-size")
+    size = -(-problems // count)
+    if -(-problems // size) == count:
+        return size, None
+    return size, count

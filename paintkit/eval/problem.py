@@ -45,6 +45,17 @@ def output_signature(path: Path) -> dict | None:
     return {"bytes": int(st.st_size), "mtime_ns": int(st.st_mtime_ns)}
 
 
+def needs_scoring(row: dict | None, path: Path) -> bool:
+    """Whether ``(model, problem)`` is scored this run: no row yet, or its output appeared
+    or changed since the row was written (rows of other tools: only a missing output that
+    now exists)."""
+    if row is None:
+        return True
+    if "output_file" in row:
+        return row["output_file"] != output_signature(path)
+    return not row["has_output"] and output_signature(path) is not None
+
+
 def load_output(path: Path):
     """The decoded output, or a :class:`MissingImage` with a one-line reason."""
     try:
@@ -65,6 +76,7 @@ def score_problem(
     extra_metrics: tuple[str, ...] = (),
     explain: int | None = None,
     images: tuple[np.ndarray, np.ndarray] | None = None,
+    scorer=None,
 ) -> list[dict]:
     """standard rows (docs/file-layout.md) of ``problem`` for each model; diff PNGs and their error segments
     (``<NNNN>_segments.json``) if ``images_root`` is given. ``images``: ``(input, answer)``
@@ -78,7 +90,10 @@ def score_problem(
     ``explain``: a tolerance (0..10) to add ``row["explanation"]``, the output's object
     tags and error segments (:func:`paintkit.explainer.explain`) from the per-pixel
     bins the scoring computes anyway, with the problem's scenes prepared once for every
-    model.
+    model. ``scorer``: scores the decoded outputs of every model at once,
+    ``scorer(outputs, answer, inp, delta_e, return_bins) -> [(ProblemScore, bins), ...]``
+    (e.g. :class:`paintkit.eval.device_scoring.DeviceScorer` on a GPU); default: Numba on
+    the CPU, output by output (:func:`score_output`).
 
     Raises:
         LayoutError / ImageDecodeError: the benchmark's own files are unreadable (a broken
@@ -89,12 +104,18 @@ def score_problem(
     edit_mask = (answer != inp).any(axis=-1) if images_root is not None else None
     explainer = _Explainer(meta, inp, answer, explain, delta_e) if explain is not None else None
     rows = []
+    loaded = []
     for model in models:
         path = problem.output_path(outputs_root, model)
         signature = output_signature(path)  # before reading: a later change is rescored
-        output = load_output(path)
-        result, bins = score_output(output, answer, inp, delta_e=delta_e,
-                                    return_bins=images_root is not None or explain is not None)
+        loaded.append((model, signature, load_output(path)))
+    want_bins = images_root is not None or explain is not None
+    if scorer is None:
+        scored = [score_output(output, answer, inp, delta_e=delta_e, return_bins=want_bins)
+                  for _, _, output in loaded]
+    else:
+        scored = scorer([output for _, _, output in loaded], answer, inp, delta_e, want_bins)
+    for (model, signature, output), (result, bins) in zip(loaded, scored, strict=True):
         row = ResultRow(
             model=model, benchmark=problem.benchmark, task=problem.task, idx=problem.idx,
             mode=meta.get("mode", "default"), visual_condition=meta.get("visual_condition"),

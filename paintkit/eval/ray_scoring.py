@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from paintkit.engines.work import single_thread_worker
+from paintkit.eval.device_scoring import actor_device, check_device, scorer_for
 from paintkit.eval.problem import score_problem
 from paintkit.io.images import ImageDecodeError, decode_rgb_bytes
 from paintkit.layout.benchmark import BenchmarkProblem
@@ -51,11 +52,17 @@ class ScoreProblems:
     Returns ``{"order": int64, "rows": JSON list of the problem's result rows}`` per input
     row; the rows are :func:`paintkit.eval.problem.score_problem`'s, so they equal
     ``paintkit eval``'s. ``images_root``: also write diff images there (a shared folder).
+    ``device``: ``"auto"`` scores on the GPU Ray gave the actor (``map_batches(...,
+    num_gpus=1)``), else on the CPU; ``"cpu"`` / ``"cuda"`` force one
+    (:func:`paintkit.eval.device_scoring.actor_device`). The rows are the same on both.
     """
 
     def __init__(self, outputs_root, images_root=None, delta_e: str = "cie76",
-                 extra_metrics: tuple[str, ...] = (), explain: int | None = None):
+                 extra_metrics: tuple[str, ...] = (), explain: int | None = None,
+                 device: str = "auto"):
         single_thread_worker()
+        self.device = actor_device(device)
+        self.scorer = scorer_for(self.device)
         self.outputs_root = Path(outputs_root)
         self.images_root = None if images_root is None else Path(images_root)
         self.options = {"delta_e": delta_e, "extra_metrics": tuple(extra_metrics),
@@ -68,7 +75,8 @@ class ScoreProblems:
                                        int(batch["idx"][i]), Path(str(batch["folder"][i])),
                                        str(batch["stem"][i]))
             scored = score_problem(problem, json.loads(batch["models"][i]), self.outputs_root,
-                                   self.images_root, json.loads(batch["meta"][i]), **self.options)
+                                   self.images_root, json.loads(batch["meta"][i]),
+                                   scorer=self.scorer, **self.options)
             orders.append(int(batch["order"][i]))
             rows.append(json.dumps(scored))
         return {"order": np.array(orders, dtype=np.int64), "rows": np.array(rows, dtype=object)}
@@ -82,11 +90,15 @@ class ScoreShardRows:
     Returns ``{"key": problem id, "rows": JSON list of result rows}``: the rows ``paintkit
     eval`` writes for the same problems in the directory layout (task folder and ``idx``
     come from each row's metadata; ``benchmark`` is the suite's, e.g. ``PaintBench``).
+    ``device``: as :class:`ScoreProblems`'.
     """
 
     def __init__(self, outputs_root, benchmark: str, models: list[str], delta_e: str = "cie76",
-                 extra_metrics: tuple[str, ...] = (), explain: int | None = None):
+                 extra_metrics: tuple[str, ...] = (), explain: int | None = None,
+                 device: str = "auto"):
         single_thread_worker()
+        self.device = actor_device(device)
+        self.scorer = scorer_for(self.device)
         self.outputs_root, self.benchmark = Path(outputs_root), benchmark
         self.models = list(models)
         self.options = {"delta_e": delta_e, "extra_metrics": tuple(extra_metrics),
@@ -108,28 +120,47 @@ class ScoreShardRows:
             keys.append(key)
             rows.append(json.dumps(score_problem(problem, self.models, self.outputs_root,
                                                  None, meta, images=(inp, answer),
-                                                 **self.options)))
+                                                 scorer=self.scorer, **self.options)))
         return {"key": np.array(keys, dtype=object), "rows": np.array(rows, dtype=object)}
+
+
+def actor_count(ray, concurrency: int | None, num_gpus: float) -> int:
+    """Scoring actors to start: ``concurrency``, else one per CPU of the cluster, or with
+    ``num_gpus`` per actor as many as its GPUs hold."""
+    if concurrency:
+        return concurrency
+    resources = ray.cluster_resources()
+    if num_gpus > 0:
+        gpus = float(resources.get("GPU", 0))
+        if gpus < num_gpus:
+            raise ValueError(f"num_gpus={num_gpus:g} per scoring actor, but the Ray cluster has "
+                             f"{gpus:g} GPUs")
+        return max(1, int(gpus // num_gpus))
+    return max(1, int(resources.get("CPU", 1)))
 
 
 def score_on_ray(work: list, outputs_root, images_root, options: tuple,
                  consume: Callable[[list[dict]], None], *, concurrency: int | None = None,
-                 batch_size: int = SCORE_BATCH) -> None:
+                 batch_size: int = SCORE_BATCH, num_gpus: float = 0,
+                 device: str = "auto") -> None:
     """``consume(rows)`` for every work item, in work order, scored by :class:`ScoreProblems`
-    actors on the Ray cluster this process joined (``ray.init`` first)."""
+    actors on the Ray cluster this process joined (``ray.init`` first). ``num_gpus``: GPUs
+    per actor (fractions share one), which then score on them (``device``)."""
     ray = import_ray()
+    check_device(device)
     if not work:
         return
     delta_e, extra_metrics, explain = options
-    actors = concurrency or max(1, int(ray.cluster_resources().get("CPU", 1)))
+    actors = actor_count(ray, concurrency, num_gpus)
     items = problem_rows(work)
     ds = ray.data.from_items(items, override_num_blocks=max(1, -(-len(items) // batch_size)))
     scored = ds.map_batches(
         ScoreProblems, batch_size=batch_size, concurrency=actors, num_cpus=1,
+        **({"num_gpus": num_gpus} if num_gpus > 0 else {}),
         fn_constructor_kwargs={"outputs_root": str(outputs_root),
                                "images_root": None if images_root is None else str(images_root),
                                "delta_e": delta_e, "extra_metrics": tuple(extra_metrics),
-                               "explain": explain})
+                               "explain": explain, "device": device})
     waiting: dict[int, list[dict]] = {}
     next_order = 0
     for batch in scored.iter_batches(batch_size=None, batch_format="numpy"):

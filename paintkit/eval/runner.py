@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from paintkit.eval.problem import output_signature, score_problem
+from paintkit.eval.device_scoring import check_device
+from paintkit.eval.problem import needs_scoring, score_problem
 from paintkit.explainer.problem import check_tolerance
 from paintkit.io.folder_lock import FolderLock
 from paintkit.io.progress import Progress
@@ -16,13 +19,17 @@ from paintkit.layout.errors import LayoutError
 from paintkit.layout.outputs import ignored_outputs
 from paintkit.layout.problem_stats import ResultsWriter, load_results, remove_stale_temporaries
 from paintkit.layout.results import DIFFS_FOLDER, EVAL_LOCK_NAME, PROBLEM_STATS_NAME
+from paintkit.layout.rows import RowKey
 from paintkit.loader import load
 from paintkit.metrics.similarity import EXTRA_METRICS
 from paintkit.metrics.version import METRIC_VERSION, row_metric_version
 from paintkit.parallel import map_in_workers
 
-__all__ = ["EvalSummary", "check_extra_metrics", "check_one_delta_e", "evaluate", "needs_scoring",
-           "same_metric"]
+if TYPE_CHECKING:
+    from paintkit.eval.shard_eval import ShardSet
+
+__all__ = ["EvalSummary", "check_extra_metrics", "check_one_delta_e", "evaluate",
+           "evaluate_shards", "needs_scoring", "same_metric"]
 
 @dataclass
 class EvalSummary:
@@ -92,15 +99,25 @@ def check_extra_metrics(names) -> tuple[str, ...]:
     return names
 
 
-def needs_scoring(row: dict | None, path: Path) -> bool:
-    """Whether ``(model, problem)`` is scored this run: no row yet, or its output appeared
-    or changed since the row was written (rows of other tools: only a missing output that
-    now exists)."""
-    if row is None:
-        return True
-    if "output_file" in row:
-        return row["output_file"] != output_signature(path)
-    return not row["has_output"] and output_signature(path) is not None
+def existing_rows(results_path: Path, overwrite: bool, delta_e: str, summary: EvalSummary):
+    """``(loaded, rows, dropped)`` of the results file a run continues (the folder's lock
+    held): repairs noted in ``summary``; with ``overwrite`` the rows of another formula or
+    metric version go (``dropped`` of them), without it they are refused."""
+    remove_stale_temporaries(results_path)
+    loaded = load_results(results_path)
+    if loaded.needs_rewrite:
+        summary.notes.append(loaded.describe(results_path))
+    rows = loaded.rows
+    dropped = 0
+    if overwrite:  # rows of another formula or version go (rescored below)
+        rows = {k: r for k, r in rows.items() if same_metric(r, delta_e)}
+        dropped = len(loaded.rows) - len(rows)
+        if dropped:
+            summary.notes.append(f"dropped {dropped} row(s) of another delta_e formula "
+                                 "or metric version")
+    else:
+        check_one_delta_e(rows, delta_e, results_path)
+    return loaded, rows, dropped
 
 
 def evaluate(
@@ -121,6 +138,8 @@ def evaluate(
     explain: int | None = None,
     engine: str = "process",
     address: str | None = None,
+    num_gpus: float = 0,
+    device: str = "auto",
 ) -> EvalSummary:
     """Score model outputs in the standard layout (docs/file-layout.md) into ``out_dir/problem_stats.jsonl``.
 
@@ -142,6 +161,13 @@ def evaluate(
     ``engine``: ``"process"`` (a local pool of ``jobs`` workers, the default) or ``"ray"``
     (Ray Data actors on the cluster at ``address``, or a local instance of ``jobs`` CPUs;
     every node must see the three folders at the same paths): the same rows in the same order.
+    ``benchmarks_root`` may also be a shard set (``paintkit generate --format parquet`` or
+    ``webdataset``: a folder or fsspec URL with ``manifest.json``), scored with
+    ``engine="ray"`` into the rows and order the directory layout of the same suite gets
+    (:mod:`paintkit.eval.shard_eval`).
+    ``num_gpus`` (Ray): GPUs per scoring actor, which then scores on its GPU; ``device``:
+    ``"auto"`` (the actor's GPU if it has one), ``"cpu"`` or ``"cuda"``
+    (:func:`paintkit.eval.device_scoring.actor_device`).
 
     Raises:
         LayoutError: a tree that breaks the layout, a malformed problem JSON, an unknown
@@ -159,6 +185,20 @@ def evaluate(
         raise ValueError(f"engine: expected process or ray, got {engine!r}")
     if address is not None and engine != "ray":
         raise ValueError("address needs engine='ray'")
+    check_ray_options(engine, num_gpus, device)
+    from paintkit.eval.shard_eval import find_shard_set  # skia (paintkit.engines), not ray
+
+    shards = find_shard_set(benchmarks_root)
+    if shards is not None:  # Parquet / WebDataset shards: Ray Data reads and scores them
+        if engine != "ray":
+            raise ValueError(f"{benchmarks_root}: a {shards.format} shard set is scored on Ray "
+                             "(engine='ray', paintkit eval --engine ray); or generate the "
+                             "directory layout for the local pool")
+        return evaluate_shards(shards, outputs_root, out_dir, models=models,
+                               benchmarks=benchmarks, tasks=tasks, jobs=jobs,
+                               save_images=save_images, overwrite=overwrite, progress=progress,
+                               options=(delta_e, extra_metrics, explain), address=address,
+                               num_gpus=num_gpus, device=device)
     bench = load(benchmarks_root, kind="benchmark", benchmarks=benchmarks, tasks=tasks)
     model_names = load(outputs_root, kind="outputs", models=models).models
     problems = bench.problems
@@ -168,20 +208,7 @@ def evaluate(
     filtered = benchmark_tasks(benchmarks_root) - {p.task for p in problems}
     summary.ignored = ignored_outputs(outputs_root, model_names, problems, filtered)
     with FolderLock(out_dir, EVAL_LOCK_NAME, "paintkit eval"):
-        remove_stale_temporaries(results_path)
-        loaded = load_results(results_path)
-        if loaded.needs_rewrite:
-            summary.notes.append(loaded.describe(results_path))
-        rows = loaded.rows
-        dropped = 0
-        if overwrite:  # rows of another formula or version go (rescored below)
-            rows = {k: r for k, r in rows.items() if same_metric(r, delta_e)}
-            dropped = len(loaded.rows) - len(rows)
-            if dropped:
-                summary.notes.append(f"dropped {dropped} row(s) of another delta_e formula "
-                                     "or metric version")
-        else:
-            check_one_delta_e(rows, delta_e, results_path)
+        loaded, rows, dropped = existing_rows(results_path, overwrite, delta_e, summary)
         work: list[tuple[BenchmarkProblem, list[str], dict]] = []
         replace: set = set()
         for problem, meta in zip(problems, metas, strict=True):
@@ -206,12 +233,14 @@ def evaluate(
         keep = [r for k, r in rows.items() if k not in replace] \
             if replace or loaded.needs_rewrite or dropped else None
         _run(work, outputs_root, out_dir, results_path, keep, summary, jobs, save_images,
-             progress, chunk_size, (delta_e, extra_metrics, explain), (engine, address))
+             progress, chunk_size, (delta_e, extra_metrics, explain),
+             (engine, address, num_gpus, device))
     return summary
 
 
 def _run(work, outputs_root, out_dir, results_path, keep, summary, jobs, save_images,
-         progress, chunk_size, options=("cie76", (), None), engine=("process", None)) -> None:
+         progress, chunk_size, options=("cie76", (), None),
+         engine=("process", None, 0, "auto")) -> None:
     images_root = out_dir / DIFFS_FOLDER if save_images else None
     total = sum(len(ms) for _, ms, _ in work)
     bar = Progress(summary.skipped + total, verb="scored", enabled=progress)
@@ -226,7 +255,7 @@ def _run(work, outputs_root, out_dir, results_path, keep, summary, jobs, save_im
             bar.update(processed=len(rows))
 
         if engine[0] == "ray":
-            _run_on_ray(work, outputs_root, images_root, options, consume, jobs, engine[1])
+            _run_on_ray(work, outputs_root, images_root, options, consume, jobs, *engine[1:])
         elif jobs == 1 or len(work) <= 1:
             for item in work:
                 consume(_score_chunk([item], outputs_root, images_root, *options))
@@ -239,7 +268,18 @@ def _run(work, outputs_root, out_dir, results_path, keep, summary, jobs, save_im
 
 
 
-def _run_on_ray(work, outputs_root, images_root, options, consume, jobs, address) -> None:
+def check_ray_options(engine: str, num_gpus: float, device: str) -> None:
+    """One-line ``ValueError`` for GPU options that are wrong or need ``engine="ray"``."""
+    check_device(device)
+    if not isinstance(num_gpus, int | float) or not num_gpus >= 0:
+        raise ValueError(f"num_gpus: expected a number >= 0, got {num_gpus!r}")
+    if engine != "ray" and (num_gpus or device != "auto"):
+        raise ValueError("num_gpus and device apply to engine='ray' (the process pool scores "
+                         "on the CPU)")
+
+
+def _run_on_ray(work, outputs_root, images_root, options, consume, jobs, address,
+                num_gpus=0, device="auto") -> None:
     """Score ``work`` with Ray Data (:func:`paintkit.data.ray_data.score_on_ray`)."""
     from paintkit.engines.ray_engine import connect  # ray: only with engine="ray"
     from paintkit.eval.ray_scoring import import_ray, score_on_ray  # ray: only with engine="ray"
@@ -249,7 +289,105 @@ def _run_on_ray(work, outputs_root, images_root, options, consume, jobs, address
     if owns:
         connect(ray, address, jobs)
     try:
-        score_on_ray(work, outputs_root, images_root, options, consume)
+        score_on_ray(work, outputs_root, images_root, options, consume, num_gpus=num_gpus,
+                     device=device)
     finally:
         if owns:
             ray.shutdown()
+
+
+def evaluate_shards(shards: ShardSet, outputs_root, out_dir, *, models=None, benchmarks=None,
+                    tasks=None, jobs: int = 1, save_images: bool = False,
+                    overwrite: bool = False, progress: bool = True,
+                    options=("cie76", (), None), address: str | None = None,
+                    num_gpus: float = 0, device: str = "auto",
+                    concurrency: int | None = None) -> EvalSummary:
+    """Score ``shards`` (a :class:`~paintkit.eval.shard_eval.ShardSet`) into
+    ``out_dir/problem_stats.jsonl`` on Ray (:mod:`paintkit.eval.shard_eval`); the arguments
+    are :func:`evaluate`'s."""
+    from paintkit.eval.ray_scoring import SCORE_BATCH  # ray: only for a shard set
+    from paintkit.eval.shard_eval import (  # ray, skia (paintkit.engines)
+        ScoreShardSet,
+        ray_session,
+        read_shards,
+        row_state,
+        scoring_actors,
+    )
+
+    outputs_root, out_dir = Path(outputs_root), Path(out_dir)
+    benchmark = shards.benchmark
+    if benchmarks and benchmark not in benchmarks:
+        raise LayoutError(f"{shards.target}: no benchmark named {', '.join(sorted(benchmarks))}; "
+                          f"the shard set is {benchmark}")
+    model_names = load(outputs_root, kind="outputs", models=models).models
+    scored_models = [m for m in model_names if (outputs_root / m / benchmark).is_dir()]
+    if not scored_models:
+        raise LayoutError(f"{outputs_root}: no model folder holds the benchmark {benchmark}")
+    results_path = out_dir / PROBLEM_STATS_NAME
+    summary = EvalSummary(results_path=results_path, models=model_names)
+    delta_e, extra_metrics, explain = options
+    with FolderLock(out_dir, EVAL_LOCK_NAME, "paintkit eval"), ray_session(address, jobs) as ray:
+        loaded, rows, dropped = existing_rows(results_path, overwrite, delta_e, summary)
+        done = {(k.model, k.task, k.idx): row_state(r) for k, r in rows.items()
+                if k.benchmark == benchmark and k.model in scored_models}
+        start = time.perf_counter()
+        actors, actor_cpus = scoring_actors(ray, concurrency, num_gpus)
+        scored = read_shards(ray, shards).map_batches(
+            ScoreShardSet, batch_size=SCORE_BATCH, concurrency=actors,
+            num_cpus=actor_cpus, **({"num_gpus": num_gpus} if num_gpus > 0 else {}),
+            fn_constructor_kwargs={
+                "outputs_root": str(outputs_root), "benchmark": benchmark,
+                "models": scored_models, "done": done, "overwrite": overwrite, "tasks": tasks,
+                "images_root": str(out_dir / DIFFS_FOLDER) if save_images else None,
+                "delta_e": delta_e, "extra_metrics": tuple(extra_metrics), "explain": explain,
+                "device": device,
+            }).sort(["task", "idx"])
+        # Blocks leave the sort in order; this dataset's iterators keep that order. The sort
+        # has a partition per shard (Ray Data's default, 200, is for big data).
+        scored.context.execution_options.preserve_order = True
+        scored.context.default_hash_shuffle_parallelism = max(1, len(shards.shards))
+        if not progress:
+            scored.context.enable_progress_bars = False
+        scored = scored.materialize()
+        replace, seen, total = set(), set(), 0
+        for batch in scored.select_columns(["task", "idx", "scored", "skipped", "replaced"]
+                                           ).iter_batches(batch_size=None, batch_format="numpy"):
+            summary.skipped += int(batch["skipped"].sum())
+            total += int(batch["scored"].sum())
+            for task, idx, models_json in zip(batch["task"], batch["idx"].tolist(),
+                                              batch["replaced"], strict=True):
+                seen.add(str(task))
+                replace.update(RowKey(m, benchmark, str(task), idx)
+                               for m in json.loads(models_json))
+        unknown = sorted(set(tasks or ()) - seen)
+        if unknown:
+            raise LayoutError(f"{shards.target}: no task folder named {', '.join(unknown)} in "
+                              "the shard set")
+        summary.rescored = len(replace)
+        keep = [r for k, r in rows.items() if k not in replace] \
+            if replace or loaded.needs_rewrite or dropped else None
+        _write(scored, results_path, keep, summary, Progress(
+            summary.skipped + total, verb="written", enabled=progress))
+        summary.seconds = time.perf_counter() - start
+    return summary
+
+
+def _write(scored, results_path: Path, keep, summary: EvalSummary, bar: Progress) -> None:
+    """Append the sorted dataset's rows to the results file, checking the order."""
+    bar.update(skipped=summary.skipped)
+    last = None
+    with ResultsWriter(results_path, keep=keep) as writer:
+        for batch in scored.select_columns(["task", "idx", "rows"]).iter_batches(
+                batch_size=None, batch_format="numpy"):
+            for task, idx, rows_json in zip(batch["task"], batch["idx"].tolist(),
+                                            batch["rows"], strict=True):
+                if last is not None and (str(task), idx) < last:
+                    raise RuntimeError(f"Ray Data returned {task}/{idx} after {last}")
+                last = (str(task), idx)
+                rows = json.loads(rows_json)
+                for row in rows:
+                    writer.write(row)
+                    summary.scored += 1
+                    summary.missing += not row["has_output"]
+                bar.update(processed=len(rows))
+    bar.close()

@@ -28,9 +28,11 @@ FORMATS: dict[str, type[Writer]] = {
 
 
 def make_writer(format: str, root: Path | str, suite: Suite,
-                shard_size: int = DEFAULT_SHARD_SIZE, svg: bool = False) -> Writer:
+                shard_size: int = DEFAULT_SHARD_SIZE, svg: bool = False,
+                shards: int | None = None) -> Writer:
     """The writer of ``format`` (``directory``, ``webdataset`` or ``parquet``); ``svg``
-    (directory only) also writes ``NNN_input.svg`` and ``NNN_answer.svg``."""
+    (directory only) also writes ``NNN_input.svg`` and ``NNN_answer.svg``; ``shards``
+    (shard formats): that many shards, split evenly (:class:`ShardWriter`)."""
     if format not in FORMATS:
         raise ValueError(f"unknown format {format!r}; allowed: {', '.join(FORMATS)}")
     cls = FORMATS[format]
@@ -40,7 +42,9 @@ def make_writer(format: str, root: Path | str, suite: Suite,
                              f"format {format!r} has no such files")
         return cls(root, suite, svg=True)
     if issubclass(cls, ShardWriter):
-        return cls(root, suite, shard_size)
+        return cls(root, suite, shard_size, shards=shards)
+    if shards is not None:
+        raise ValueError(f"shards applies to the shard formats, not {format!r}")
     return cls(root, suite)
 
 

@@ -8,9 +8,11 @@ import time
 
 import pytest
 
+from paintkit.cli.main import main
 from paintkit.engines import write_suite
 from paintkit.eval import evaluate
 from paintkit.layout.benchmark import discover_problems
+from paintkit.layout.errors import LayoutError
 from paintkit.layout.results import PROBLEM_STATS_NAME
 from paintkit.writers.manifest import LOCK_NAME
 from tests.support.generate_helpers import small_suite, tree_digest
@@ -33,7 +35,7 @@ def _digest(root):
 def references(tmp_path_factory):
     """The in-process trees of SUITE: {format: (root, digest)}."""
     out = {}
-    for format in ("directory", "parquet"):
+    for format in ("directory", "parquet", "webdataset"):
         root = tmp_path_factory.mktemp(f"local-{format}")
         write_suite(SUITE, root, format=format, shard_size=5, engine="inprocess", progress=False)
         out[format] = (root, _digest(root))
@@ -75,7 +77,21 @@ def test_two_nodes_write_the_local_bytes_and_send_the_driver_records(cluster, re
     assert len(nodes) == 2
 
 
-def test_ray_data_gives_the_problems_and_the_eval_rows(cluster, references, tmp_path):
+@pytest.fixture(scope="module")
+def outputs(references, tmp_path_factory):
+    """Model "echo" answers with the input, "oracle" with the answer (a third missing)."""
+    outputs = tmp_path_factory.mktemp("outputs")
+    for k, problem in enumerate(discover_problems(references["directory"][0])):
+        for model, source in (("echo", problem.input_path), ("oracle", problem.answer_path)):
+            if model == "oracle" and k % 3 == 0:
+                continue  # some missing outputs
+            target = problem.output_path(outputs, model)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(source, target)
+    return outputs
+
+
+def test_ray_data_gives_the_problems_and_the_eval_rows(cluster, references, outputs, tmp_path):
     from paintkit.data.ray_data import problem_dataset
 
     root = references["directory"][0]
@@ -90,14 +106,6 @@ def test_ray_data_gives_the_problems_and_the_eval_rows(cluster, references, tmp_
         assert row["answer"] == problem.answer_path.read_bytes()
         assert meta["problem_id"] == row["key"] == spec.problem_id
 
-    outputs = tmp_path / "outputs"  # model "echo" answers with the input, "oracle" with the answer
-    for k, problem in enumerate(discover_problems(root)):
-        for model, source in (("echo", problem.input_path), ("oracle", problem.answer_path)):
-            if model == "oracle" and k % 3 == 0:
-                continue  # some missing outputs
-            target = problem.output_path(outputs, model)
-            target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(source, target)
     local = evaluate(root, outputs, tmp_path / "local", jobs=1, progress=False)
     on_ray = evaluate(root, outputs, tmp_path / "ray", engine="ray", progress=False)
     assert on_ray.scored == local.scored > 0
@@ -116,6 +124,61 @@ def test_ray_data_gives_the_problems_and_the_eval_rows(cluster, references, tmp_
     local_rows = [json.loads(line) for line in
                   (tmp_path / "local" / PROBLEM_STATS_NAME).read_text().splitlines()]
     assert from_shards == {(r["model"], r["task"], r["idx"]): r for r in local_rows}
+
+
+@pytest.fixture(scope="module")
+def local_rows(references, outputs, tmp_path_factory):
+    """The local eval's results folder of the directory layout."""
+    local = tmp_path_factory.mktemp("local-eval")
+    evaluate(references["directory"][0], outputs, local, jobs=1, progress=False)
+    return local
+
+
+def test_eval_scores_a_parquet_shard_set_into_the_local_rows_and_order(cluster, references,
+                                                                       outputs, local_rows,
+                                                                       tmp_path):
+    results = tmp_path / "parquet"
+    code = main(["eval", "--engine", "ray", "--benchmarks", f"file://{references['parquet'][0]}",
+                 "--outputs", str(outputs), "--results", str(results), "--quiet"])
+    assert code == 0
+    assert (results / PROBLEM_STATS_NAME).read_bytes() == \
+        (local_rows / PROBLEM_STATS_NAME).read_bytes()
+    with pytest.raises(ValueError, match="shard set is scored on Ray"):
+        evaluate(references["parquet"][0], outputs, tmp_path / "no", progress=False)
+
+
+@pytest.mark.slow
+def test_a_webdataset_shard_set_resumes_as_the_local_eval(cluster, references, outputs,
+                                                          local_rows, tmp_path):
+    expected = (local_rows / PROBLEM_STATS_NAME).read_bytes()
+    results, local = tmp_path / "webdataset", tmp_path / "local"
+    shutil.copytree(local_rows, local)
+    first = evaluate(references["webdataset"][0], outputs, results, engine="ray", progress=False)
+    assert (results / PROBLEM_STATS_NAME).read_bytes() == expected
+    again = evaluate(references["webdataset"][0], outputs, results, engine="ray", progress=False)
+    assert (again.scored, again.skipped) == (0, first.scored)
+    problem = discover_problems(references["directory"][0])[4]  # its echo output changes
+    changed = problem.output_path(outputs, "echo")
+    original = changed.read_bytes()
+    try:
+        shutil.copyfile(problem.answer_path, changed)
+        evaluate(references["directory"][0], outputs, local, jobs=1, progress=False)
+        again = evaluate(references["webdataset"][0], outputs, results, engine="ray",
+                         progress=False)
+        assert (again.scored, again.rescored) == (1, 1)
+        assert (results / PROBLEM_STATS_NAME).read_bytes() == \
+            (local / PROBLEM_STATS_NAME).read_bytes() != expected
+    finally:
+        changed.write_bytes(original)
+    only = evaluate(references["parquet"][0], outputs, tmp_path / "removal", engine="ray",
+                    tasks=["removal"], models=["oracle"], progress=False)
+    lines = [line for line in expected.decode().splitlines()
+             if (json.loads(line)["model"], json.loads(line)["task"]) == ("oracle", "removal")]
+    assert only.scored == len(lines) > 0
+    assert (tmp_path / "removal" / PROBLEM_STATS_NAME).read_text().splitlines() == lines
+    with pytest.raises(LayoutError, match="no task folder named nope"):
+        evaluate(references["parquet"][0], outputs, tmp_path / "nope", engine="ray",
+                 tasks=["removal", "nope"], progress=False)
 
 
 def test_a_run_that_loses_a_worker_node_resumes_to_the_same_tree(cluster, references, tmp_path):

@@ -85,17 +85,27 @@ def test_urls_that_cannot_work_fail_in_one_line(tmp_path):
 
 
 def test_world_size_makes_the_shard_count_divide(tmp_path, capsys):
-    from paintkit.engines.unit_write import shard_size_for
+    from paintkit.engines.unit_write import shard_plan
 
-    for problems, world in ((12, 4), (12, 3), (120_000, 64), (1056, 8), (7, 2)):
-        size = shard_size_for(problems, world, 1000)
-        count = -(-problems // size)
-        assert count % world == 0 and size <= 1000 and size == -(-problems // count)
-    assert shard_size_for(12, 4, 1000) == 3 and shard_size_for(12, 3, 2) == 2
-    with pytest.raises(ValueError, match="no shard size splits 1056 problems"):
-        shard_size_for(1056, 64, 1000)
-    with pytest.raises(ValueError, match="12 problems into a multiple of 5"):
-        shard_size_for(12, 5, 1000)
+    for problems in (1, 7, 12, 64, 100, 1056, 120_000):
+        for world in (1, 2, 3, 5, 8, 64):
+            for most in (1, 3, 1000):
+                fewest = min(c for c in range(world, problems + world * most + 1, world)
+                             if -(-problems // c) <= most)  # the oracle: search every count
+                if fewest > problems:  # some shard would be empty
+                    with pytest.raises(ValueError, match="some would be empty"):
+                        shard_plan(problems, world, most)
+                    continue
+                size, shards = shard_plan(problems, world, most)
+                count = shards or -(-problems // size)
+                assert count == fewest and count % world == 0 and size <= most
+                assert size == -(-problems // count)
+                if shards is None:  # shards of one size (but the last) made that count
+                    assert -(-problems // size) == count
+                else:
+                    assert -(-problems // size) != count
+    assert shard_plan(12, 4, 1000) == (3, None) and shard_plan(12, 5, 1000) == (3, 5)
+    assert shard_plan(1056, 64, 1000) == (17, 64)
     code = main(["generate", "paintbench", "--out", f"memory://ws-{os.getpid()}",
                  "--tasks", "translation,removal", "--conditions", "baseline,horizontal",
                  "--per-cell", "2", "--namespace", "writers", "--format", "webdataset",
@@ -103,3 +113,45 @@ def test_world_size_makes_the_shard_count_divide(tmp_path, capsys):
     assert code == 0, capsys.readouterr().err
     shards = [p for p in fsspec.filesystem("memory").find(f"/ws-{os.getpid()}") if p.endswith(".tar")]
     assert len(shards) == 4  # 12 problems: 4 shards of 3
+
+
+@pytest.mark.parametrize("count", [1, 2, 3, 5, 7, 11, 12])
+def test_an_even_split_covers_the_suite_in_order(tmp_path, count):
+    from paintkit.writers import make_writer
+
+    for problems in range(count, 41):
+        writer = make_writer("webdataset", tmp_path, list(range(problems)), shards=count)
+        ranges = [writer.shard_range(k) for k in range(writer.shards)]
+        assert writer.shards == count and ranges[0][0] == 0 and ranges[-1][1] == problems
+        assert all(a[1] == b[0] for a, b in zip(ranges, ranges[1:], strict=False))
+        sizes = {stop - start for start, stop in ranges}
+        assert max(sizes) - min(sizes) <= 1 and max(sizes) == writer.shard_size
+        assert [writer.shard_of(i) for i in range(problems)] == [
+            k for k, (start, stop) in enumerate(ranges) for _ in range(start, stop)]
+
+
+def test_world_size_five_splits_twelve_problems_evenly_on_every_path(tmp_path, capsys):
+    import tarfile
+
+    args = ["--tasks", "translation,removal", "--conditions", "baseline,horizontal",
+            "--per-cell", "2", "--namespace", "writers", "--format", "webdataset",
+            "--world-size", "5", "--engine", "inprocess", "--quiet"]
+    name = f"ws5-{os.getpid()}"
+    for out in (str(tmp_path / "local"), f"memory://{name}"):  # the local writer, the units
+        assert main(["generate", "paintbench", "--out", out, *args]) == 0, \
+            capsys.readouterr().err
+    local = tree_digest(tmp_path / "local")
+    local.pop(LOCK_NAME)
+    assert _memory_digest(name) == local  # same names, same bytes, same manifest
+    manifest = (tmp_path / "local" / MANIFEST_NAME).read_text()
+    assert '"shards": 5' in manifest.replace("\n", "").replace(" ", "").replace(":", ": ")
+    keys = []
+    for k in range(5):
+        with tarfile.open(tmp_path / "local" / f"shard-{k:06d}.tar") as tar:
+            keys.append([m.name.split(".")[0] for m in tar.getmembers()][::3])
+    assert [len(shard) for shard in keys] == [2, 2, 3, 2, 3]  # k * 12 // 5 = 0 2 4 7 9 12
+    assert [key for shard in keys for key in shard] == [
+        SUITE.spec(i).problem_id for i in range(len(SUITE))]
+    again = write_suite(SUITE, tmp_path / "local", format="webdataset", shards=5,
+                        engine="inprocess", progress=False)  # the same suite and layout
+    assert (again.generated, again.skipped) == (0, len(SUITE))
