@@ -16,8 +16,6 @@ the event loop; scoring runs in the batcher's thread (:class:`~paintkit.serve.ba
 from __future__ import annotations
 
 import asyncio
-import base64
-import binascii
 import json
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
@@ -35,8 +33,15 @@ from paintkit.metrics.targets import prepare_targets
 from paintkit.metrics.version import METRIC_VERSION
 from paintkit.serve import protocol
 from paintkit.serve.batcher import ScoreBatcher
-from paintkit.serve.guard import GuardMiddleware
-from paintkit.serve.images import ImageRefused, check_size, declared_size, decode
+from paintkit.serve.guard import GuardMiddleware, request_body
+from paintkit.serve.images import (
+    ImageRefused,
+    check_size,
+    declared_size,
+    decode,
+    from_base64,
+)
+from paintkit.serve.memory import keep_freed_memory
 from paintkit.serve.options import ServeOptions
 from paintkit.serve.problems import ProblemTargets
 from paintkit.serve.scoring import ScoreItem, score_items
@@ -62,6 +67,7 @@ class RewardService:
     the batcher and the decode threads."""
 
     def __init__(self, options: ServeOptions):
+        keep_freed_memory()  # each request's pixels reuse the last one's memory
         self.options = options
         self.device = options.torch_device()
         self.targets = ProblemTargets(self.device, options.cache_mb << 20, options.benchmarks,
@@ -123,10 +129,7 @@ class RewardService:
                 if (image.png is None) == (image.raw is None):
                     raise ImageRefused(f"{where}: give exactly one of image.png, image.raw")
                 text = image.png if image.png is not None else image.raw
-                try:
-                    data = await self.run(partial(base64.b64decode, text, validate=True))
-                except binascii.Error as exc:
-                    raise ImageRefused(f"{where}: image is not valid base64: {exc}") from None
+                data = await self.run(from_base64, text, where)
                 shape = None if image.png is not None else (image.shape or "missing")
                 return await self.run(self.prepare, item.problem_id, data, shape, request.fit,
                                       request.tolerance, request.figures, where)
@@ -149,6 +152,12 @@ class RewardService:
     def close(self) -> None:
         self.batcher.close()
         self.decoders.shutdown(wait=False, cancel_futures=True)
+
+
+async def _body(request: Request):
+    """The request body as :class:`GuardMiddleware` read it (no copy)."""
+    body = request_body(request)
+    return body if body is not None else await request.body()
 
 
 def _error(status: int, message: str) -> JSONResponse:
@@ -215,7 +224,7 @@ def create_app(options: ServeOptions | None = None, **settings) -> FastAPI:
                   "schema": {"$ref": "#/components/schemas/BatchRequest"}}}}})
     async def score_batch(request: Request):
         """Score many images, each against the problem its ``problem_id`` names."""
-        body = await request.body()
+        body = await _body(request)
         try:
             parsed = await service.run(service.parse_batch, body)
         except ImageRefused as exc:
@@ -224,7 +233,9 @@ def create_app(options: ServeOptions | None = None, **settings) -> FastAPI:
             results = await service.score_batch(parsed)
         except Exception as exc:  # noqa: BLE001 - answered here: the connection stays usable
             return _error(500, f"scoring failed: {one_line(exc)}")
-        return protocol.BatchResponse(metric_version=METRIC_VERSION, results=results)
+        # dumped here: FastAPI would validate the answer against its own model once more
+        return JSONResponse(protocol.BatchResponse(metric_version=METRIC_VERSION,
+                                                   results=results).model_dump())
 
     @app.post("/v1/score/{problem_id}", response_model=protocol.ScoreResponse,
               responses={**_ERRORS, 422: {"model": protocol.ErrorResponse,
@@ -245,7 +256,7 @@ def create_app(options: ServeOptions | None = None, **settings) -> FastAPI:
                 dims = [int(v) for v in (shape or "").split(",")]
             except ValueError:
                 return _error(400, f"shape: expected H,W,3, got {shape!r}")
-        body = await request.body()
+        body = await _body(request)
         try:
             item = await service.run(service.prepare, problem_id, body, dims, fit, tolerance,
                                      figures, "image")
@@ -254,7 +265,8 @@ def create_app(options: ServeOptions | None = None, **settings) -> FastAPI:
         result = (await service.batcher.score([item]))[0]
         if isinstance(result, BaseException):
             return _error(500, f"scoring failed: {one_line(result)}")
-        return protocol.ScoreResponse(metric_version=METRIC_VERSION, **result)
+        return JSONResponse(protocol.ScoreResponse(metric_version=METRIC_VERSION,
+                                                   **result).model_dump())
 
     return app
 

@@ -10,7 +10,10 @@ Before the application sees a request, it
 - answers 408 when the client sends nothing for ``body_timeout_s`` mid-body (other
   requests are served meanwhile: each connection is its own task);
 
-then hands the application the whole body, already read.
+then hands the application the whole body, already read: as ``scope["paintkit.body"]``
+(:func:`request_body`), a ``bytearray`` filled in place as the chunks arrive when the client
+sent ``Content-Length`` (one copy from the server's buffers, and ``np.frombuffer`` of it is
+the image without another), and through ``receive`` for any other reader.
 """
 
 from __future__ import annotations
@@ -35,6 +38,90 @@ async def send_error(send, status: int, message: str, headers=()) -> None:
                             (b"content-length", str(len(body)).encode()),
                             (b"connection", b"close"), *headers]})
     await send({"type": "http.response.body", "body": body})
+
+
+BODY_KEY = "paintkit.body"
+
+
+class BodyTimeout(Exception):
+    """Nothing arrived for the body within the timeout."""
+
+
+class BodyTooLarge(Exception):
+    """The body outgrew the limit (or its own ``Content-Length``)."""
+
+
+if hasattr(asyncio, "timeout"):  # Python >= 3.11: one timer per body, moved on each chunk
+    async def _receive_all(receive, take, timeout_s: float) -> bool:
+        loop = asyncio.get_running_loop()
+        try:
+            async with asyncio.timeout(timeout_s) as timer:
+                while True:
+                    message = await receive()
+                    if message["type"] == "http.disconnect":
+                        return False
+                    take(message.get("body", b""))
+                    if not message.get("more_body", False):
+                        return True
+                    timer.reschedule(loop.time() + timeout_s)
+        except TimeoutError:
+            raise BodyTimeout from None
+else:  # pragma: no cover - Python 3.10
+    async def _receive_all(receive, take, timeout_s: float) -> bool:
+        while True:
+            try:
+                message = await asyncio.wait_for(receive(), timeout_s)
+            except asyncio.TimeoutError:
+                raise BodyTimeout from None
+            if message["type"] == "http.disconnect":
+                return False
+            take(message.get("body", b""))
+            if not message.get("more_body", False):
+                return True
+
+
+async def read_body(receive, length: int | None, max_bytes: int,
+                    timeout_s: float) -> bytes | bytearray | None:
+    """The whole request body (None if the client disconnected): with a declared ``length``
+    a ``bytearray`` of that size filled in place, else the chunks joined.
+
+    Raises:
+        BodyTimeout: no chunk for ``timeout_s`` seconds.
+        BodyTooLarge: more than ``max_bytes`` (or than ``length``) bytes.
+    """
+    if length is not None:
+        buffer = bytearray(length)
+        view = memoryview(buffer)
+        filled = 0
+
+        def take(chunk):
+            nonlocal filled
+            end = filled + len(chunk)
+            if end > length:
+                raise BodyTooLarge
+            view[filled:end] = chunk
+            filled = end
+
+        if not await _receive_all(receive, take, timeout_s):
+            return None
+        return buffer if filled == length else bytes(buffer[:filled])
+    chunks, size = [], 0
+
+    def take(chunk):
+        nonlocal size
+        size += len(chunk)
+        if size > max_bytes:
+            raise BodyTooLarge
+        chunks.append(chunk)
+
+    if not await _receive_all(receive, take, timeout_s):
+        return None
+    return b"".join(chunks)
+
+
+def request_body(request):
+    """The body :class:`GuardMiddleware` read (no copy), or None if it did not."""
+    return request.scope.get(BODY_KEY)
 
 
 class GuardMiddleware:
@@ -62,31 +149,25 @@ class GuardMiddleware:
         if length is not None and (not length.isdigit() or int(length) > self.max_bytes):
             return await send_error(send, 413, f"request body of {length.decode('latin-1')} bytes "
                                                f"exceeds the limit of {self.max_bytes}")
-        chunks, size = [], 0
-        while True:
-            try:
-                message = await asyncio.wait_for(receive(), self.body_timeout_s)
-            except asyncio.TimeoutError:
-                return await send_error(send, 408, f"request body not received within "
-                                                   f"{self.body_timeout_s:g} s")
-            if message["type"] == "http.disconnect":
-                return None
-            chunk = message.get("body", b"")
-            size += len(chunk)
-            if size > self.max_bytes:
-                return await send_error(send, 413, f"request body exceeds the limit of "
-                                                   f"{self.max_bytes} bytes")
-            chunks.append(chunk)
-            if not message.get("more_body", False):
-                break
-        body = b"".join(chunks)
+        try:
+            body = await read_body(receive, None if length is None else int(length),
+                                   self.max_bytes, self.body_timeout_s)
+        except BodyTimeout:
+            return await send_error(send, 408, f"request body not received within "
+                                               f"{self.body_timeout_s:g} s")
+        except BodyTooLarge:
+            return await send_error(send, 413, f"request body exceeds the limit of "
+                                               f"{self.max_bytes} bytes")
+        if body is None:  # the client went away
+            return None
+        scope[BODY_KEY] = body
         delivered = False
 
         async def replay():
             nonlocal delivered
             if not delivered:
                 delivered = True
-                return {"type": "http.request", "body": body, "more_body": False}
+                return {"type": "http.request", "body": bytes(body), "more_body": False}
             return await receive()
 
         return await self.app(scope, replay, send)
