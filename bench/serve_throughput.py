@@ -9,15 +9,22 @@ noisy output each (every pixel off by a few units, as in bench/reward_throughput
 
 - ``in-process``: each thread calls ``reward([output], target)`` with the problem's
   targets prepared once (what the in-process adapters do with their cache);
-- ``http json``: each thread calls ``RewardClient.score`` (one image per request, the
-  batch endpoint, raw uint8 in base64 inside JSON) on a ``paintkit serve`` started as a
-  separate process on 127.0.0.1;
-- ``http raw``: the single-image endpoint, the body the bare uint8 bytes (what the
-  verl-omni ``compute_score`` sends).
+- ``http json``: ``RewardClient.score`` (one image per request: the batch endpoint, raw
+  uint8 in base64 inside JSON) on a ``paintkit serve`` started as a separate process on
+  127.0.0.1;
+- ``http raw``: ``RewardClient.score_one`` (the single-image endpoint, the body the bare
+  uint8 bytes: what the verl-omni ``compute_score`` sends);
+- ``http raw, unscored``: the same bodies sent against a problem of another size, so the
+  service reads, checks and refuses each (422) without scoring it: what HTTP, the body and
+  the request's path through the service cost alone.
 
 Every case is warmed up first (targets prepared on both sides). Printed: rewards/s over all
-threads, p50/p99 latency per reward, and the service/in-process ratio; then what one image
-costs on the way (base64, JSON) measured alone. On a shared machine read the ratios.
+threads, p50/p99 latency per reward, the service/in-process ratio, and CPU time per reward
+(ms) of the service's process and of this process (the clients, or the in-process reward):
+on this machine both share the same cores, so the clients' CPU is paid out of the
+service's throughput; ``in-process CPU / service CPU`` is what the ratio would be with the
+clients on other cores. Then what one image costs on the way (base64, JSON) measured alone.
+On a shared machine read the ratios and CPU times, not the absolute rates.
 """
 
 from __future__ import annotations
@@ -27,6 +34,7 @@ import base64
 import json
 import os
 import re
+import resource
 import subprocess
 import sys
 import time
@@ -48,8 +56,21 @@ def start_service(max_wait_ms: float):
             return process, found.group(0)
 
 
-def run_case(call, requests: int, clients: int) -> tuple[float, float, float]:
-    """(rewards/s, p50 ms, p99 ms) of ``requests`` calls ``call(k)`` from ``clients`` threads."""
+def cpu_seconds(pid: int | None) -> float:
+    """CPU time (user + system, all threads) of process ``pid`` (None: this process)."""
+    if pid is None:
+        usage = resource.getrusage(resource.RUSAGE_SELF)
+        return usage.ru_utime + usage.ru_stime
+    try:
+        fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    except OSError:
+        return float("nan")  # not Linux
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def run_case(call, requests: int, clients: int, server_pid: int) -> dict:
+    """Rewards/s, p50/p99 ms and CPU ms per reward (service, this process) of ``requests``
+    calls ``call(k)`` from ``clients`` threads."""
     latencies = []
 
     def timed(k):
@@ -57,30 +78,36 @@ def run_case(call, requests: int, clients: int) -> tuple[float, float, float]:
         call(k)
         latencies.append(time.perf_counter() - start)
 
+    cpu = cpu_seconds(server_pid), cpu_seconds(None)
     start = time.perf_counter()
     with ThreadPoolExecutor(clients) as pool:
         list(pool.map(timed, range(requests)))
     wall = time.perf_counter() - start
     ms = np.array(latencies) * 1000
-    return requests / wall, float(np.percentile(ms, 50)), float(np.percentile(ms, 99))
+    return {"rate": requests / wall, "p50": float(np.percentile(ms, 50)),
+            "p99": float(np.percentile(ms, 99)),
+            "server_cpu": (cpu_seconds(server_pid) - cpu[0]) / requests * 1000,
+            "client_cpu": (cpu_seconds(None) - cpu[1]) / requests * 1000}
 
 
-def bench_size(size: int, args, url: str) -> None:
+def bench_size(size: int, args, url: str, server_pid: int) -> None:
     """Print the rows of one canvas size."""
-    import httpx
-
     from paintkit.eval.synthetic import model_output
     from paintkit.metrics import prepare_targets, reward
     from paintkit.rewards.client import RewardClient
     from paintkit.suites import build_problem
     from paintkit.suites.suite import Suite
 
-    client = RewardClient(url)
-    raw = httpx.Client(timeout=120)
-    suite = Suite(tasks=("translation", "recolor", "flood_fill", "scaling"),
-                  conditions=("baseline", "n_med"), per_cell=1, size=(size, size),
-                  preservation=False, namespace="bench")
-    problems = [build_problem(suite, suite.spec(i % len(suite))) for i in range(args.problems)]
+    client = RewardClient(url, max_connections=64)
+
+    def problems_of(side):
+        suite = Suite(tasks=("translation", "recolor", "flood_fill", "scaling"),
+                      conditions=("baseline", "n_med"), per_cell=1, size=(side, side),
+                      preservation=False, namespace="bench")
+        return [build_problem(suite, suite.spec(i % len(suite))) for i in range(args.problems)]
+
+    problems = problems_of(size)
+    other = problems_of(size // 2)[0].metadata["problem_id"]  # refuses a size x size image
     rng = np.random.default_rng(0)
     outputs = [model_output(rng, p.answer, p.input, "noisy") for p in problems]
     ids = [p.metadata["problem_id"] for p in problems]
@@ -94,21 +121,30 @@ def bench_size(size: int, args, url: str) -> None:
         return client.score([outputs[k % n]], [ids[k % n]])
 
     def http_raw(k):
-        response = raw.post(f"{url}/v1/score/{ids[k % n]}", content=outputs[k % n].tobytes(),
-                            params={"shape": f"{size},{size},3"},
-                            headers={"content-type": "application/octet-stream"})
-        response.raise_for_status()
+        return client.score_one(outputs[k % n], ids[k % n])
+
+    def http_unscored(k):
+        try:
+            client.score_one(outputs[k % n], other)
+        except ValueError as exc:  # 422: read, checked, refused
+            assert "HTTP 422" in str(exc), exc
+        else:
+            raise AssertionError("a wrong-size image was scored")
 
     for k in range(n):  # warm-up: kernels compiled, targets prepared on both sides
-        local(k), http_json(k), http_raw(k)
+        local(k), http_json(k), http_raw(k), http_unscored(k)
     for clients in (int(c) for c in args.clients.split(",")):
-        base = run_case(local, args.requests, clients)
-        print(f"| {size}² | {clients} | in-process | {base[0]:.1f} | {base[1]:.0f} | "
-              f"{base[2]:.0f} | 1.00 |")
-        for name, call in (("http json", http_json), ("http raw", http_raw)):
-            got = run_case(call, args.requests, clients)
-            print(f"| {size}² | {clients} | {name} | {got[0]:.1f} | {got[1]:.0f} | "
-                  f"{got[2]:.0f} | {got[0] / base[0]:.2f} |", flush=True)
+        base = run_case(local, args.requests, clients, server_pid)
+        print(f"| {size}² | {clients} | in-process | {base['rate']:.1f} | {base['p50']:.0f} | "
+              f"{base['p99']:.0f} | 1.00 | - | {base['client_cpu']:.2f} | |", flush=True)
+        for name, call in (("http json", http_json), ("http raw", http_raw),
+                           ("http raw, unscored", http_unscored)):
+            got = run_case(call, args.requests, clients, server_pid)
+            ratio = "-" if "unscored" in name else f"{got['rate'] / base['rate']:.2f}"
+            alone = "" if "unscored" in name else f"{base['client_cpu'] / got['server_cpu']:.2f}"
+            print(f"| {size}² | {clients} | {name} | {got['rate']:.1f} | {got['p50']:.0f} | "
+                  f"{got['p99']:.0f} | {ratio} | {got['server_cpu']:.2f} | "
+                  f"{got['client_cpu']:.2f} | {alone} |", flush=True)
     image = outputs[0]
     start = time.perf_counter()
     for _ in range(10):
@@ -118,6 +154,7 @@ def bench_size(size: int, args, url: str) -> None:
     per = (time.perf_counter() - start) / 10 * 1000
     print(f"\n{size}²: base64 + JSON there and back {per:.1f} ms per image "
           f"({image.nbytes / 2**20:.1f} MiB raw)\n")
+    client.close()
 
 
 def main() -> None:
@@ -130,17 +167,20 @@ def main() -> None:
     args = parser.parse_args()
     os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
-    import httpx
+    from paintkit.rewards.client import RewardClient
 
     process, url = start_service(args.max_wait_ms)
     try:
-        while httpx.get(url + "/health").status_code != 200:
+        probe = RewardClient(url)
+        while probe.health().get("status") != "ok":
             time.sleep(0.1)
         print(f"load average {os.getloadavg()[0]:.1f}; service {url}, max-wait {args.max_wait_ms} ms")
-        print("| size | clients | path | rewards/s | p50 ms | p99 ms | x in-process |")
-        print("|---|---|---|---|---|---|---|")
+        print("| size | clients | path | rewards/s | p50 ms | p99 ms | x in-process | "
+              "service CPU ms | this process CPU ms | in-process CPU / service CPU |")
+        print("|---|---|---|---|---|---|---|---|---|---|")
         for size in (int(s) for s in args.sizes.split(",")):
-            bench_size(size, args, url)
+            bench_size(size, args, url, process.pid)
+        print(f"load average {os.getloadavg()[0]:.1f} at the end")
     finally:
         process.terminate()
         process.wait(60)

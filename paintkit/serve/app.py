@@ -56,6 +56,12 @@ _IMAGE_BODY = {"requestBody": {"required": True, "content": {
     "application/octet-stream": {"schema": {"type": "string", "format": "binary"},
                                  "description": "raw RGB uint8, H*W*3 bytes; give ?shape=H,W,3"}}}}
 
+_BATCH_BODY = {"requestBody": {"required": True, "content": {
+    "application/json": {"schema": {"$ref": "#/components/schemas/BatchRequest"}},
+    protocol.BINARY_BATCH: {"schema": {"type": "string", "format": "binary"},
+                            "description": "a BinaryBatchHeader as one line of JSON, a newline, "
+                                           "then each item's bytes back to back"}}}}
+
 
 def one_line(exc: BaseException) -> str:
     text = " ".join(str(exc).split())
@@ -109,28 +115,42 @@ class RewardService:
         check_size(size, target.answer_size(0), fit, self.options.max_pixels, where)
         return ScoreItem(problem_id, target, decode(data, shape, where), fit, tolerance, figures)
 
-    def parse_batch(self, body: bytes) -> protocol.BatchRequest:
+    def parse_batch(self, body, binary: bool = False):
+        """``(request, images)`` of a batch body: a :class:`~protocol.BatchRequest` and
+        None (JSON, images in base64 inside), or a :class:`~protocol.BinaryBatchHeader` and
+        each item's bytes (:data:`~protocol.BINARY_BATCH`); :class:`ImageRefused` says why not."""
         try:
-            return protocol.BatchRequest.model_validate_json(body)
+            if not binary:
+                return protocol.BatchRequest.model_validate_json(body), None
+            header, rest = protocol.split_binary_batch(body)
+            request = protocol.BinaryBatchHeader.model_validate_json(header)
+            return request, protocol.binary_payloads(request, rest)
         except ValidationError as exc:
             error = exc.errors()[0]
             where = ".".join(str(p) for p in error.get("loc", ())) or "body"
             raise ImageRefused(f"malformed body: {where}: {error.get('msg')} "
                                f"({exc.error_count()} error(s))") from None
+        except ValueError as exc:
+            raise ImageRefused(f"malformed body: {exc}") from None
 
     async def run(self, fn, *args):
         return await asyncio.get_running_loop().run_in_executor(self.decoders, fn, *args)
 
-    async def score_batch(self, request: protocol.BatchRequest) -> list:
+    async def score_batch(self, request, images=None) -> list:
+        """Per item of a parsed batch (:meth:`parse_batch`) an ``ItemResult``."""
         async def one(k, item):
             where = f"items[{k}] ({item.problem_id})"
-            image = item.image
             try:
-                if (image.png is None) == (image.raw is None):
-                    raise ImageRefused(f"{where}: give exactly one of image.png, image.raw")
-                text = image.png if image.png is not None else image.raw
-                data = await self.run(from_base64, text, where)
-                shape = None if image.png is not None else (image.shape or "missing")
+                if images is not None:  # binary: raw pixels as they came, a PNG as bytes
+                    data = images[k] if item.shape is not None else bytes(images[k])
+                    shape = item.shape
+                else:
+                    image = item.image
+                    if (image.png is None) == (image.raw is None):
+                        raise ImageRefused(f"{where}: give exactly one of image.png, image.raw")
+                    text = image.png if image.png is not None else image.raw
+                    data = await self.run(from_base64, text, where)
+                    shape = None if image.png is not None else (image.shape or "missing")
                 return await self.run(self.prepare, item.problem_id, data, shape, request.fit,
                                       request.tolerance, request.figures, where)
             except ValueError as exc:
@@ -208,8 +228,10 @@ def create_app(options: ServeOptions | None = None, **settings) -> FastAPI:
         return JSONResponse(body.model_dump(), status_code=200 if service.ready else 503)
 
     # the batch body is parsed off the event loop, so FastAPI does not see its model: add it
-    batch_schema = protocol.BatchRequest.model_json_schema(ref_template="#/components/schemas/{model}")
-    models = {**batch_schema.pop("$defs", {}), "BatchRequest": batch_schema}
+    models = {}
+    for model in (protocol.BatchRequest, protocol.BinaryBatchHeader):
+        schema = model.model_json_schema(ref_template="#/components/schemas/{model}")
+        models.update({**schema.pop("$defs", {}), model.__name__: schema})
     plain_openapi = app.openapi
 
     def openapi():
@@ -220,17 +242,18 @@ def create_app(options: ServeOptions | None = None, **settings) -> FastAPI:
     app.openapi = openapi
 
     @app.post("/v1/score", response_model=protocol.BatchResponse, responses=_ERRORS,
-              openapi_extra={"requestBody": {"required": True, "content": {"application/json": {
-                  "schema": {"$ref": "#/components/schemas/BatchRequest"}}}}})
+              openapi_extra=_BATCH_BODY)
     async def score_batch(request: Request):
         """Score many images, each against the problem its ``problem_id`` names."""
+        kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
         body = await _body(request)
         try:
-            parsed = await service.run(service.parse_batch, body)
+            parsed, images = await service.run(service.parse_batch, body,
+                                               kind == protocol.BINARY_BATCH)
         except ImageRefused as exc:
             return _error(400, str(exc))
         try:
-            results = await service.score_batch(parsed)
+            results = await service.score_batch(parsed, images)
         except Exception as exc:  # noqa: BLE001 - answered here: the connection stays usable
             return _error(500, f"scoring failed: {one_line(exc)}")
         # dumped here: FastAPI would validate the answer against its own model once more

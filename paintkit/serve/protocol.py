@@ -1,14 +1,20 @@
 """The wire format of the reward service (served as OpenAPI at ``/openapi.json``; prose in
-docs/serve.md). JSON in and out; images as PNG bytes or raw uint8 with their shape, base64
-inside JSON, or the bare bytes as the body of the single-image endpoint. Never pickle."""
+docs/serve.md). JSON out; images in as PNG bytes or raw uint8 with their shape: base64
+inside a JSON batch, the bare bytes after a one-line JSON header in a binary batch
+(:data:`BINARY_BATCH`), or the bare bytes as the body of the single-image endpoint. Never
+pickle."""
 
 from __future__ import annotations
 
+from itertools import accumulate
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 Fit = Literal["exact", "cover", "stretch"]
+#: Content type of a binary batch: a :class:`BinaryBatchHeader` as one line of JSON, ``\n``,
+#: then each item's bytes, back to back in item order.
+BINARY_BATCH = "application/x-paintkit-batch"
 
 
 class ImageIn(BaseModel):
@@ -39,6 +45,47 @@ class BatchRequest(BaseModel):
     fit: Fit = "exact"
     tolerance: int | None = Field(default=None, ge=0, le=10)
     figures: bool = False
+
+
+class BinaryItemIn(BaseModel):
+    """One image of a binary batch: ``nbytes`` bytes after the header (those of the items
+    before it skipped); ``shape`` ``[H, W, 3]`` for raw uint8 RGB, absent for a PNG."""
+
+    model_config = ConfigDict(extra="forbid")
+    problem_id: str
+    nbytes: int = Field(ge=0)
+    shape: list[int] | None = None
+
+
+class BinaryBatchHeader(BaseModel):
+    """The first line of a binary batch (:data:`BINARY_BATCH`); fields as in
+    :class:`BatchRequest`."""
+
+    model_config = ConfigDict(extra="forbid")
+    items: list[BinaryItemIn]
+    fit: Fit = "exact"
+    tolerance: int | None = Field(default=None, ge=0, le=10)
+    figures: bool = False
+
+
+def split_binary_batch(body) -> tuple[bytes, memoryview]:
+    """A binary batch's header line and a view (no copy) of the bytes after it;
+    ``ValueError`` when there is no header line."""
+    end = body.find(b"\n")
+    if end < 0:
+        raise ValueError("binary batch: no header line (JSON, then a newline, then the images)")
+    return bytes(body[:end]), memoryview(body)[end + 1:]
+
+
+def binary_payloads(header: BinaryBatchHeader, rest: memoryview) -> list[memoryview]:
+    """Each item's bytes from what follows the header; ``ValueError`` unless their sizes add
+    up to exactly that."""
+    sizes = [item.nbytes for item in header.items]
+    if sum(sizes) != len(rest):
+        raise ValueError(f"binary batch: items declare {sum(sizes)} bytes, the body has "
+                         f"{len(rest)} after the header")
+    offsets = [0, *accumulate(sizes)]
+    return [rest[a:b] for a, b in zip(offsets[:-1], offsets[1:], strict=True)]
 
 
 class ItemResult(BaseModel):

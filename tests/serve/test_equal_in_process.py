@@ -39,9 +39,12 @@ def _check_every_client(url, problems):
                 for p, outs in zip(problems, outputs, strict=True)]
     ids = [p.metadata["problem_id"] for p in problems]
     for encoding in ("raw", "png"):
-        with RewardClient(url, encoding=encoding) as client:
-            for pid, outs, want in zip(ids, outputs, expected, strict=True):
-                assert client.score(outs, [pid] * 4).tobytes() == want.tobytes(), (encoding, pid)
+        for batch in ("binary", "json"):
+            with RewardClient(url, encoding=encoding, batch=batch) as client:
+                for pid, outs, want in zip(ids, outputs, expected, strict=True):
+                    assert client.score(outs, [pid] * 4).tobytes() == want.tobytes(), \
+                        (encoding, batch, pid)
+                    assert client.score_one(outs[0], pid) == float(want[0]), (encoding, pid)
 
     score = functools.partial(remote.compute_score, server_url=url)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import json
 import logging
 import pickle
 import socket
@@ -16,6 +17,7 @@ import numpy as np
 import pytest
 
 import paintkit.serve.scoring
+from paintkit.io.png_encode import encode_png
 from paintkit.metrics import reward
 from paintkit.metrics.fit import fit_output
 from paintkit.rewards.client import RemoteRewardError, RewardClient
@@ -232,3 +234,29 @@ def test_raw_bytes_never_leave_their_shape(start_service_once, problems):
     body = httpx.post(start_service_once.url + "/v1/score", json={"items": [item]}).json()
     assert "not valid base64" in body["results"][0]["error"]
     assert np.isnan(np.nan)  # the service answered every item; nothing above was scored 0
+
+
+def test_binary_batch_framing_is_checked(start_service_once, problems):
+    problem = problems[0]
+    pid = problem.metadata["problem_id"]
+    url = start_service_once.url + "/v1/score"
+    kind = {"content-type": "application/x-paintkit-batch"}
+    pixels = problem.answer.tobytes()
+
+    def header(*items):
+        return json.dumps({"items": list(items)}).encode() + b"\n"
+
+    raw = {"problem_id": pid, "nbytes": len(pixels), "shape": [256, 256, 3]}
+    short = httpx.post(url, content=header(raw) + pixels[:-1], headers=kind)
+    assert short.status_code == 400 and "declare 196608 bytes" in short.json()["error"]
+    no_header = httpx.post(url, content=pixels[:100], headers=kind)
+    assert no_header.status_code == 400 and "no header line" in no_header.json()["error"]
+    bad = httpx.post(url, content=header({"problem_id": pid, "nbytes": -1}), headers=kind)
+    assert bad.status_code == 400 and "items.0.nbytes" in bad.json()["error"]
+    png = encode_png(problem.answer)
+    small = {"problem_id": pid, "nbytes": 30, "shape": [2, 5, 3]}
+    body = header(raw, {"problem_id": pid, "nbytes": len(png)}, small) + pixels + png + b"\0" * 30
+    results = httpx.post(url, content=body, headers=kind).json()["results"]
+    assert [r["reward"] for r in results[:2]] == [1.0, 1.0]
+    assert results[2]["reward"] is None and "image is 5x2 but the answer is 256x256" in results[2]["error"]
+    _healthy(start_service_once)

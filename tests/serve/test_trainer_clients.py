@@ -125,10 +125,11 @@ def test_flow_factory_model_matches_the_in_process_model(service, problems):
 
 class _Flaky:
     """A loopback server answering 503 (with Retry-After) ``failures`` times, then a batch
-    response; records each request's arrival time."""
+    response; records each request's arrival time and the client's port (its connection)."""
 
     def __init__(self, failures: int, status: int = 503, retry_after: str | None = "0"):
         self.times: list[float] = []
+        self.ports: list[int] = []
         import time
 
         flaky = self
@@ -142,6 +143,7 @@ class _Flaky:
             def do_POST(self):
                 self.rfile.read(int(self.headers["content-length"]))
                 flaky.times.append(time.monotonic())
+                flaky.ports.append(self.client_address[1])
                 if len(flaky.times) <= failures:
                     body, code = b'{"error": "busy", "metric_version": 2}', status
                 else:
@@ -204,16 +206,34 @@ def test_connection_errors_are_retried_then_raised():
                                          max_retries=1, retry_backoff=0.01))
 
 
-def test_async_client_reuses_one_connection_pool_per_loop(service, problems):
+def test_clients_reuse_their_connections():
+    flaky = _Flaky(0)
+    try:
+        client = RewardClient(flaky.url, max_connections=4)
+        image = np.zeros((4, 4, 3), np.uint8)
+        for _ in range(5):
+            assert client.score([image], ["k"]).tolist() == [0.25]
+        assert len(set(flaky.ports)) == 1  # one connection, kept open
+
+        async def many():
+            return await asyncio.gather(*(client.ascore([image], ["k"]) for _ in range(24)))
+
+        assert [g.tolist() for g in asyncio.run(many())] == [[0.25]] * 24
+        assert len(flaky.ports) == 29 and len(set(flaky.ports)) <= 4  # at most max_connections
+        client.close()
+    finally:
+        flaky.close()
+
+
+def test_score_one_sends_the_pixels_as_they_are(service, problems):
     problem = problems[0]
     pid = problem.metadata["problem_id"]
     client = RewardClient(service.url)
-
-    async def many():
-        got = await asyncio.gather(*(client.ascore([problem.answer], [pid]) for _ in range(8)))
-        pools = {id(client._aclient()) for _ in range(3)}
-        await client.aclose()
-        return got, pools
-
-    got, pools = asyncio.run(many())
-    assert [g.tolist() for g in got] == [[1.0]] * 8 and len(pools) == 1
+    image = np.ascontiguousarray(problem.answer)
+    before = image.copy()
+    assert client.score_one(image, pid) == 1.0
+    assert asyncio.run(client.ascore_one(torch.from_numpy(image).permute(2, 0, 1), pid)) == 1.0
+    assert np.array_equal(image, before)
+    with pytest.raises(ValueError, match="HTTP 422"):
+        client.score_one(image[:8], pid)
+    client.close()
