@@ -1,7 +1,7 @@
 """The reward service against in-process ``reward()`` on the same images, side by side.
 
     python bench/serve_throughput.py [--sizes 512,1024] [--clients 1,4,16] [--requests 48]
-        [--problems 8] [--max-wait-ms 2]
+        [--problems 8] [--max-wait-ms 2] [--rounds 3]
 
 For each size, ``--problems`` PaintBench problems (keys of a ``bench`` namespace suite) and a
 noisy output each (every pixel off by a few units, as in bench/reward_throughput.py);
@@ -9,17 +9,22 @@ noisy output each (every pixel off by a few units, as in bench/reward_throughput
 
 - ``in-process``: each thread calls ``reward([output], target)`` with the problem's
   targets prepared once (what the in-process adapters do with their cache);
-- ``http json``: ``RewardClient.score`` (one image per request: the batch endpoint, raw
-  uint8 in base64 inside JSON) on a ``paintkit serve`` started as a separate process on
-  127.0.0.1;
+- ``http json``: ``RewardClient(batch="json").score`` (one image per request: the batch
+  endpoint, raw uint8 in base64 inside JSON) on a ``paintkit serve`` started as a separate
+  process on 127.0.0.1;
+- ``http binary``: ``RewardClient.score`` (the batch endpoint, a binary batch: a JSON header
+  line, then the raw bytes);
 - ``http raw``: ``RewardClient.score_one`` (the single-image endpoint, the body the bare
   uint8 bytes: what the verl-omni ``compute_score`` sends);
 - ``http raw, unscored``: the same bodies sent against a problem of another size, so the
   service reads, checks and refuses each (422) without scoring it: what HTTP, the body and
   the request's path through the service cost alone.
 
-Every case is warmed up first (targets prepared on both sides). Printed: rewards/s over all
-threads, p50/p99 latency per reward, the service/in-process ratio, and CPU time per reward
+Every case is warmed up first (targets prepared on both sides), and the cases of one client
+count are run ``--rounds`` times in turn (in-process, then each HTTP path), so that a burst
+of other work on a shared machine hits both sides. Printed, as medians over the rounds:
+rewards/s over all threads, p50/p99 latency per reward, the service/in-process ratio (the
+median of each round's ratio), and CPU time per reward
 (ms) of the service's process and of this process (the clients, or the in-process reward):
 on this machine both share the same cores, so the clients' CPU is paid out of the
 service's throughput; ``in-process CPU / service CPU`` is what the ratio would be with the
@@ -90,6 +95,11 @@ def run_case(call, requests: int, clients: int, server_pid: int) -> dict:
             "client_cpu": (cpu_seconds(None) - cpu[1]) / requests * 1000}
 
 
+def median_case(cases: list[dict]) -> dict:
+    """Each figure's median over the rounds."""
+    return {key: float(np.median([c[key] for c in cases])) for key in cases[0]}
+
+
 def bench_size(size: int, args, url: str, server_pid: int) -> None:
     """Print the rows of one canvas size."""
     from paintkit.eval.synthetic import model_output
@@ -99,6 +109,7 @@ def bench_size(size: int, args, url: str, server_pid: int) -> None:
     from paintkit.suites.suite import Suite
 
     client = RewardClient(url, max_connections=64)
+    json_client = RewardClient(url, max_connections=64, batch="json")
 
     def problems_of(side):
         suite = Suite(tasks=("translation", "recolor", "flood_fill", "scaling"),
@@ -118,6 +129,9 @@ def bench_size(size: int, args, url: str, server_pid: int) -> None:
         return reward([outputs[k % n]], targets[k % n])
 
     def http_json(k):
+        return json_client.score([outputs[k % n]], [ids[k % n]])
+
+    def http_binary(k):
         return client.score([outputs[k % n]], [ids[k % n]])
 
     def http_raw(k):
@@ -132,15 +146,23 @@ def bench_size(size: int, args, url: str, server_pid: int) -> None:
             raise AssertionError("a wrong-size image was scored")
 
     for k in range(n):  # warm-up: kernels compiled, targets prepared on both sides
-        local(k), http_json(k), http_raw(k), http_unscored(k)
+        local(k), http_json(k), http_binary(k), http_raw(k), http_unscored(k)
+    paths = (("http json", http_json), ("http binary", http_binary), ("http raw", http_raw),
+             ("http raw, unscored", http_unscored))
     for clients in (int(c) for c in args.clients.split(",")):
-        base = run_case(local, args.requests, clients, server_pid)
+        rounds: dict = {name: [] for name in ("in-process", *(name for name, _ in paths))}
+        for _ in range(args.rounds):  # alternated, so a burst of load hits both sides
+            rounds["in-process"].append(run_case(local, args.requests, clients, server_pid))
+            for name, call in paths:
+                rounds[name].append(run_case(call, args.requests, clients, server_pid))
+        base = median_case(rounds["in-process"])
         print(f"| {size}² | {clients} | in-process | {base['rate']:.1f} | {base['p50']:.0f} | "
               f"{base['p99']:.0f} | 1.00 | - | {base['client_cpu']:.2f} | |", flush=True)
-        for name, call in (("http json", http_json), ("http raw", http_raw),
-                           ("http raw, unscored", http_unscored)):
-            got = run_case(call, args.requests, clients, server_pid)
-            ratio = "-" if "unscored" in name else f"{got['rate'] / base['rate']:.2f}"
+        for name, _ in paths:
+            got = median_case(rounds[name])
+            ratios = [g["rate"] / b["rate"] for g, b in zip(rounds[name], rounds["in-process"],
+                                                             strict=True)]
+            ratio = "-" if "unscored" in name else f"{float(np.median(ratios)):.2f}"
             alone = "" if "unscored" in name else f"{base['client_cpu'] / got['server_cpu']:.2f}"
             print(f"| {size}² | {clients} | {name} | {got['rate']:.1f} | {got['p50']:.0f} | "
                   f"{got['p99']:.0f} | {ratio} | {got['server_cpu']:.2f} | "
@@ -155,6 +177,7 @@ def bench_size(size: int, args, url: str, server_pid: int) -> None:
     print(f"\n{size}²: base64 + JSON there and back {per:.1f} ms per image "
           f"({image.nbytes / 2**20:.1f} MiB raw)\n")
     client.close()
+    json_client.close()
 
 
 def main() -> None:
@@ -164,6 +187,8 @@ def main() -> None:
     parser.add_argument("--requests", type=int, default=48)
     parser.add_argument("--problems", type=int, default=8)
     parser.add_argument("--max-wait-ms", type=float, default=2.0)
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="alternated repeats of every case; medians are printed")
     args = parser.parse_args()
     os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
