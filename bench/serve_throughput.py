@@ -24,12 +24,12 @@ Every case is warmed up first (targets prepared on both sides), and the cases of
 count are run ``--rounds`` times in turn (in-process, then each HTTP path), so that a burst
 of other work on a shared machine hits both sides. Printed, as medians over the rounds:
 rewards/s over all threads, p50/p99 latency per reward, the service/in-process ratio (the
-median of each round's ratio), and CPU time per reward
-(ms) of the service's process and of this process (the clients, or the in-process reward):
-on this machine both share the same cores, so the clients' CPU is paid out of the
-service's throughput; ``in-process CPU / service CPU`` is what the ratio would be with the
-clients on other cores. Then what one image costs on the way (base64, JSON) measured alone.
-On a shared machine read the ratios and CPU times, not the absolute rates.
+median of each round's ratio), and CPU time per reward (ms) of the service's process and
+of this process (the clients, or the in-process reward): on one machine both share the same
+cores, so the clients' CPU is paid out of the service's throughput; ``in-process CPU /
+service CPU`` is what the ratio would be with the clients on other cores. Then what one
+image costs on the way (base64, JSON) measured alone. On a shared machine read the ratios
+and CPU times, not the absolute rates.
 """
 
 from __future__ import annotations

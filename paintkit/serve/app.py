@@ -4,8 +4,9 @@
 :mod:`paintkit.serve.ray_serve` deploys the same application on Ray Serve. Endpoints:
 
 - ``GET /health``: 200 ``{"status": "ok", ...}`` once it can score (503 while warming up);
-- ``POST /v1/score``: JSON :class:`~paintkit.serve.protocol.BatchRequest` -> per item a
-  reward or an error (:class:`~paintkit.serve.protocol.BatchResponse`);
+- ``POST /v1/score``: JSON :class:`~paintkit.serve.protocol.BatchRequest`, or a binary
+  batch (:data:`~paintkit.serve.protocol.BINARY_BATCH`: a header line, then the images'
+  bytes) -> per item a reward or an error (:class:`~paintkit.serve.protocol.BatchResponse`);
 - ``POST /v1/score/{problem_id}``: one image as the body (``image/png``, or
   ``application/octet-stream`` raw RGB with ``?shape=H,W,3``) -> :class:`ScoreResponse`.
 
