@@ -19,7 +19,7 @@ import json
 import os
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote, urlencode, urlsplit
@@ -211,7 +211,7 @@ class RewardClient:
             pixels = to_hwc_uint8(image, f"images[{k}]")
             data: bytes | memoryview
             if self.encoding == "raw":
-                data = memoryview(pixels).cast("B")
+                data = pixels.data.cast("B")
                 items.append({"problem_id": pid, "nbytes": data.nbytes,
                               "shape": list(pixels.shape)})
             else:
@@ -234,7 +234,7 @@ class RewardClient:
             params["tolerance"] = tolerance
         if self.encoding == "raw":
             params["shape"] = ",".join(map(str, pixels.shape))
-            body: memoryview | bytes = memoryview(pixels).cast("B")
+            body: memoryview | bytes = pixels.data.cast("B")
             kind = "application/octet-stream"
         else:
             body, kind = encode_png(pixels), "image/png"
@@ -274,10 +274,11 @@ class RewardClient:
 
         pool = self._connections()
         headers = {**self._headers, **(headers or {})}
+        payload: Any = body  # any buffer goes to the socket as is (urllib3 checks at run time)
         for attempt in range(self.max_retries + 1):
             response = None
             try:
-                response = pool.urlopen("POST", self._base_path + path, body=body,
+                response = pool.urlopen("POST", self._base_path + path, body=payload,
                                         headers=headers, retries=False, redirect=False)
             except urllib3.exceptions.HTTPError as exc:
                 if attempt >= self.max_retries:
@@ -326,7 +327,7 @@ class RewardClient:
         self.close()
 
     # -- asyncio -------------------------------------------------------------------------
-    async def _in_thread(self, fn, *args: Any) -> Any:
+    async def _in_thread(self, fn: Callable[..., Any], *args: Any) -> Any:
         """``fn(*args)`` in one of the client's threads (at most ``max_connections``)."""
         with self._lock:
             if self._threads is None:
