@@ -11,9 +11,8 @@ Before the application sees a request, it
   requests are served meanwhile: each connection is its own task);
 
 then hands the application the whole body, already read: as ``scope["paintkit.body"]``
-(:func:`request_body`), a ``bytearray`` filled in place as the chunks arrive when the client
-sent ``Content-Length`` (one copy from the server's buffers, and ``np.frombuffer`` of it is
-the image without another), and through ``receive`` for any other reader.
+(:func:`request_body`: the chunks joined once, and ``np.frombuffer`` of it is the image
+without another copy), and through ``receive`` for any other reader.
 """
 
 from __future__ import annotations
@@ -48,7 +47,7 @@ class BodyTimeout(Exception):
 
 
 class BodyTooLarge(Exception):
-    """The body outgrew the limit (or its own ``Content-Length``)."""
+    """The body outgrew the limit."""
 
 
 if hasattr(asyncio, "timeout"):  # Python >= 3.11: one timer per body, moved on each chunk
@@ -80,31 +79,16 @@ else:  # pragma: no cover - Python 3.10
                 return True
 
 
-async def read_body(receive, length: int | None, max_bytes: int,
-                    timeout_s: float) -> bytes | bytearray | None:
-    """The whole request body (None if the client disconnected): with a declared ``length``
-    a ``bytearray`` of that size filled in place, else the chunks joined.
+async def read_body(receive, max_bytes: int, timeout_s: float) -> bytes | None:
+    """The whole request body (None if the client disconnected): the chunks joined once.
+
+    Memory grows with the bytes that arrived, never with what ``Content-Length`` promises
+    (a client declaring 64 MiB and sending one byte holds one byte).
 
     Raises:
         BodyTimeout: no chunk for ``timeout_s`` seconds.
-        BodyTooLarge: more than ``max_bytes`` (or than ``length``) bytes.
+        BodyTooLarge: more than ``max_bytes`` bytes.
     """
-    if length is not None:
-        buffer = bytearray(length)
-        view = memoryview(buffer)
-        filled = 0
-
-        def take(chunk):
-            nonlocal filled
-            end = filled + len(chunk)
-            if end > length:
-                raise BodyTooLarge
-            view[filled:end] = chunk
-            filled = end
-
-        if not await _receive_all(receive, take, timeout_s):
-            return None
-        return buffer if filled == length else bytes(buffer[:filled])
     chunks, size = [], 0
 
     def take(chunk):
@@ -150,8 +134,7 @@ class GuardMiddleware:
             return await send_error(send, 413, f"request body of {length.decode('latin-1')} bytes "
                                                f"exceeds the limit of {self.max_bytes}")
         try:
-            body = await read_body(receive, None if length is None else int(length),
-                                   self.max_bytes, self.body_timeout_s)
+            body = await read_body(receive, self.max_bytes, self.body_timeout_s)
         except BodyTimeout:
             return await send_error(send, 408, f"request body not received within "
                                                f"{self.body_timeout_s:g} s")
@@ -167,7 +150,7 @@ class GuardMiddleware:
             nonlocal delivered
             if not delivered:
                 delivered = True
-                return {"type": "http.request", "body": bytes(body), "more_body": False}
+                return {"type": "http.request", "body": body, "more_body": False}
             return await receive()
 
         return await self.app(scope, replay, send)
