@@ -66,7 +66,7 @@ def _accepts(function: Callable, name: str) -> bool:
 class CallableModel(EditModel):
     """:class:`EditModel` around a user function (see the module docstring)."""
 
-    def __init__(self, spec: str, *, batch_size: int = 1, options: dict | None = None):
+    def __init__(self, spec: str, *, batch_size: int = 1, options: dict | None = None) -> None:
         target, factory = load_callable(spec)
         self.spec, self.options = spec, dict(options or {})
         self.function = target(**self.options) if factory else target

@@ -17,6 +17,8 @@ import sys
 import time
 import warnings
 from dataclasses import dataclass, field
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
 from paintkit.run.interface import EditModel, EditRequest, EditResult
 from paintkit.run.load_errors import (
@@ -25,6 +27,10 @@ from paintkit.run.load_errors import (
     offline_without_copy,
     quiet_loading,
 )
+
+if TYPE_CHECKING:
+    import torch
+    from PIL import Image
 
 
 @dataclass(frozen=True)
@@ -88,7 +94,7 @@ def _has_torchvision() -> bool:
     return bool(is_torchvision_available())
 
 
-def _import_diffusers():
+def _import_diffusers() -> ModuleType:
     try:
         import diffusers
         import torch  # noqa: F401 - diffusers imports without it, its pipelines do not
@@ -142,7 +148,7 @@ class DiffusersModel(EditModel):
 
     def __init__(self, name: str, *, weights: str | None = None, revision: str | None = None,
                  dtype: str | None = None, device: str | None = None, offload: str | None = None,
-                 batch_size: int = 1, call: dict | None = None, pipeline=None):
+                 batch_size: int = 1, call: dict | None = None, pipeline: Any = None) -> None:
         self.name = name
         if name.startswith("diffusers:"):
             spec = PipelineSpec(name[len("diffusers:"):], "DiffusionPipeline", {})
@@ -209,13 +215,13 @@ class DiffusersModel(EditModel):
         self._timed = False
         self._max_area = "max_area" in accepted
 
-    def _generators(self, requests):
+    def _generators(self, requests: list[EditRequest]) -> list[torch.Generator]:
         import torch
 
         device = "cpu" if self.offload else self.device
         return [torch.Generator(device).manual_seed(r.seed) for r in requests]
 
-    def _call(self, requests: list[EditRequest]):
+    def _call(self, requests: list[EditRequest]) -> list[Any]:
         kwargs = dict(self.call)
         size = requests[0].image.size
         if self._sizes and all(r.image.size == size for r in requests):
@@ -223,10 +229,10 @@ class DiffusersModel(EditModel):
             kwargs.setdefault("height", size[1])
             if self._max_area:  # Kontext rescales to max_area (1024^2) unless told the input's
                 kwargs.setdefault("max_area", size[0] * size[1])
-        images = [r.image for r in requests]
-        prompts = [r.instruction for r in requests]
+        images: list[Image.Image] | Image.Image = [r.image for r in requests]
+        prompts: list[str] | str = [r.instruction for r in requests]
         if len(requests) == 1 and not self.batched:
-            images, prompts = images[0], prompts[0]
+            images, prompts = requests[0].image, requests[0].instruction
         out = self.pipeline(image=images, prompt=prompts, generator=self._generators(requests),
                             **kwargs)
         return out.images

@@ -13,6 +13,7 @@ from __future__ import annotations
 import queue
 import threading
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from paintkit.eval.problem import score_problem
 from paintkit.eval.runner import check_one_delta_e, needs_scoring
@@ -20,6 +21,9 @@ from paintkit.io.folder_lock import FolderLock
 from paintkit.layout.benchmark import BenchmarkProblem
 from paintkit.layout.problem_stats import ResultsWriter, load_results, remove_stale_temporaries
 from paintkit.layout.results import EVAL_LOCK_NAME, PROBLEM_STATS_NAME
+
+if TYPE_CHECKING:
+    from paintkit.types import PathLike
 
 _STOP = object()
 
@@ -34,8 +38,8 @@ class LiveScorer:
             absent or stale); ``todo``: problems this run will produce (their old rows go).
     """
 
-    def __init__(self, out_dir, outputs_root, folder: str, done: list[BenchmarkProblem],
-                 todo: list[BenchmarkProblem]):
+    def __init__(self, out_dir: PathLike, outputs_root: PathLike, folder: str,
+                 done: list[BenchmarkProblem], todo: list[BenchmarkProblem]) -> None:
         self.out_dir, self.outputs_root, self.folder = Path(out_dir), Path(outputs_root), folder
         self.results_path = self.out_dir / PROBLEM_STATS_NAME
         self.lock = FolderLock(self.out_dir, EVAL_LOCK_NAME, "paintkit eval")

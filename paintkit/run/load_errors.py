@@ -75,7 +75,7 @@ def offline_without_copy(repo: str, revision: str | None = None) -> str | None:
     return None
 
 
-def _chain(exc: BaseException) -> list[BaseException]:
+def _chain(exc: BaseException | None) -> list[BaseException]:
     """``exc`` and its causes / contexts, outermost first (each once)."""
     seen: list[BaseException] = []
     while exc is not None and exc not in seen:

@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import base64
 from dataclasses import dataclass, field
+from typing import Any
+
+from PIL import Image
 
 from paintkit.io.redact import redact_url_text
 from paintkit.run.api.base import api_key, classify
@@ -37,7 +40,7 @@ class Planner:
 
     def __init__(self, model: str, *, base_url: str | None = None, key: str | None = None,
                  rpm: float | None = None, retries: int = 5, timeout: float = 300.0,
-                 system_prompt: str = SYSTEM_PROMPT):
+                 system_prompt: str = SYSTEM_PROMPT) -> None:
         try:
             import openai
         except ImportError:
@@ -52,9 +55,9 @@ class Planner:
             base_url=base_url, max_retries=0, timeout=timeout)
         self.limiter, self.policy = RateLimiter(rpm), RetryPolicy(retries)
 
-    def plan(self, image, instruction: str) -> Plan:
+    def plan(self, image: Image.Image, instruction: str) -> Plan:
         url = "data:image/png;base64," + base64.b64encode(png_bytes(image)).decode("ascii")
-        messages = [
+        messages: list[Any] = [
             {"role": "system", "content": self.system_prompt},
             {"role": "user", "content": [
                 {"type": "image_url", "image_url": {"url": url}},
@@ -68,7 +71,8 @@ class Planner:
         text = (response.choices[0].message.content or "").strip() if response.choices else ""
         if not text:
             raise ValueError("the planner returned an empty plan")
-        usage = response.usage.model_dump() if getattr(response, "usage", None) else {}
+        reported = getattr(response, "usage", None)
+        usage = reported.model_dump() if reported else {}
         return Plan(text, {k: v for k, v in usage.items() if isinstance(v, int)})
 
     @staticmethod
@@ -82,7 +86,7 @@ class Planner:
         return self._config
 
     def __setstate__(self, config: dict) -> None:
-        self.__init__(**config)
+        self.__init__(**config)  # type: ignore[misc]
 
     def secrets(self) -> tuple[str, ...]:
         return (self.key,)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import errno
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from PIL import Image
 
@@ -30,6 +31,10 @@ from paintkit.run.interface import (
     problem_seed,
     to_rgb_array,
 )
+
+if TYPE_CHECKING:
+    from paintkit.run.planner import Plan, Planner
+    from paintkit.types import PathLike
 
 
 def problem_key(problem: BenchmarkProblem) -> str:
@@ -55,13 +60,13 @@ MACHINE_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCE
                             errno.ENOMEM, errno.EMFILE, errno.ENFILE})
 
 
-def _fail(problem: BenchmarkProblem, reason: str, **extra) -> dict:
+def _fail(problem: BenchmarkProblem, reason: str, **extra: Any) -> dict:
     """A failed problem's record; its reason is one line (:func:`paintkit.errors.one_line`)."""
     return {"key": problem_key(problem), "status": "failed", "reason": one_line(reason), **extra}
 
 
-def produce_batch(model: EditModel, problems: list[BenchmarkProblem], outputs_root, folder: str,
-                  seed: int, planner=None) -> list[dict]:
+def produce_batch(model: EditModel, problems: list[BenchmarkProblem], outputs_root: PathLike,
+                  folder: str, seed: int, planner: Planner | None = None) -> list[dict]:
     """Run ``problems`` through ``model`` and write their files; one record per problem.
 
     A record: ``key``, ``status`` (``"ok"`` / ``"failed"``), ``reason`` (failed),
@@ -116,8 +121,8 @@ def produce_batch(model: EditModel, problems: list[BenchmarkProblem], outputs_ro
     return [records[n] for n in range(len(problems))]
 
 
-def _write(problem, result: EditResult, outputs_root: Path, folder: str, plan, extra,
-           input_size: tuple[int, int]) -> dict:
+def _write(problem: BenchmarkProblem, result: EditResult, outputs_root: Path, folder: str,
+           plan: Plan | None, extra: dict[str, Any], input_size: tuple[int, int]) -> dict:
     key = problem_key(problem)
     if result.error is not None or result.image is None:
         return _fail(problem, result.error or "the model returned no image", **extra)

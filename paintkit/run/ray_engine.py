@@ -11,30 +11,41 @@ hands the next batch to whichever worker is free.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from paintkit.engines.ray_engine import check_reachable
 from paintkit.run.produce import produce_batch
 
+if TYPE_CHECKING:
+    from paintkit.layout.benchmark import BenchmarkProblem
+    from paintkit.run.interface import EditModel
+    from paintkit.run.planner import Planner
+    from paintkit.types import PathLike
 
-def _worker_class(ray):
+
+def _worker_class(ray: Any) -> Any:
     @ray.remote
     class EditWorker:
-        def __init__(self, build):
+        def __init__(self, build: Callable[[], EditModel]) -> None:
             self.model = build()
 
-        def produce(self, batch, outputs_root, folder, seed, planner):
+        def produce(self, batch: list[BenchmarkProblem], outputs_root: PathLike, folder: str,
+                    seed: int, planner: Planner | None) -> list[dict]:
             return produce_batch(self.model, batch, outputs_root, folder, seed, planner)
 
-        def usage(self):
+        def usage(self) -> dict:
             return self.model.usage_summary()
 
-        def describe(self):
+        def describe(self) -> dict:
             return self.model.describe()
 
     return EditWorker
 
 
-def run_on_ray(build, batches, outputs_root, folder, seed, planner, workers, consume,
+def run_on_ray(build: Callable[[], EditModel], batches: Sequence[list[BenchmarkProblem]],
+               outputs_root: PathLike, folder: str, seed: int, planner: Planner | None,
+               workers: int | None, consume: Callable[[list[dict]], object],
                address: str | None = None) -> tuple[int, dict | None]:
     """Run ``batches`` on Ray actors; ``consume(records)`` per batch, in completion order.
 
@@ -59,7 +70,7 @@ def run_on_ray(build, batches, outputs_root, folder, seed, planner, workers, con
         kwargs = {"num_cpus": workers} if address is None and workers else {}
         try:
             ray.init(address=address, include_dashboard=False, log_to_driver=False,
-                     logging_level="ERROR", **kwargs)
+                     logging_level="ERROR", **kwargs)  # type: ignore[arg-type]
         except ConnectionError as exc:
             raise ValueError(f"cannot connect to the Ray cluster at {address}: {exc}") from None
         owns = True
@@ -75,15 +86,16 @@ def run_on_ray(build, batches, outputs_root, folder, seed, planner, workers, con
             ray.shutdown()
 
 
-def _drive(ray, build, batches, outputs_root, folder, seed, planner, count, resources,
-           consume) -> dict:
+def _drive(ray: Any, build: Callable[[], EditModel], batches: Sequence[list[BenchmarkProblem]],
+           outputs_root: PathLike, folder: str, seed: int, planner: Planner | None, count: int,
+           resources: dict[str, int], consume: Callable[[list[dict]], object]) -> dict:
     worker = _worker_class(ray)
     actors = [worker.options(**resources).remote(build) for _ in range(count)]
     description = None
     queue = deque(batches)
-    running = {}
+    running: dict[Any, Any] = {}
 
-    def feed(actor) -> None:
+    def feed(actor: Any) -> None:
         if queue:
             ref = actor.produce.remote(queue.popleft(), outputs_root, folder, seed, planner)
             running[ref] = actor

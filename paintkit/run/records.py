@@ -25,6 +25,7 @@ import time
 from datetime import datetime, timezone
 from importlib import metadata
 from pathlib import Path
+from typing import Any, TextIO
 
 from paintkit.io.atomic import write_text_atomic
 from paintkit.io.images import read_regular_file
@@ -113,7 +114,7 @@ def keep_aside(path: Path) -> Path:
     raise OSError(errno.EEXIST, "no free name to keep the damaged file aside", str(path))
 
 
-def _open_log(path: Path):
+def _open_log(path: Path) -> TextIO:
     """``path`` opened to append, refusing (never blocking on) a FIFO or other special file."""
     _refuse_special(path)
     flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
@@ -142,7 +143,7 @@ class RunRecords:
     URL credential and no known key reaches the files.
     """
 
-    def __init__(self, model_dir: Path, entry: dict, redactor: Redactor | None = None):
+    def __init__(self, model_dir: Path, entry: dict, redactor: Redactor | None = None) -> None:
         self.model_dir = Path(model_dir)
         self.redact = redactor or Redactor()
         path = self.model_dir / MANIFEST_NAME
@@ -177,7 +178,7 @@ class RunRecords:
         write_text_atomic(self.model_dir / MANIFEST_NAME,
                           json.dumps(self.manifest, indent=2, sort_keys=True) + "\n")
 
-    def finish(self, **fields) -> None:
+    def finish(self, **fields: Any) -> None:
         self.entry.update(fields, ended=utc_now())
         self.save()
         self._log.close()
@@ -185,7 +186,7 @@ class RunRecords:
 
 def read_log(model_dir: Path) -> list[dict]:
     """Every complete line of ``run_log.jsonl`` (a line cut short by a kill is skipped)."""
-    rows = []
+    rows: list[dict] = []
     try:
         text = (Path(model_dir) / LOG_NAME).read_text(encoding="utf-8")
     except OSError:

@@ -10,11 +10,13 @@ are listed with the recipe in docs/run.md.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from paintkit.run.api.gemini_images import GeminiImageEdit
 from paintkit.run.api.openai_images import OpenAIImageEdit
 from paintkit.run.callable_model import CallableModel
 from paintkit.run.diffusion import PIPELINES, DiffusersModel
+from paintkit.run.interface import EditModel
 
 
 @dataclass(frozen=True)
@@ -49,8 +51,8 @@ def builtin_rows() -> list[tuple[str, str, str]]:
         settings = ", ".join(f"{k}={v}" for k, v in spec.call.items())
         rows.append((name, "diffusers", f"{spec.repo} ({spec.pipeline}; {settings}; "
                                         f"{spec.dtype}; {spec.note})"))
-    for name, spec in APIS.items():
-        rows.append((name, f"api:{spec.provider}", f"{spec.model} ({spec.note})"))
+    for name, api in APIS.items():
+        rows.append((name, f"api:{api.provider}", f"{api.model} ({api.note})"))
     for name, text in RECIPES.items():
         rows.append((name, "recipe", text))
     rows.append(("diffusers:<repo or path>", "diffusers", "any pipeline; class from model_index.json"))
@@ -58,7 +60,7 @@ def builtin_rows() -> list[tuple[str, str, str]]:
     return rows
 
 
-def parse_value(text: str):
+def parse_value(text: str) -> Any:
     """``--option`` values: int, float, true/false/none, a JSON list or object, else the
     string."""
     if text[:1] in "[{" and text:
@@ -81,12 +83,13 @@ def parse_value(text: str):
     return text
 
 
-def build_model(name: str, *, weights=None, revision=None, dtype=None, device=None,
-                offload=None, batch_size: int | None = None, concurrency: int | None = None,
+def build_model(name: str, *, weights: str | None = None, revision: str | None = None,
+                dtype: str | None = None, device: str | None = None, offload: str | None = None,
+                batch_size: int | None = None, concurrency: int | None = None,
                 steps: int | None = None, guidance: float | None = None,
-                api_model: str | None = None, api_base: str | None = None, rpm=None,
-                retries: int = 5, retry_delay: float = 1.0, timeout: float = 300.0,
-                options: dict | None = None):
+                api_model: str | None = None, api_base: str | None = None,
+                rpm: float | None = None, retries: int = 5, retry_delay: float = 1.0,
+                timeout: float = 300.0, options: dict | None = None) -> EditModel:
     """The :class:`~paintkit.run.interface.EditModel` for ``name`` (see the module docstring).
 
     ``steps`` / ``guidance`` override ``num_inference_steps`` / the text guidance scale of a
@@ -111,13 +114,13 @@ def build_model(name: str, *, weights=None, revision=None, dtype=None, device=No
                               device=device, offload=offload, batch_size=batch_size or 1,
                               call=call)
     if name in APIS:
-        spec = APIS[name]
-        limits = {"rpm": rpm, "retries": retries, "base_delay": retry_delay,
-                  "timeout": timeout, "concurrency": concurrency}
-        if spec.provider == "openai":
-            return OpenAIImageEdit(name, api_model or spec.model, base_url=api_base,
+        api = APIS[name]
+        limits: dict[str, Any] = {"rpm": rpm, "retries": retries, "base_delay": retry_delay,
+                                  "timeout": timeout, "concurrency": concurrency}
+        if api.provider == "openai":
+            return OpenAIImageEdit(name, api_model or api.model, base_url=api_base,
                                    options=options, **limits)
-        return GeminiImageEdit(name, api_model or spec.model, base_url=api_base,
+        return GeminiImageEdit(name, api_model or api.model, base_url=api_base,
                                options=options, **limits)
     if ":" in name:
         return CallableModel(name, batch_size=batch_size or 1, options=options)

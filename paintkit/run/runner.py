@@ -12,8 +12,10 @@ import re
 import threading
 import time
 from collections import deque
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, cast
 
 from paintkit.io.folder_lock import FolderLock
 from paintkit.io.progress import Progress
@@ -25,6 +27,11 @@ from paintkit.run.live_eval import LiveScorer
 from paintkit.run.produce import output_decodes, produce_batch
 from paintkit.run.ray_engine import run_on_ray
 from paintkit.run.records import RunRecords, remove_stale_temporaries
+
+if TYPE_CHECKING:
+    from paintkit.run.interface import EditModel
+    from paintkit.run.planner import Planner
+    from paintkit.types import PathLike
 
 
 @dataclass
@@ -57,7 +64,8 @@ def folder_name(model: str) -> str:
     return name
 
 
-def select_problems(benchmarks_root, *, benchmarks=None, tasks=None,
+def select_problems(benchmarks_root: PathLike, *, benchmarks: Sequence[str] | None = None,
+                    tasks: Sequence[str] | None = None,
                     limit: int | None = None) -> list[BenchmarkProblem]:
     """The problems of a run, in benchmark, task, index order; ``limit``: the first
     ``limit`` problems of each task folder."""
@@ -76,17 +84,19 @@ def select_problems(benchmarks_root, *, benchmarks=None, tasks=None,
     return kept
 
 
-def _add_usage(total: dict, usage: dict) -> None:
+def _add_usage(total: dict, usage: dict | None) -> None:
     for name, value in (usage or {}).items():
         if isinstance(value, int | float) and not isinstance(value, bool):
             total[name] = total.get(name, 0) + value
 
 
-def run_model(model, benchmarks_root, outputs_root, *, folder: str | None = None,
-              benchmarks=None, tasks=None, limit: int | None = None,
-              batch_size: int | None = None, concurrency: int | None = None, seed: int = 0,
-              overwrite: bool = False, progress: bool = True, planner=None,
-              eval_out=None, engine: str = "local", workers: int | None = None,
+def run_model(model: EditModel | Callable[[], EditModel], benchmarks_root: PathLike,
+              outputs_root: PathLike, *, folder: str | None = None,
+              benchmarks: Sequence[str] | None = None, tasks: Sequence[str] | None = None,
+              limit: int | None = None, batch_size: int | None = None,
+              concurrency: int | None = None, seed: int = 0, overwrite: bool = False,
+              progress: bool = True, planner: Planner | None = None,
+              eval_out: PathLike | None = None, engine: str = "local", workers: int | None = None,
               address: str | None = None, settings: dict | None = None) -> RunSummary:
     """Write ``<outputs>/<folder>/<Benchmark>/<task>/NNNN_output.png`` for each problem.
 
@@ -115,31 +125,33 @@ def run_model(model, benchmarks_root, outputs_root, *, folder: str | None = None
     problems = select_problems(benchmarks_root, benchmarks=benchmarks, tasks=tasks, limit=limit)
     if engine not in ("local", "ray"):
         raise ValueError(f"engine: expected 'local' or 'ray', got {engine!r}")
-    local_model = model if engine == "local" else None
+    local_model = cast("EditModel", model) if engine == "local" else None
     name = getattr(local_model, "name", None) or (settings or {}).get("model", "model")
     folder = folder or folder_name(name)
     outputs_root = Path(outputs_root)
     model_dir = outputs_root / folder
-    batch_size = batch_size or getattr(local_model, "batch_size", 1)
-    concurrency = concurrency or getattr(local_model, "concurrency", 1)
+    batch_size = batch_size or cast(int, getattr(local_model, "batch_size", 1))
+    concurrency = concurrency or cast(int, getattr(local_model, "concurrency", 1))
     if batch_size < 1 or concurrency < 1:
         raise ValueError("batch size and concurrency must be positive")
     summary = RunSummary(model_dir)
     with FolderLock(model_dir, RUN_LOCK_NAME, "paintkit run"):
         remove_stale_temporaries(model_dir)
-        todo, done = [], []
+        todo: list[BenchmarkProblem] = []
+        done: list[BenchmarkProblem] = []
         for problem in problems:
             path = problem.output_path(outputs_root, folder)
             (done if not overwrite and output_decodes(path) else todo).append(problem)
         summary.skipped = len(done)
         if local_model is not None:  # for a model that estimates the run from its first batch
             local_model.expected_problems = len(todo)
-        described = local_model.describe() if local_model is not None else {"name": name}
+        described: dict | None = (local_model.describe() if local_model is not None
+                                  else {"name": name})
         scorer = None
         if eval_out is not None:  # first: a busy results folder stops the run before it starts
             scorer = LiveScorer(eval_out, outputs_root, folder, done, todo)
         redactor = Redactor([secret for holder in (local_model, planner)
-                             if callable(getattr(holder, "secrets", None))
+                             if holder is not None and callable(getattr(holder, "secrets", None))
                              for secret in holder.secrets()])
         try:
             records = RunRecords(model_dir, {
@@ -178,12 +190,13 @@ def run_model(model, benchmarks_root, outputs_root, *, folder: str | None = None
         batches = [todo[k:k + batch_size] for k in range(0, len(todo), batch_size)]
         try:
             if engine == "ray":
-                summary.workers, described = run_on_ray(model, batches, outputs_root, folder,
+                build = cast("Callable[[], EditModel]", model)
+                summary.workers, described = run_on_ray(build, batches, outputs_root, folder,
                                                         seed, planner, workers, consume, address)
                 if described is not None:
                     records.entry["model"] = described
             else:
-                _run_local(local_model, batches, outputs_root, folder, seed, planner,
+                _run_local(cast("EditModel", local_model), batches, outputs_root, folder, seed, planner,
                            concurrency, consume)
         finally:
             summary.seconds = time.perf_counter() - start
@@ -205,8 +218,9 @@ def run_model(model, benchmarks_root, outputs_root, *, folder: str | None = None
     return summary
 
 
-def _run_local(model, batches, outputs_root, folder, seed, planner, concurrency,
-               consume) -> None:
+def _run_local(model: EditModel, batches: Sequence[list[BenchmarkProblem]], outputs_root: Path,
+               folder: str, seed: int, planner: Planner | None, concurrency: int,
+               consume: Callable[[list[dict]], object]) -> None:
     """Batches through ``model`` on ``concurrency`` worker threads; records consumed as
     batches finish (a request waiting out its back-off does not hold up the others).
 

@@ -35,14 +35,14 @@ class NotJSONAnswer(ValueError):
     gateway, often with status 200); transient: retried."""
 
     @classmethod
-    def of(cls, body) -> NotJSONAnswer:
+    def of(cls, body: object) -> NotJSONAnswer:
         text = body.decode("utf-8", "replace") if isinstance(body, bytes) else str(body)
         kind = "HTML" if text.lstrip()[:1] == "<" else "text"
         start = " ".join(text.split())[:120]
         return cls(f"the provider answered {kind}, not JSON" + (f": {start}" if start else ""))
 
 
-def decode_b64(data) -> bytes:
+def decode_b64(data: str | bytes) -> bytes:
     if isinstance(data, bytes):
         return data
     try:
@@ -95,7 +95,8 @@ class ApiModel(EditModel):
     usage_keys: tuple[str, ...] = ()
 
     def __init__(self, *, rpm: float | None = None, retries: int = 5, base_delay: float = 1.0,
-                 max_delay: float = 60.0, timeout: float = 300.0, concurrency: int | None = None):
+                 max_delay: float = 60.0, timeout: float = 300.0,
+                 concurrency: int | None = None) -> None:
         if timeout <= 0:
             raise ValueError(f"timeout: expected a positive number of seconds, got {timeout}")
         self.limiter = RateLimiter(rpm)

@@ -10,6 +10,7 @@ tokens) goes to the run's totals. The client's own retries are off (one attempt)
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from paintkit.io.redact import redact_url_text
 from paintkit.run.api.base import ApiModel, NotJSONAnswer, api_key
@@ -25,7 +26,7 @@ class GeminiImageEdit(ApiModel):
     ``options``: extra fields of ``GenerateContentConfig``."""
 
     def __init__(self, name: str, model: str, *, base_url: str | None = None,
-                 key: str | None = None, options: dict | None = None, **limits):
+                 key: str | None = None, options: dict | None = None, **limits: Any) -> None:
         super().__init__(**limits)
         try:
             from google import genai

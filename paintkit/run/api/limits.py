@@ -12,20 +12,24 @@ from __future__ import annotations
 import random
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 
 class RateLimiter:
     """At most ``rpm`` request starts per minute: start ``k`` waits until
     ``first + k * 60 / rpm``. ``rpm=None`` or ``0``: no limit. Thread-safe."""
 
-    def __init__(self, rpm: float | None, clock=time.monotonic, sleep=time.sleep):
+    def __init__(self, rpm: float | None, clock: Callable[[], float] = time.monotonic,
+                 sleep: Callable[[float], object] = time.sleep) -> None:
         if rpm is not None and rpm < 0:
             raise ValueError(f"rpm: expected a positive number of requests per minute, got {rpm}")
         self.interval = 60.0 / rpm if rpm else 0.0
         self.clock, self.sleep = clock, sleep
-        self._next = None
+        self._next: float | None = None
         self._lock = threading.Lock()
 
     def wait(self) -> None:
@@ -54,7 +58,7 @@ class RetryPolicy:
     max_delay: float = 60.0
     seed: int | None = None
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.retries < 0:
             raise ValueError(f"retries: expected 0 or more, got {self.retries}")
         self._random = random.Random(self.seed)
@@ -66,8 +70,10 @@ class RetryPolicy:
             wait = max(wait, min(retry_after, self.max_delay))
         return wait
 
-    def call(self, function: Callable, classify: Callable[[BaseException], tuple[bool, float | None]],
-             limiter: RateLimiter | None = None, sleep=time.sleep):
+    def call(self, function: Callable[[], T],
+             classify: Callable[[BaseException], tuple[bool, float | None]],
+             limiter: RateLimiter | None = None,
+             sleep: Callable[[float], object] = time.sleep) -> tuple[T, int]:
         """``function()`` with retries; returns ``(result, attempts)``.
 
         ``classify(exc)`` -> ``(transient, retry_after_seconds)``. A permanent error, or a
@@ -83,7 +89,7 @@ class RetryPolicy:
             except Exception as exc:
                 transient, retry_after = classify(exc)
                 if not transient or attempt > self.retries:
-                    exc.attempts = attempt
+                    exc.attempts = attempt  # type: ignore[attr-defined]
                     raise
                 sleep(self.delay(attempt, retry_after))
 
@@ -92,7 +98,7 @@ class AttemptTimeout(TimeoutError):
     """One request attempt ran past its total deadline (``--timeout``); transient."""
 
 
-def call_with_deadline(function: Callable, seconds: float):
+def call_with_deadline(function: Callable[[], T], seconds: float) -> T:
     """``function()``, or :class:`AttemptTimeout` once ``seconds`` have passed, whatever the
     call is doing (an HTTP client's timeout bounds each read, not the whole answer: a server
     that drips a byte at a time would hold it for ever).
@@ -100,7 +106,7 @@ def call_with_deadline(function: Callable, seconds: float):
     The call runs on a daemon thread; past the deadline it is abandoned (its result is
     dropped and its connection ends when the client's own read timeout or the server does).
     """
-    box: list = []
+    box: list[tuple[bool, Any]] = []
     done = threading.Event()
 
     def run() -> None:
@@ -120,7 +126,7 @@ def call_with_deadline(function: Callable, seconds: float):
     raise value
 
 
-def retry_after_seconds(headers) -> float | None:
+def retry_after_seconds(headers: Mapping[str, Any] | None) -> float | None:
     """The ``Retry-After`` header in seconds (a number; dates are ignored)."""
     if headers is None:
         return None

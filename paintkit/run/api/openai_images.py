@@ -8,6 +8,8 @@ server. The client's own retries are off: :class:`~paintkit.run.api.base.ApiMode
 
 from __future__ import annotations
 
+from typing import Any
+
 from paintkit.io.redact import redact_url_text
 from paintkit.run.api.base import ApiModel, NotJSONAnswer, api_key, decode_b64
 from paintkit.run.interface import EditRequest, EditResult, png_bytes
@@ -15,7 +17,7 @@ from paintkit.run.interface import EditRequest, EditResult, png_bytes
 KEY_VARIABLES = ("OPENAI_API_KEY",)
 
 
-def _flat_usage(usage) -> dict:
+def _flat_usage(usage: Any) -> dict:
     if usage is None:
         return {}
     data = usage.model_dump() if hasattr(usage, "model_dump") else dict(usage)
@@ -35,7 +37,7 @@ class OpenAIImageEdit(ApiModel):
     ``images.edit`` (``quality``, ``size``, ``input_fidelity``, ...)."""
 
     def __init__(self, name: str, model: str, *, base_url: str | None = None,
-                 key: str | None = None, options: dict | None = None, **limits):
+                 key: str | None = None, options: dict | None = None, **limits: Any) -> None:
         super().__init__(**limits)
         try:
             import openai
