@@ -30,7 +30,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from paintkit._version import __version__
 from paintkit.arguments import check_int
@@ -40,6 +40,10 @@ from paintkit.io.atomic import write_text_atomic
 from paintkit.io.plural import count_of
 from paintkit.layout.results import AGGREGATE_NAME, PROBLEM_STATS_NAME
 from paintkit.stats.bootstrap import MAX_N_BOOT
+
+if TYPE_CHECKING:
+    from paintkit.suites import ProblemSuite
+    from paintkit.types import PathLike
 
 __all__ = ["BASELINES", "SUITES", "Bench", "BenchConfig", "StepFailed", "bench",
            "benchmark_suite", "load_config", "tree_fingerprint"]
@@ -76,7 +80,7 @@ class BenchConfig:
     seed: int = 0
     gallery_per_model: int = 2
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         self._check_types()
         for name in ("benchmarks", "baselines", "tasks", "conditions", "models"):
             value = getattr(self, name)
@@ -98,7 +102,7 @@ class BenchConfig:
     def _check_types(self) -> None:
         """Every key's type and range, before any step runs: ``ValueError`` naming the key,
         what it expects and what it got."""
-        def wrong(name: str, wanted: str):
+        def wrong(name: str, wanted: str) -> ValueError:
             value = getattr(self, name)
             return ValueError(f"{name}: expected {wanted}, got {value!r} ({type(value).__name__})")
 
@@ -122,7 +126,7 @@ class BenchConfig:
         check_int(self.gallery_per_model, "gallery_per_model", 0)
 
 
-def load_config(path) -> dict:
+def load_config(path: PathLike) -> dict:
     """The keys of a TOML config file (``ValueError`` naming the file when it does not parse)."""
     try:
         import tomllib
@@ -145,7 +149,7 @@ def load_config(path) -> dict:
     return data
 
 
-def _key(*parts) -> str:
+def _key(*parts: object) -> str:
     return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()
 
 
@@ -157,7 +161,7 @@ def _own_namespace(per_cell: int, own_per_cell: int, own: str) -> str:
     return TRAINING_NAMESPACE if per_cell > own_per_cell else own
 
 
-def benchmark_suite(config: BenchConfig):
+def benchmark_suite(config: BenchConfig) -> ProblemSuite:
     """The suite of ``config``: PaintBench and/or TinyGrafixBench in their own namespaces,
     limited to ``tasks``, ``conditions``, ``per_cell`` and ``size`` (those of ``paintkit
     generate paintbench|tinygrafixbench|all`` with the same options)."""
@@ -174,10 +178,10 @@ def benchmark_suite(config: BenchConfig):
     chart_tasks = [t for t in tasks if t in TINYGRAFIX_TASKS]
     paint_tasks = [t for t in tasks if t not in TINYGRAFIX_TASKS]
     both = len(c.benchmarks) == 2
-    parts = []
+    parts: list[ProblemSuite] = []
     if "paintbench" in c.benchmarks and (not both or paint_tasks or not chart_tasks):
         per_cell = PAINTBENCH_PER_CELL if c.per_cell is None else c.per_cell
-        kwargs = {"per_cell": per_cell,
+        kwargs: dict[str, Any] = {"per_cell": per_cell,
                   "namespace": _own_namespace(per_cell, PAINTBENCH_PER_CELL, PAINTBENCH_NAMESPACE)}
         if paint_tasks or (tasks and not both):
             kwargs["tasks"] = tuple(paint_tasks if both else tasks)
@@ -206,7 +210,7 @@ class Bench:
     """
 
     def __init__(self, config: BenchConfig, log: Callable[[str], None] | None = None,
-                 command: str | None = None):
+                 command: str | None = None) -> None:
         self.config, self.version, self.command = config, __version__, command
         self.root = Path(config.out)
         self.bench, self.outputs = self.root / "bench", self.root / "outputs"
@@ -221,7 +225,7 @@ class Bench:
         except (OSError, ValueError):
             return {}
 
-    def _step(self, name: str, fingerprint: str, run: Callable[[], object],
+    def _step(self, name: str, fingerprint: str, run: Callable[..., object],
               produced: Path) -> bool:
         """Run step ``name`` unless it last ran on the same inputs (``fingerprint``) and what
         it wrote (``produced``, a file or folder) is untouched since; True if it ran."""

@@ -42,6 +42,7 @@ import tarfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, cast, overload
 
 import numpy as np
 
@@ -68,9 +69,9 @@ class LoadedProblem:
     idx: int | None
     model: str | None = None
     problem: BenchmarkProblem | None = None
-    _read: dict[str, Callable] = field(default_factory=dict, repr=False)
+    _read: dict[str, Callable[..., Any]] = field(default_factory=dict, repr=False)
 
-    def _get(self, name: str):
+    def _get(self, name: str) -> Any:
         reader = self._read.get(name)
         return None if reader is None else reader()
 
@@ -100,20 +101,23 @@ class LoadedProblem:
         return self._get("output")
 
 
-class LoadedSet(Sequence):
+class LoadedSet(Sequence[LoadedProblem]):
     """A sequence of :class:`LoadedProblem`; ``kind`` is ``benchmark``, ``shards`` or
     ``outputs``, ``root`` the folder it was loaded from, ``models`` the model folders of an
     outputs tree (empty otherwise). An outputs tree's items are listed on first use."""
 
-    def __init__(self, kind: str, root: Path, items: list[LoadedProblem] | Callable[[], list],
-                 models: Sequence[str] = ()):
+    def __init__(self, kind: str, root: Path,
+                 items: list[LoadedProblem] | Callable[[], list[LoadedProblem]],
+                 models: Sequence[str] = ()) -> None:
         self.kind, self.root, self.models = kind, root, list(models)
+        self._items: list[LoadedProblem] | None
+        self._list: Callable[[], list[LoadedProblem]] | None
         self._items, self._list = (None, items) if callable(items) else (items, None)
 
     @property
     def items(self) -> list[LoadedProblem]:
         if self._items is None:
-            self._items = self._list()
+            self._items = cast("Callable[[], list[LoadedProblem]]", self._list)()
         return self._items
 
     @property
@@ -121,12 +125,18 @@ class LoadedSet(Sequence):
         """The on-disk problems, in order (a benchmark tree's; ``ValueError`` for shards)."""
         if any(item.problem is None for item in self.items):
             raise ValueError(f"{self.root}: a {self.kind} set has no problem files on disk")
-        return [item.problem for item in self.items]
+        return [cast(BenchmarkProblem, item.problem) for item in self.items]
 
     def __len__(self) -> int:
         return len(self.items)
 
-    def __getitem__(self, index):
+    @overload
+    def __getitem__(self, index: int) -> LoadedProblem: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> LoadedSet: ...
+
+    def __getitem__(self, index: int | slice) -> LoadedProblem | LoadedSet:
         if isinstance(index, slice):
             return LoadedSet(self.kind, self.root, self.items[index], self.models)
         return self.items[index]
@@ -141,8 +151,8 @@ def _png(data: bytes) -> np.ndarray:
     return load_rgb(data)
 
 
-def _file_image(path: Path) -> Callable:
-    def read():
+def _file_image(path: Path) -> Callable[[], np.ndarray]:
+    def read() -> np.ndarray:
         from paintkit.io.images import load_rgb  # imagecodecs, pillow
 
         return load_rgb(path)
@@ -150,11 +160,12 @@ def _file_image(path: Path) -> Callable:
     return read
 
 
-def _file_json(path: Path) -> Callable:
+def _file_json(path: Path) -> Callable[[], Any]:
     return lambda: read_metadata_file(path)
 
 
-def _benchmark(root: Path, benchmarks=None, tasks=None) -> list[LoadedProblem]:
+def _benchmark(root: Path, benchmarks: Sequence[str] | None = None,
+               tasks: Sequence[str] | None = None) -> list[LoadedProblem]:
     return [LoadedProblem(f"{p.benchmark}/{p.task}/{p.idx:03d}", p.benchmark, p.task, p.idx,
                           problem=p, _read={"input": _file_image(p.input_path),
                                             "answer": _file_image(p.answer_path),
@@ -162,9 +173,10 @@ def _benchmark(root: Path, benchmarks=None, tasks=None) -> list[LoadedProblem]:
             for p in discover_problems(root, benchmarks, tasks)]
 
 
-def _tar_slice(shard: Path, member: tarfile.TarInfo | None, decode: Callable) -> Callable:
+def _tar_slice(shard: Path, member: tarfile.TarInfo | None,
+               decode: Callable[[bytes], Any]) -> Callable[[], Any]:
     """A reader of one member of an uncompressed tar: a seek to its data, no header scan."""
-    def read():
+    def read() -> Any:
         if member is None:
             return None
         with open(shard, "rb") as fh:
@@ -180,7 +192,8 @@ def _webdataset(shards: list[Path]) -> list[LoadedProblem]:
     for shard in shards:
         with tarfile.open(shard) as tar:
             members = {m.name: m for m in tar.getmembers() if m.isfile()}
-            metas = {name: tar.extractfile(m).read() for name, m in members.items()
+            metas = {name: tar.extractfile(m).read()  # type: ignore[union-attr]  # a file
+                     for name, m in members.items()
                      if name.endswith(".json")}
         for name, raw in metas.items():
             key, meta = name[:-len(".json")], json.loads(raw)
@@ -208,7 +221,7 @@ def _parquet(shards: list[Path]) -> list[LoadedProblem]:
         for row, text in enumerate(texts):
             meta = json.loads(text)
 
-            def cell(column, shard=shard, at=where[row]):
+            def cell(column: str, shard: Path = shard, at: tuple[int, int] = where[row]) -> Any:
                 group = pq.ParquetFile(shard).read_row_group(at[0], columns=[column])
                 return group.column(column)[at[1]].as_py()
 
@@ -221,17 +234,20 @@ def _parquet(shards: list[Path]) -> list[LoadedProblem]:
     return items
 
 
-def _outputs(root: Path, model_names: list[str], benchmarks) -> Callable[[], list]:
+def _outputs(root: Path, model_names: list[str],
+             benchmarks: str | os.PathLike[str] | LoadedSet | None
+             ) -> Callable[[], list[LoadedProblem]]:
     """The items of an outputs tree, listed when first asked for: one per (model, problem)
     of ``benchmarks`` (a path or a benchmark :class:`LoadedSet`), else one per output file."""
 
     def paired() -> list[LoadedProblem]:
-        bench = benchmarks if isinstance(benchmarks, LoadedSet) else \
-            LoadedSet("benchmark", Path(benchmarks), _benchmark(Path(benchmarks)))
+        tree = cast("str | os.PathLike[str] | LoadedSet", benchmarks)  # None: files() instead
+        bench = tree if isinstance(tree, LoadedSet) else \
+            LoadedSet("benchmark", Path(tree), _benchmark(Path(tree)))
         items = []
         for model in model_names:
             for item in bench:
-                p = item.problem
+                p = cast(BenchmarkProblem, item.problem)  # a benchmark item: on disk
                 path = p.output_path(root, model)
                 read = dict(item._read)
                 read["output"] = (lambda path=path: _file_image(path)() if path.is_file()
@@ -289,11 +305,13 @@ def load(path: str | os.PathLike[str], *, kind: str | None = None,
         raise ValueError(f"kind: expected one of {', '.join(KINDS)}, got {kind!r}")
     root = Path(path)
     if kind == "benchmark":
-        names = None if benchmarks is None else list(benchmarks)
+        names: Sequence[str] | None = \
+            None if benchmarks is None else list(cast("Sequence[str]", benchmarks))
         return LoadedSet("benchmark", root, _benchmark(root, names, tasks))
     if kind == "outputs":
         names = discover_models(root, models)
-        return LoadedSet("outputs", root, _outputs(root, names, benchmarks), names)
+        tree = cast("str | os.PathLike[str] | LoadedSet | None", benchmarks)  # its benchmark
+        return LoadedSet("outputs", root, _outputs(root, names, tree), names)
     if not root.is_dir():
         raise ValueError(f"{root}: not a folder (paintkit.load opens a benchmark tree, a "
                          "folder of shards or an outputs tree)")

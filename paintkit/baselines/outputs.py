@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Iterable
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -19,7 +19,7 @@ from paintkit.loader import load
 BASELINES: tuple[str, ...] = ("identity", "oracle", "blank", "noise")
 
 
-def _hex_rgb(value) -> np.ndarray | None:
+def _hex_rgb(value: object) -> np.ndarray | None:
     text = str(value).lstrip("#")
     if len(text) != 6:
         return None
@@ -58,7 +58,7 @@ class BaselineSummary:
 
 def write_baseline(name: str, benchmarks_root: str | os.PathLike[str],
                    outputs_root: str | os.PathLike[str], *, model: str | None = None,
-                   benchmarks: Iterable[str] | None = None, tasks: Iterable[str] | None = None,
+                   benchmarks: Sequence[str] | None = None, tasks: Sequence[str] | None = None,
                    overwrite: bool = False,
                    progress: bool = False) -> BaselineSummary:
     """Write ``<outputs>/<model>/<Benchmark>/<task>/<NNNN>_output.png`` for every problem.

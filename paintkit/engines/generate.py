@@ -15,7 +15,9 @@ import os
 import time
 import warnings
 from collections import deque
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from paintkit.arguments import check_int
 from paintkit.engines.local import Engine, InProcessEngine, ProcessPoolEngine
@@ -29,6 +31,7 @@ from paintkit.io.progress import Progress
 from paintkit.storage import Target
 from paintkit.suites import ProblemSuite, check_suite
 from paintkit.writers import DEFAULT_SHARD_SIZE, WriteError, make_writer
+from paintkit.writers.base import Writer
 from paintkit.writers.manifest import (
     LOCK_NAME,
     ManifestBuilder,
@@ -53,7 +56,7 @@ def make_engine(engine: str = "process", jobs: int | None = None, address: str |
     raise ValueError(f"unknown engine {engine!r}; allowed: {', '.join(ENGINES)}")
 
 
-def _plan(writer, suite_len: int, unit_size: int):
+def _plan(writer: Writer, suite_len: int, unit_size: int) -> Iterator[tuple[str, int, int]]:
     """Yield ``("skip", a, b)`` runs of stored problems and ``("gen", a, b)`` units."""
     index = 0
     while index < suite_len:
@@ -150,18 +153,20 @@ def write_suite(suite: ProblemSuite, out: Path | str, *, format: str = "director
             lock.release()
 
 
-def generate(suite: ProblemSuite, out: Path | str, **kwargs) -> GenerateSummary:
+def generate(suite: ProblemSuite, out: Path | str, **kwargs: Any) -> GenerateSummary:
     """Deprecated alias of :func:`write_suite` (same arguments); removed in the next version."""
     warnings.warn("paintkit.engines.generate is deprecated; use paintkit.engines.write_suite "
                   "(same arguments)", DeprecationWarning, stacklevel=2)
     return write_suite(suite, out, **kwargs)
 
 
-def _drive(suite, writer, engine, root, header, state, show, options, unit_size) -> GenerateSummary:
+def _drive(suite: ProblemSuite, writer: Writer, engine: Engine, root: Path, header: dict, state: str,
+           show: bool, options: WorkOptions, unit_size: int) -> GenerateSummary:
     start = time.perf_counter()
     bar = Progress(len(suite), verb="generated", enabled=show)
     manifest = ManifestBuilder(root, header)
-    steps = deque()  # planned ("skip"|"gen", a, b) in suite order, not yet written
+    # planned ("skip"|"gen", a, b) in suite order, not yet written
+    steps: deque[tuple[str, int, int]] = deque()
     buffer: dict[int, object] = {}  # finished problems waiting for their turn
     pending: dict[object, int] = {}  # engine handle -> first index of its unit
     planner = _plan(writer, len(suite), unit_size) if state != "overwrite" else \
@@ -207,7 +212,8 @@ def _drive(suite, writer, engine, root, header, state, show, options, unit_size)
     )
 
 
-def _flush(steps: deque, buffer: dict, writer, manifest: ManifestBuilder, bar: Progress) -> None:
+def _flush(steps: deque[tuple[str, int, int]], buffer: dict, writer: Writer, manifest: ManifestBuilder,
+           bar: Progress) -> None:
     """Hand every problem that is next in suite order to the writer."""
     while steps:
         kind, a, b = steps[0]
@@ -224,7 +230,7 @@ def _flush(steps: deque, buffer: dict, writer, manifest: ManifestBuilder, bar: P
         steps.popleft()
 
 
-def _check_still_there(writer, suite_len: int, root: Path) -> None:
+def _check_still_there(writer: Writer, suite_len: int, root: Path) -> None:
     """Refuse to call the folder complete when files vanished during the run (deleted by
     hand or by another tool): the manifest then stays ``"complete": false``."""
     writer.refresh()

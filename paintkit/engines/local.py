@@ -14,7 +14,7 @@ from concurrent.futures import FIRST_COMPLETED, wait
 
 from paintkit.engines.work import WorkOptions, pool_worker, run_unit
 from paintkit.parallel import default_jobs, start_pool
-from paintkit.suites import Suite
+from paintkit.suites import ProblemSuite
 
 
 class Engine(ABC):
@@ -30,7 +30,7 @@ class Engine(ABC):
         self.close()
 
     @abstractmethod
-    def submit(self, suite: Suite, start: int, stop: int, options: WorkOptions):
+    def submit(self, suite: ProblemSuite, start: int, stop: int, options: WorkOptions):
         """Start ``run_unit(suite, start, stop, options)``; returns a handle."""
 
     @abstractmethod

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, cast
 
 from paintkit.eval.device_scoring import check_device
 from paintkit.eval.problem import needs_scoring, score_problem
@@ -17,7 +18,7 @@ from paintkit.kernels.delta_e import check_delta_e
 from paintkit.layout.benchmark import BenchmarkProblem, benchmark_tasks
 from paintkit.layout.errors import LayoutError
 from paintkit.layout.outputs import ignored_outputs
-from paintkit.layout.problem_stats import ResultsWriter, load_results, remove_stale_temporaries
+from paintkit.layout.problem_stats import LoadedResults, ResultsWriter, load_results, remove_stale_temporaries
 from paintkit.layout.results import DIFFS_FOLDER, EVAL_LOCK_NAME, PROBLEM_STATS_NAME
 from paintkit.layout.rows import RowKey
 from paintkit.loader import load
@@ -27,6 +28,10 @@ from paintkit.parallel import map_in_workers
 
 if TYPE_CHECKING:
     from paintkit.eval.shard_eval import ShardSet
+    from paintkit.types import PathLike
+
+    Work = tuple[BenchmarkProblem, list[str], dict]  # a problem, the models to score, its JSON
+    Options = tuple[str, tuple[str, ...], int | None]  # (delta_e, extra_metrics, explain)
 
 __all__ = ["EvalSummary", "check_extra_metrics", "check_one_delta_e", "evaluate",
            "evaluate_shards", "needs_scoring", "same_metric"]
@@ -54,8 +59,9 @@ class EvalSummary:
         return self.scored / self.seconds if self.seconds > 0 else 0.0
 
 
-def _score_chunk(chunk, outputs_root, images_root, delta_e="cie76", extra_metrics=(),
-                 explain=None) -> list[dict]:
+def _score_chunk(chunk: Sequence[Work], outputs_root: Path, images_root: Path | None,
+                 delta_e: str = "cie76", extra_metrics: tuple[str, ...] = (),
+                 explain: int | None = None) -> list[dict]:
     rows = []
     for problem, models, meta in chunk:
         rows.extend(score_problem(problem, models, outputs_root, images_root, meta,
@@ -87,7 +93,7 @@ def check_one_delta_e(rows: dict, delta_e: str, results_path: Path) -> None:
             "cells. Pass --overwrite to rescore them all, or write to another --results folder")
 
 
-def check_extra_metrics(names) -> tuple[str, ...]:
+def check_extra_metrics(names: str | Iterable[str] | None) -> tuple[str, ...]:
     """``names`` (a sequence or a comma-separated string) as a tuple of known extra metrics."""
     if isinstance(names, str):
         names = [n.strip() for n in names.split(",") if n.strip()]
@@ -99,7 +105,8 @@ def check_extra_metrics(names) -> tuple[str, ...]:
     return names
 
 
-def existing_rows(results_path: Path, overwrite: bool, delta_e: str, summary: EvalSummary):
+def existing_rows(results_path: Path, overwrite: bool, delta_e: str, summary: EvalSummary
+                  ) -> tuple[LoadedResults, dict, int]:
     """``(loaded, rows, dropped)`` of the results file a run continues (the folder's lock
     held): repairs noted in ``summary``; with ``overwrite`` the rows of another formula or
     metric version go (``dropped`` of them), without it they are refused."""
@@ -121,9 +128,9 @@ def existing_rows(results_path: Path, overwrite: bool, delta_e: str, summary: Ev
 
 
 def evaluate(
-    benchmarks_root,
-    outputs_root,
-    out_dir,
+    benchmarks_root: PathLike,
+    outputs_root: PathLike,
+    out_dir: PathLike,
     *,
     models: list[str] | None = None,
     benchmarks: list[str] | None = None,
@@ -134,7 +141,7 @@ def evaluate(
     progress: bool = True,
     chunk_size: int = 8,
     delta_e: str = "cie76",
-    extra_metrics=(),
+    extra_metrics: str | Sequence[str] = (),
     explain: int | None = None,
     engine: str = "process",
     address: str | None = None,
@@ -202,14 +209,14 @@ def evaluate(
     bench = load(benchmarks_root, kind="benchmark", benchmarks=benchmarks, tasks=tasks)
     model_names = load(outputs_root, kind="outputs", models=models).models
     problems = bench.problems
-    metas = [item.metadata for item in bench]  # a broken JSON stops the run here
+    metas = [cast(dict, item.metadata) for item in bench]  # a broken JSON stops the run here
     results_path = out_dir / PROBLEM_STATS_NAME
     summary = EvalSummary(results_path=results_path, models=model_names)
     filtered = benchmark_tasks(benchmarks_root) - {p.task for p in problems}
     summary.ignored = ignored_outputs(outputs_root, model_names, problems, filtered)
     with FolderLock(out_dir, EVAL_LOCK_NAME, "paintkit eval"):
         loaded, rows, dropped = existing_rows(results_path, overwrite, delta_e, summary)
-        work: list[tuple[BenchmarkProblem, list[str], dict]] = []
+        work: list[Work] = []
         replace: set = set()
         for problem, meta in zip(problems, metas, strict=True):
             todo = []
@@ -238,9 +245,10 @@ def evaluate(
     return summary
 
 
-def _run(work, outputs_root, out_dir, results_path, keep, summary, jobs, save_images,
-         progress, chunk_size, options=("cie76", (), None),
-         engine=("process", None, 0, "auto")) -> None:
+def _run(work: list[Work], outputs_root: Path, out_dir: Path, results_path: Path,
+         keep: list[dict] | None, summary: EvalSummary, jobs: int, save_images: bool,
+         progress: bool, chunk_size: int, options: Options = ("cie76", (), None),
+         engine: tuple[str, str | None, float, str] = ("process", None, 0, "auto")) -> None:
     images_root = out_dir / DIFFS_FOLDER if save_images else None
     total = sum(len(ms) for _, ms, _ in work)
     bar = Progress(summary.skipped + total, verb="scored", enabled=progress)
@@ -278,8 +286,9 @@ def check_ray_options(engine: str, num_gpus: float, device: str) -> None:
                          "on the CPU)")
 
 
-def _run_on_ray(work, outputs_root, images_root, options, consume, jobs, address,
-                num_gpus=0, device="auto") -> None:
+def _run_on_ray(work: list[Work], outputs_root: Path, images_root: Path | None, options: Options,
+                consume: Callable[[list[dict]], None], jobs: int, address: str | None,
+                num_gpus: float = 0, device: str = "auto") -> None:
     """Score ``work`` with Ray Data (:func:`paintkit.data.ray_data.score_on_ray`)."""
     from paintkit.engines.ray_engine import connect  # ray: only with engine="ray"
     from paintkit.eval.ray_scoring import import_ray, score_on_ray  # ray: only with engine="ray"
@@ -296,10 +305,11 @@ def _run_on_ray(work, outputs_root, images_root, options, consume, jobs, address
             ray.shutdown()
 
 
-def evaluate_shards(shards: ShardSet, outputs_root, out_dir, *, models=None, benchmarks=None,
-                    tasks=None, jobs: int = 1, save_images: bool = False,
+def evaluate_shards(shards: ShardSet, outputs_root: PathLike, out_dir: PathLike, *,
+                    models: list[str] | None = None, benchmarks: list[str] | None = None,
+                    tasks: list[str] | None = None, jobs: int = 1, save_images: bool = False,
                     overwrite: bool = False, progress: bool = True,
-                    options=("cie76", (), None), address: str | None = None,
+                    options: Options = ("cie76", (), None), address: str | None = None,
                     num_gpus: float = 0, device: str = "auto",
                     concurrency: int | None = None) -> EvalSummary:
     """Score ``shards`` (a :class:`~paintkit.eval.shard_eval.ShardSet`) into
@@ -349,7 +359,9 @@ def evaluate_shards(shards: ShardSet, outputs_root, out_dir, *, models=None, ben
         if not progress:
             scored.context.enable_progress_bars = False
         scored = scored.materialize()
-        replace, seen, total = set(), set(), 0
+        replace: set[RowKey] = set()
+        seen: set[str] = set()
+        total = 0
         for batch in scored.select_columns(["task", "idx", "scored", "skipped", "replaced"]
                                            ).iter_batches(batch_size=None, batch_format="numpy"):
             summary.skipped += int(batch["skipped"].sum())
@@ -372,7 +384,8 @@ def evaluate_shards(shards: ShardSet, outputs_root, out_dir, *, models=None, ben
     return summary
 
 
-def _write(scored, results_path: Path, keep, summary: EvalSummary, bar: Progress) -> None:
+def _write(scored: Any, results_path: Path, keep: list[dict] | None, summary: EvalSummary,
+           bar: Progress) -> None:
     """Append the sorted dataset's rows to the results file, checking the order."""
     bar.update(skipped=summary.skipped)
     last = None

@@ -11,7 +11,9 @@ same render checks that the scene is the stored image: the image is the codes' c
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -133,7 +135,7 @@ def underlay(scene: Scene, element_id: str, window: tuple[slice, slice]) -> np.n
                          cols.stop)
 
 
-def scene_from_metadata(metadata: dict, key: str) -> Scene | None:
+def scene_from_metadata(metadata: Mapping[str, Any], key: str) -> Scene | None:
     """The scene stored under ``key`` (``"scene"`` / ``"answer_scene"``), or None when the
     metadata has none; ``ValueError`` naming the key when it does not parse."""
     data = metadata.get(key)

@@ -19,13 +19,18 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
-from paintkit.explainer.footprints import checked_footprints, scene_from_metadata, underlay
+from paintkit.explainer.footprints import (
+    Footprints,
+    checked_footprints,
+    scene_from_metadata,
+    underlay,
+)
 from paintkit.explainer.objects import ObjectTagger
 from paintkit.explainer.segments import MAX_SEGMENTS, error_segments
 from paintkit.kernels.delta_e import check_delta_e
@@ -36,6 +41,9 @@ from paintkit.kernels.tolerance_counts import tolerance_histograms_numba
 from paintkit.metrics.tolerance import check_tolerance
 
 if TYPE_CHECKING:
+    import numpy.typing as npt
+
+    from paintkit.scene import Scene
     from paintkit.types import PathLike
 
 __all__ = ["DEFAULT_TOLERANCE", "ProblemScenes", "explain", "prepare_scenes", "segment_maps"]
@@ -43,7 +51,7 @@ __all__ = ["DEFAULT_TOLERANCE", "ProblemScenes", "explain", "prepare_scenes", "s
 DEFAULT_TOLERANCE = 5
 
 
-def _metadata_of(metadata) -> Mapping:
+def _metadata_of(metadata: Mapping[str, Any] | PathLike) -> Mapping:
     """The metadata dict: given, or read from the problem's JSON file."""
     if isinstance(metadata, str | os.PathLike):
         with open(metadata, encoding="utf-8") as f:
@@ -54,7 +62,7 @@ def _metadata_of(metadata) -> Mapping:
     return metadata
 
 
-def _check(name: str, image, shape=None) -> np.ndarray:
+def _check(name: str, image: npt.ArrayLike, shape: tuple[int, ...] | None = None) -> np.ndarray:
     image = np.asarray(image)
     if image.dtype != np.uint8 or image.ndim != 3 or image.shape[-1] != 3:
         raise ValueError(f"{name}: expected a uint8 (H, W, 3) image, got {image.dtype} "
@@ -64,14 +72,15 @@ def _check(name: str, image, shape=None) -> np.ndarray:
     return np.ascontiguousarray(image)
 
 
-def _checked_scenes(metadata: dict, inputs: np.ndarray, answer: np.ndarray):
+def _checked_scenes(metadata: Mapping, inputs: np.ndarray, answer: np.ndarray
+                    ) -> list[tuple[Scene | None, Footprints | None, str | None]]:
     """``(scene, footprints, why)`` for the input and the answer scene: the scene and its
     footprints only if it renders to its image exactly (else Nones and the note saying
     why). One code render per scene gives the footprints and the check."""
     keys = ("scene", "answer_scene")
     scenes = [scene_from_metadata(metadata, key) for key in keys]
     checked = checked_footprints(list(zip(scenes, (inputs, answer), strict=True)))
-    out = []
+    out: list[tuple[Scene | None, Footprints | None, str | None]] = []
     for key, scene, (fp, renders) in zip(keys, scenes, checked, strict=True):
         if renders:
             out.append((scene, fp, None))
@@ -82,7 +91,7 @@ def _checked_scenes(metadata: dict, inputs: np.ndarray, answer: np.ndarray):
     return out
 
 
-def _bins(output, answer, inputs, delta_e):
+def _bins(output: np.ndarray, answer: np.ndarray, inputs: np.ndarray, delta_e: str) -> np.ndarray:
     batch = (output[None], answer[None], inputs[None])
     if delta_e == "cie76":
         return tolerance_histograms_numba(*batch, return_bins=True)[1][0]
@@ -97,15 +106,16 @@ class ProblemScenes:
     demand)."""
 
     edit: np.ndarray
-    input_scene: object
-    answer_scene: object
+    input_scene: Scene | None
+    answer_scene: Scene | None
     notes: list
-    input_fp: object
-    answer_fp: object
+    input_fp: Footprints | None
+    answer_fp: Footprints | None
     underlays: dict = field(default_factory=dict)
 
 
-def prepare_scenes(answer, inputs, metadata) -> ProblemScenes:
+def prepare_scenes(answer: np.ndarray, inputs: np.ndarray,
+                   metadata: Mapping[str, Any] | PathLike) -> ProblemScenes:
     """Rebuild and check the problem's scenes and render their footprints, once (then pass
     ``scenes=`` to :func:`explain`).
 
@@ -157,7 +167,7 @@ def explain(output: np.ndarray | None, answer: np.ndarray, inputs: np.ndarray,
         figures), ``tags`` counts them per tag.
     """
     check_delta_e(delta_e)
-    tolerance = check_tolerance(tolerance)
+    tolerance = cast(int, check_tolerance(tolerance))  # an int (allow_none is off)
     inputs = _check("inputs", inputs)
     answer = _check("answer", answer, inputs.shape)
     base = {"tolerance": tolerance, "delta_e": delta_e}
@@ -189,11 +199,12 @@ def explain(output: np.ndarray | None, answer: np.ndarray, inputs: np.ndarray,
     input_fp = scenes.input_fp
     cache = scenes.underlays
     objects = []
+    answer_fp: Footprints | None
     if answer_scene is not None:
         explained = "full"
-        answer_fp = scenes.answer_fp
+        answer_fp = cast(Footprints, scenes.answer_fp)  # checked with the answer scene
 
-        def hidden(element_id, window):
+        def hidden(element_id: str, window: tuple[slice, slice]) -> np.ndarray:
             if ("answer", element_id) not in cache:
                 cache["answer", element_id] = underlay(answer_scene, element_id, window)
             return cache["answer", element_id]
@@ -213,9 +224,10 @@ def explain(output: np.ndarray | None, answer: np.ndarray, inputs: np.ndarray,
         explained = "input_scene"
         answer_fp = input_fp
 
-        def hidden(element_id, window):
+        def hidden(element_id: str, window: tuple[slice, slice]) -> np.ndarray:
             if ("input", element_id) not in cache:
-                cache["input", element_id] = underlay(input_scene, element_id, window)
+                cache["input", element_id] = underlay(cast("Scene", input_scene), element_id,
+                                                      window)
             return cache["input", element_id]
 
         for k, element_id in enumerate(input_fp.ids):
@@ -239,7 +251,8 @@ def explain(output: np.ndarray | None, answer: np.ndarray, inputs: np.ndarray,
             "objects": objects, "tags": tags, **segments}
 
 
-def segment_maps(bins, answer, inputs, metadata, tolerances, *,
+def segment_maps(bins: npt.ArrayLike, answer: np.ndarray, inputs: np.ndarray,
+                 metadata: Mapping[str, Any] | PathLike, tolerances: Iterable[int], *,
                  max_segments: int = MAX_SEGMENTS) -> dict:
     """Error segments at several tolerances from the per-pixel bins the scorer already has
     (``ceil(ΔE(O, A))`` clipped to 11, uint8 ``(H, W)``: ``tolerance_statistics(...,

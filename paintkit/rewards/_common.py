@@ -14,7 +14,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
@@ -342,7 +342,7 @@ class ProblemIndex:
                              "benchmark folder (or its shards)")
         found: dict[str, Any] = {}
         for item in loaded:
-            pid = item.metadata.get("problem_id")
+            pid = cast(dict, item.metadata).get("problem_id")  # benchmark and shard items have it
             if pid is not None:
                 found[str(pid)] = item
         return found

@@ -21,6 +21,7 @@ Importing this package loads no source: :func:`get_source` imports the one it is
 from __future__ import annotations
 
 import importlib
+from typing import Any
 
 from paintkit.conditions import Condition
 from paintkit.sources.base import ProblemSource, Slot
@@ -35,7 +36,7 @@ SOURCES: dict[str, tuple[str, str]] = {
 }
 
 
-def get_source(name: str, **settings) -> ProblemSource:
+def get_source(name: str, **settings: Any) -> ProblemSource:
     """The source called ``name`` with ``settings`` (e.g. ``max_attempts``,
     ``any_matplotlib`` for charts); ``ValueError`` listing the names."""
     if name not in SOURCES:

@@ -4,14 +4,23 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import TYPE_CHECKING, cast
 
 from paintkit.suites.build import build_problem
 from paintkit.suites.spec import ProblemSpec
 from paintkit.tasks.base import Problem
 
+if TYPE_CHECKING:
+    from paintkit.suites.protocol import ProblemSuite
+
 
 class SuiteMethods:
     """``specs`` and ``problems`` of a suite, from its ``len`` and ``spec(index)``."""
+
+    if TYPE_CHECKING:  # what a suite deriving from this provides
+        def __len__(self) -> int: ...
+
+        def spec(self, index: int, round: int = 0) -> ProblemSpec: ...
 
     def specs(self) -> Iterator[ProblemSpec]:
         """Every problem spec, in order."""
@@ -21,4 +30,5 @@ class SuiteMethods:
         """Generate problems ``start .. stop-1`` in this process (an iterator of
         :class:`~paintkit.tasks.Problem` with ``problem_id`` and ``idx`` in their metadata)."""
         stop = len(self) if stop is None else min(stop, len(self))
-        return (build_problem(self, self.spec(i)) for i in range(start, stop))
+        suite = cast("ProblemSuite", self)
+        return (build_problem(suite, self.spec(i)) for i in range(start, stop))

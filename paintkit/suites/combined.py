@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from paintkit.suites.base import SuiteMethods
 from paintkit.suites.build import build_problem
@@ -29,7 +29,7 @@ class PartSpec(ProblemSpec):
 
     @property
     def problem_id(self) -> str:
-        return self.part.problem_id
+        return cast(ProblemSpec, self.part).problem_id
 
 
 class CombinedSuite(SuiteMethods):
@@ -70,10 +70,11 @@ class CombinedSuite(SuiteMethods):
             namespace=inner.namespace, folder=f"{part.benchmark}/{inner.folder}", idx=inner.idx,
             idx_digits=inner.idx_digits, part=inner)
 
-    def make_problem(self, spec: PartSpec) -> Problem:
-        """The part's own problem (with its own ``problem_id`` and ``idx``)."""
+    def make_problem(self, spec: ProblemSpec) -> Problem:
+        """The part's own problem (with its own ``problem_id`` and ``idx``); ``spec``: a
+        :class:`PartSpec` of this suite."""
         k, _ = self._locate(spec.index)
-        return build_problem(self.parts[k], spec.part)
+        return build_problem(self.parts[k], cast(ProblemSpec, cast(PartSpec, spec).part))
 
     def to_dict(self) -> dict[str, Any]:
         return {"suite": "combined", "benchmark": self.benchmark, "problems": len(self),

@@ -71,7 +71,7 @@ class CompositionalSuite(SourceSuite):
         return tuple(f"{kind}_steps{self.steps}" for kind in self.kinds)
 
     @property
-    def tasks(self) -> tuple[str, ...]:
+    def tasks(self) -> tuple[str, ...]:  # type: ignore[override]  # the kinds, read-only
         """The kinds: the tasks of the compositional source."""
         return self.kinds
 

@@ -21,13 +21,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import fields
-from typing import Any
+from typing import Any, TypeVar
 
 from paintkit.conditions import Condition
 from paintkit.sources.base import ProblemSource
 from paintkit.suites.base import SuiteMethods
 from paintkit.suites.spec import PROBLEM, ProblemSpec
 from paintkit.tasks.base import Problem
+
+_Suite = TypeVar("_Suite", bound="SourceSuite")
 
 
 class SourceSuite(SuiteMethods):
@@ -111,8 +113,8 @@ class SourceSuite(SuiteMethods):
 
     # -- serialisation -------------------------------------------------------------------
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]):
+    def from_dict(cls: type[_Suite], data: Mapping[str, Any]) -> _Suite:
         """The suite ``to_dict`` described (unknown keys such as ``problems`` ignored)."""
-        names = {f.name for f in fields(cls)}
+        names = {f.name for f in fields(cls)}  # type: ignore[arg-type]  # presets: dataclasses
         return cls(**{k: (tuple(v) if isinstance(v, list) else v)
                       for k, v in data.items() if k in names})

@@ -39,7 +39,8 @@ class ProblemSuite(Protocol):
     ``to_dict()`` is the JSON description written into the manifest.
     """
 
-    benchmark: str
+    @property
+    def benchmark(self) -> str: ...  # read-only: the presets are frozen dataclasses
 
     def __len__(self) -> int: ...
 

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from paintkit.layout.problem_files import problem_stem
 
@@ -54,7 +56,7 @@ _NAME = re.compile(r"^[A-Za-z0-9_]+$")
 _BENCHMARK = re.compile(r"^[A-Za-z0-9_.-]+$")
 
 
-def check_slots_and_names(suite) -> None:
+def check_slots_and_names(suite: Any) -> None:
     """The checks every suite shares: ``per_cell`` an int >= 1, ``start_slot`` an int >= 0,
     ``namespace`` letters, digits and ``_``, ``benchmark`` one folder name, and the benchmark
     guard (:func:`check_benchmark_reach`).
@@ -74,7 +76,7 @@ def check_slots_and_names(suite) -> None:
     check_benchmark_reach(suite)
 
 
-def reaches_past_benchmark(suite, rounds: int = 1) -> bool:
+def reaches_past_benchmark(suite: Any, rounds: int = 1) -> bool:
     """Whether the first ``rounds`` rounds of ``suite`` hold problems past its benchmark's
     own slots while in the benchmark's own seed namespace (so the suite holds every
     benchmark problem too). Suites declare ``OWN_NAMESPACE`` and ``OWN_PER_CELL``."""
@@ -83,7 +85,7 @@ def reaches_past_benchmark(suite, rounds: int = 1) -> bool:
         suite.start_slot + rounds * suite.per_cell > suite.OWN_PER_CELL
 
 
-def check_benchmark_reach(suite, rounds: int = 1) -> None:
+def check_benchmark_reach(suite: Any, rounds: int = 1) -> None:
     """Refuse a suite (or ``rounds`` rounds of a stream over it) that would hold every
     benchmark problem and more, unless built with ``beyond_benchmark=True``: training data
     made from it would contain the benchmark itself.
@@ -102,7 +104,7 @@ def check_benchmark_reach(suite, rounds: int = 1) -> None:
         "to do it anyway (command line: --namespace, --beyond-benchmark)")
 
 
-def check_names(value, allowed: tuple[str, ...], what: str) -> tuple[str, ...]:
+def check_names(value: Iterable[Any], allowed: tuple[str, ...], what: str) -> tuple[str, ...]:
     """``value`` (names; empty: all of ``allowed``) as a tuple, each in ``allowed``, no repeats.
 
     Raises:

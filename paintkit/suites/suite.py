@@ -20,9 +20,9 @@ this preset adds the mode selection, the condition variants and the preservation
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from paintkit.conditions import CONDITIONS, Condition
 from paintkit.sources.paintbench import PAINTBENCH_NAMESPACE, PaintBenchSource
@@ -44,7 +44,7 @@ from paintkit.tasks import TASKS, task_spec
 PAINTBENCH_PER_CELL = 12
 
 
-def _as_tuple(value, what: str) -> tuple:
+def _as_tuple(value: str | Iterable[Any], what: str) -> tuple:
     if isinstance(value, str):
         value = [v for v in value.split(",") if v.strip()]
     try:
@@ -115,6 +115,11 @@ class Suite(SourceSuite):
     OWN_NAMESPACE: ClassVar[str] = PAINTBENCH_NAMESPACE
     OWN_PER_CELL: ClassVar[int] = PAINTBENCH_PER_CELL
     OWN_NAME: ClassVar[str] = "PaintBench"
+
+    if TYPE_CHECKING:  # set on each instance by __post_init__; ClassVar: not dataclass fields
+        _task_modes: ClassVar[dict[str, tuple[str, ...]]]
+        _keys: ClassVar[dict[tuple[str, str], str]]
+        _source: ClassVar[PaintBenchSource]
 
     def __post_init__(self) -> None:
         tasks = _as_tuple(self.tasks, "tasks")

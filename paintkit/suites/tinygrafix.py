@@ -59,7 +59,7 @@ class TinyGrafixSuite(SourceSuite):
     OWN_PER_CELL: ClassVar[int] = TINYGRAFIX_PER_TASK
     OWN_NAME: ClassVar[str] = TINYGRAFIX_BENCHMARK
     #: Charts have no visual conditions: one cell per task.
-    conditions: ClassVar[tuple[str, ...]] = (VISUAL_CONDITION,)
+    conditions: ClassVar[tuple[str, ...]] = (VISUAL_CONDITION,)  # type: ignore[misc]
 
     def __post_init__(self) -> None:
         allowed = TINYGRAFIX_TASKS

@@ -48,7 +48,7 @@ def parse_size(text: str) -> tuple[int, int]:
     return size
 
 
-def check_size(size: tuple[int, int]) -> None:
+def check_size(size: tuple[int, ...]) -> None:
     if len(size) != 2 or not all(isinstance(v, int) and MIN_SIDE <= v <= MAX_SIDE for v in size):
         raise ValueError(f"size sides must be ints in [{MIN_SIDE}, {MAX_SIDE}], got {size!r}")
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from paintkit.suites import Suite
+from paintkit.suites import ProblemSuite
 from paintkit.writers.base import WriteError, Writer
 from paintkit.writers.directory import DirectoryWriter
 from paintkit.writers.edit_jsonl import FlowFactoryWriter, FlowGrpoWriter
@@ -27,7 +27,7 @@ FORMATS: dict[str, type[Writer]] = {
 }
 
 
-def make_writer(format: str, root: Path | str, suite: Suite,
+def make_writer(format: str, root: Path | str, suite: ProblemSuite,
                 shard_size: int = DEFAULT_SHARD_SIZE, svg: bool = False,
                 shards: int | None = None) -> Writer:
     """The writer of ``format`` (``directory``, ``webdataset`` or ``parquet``); ``svg``

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from paintkit.errors import PaintkitError
 from paintkit.io.atomic import make_temporary, write_bytes_atomic
-from paintkit.suites import Suite
+from paintkit.suites import ProblemSuite
 from paintkit.writers.record import EncodedProblem, FileRecord
 from paintkit.writers.resume import KeptFiles
 
@@ -89,7 +89,7 @@ class Writer(ABC):
     #: Metadata JSON indent of this format (None: compact).
     json_indent: int | None = None
 
-    def __init__(self, root: Path | str, suite: Suite):
+    def __init__(self, root: Path | str, suite: ProblemSuite):
         self.root = Path(root)
         self.suite = suite
         #: What a resumed run may keep: checked against the earlier manifest's records.

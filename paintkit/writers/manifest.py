@@ -22,7 +22,7 @@ from paintkit._version import __version__
 from paintkit.io.atomic import write_text_atomic
 from paintkit.io.jsonl import parse_json
 from paintkit.io.png_encode import encoder_info
-from paintkit.suites import Suite
+from paintkit.suites import ProblemSuite
 from paintkit.writers.base import TempFile, Writer, is_temporary, write_error
 from paintkit.writers.record import FileRecord
 
@@ -32,7 +32,7 @@ LOCK_NAME = ".paintkit-generate.lock"
 COMPATIBLE_KEYS = ("paintkit_version", "layout", "suite")
 
 
-def manifest_header(suite: Suite, writer: Writer, png_encoder: str = "auto") -> dict:
+def manifest_header(suite: ProblemSuite, writer: Writer, png_encoder: str = "auto") -> dict:
     return {"paintkit_version": __version__, "layout": writer.options(), "suite": suite.to_dict(),
             "png": encoder_info(png_encoder)}
 

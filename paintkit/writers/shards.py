@@ -17,7 +17,7 @@ from __future__ import annotations
 from abc import abstractmethod
 from pathlib import Path
 
-from paintkit.suites import Suite
+from paintkit.suites import ProblemSuite
 from paintkit.writers.base import TempFile, Writer, write_error
 from paintkit.writers.record import EncodedProblem, FileRecord
 
@@ -29,7 +29,7 @@ class ShardWriter(Writer):
 
     extension = ""
 
-    def __init__(self, root: Path | str, suite: Suite, shard_size: int = DEFAULT_SHARD_SIZE,
+    def __init__(self, root: Path | str, suite: ProblemSuite, shard_size: int = DEFAULT_SHARD_SIZE,
                  shards: int | None = None):
         super().__init__(root, suite)
         if not isinstance(shard_size, int) or shard_size < 1:
