@@ -12,8 +12,13 @@ import importlib
 import inspect
 import pkgutil
 from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
 
 import paintkit
+
+ROOT = Path(__file__).resolve().parents[2]
 
 #: Packages whose ``__all__`` is public surface (besides ``paintkit`` itself).
 PACKAGES = ("paintkit.metrics", "paintkit.rewards", "paintkit.run")
@@ -153,3 +158,25 @@ def test_the_walk_reports_an_unannotated_function_and_method(monkeypatch):
     assert problems["paintkit.run.api.limits.RetryPolicy.delay"] == [
         "retry", "retry_after", "return"]
     assert problems["paintkit.run.records.read_log"] == ["model_dir", "return"]
+
+
+def _covers(patterns: list[str], module: str) -> bool:
+    return any(module == p or (p.endswith(".*") and module.startswith(p[:-1])) for p in patterns)
+
+
+def test_the_type_checker_checks_every_module_of_the_surface():
+    """mypy (``.ci/run``: pyproject's ``[tool.mypy]``) checks, with ``disallow_untyped_defs``,
+    every module that defines a public name or a paintkit base class of one."""
+    tomllib = pytest.importorskip("tomllib")
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["mypy"]
+    files = [(ROOT / f).resolve() for f in config["files"]]
+    strict = [m for o in config["overrides"] if o.get("disallow_untyped_defs") for m in o["module"]]
+    unchecked = set()
+    for obj in _public_objects().values():
+        owners = [obj] if inspect.isfunction(obj) else [c for c in obj.__mro__ if _is_paintkit(c)]
+        for owner in owners:
+            path = Path(inspect.getsourcefile(owner)).resolve()
+            if not any(path == f or f in path.parents for f in files) \
+                    or not _covers(strict, owner.__module__):
+                unchecked.add(owner.__module__)
+    assert not unchecked, f"add to [tool.mypy] files and the strict override: {sorted(unchecked)}"
