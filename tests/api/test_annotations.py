@@ -175,7 +175,7 @@ def test_the_type_checker_checks_every_module_of_the_surface():
     for obj in _public_objects().values():
         owners = [obj] if inspect.isfunction(obj) else [c for c in obj.__mro__ if _is_paintkit(c)]
         for owner in owners:
-            path = Path(inspect.getsourcefile(owner)).resolve()
+            path = Path(inspect.getsourcefile(inspect.unwrap(owner))).resolve()  # @contextmanager
             if not any(path == f or f in path.parents for f in files) \
                     or not _covers(strict, owner.__module__):
                 unchecked.add(owner.__module__)
