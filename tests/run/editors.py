@@ -5,6 +5,7 @@ Each takes a batch of (PIL image, instruction) pairs, like a user's function wou
 
 from __future__ import annotations
 
+import fcntl
 import os
 import time
 from pathlib import Path
@@ -93,8 +94,12 @@ def hang(batch, seconds=60.0):
 
 
 def hang_after(batch, after=2, count_file="", seconds=60.0):
-    """The input for the first ``after`` calls (counted in ``count_file``), then hangs."""
+    """The input for the first ``after`` calls (counted in ``count_file``), then hangs.
+
+    The count is taken under a lock: two concurrent calls that appended before either read
+    would both count past ``after`` and hang, and the run would wait out ``seconds``."""
     with open(count_file, "a+") as fh:
+        fcntl.flock(fh, fcntl.LOCK_EX)  # released when the file closes
         fh.write("x")
         fh.seek(0)
         calls = len(fh.read())
