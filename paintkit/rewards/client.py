@@ -181,12 +181,7 @@ class RewardClient:
     def _payload(self, images: ImageBatch, problem_ids: str | Sequence[str],
                  tolerance: int | None, figures: bool) -> tuple[bytes, list[str]]:
         """The batch request's JSON body and the item ids."""
-        if isinstance(problem_ids, str):
-            problem_ids = [problem_ids]
-        problem_ids = [str(pid) for pid in problem_ids]
-        if len(images) != len(problem_ids):
-            raise ValueError(f"problem_ids: expected one per image ({len(images)}), got "
-                             f"{len(problem_ids)}")
+        problem_ids = _one_id_per_image(images, problem_ids)
         items = [encode_item(pid, to_hwc_uint8(image, f"images[{k}]"), self.encoding)
                  for k, (image, pid) in enumerate(zip(images, problem_ids, strict=True))]
         head = json.dumps({"fit": self.fit, "tolerance": tolerance, "figures": figures})
@@ -199,12 +194,7 @@ class RewardClient:
         """A binary batch (``application/x-paintkit-batch``): the header line and each
         image's bytes as separate chunks (raw pixels are the arrays' own memory, sent as
         they are), its headers, and the item ids."""
-        if isinstance(problem_ids, str):
-            problem_ids = [problem_ids]
-        problem_ids = [str(pid) for pid in problem_ids]
-        if len(images) != len(problem_ids):
-            raise ValueError(f"problem_ids: expected one per image ({len(images)}), got "
-                             f"{len(problem_ids)}")
+        problem_ids = _one_id_per_image(images, problem_ids)
         chunks: list[bytes | memoryview] = []
         items = []
         for k, (image, pid) in enumerate(zip(images, problem_ids, strict=True)):
@@ -357,3 +347,11 @@ class RewardClient:
     async def aclose(self) -> None:
         """:meth:`close` (for ``async with``-style code)."""
         self.close()
+
+
+def _one_id_per_image(images: ImageBatch, problem_ids: str | Sequence[str]) -> list[str]:
+    """``problem_ids`` as a list of strings, one per image (a lone string is one id)."""
+    ids = [problem_ids] if isinstance(problem_ids, str) else [str(pid) for pid in problem_ids]
+    if len(images) != len(ids):
+        raise ValueError(f"problem_ids: expected one per image ({len(images)}), got {len(ids)}")
+    return ids
