@@ -11,21 +11,15 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from paintkit.cli.main import main
+from tests.report.chromium import CHROMIUM, VIEWPORT, chromium_context
 
-CHROMIUM = Path("/usr/bin/chromium")
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         "--font-render-hinting=none", "--force-color-profile=srgb"]
 REFERENCE = Path(__file__).with_name("reference") / "report_top_1400.png"
-#: The screenshot: the top of the page at this viewport (header, controls, leaderboards).
-VIEWPORT = {"width": 1400, "height": 900}
 
 pytestmark = pytest.mark.skipif(
     not CHROMIUM.exists(),
@@ -47,16 +41,8 @@ def full_report(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def browser():
-    sync_api = pytest.importorskip("playwright.sync_api",
-                                   reason="needs Playwright for Python (pip install -e '.[dev]')")
-    with sync_api.sync_playwright() as pw, tempfile.TemporaryDirectory() as user_dir:
-        ctx = pw.chromium.launch_persistent_context(
-            user_dir, executable_path=str(CHROMIUM), args=FLAGS, headless=True,
-            viewport=VIEWPORT, device_scale_factor=1)
-        try:
-            yield ctx
-        finally:
-            ctx.close()
+    with chromium_context() as ctx:
+        yield ctx
 
 
 @pytest.fixture()

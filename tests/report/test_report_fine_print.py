@@ -8,24 +8,16 @@ from __future__ import annotations
 
 import json
 import shutil
-import tempfile
 from itertools import combinations
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 from paintkit.cli.main import main
 from paintkit.report.plots import MODE_COLORS
+from tests.report.chromium import chromium_context, needs_chromium
 
-CHROMIUM = Path("/usr/bin/chromium")
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         "--font-render-hinting=none", "--force-color-profile=srgb"]
 LONG = "noise-" + "x" * 150
-needs_chromium = pytest.mark.skipif(
-    not CHROMIUM.exists(),
-    reason="needs Debian's chromium at /usr/bin/chromium (apt-get install chromium)")
 
 
 def _lab_plain(hex_colour: str) -> np.ndarray:
@@ -91,16 +83,8 @@ def pages(pipeline, tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def browser():
-    sync_api = pytest.importorskip("playwright.sync_api",
-                                   reason="needs Playwright for Python (pip install -e '.[dev]')")
-    with sync_api.sync_playwright() as pw, tempfile.TemporaryDirectory() as user_dir:
-        ctx = pw.chromium.launch_persistent_context(
-            user_dir, executable_path=str(CHROMIUM), args=FLAGS, headless=True,
-            viewport={"width": 1400, "height": 900}, device_scale_factor=1)
-        try:
-            yield ctx
-        finally:
-            ctx.close()
+    with chromium_context() as ctx:
+        yield ctx
 
 
 def _open(browser, path):
