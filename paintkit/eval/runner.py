@@ -7,7 +7,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, cast
 
 from paintkit.eval.device_scoring import check_device
 from paintkit.eval.problem import needs_scoring, score_problem
@@ -322,6 +322,7 @@ def evaluate_shards(shards: ShardSet, outputs_root: PathLike, out_dir: PathLike,
         read_shards,
         row_state,
         scoring_actors,
+        write_sorted_rows,
     )
 
     outputs_root, out_dir = Path(outputs_root), Path(out_dir)
@@ -378,29 +379,8 @@ def evaluate_shards(shards: ShardSet, outputs_root: PathLike, out_dir: PathLike,
         summary.rescored = len(replace)
         keep = [r for k, r in rows.items() if k not in replace] \
             if replace or loaded.needs_rewrite or dropped else None
-        _write(scored, results_path, keep, summary, Progress(
+        write_sorted_rows(scored, results_path, keep, summary, Progress(
             summary.skipped + total, verb="written", enabled=progress))
         summary.seconds = time.perf_counter() - start
     return summary
 
-
-def _write(scored: Any, results_path: Path, keep: list[dict] | None, summary: EvalSummary,
-           bar: Progress) -> None:
-    """Append the sorted dataset's rows to the results file, checking the order."""
-    bar.update(skipped=summary.skipped)
-    last = None
-    with ResultsWriter(results_path, keep=keep) as writer:
-        for batch in scored.select_columns(["task", "idx", "rows"]).iter_batches(
-                batch_size=None, batch_format="numpy"):
-            for task, idx, rows_json in zip(batch["task"], batch["idx"].tolist(),
-                                            batch["rows"], strict=True):
-                if last is not None and (str(task), idx) < last:
-                    raise RuntimeError(f"Ray Data returned {task}/{idx} after {last}")
-                last = (str(task), idx)
-                rows = json.loads(rows_json)
-                for row in rows:
-                    writer.write(row)
-                    summary.scored += 1
-                    summary.missing += not row["has_output"]
-                bar.update(processed=len(rows))
-    bar.close()

@@ -19,6 +19,7 @@ import json
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -30,8 +31,13 @@ from paintkit.io.images import ImageDecodeError, decode_rgb_bytes
 from paintkit.io.jsonl import parse_json
 from paintkit.layout.benchmark import BenchmarkProblem
 from paintkit.layout.errors import LayoutError
+from paintkit.layout.problem_stats import ResultsWriter
 from paintkit.storage import Target, is_url
 from paintkit.writers.manifest import MANIFEST_NAME
+
+if TYPE_CHECKING:
+    from paintkit.eval.runner import EvalSummary
+    from paintkit.io.progress import Progress
 
 #: Shard formats scored from their rows, and their file extension.
 SHARD_FORMATS = {"parquet": "parquet", "webdataset": "tar"}
@@ -214,3 +220,27 @@ def scoring_actors(ray, concurrency: int | None, num_gpus: float) -> tuple[int, 
     if cpus - actors >= 1:
         return actors, 1.0
     return actors, max(0.0, (cpus - 1) / actors)
+
+
+def write_sorted_rows(scored: Any, results_path: Path, keep: list[dict] | None,
+                      summary: EvalSummary, bar: Progress) -> None:
+    """Append the rows of ``scored`` (the materialized dataset :class:`ScoreShardSet` made,
+    sorted by task and index) to the results file, checking the order; counts go into
+    ``summary`` and ``bar``."""
+    bar.update(skipped=summary.skipped)
+    last = None
+    with ResultsWriter(results_path, keep=keep) as writer:
+        for batch in scored.select_columns(["task", "idx", "rows"]).iter_batches(
+                batch_size=None, batch_format="numpy"):
+            for task, idx, rows_json in zip(batch["task"], batch["idx"].tolist(),
+                                            batch["rows"], strict=True):
+                if last is not None and (str(task), idx) < last:
+                    raise RuntimeError(f"Ray Data returned {task}/{idx} after {last}")
+                last = (str(task), idx)
+                rows = json.loads(rows_json)
+                for row in rows:
+                    writer.write(row)
+                    summary.scored += 1
+                    summary.missing += not row["has_output"]
+                bar.update(processed=len(rows))
+    bar.close()
