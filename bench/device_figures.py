@@ -133,14 +133,7 @@ def _kernel_side(device, side: int, answers, inputs, batch: int = 64):
         def call(per_thread=per_thread):
             return kernel.tolerance_histograms_cuda(out, a, i, pixels_per_thread=per_thread)
         same = bool(torch.equal(call()[0], reference))
-        call()
-        start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        start.record()
-        for _ in range(10):
-            call()
-        stop.record()
-        stop.synchronize()
-        ms = start.elapsed_time(stop) / 10
+        ms = _gpu_ms(call)
         rows.append({"side": side, "pixels_per_thread": per_thread,
                      "gpu_ms": round(ms, 3), "problems_per_s": round(batch / ms * 1e3),
                      "equal_counts": same})
