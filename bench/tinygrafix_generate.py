@@ -21,8 +21,8 @@ from pathlib import Path
 
 from paintkit.engines import write_suite
 from paintkit.sources import generate
-from paintkit.suites.tinygrafix import TinyGrafixSuite
 from paintkit.tinygrafix import TINYGRAFIX_TASKS
+from paintkit.tinygrafix.suite import TinyGrafixSuite
 
 
 def end_to_end(args) -> None:

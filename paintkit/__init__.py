@@ -94,9 +94,9 @@ if TYPE_CHECKING:  # what type checkers see of the names _LAZY imports on first 
     from paintkit.suites.combined import CombinedSuite as CombinedSuite
     from paintkit.suites.compositional import CompositionalSuite as CompositionalSuite
     from paintkit.suites.guidance import GuidanceSuite as GuidanceSuite
-    from paintkit.suites.tinygrafix import TinyGrafixSuite as TinyGrafixSuite
     from paintkit.tasks import TASKS as TASKS
     from paintkit.tasks import Problem as Problem
+    from paintkit.tinygrafix.suite import TinyGrafixSuite as TinyGrafixSuite
 
 #: Top-level name -> (module, attribute), imported on first access.
 _LAZY = {
@@ -115,7 +115,7 @@ _LAZY = {
     "explain": ("paintkit.explainer", "explain"),
     "Suite": ("paintkit.suites", "Suite"),
     "ProblemSuite": ("paintkit.suites", "ProblemSuite"),
-    "TinyGrafixSuite": ("paintkit.suites.tinygrafix", "TinyGrafixSuite"),
+    "TinyGrafixSuite": ("paintkit.tinygrafix.suite", "TinyGrafixSuite"),
     "CombinedSuite": ("paintkit.suites.combined", "CombinedSuite"),
     "GuidanceSuite": ("paintkit.suites.guidance", "GuidanceSuite"),
     "CompositionalSuite": ("paintkit.suites.compositional", "CompositionalSuite"),

@@ -169,9 +169,9 @@ def benchmark_suite(config: BenchConfig) -> ProblemSuite:
     # skia, numba, matplotlib: the suites and their generators
     from paintkit.suites import PAINTBENCH_NAMESPACE, PAINTBENCH_PER_CELL, Suite, parse_size
     from paintkit.suites.combined import CombinedSuite
-    from paintkit.suites.tinygrafix import TINYGRAFIX_NAMESPACE, TINYGRAFIX_PER_TASK, TinyGrafixSuite
     from paintkit.tinygrafix import TINYGRAFIX_TASKS
     from paintkit.tinygrafix.environment import check_matplotlib
+    from paintkit.tinygrafix.suite import TINYGRAFIX_NAMESPACE, TINYGRAFIX_PER_TASK, TinyGrafixSuite
 
     c = config
     tasks = list(c.tasks or ())

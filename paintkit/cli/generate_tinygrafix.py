@@ -17,7 +17,7 @@ _PAINTBENCH_ONLY = (("conditions", "--conditions"), ("modes", "--modes"), ("size
 def _chart_suite(args: argparse.Namespace, tasks):
     # Deferred (heavy): the chart suite imports the chart tasks and the Numba kernels;
     # `paintkit --help` stays fast.
-    from paintkit.suites.tinygrafix import TINYGRAFIX_PER_TASK, TinyGrafixSuite
+    from paintkit.tinygrafix.suite import TINYGRAFIX_PER_TASK, TinyGrafixSuite
 
     any_matplotlib = bool(getattr(args, "any_matplotlib", False))
     check_matplotlib(any_matplotlib)  # before any worker starts: one clear line

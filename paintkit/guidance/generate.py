@@ -25,13 +25,13 @@ import math
 from paintkit.colors import rgb_to_hex
 from paintkit.errors import RejectedSeed
 from paintkit.guidance.cues import CUES, NoCue, place_cue
+from paintkit.hex_lab import lab_of_hex
 from paintkit.language.phrases import describe_shape
 from paintkit.renderers import render
 from paintkit.scene import Scene
 from paintkit.seeds import python_rng, seed_from_key
 from paintkit.tasks import Problem
 from paintkit.tasks.base import MAX_IDENTITY_MIOU, identity_check
-from paintkit.tinygrafix.style import lab_of_hex
 
 #: Tasks whose problems edit exactly one shape named by a phrase, answered from a scene.
 GUIDED_TASKS: tuple[str, ...] = ("translation", "rotation", "reflection", "scaling", "shearing")

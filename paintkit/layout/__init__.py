@@ -38,8 +38,7 @@ _HOMES = {
                                 "EXPLANATIONS_NAME", "PROBLEM_STATS_NAME", "TURN_STATS_NAME",
                                 "aggregate_path", "problem_stats_path", "provenance_path",
                                 "results_folder"),
-    "paintkit.layout.rows": ("KEY_FIELDS", "ResultRow", "RowKey", "row_category", "row_key",
-                             "task_category"),
+    "paintkit.layout.rows": ("KEY_FIELDS", "ResultRow", "RowKey", "row_key"),
 }
 _HOME_OF = {name: module for module, names in _HOMES.items() for name in names}
 __all__ = sorted(_HOME_OF)

@@ -8,8 +8,8 @@ the figures (the ``output`` object); fields it does not know are kept in ``extra
 their order, so a row read and written again loses nothing.
 
 ``category`` is copied by ``paintkit eval`` from the problem's JSON. Rows written before it
-did (and rows of tools that leave it out) get it from :func:`task_category`, which falls
-back on the task and chart registries.
+did (and rows of tools that leave it out) get it from
+:func:`paintkit.stats.order.task_category`, which asks the task and chart registries.
 """
 
 from __future__ import annotations
@@ -47,36 +47,6 @@ def row_key(row: dict) -> RowKey:
 def row_delta_e(row: dict) -> str:
     """The colour difference a row was scored with (rows without the field: CIE76)."""
     return str(row.get("delta_e") or DEFAULT_DELTA_E)
-
-
-def task_category(benchmark: str, task: str, row_category: str | None = None) -> str:
-    """The category a task rolls up into.
-
-    The row's own ``category`` when it has one (``paintkit eval`` copies it from the
-    problem's JSON). Otherwise, for rows written before eval recorded it: TinyGrafixBench,
-    the chart type from the chart registry (``heatmap_add_cell`` -> ``heatmap``; a task the
-    registry does not know: the folder name's first word); PaintBench tasks, the task
-    registry's category; anything else ``"other"``.
-    """
-    if row_category:
-        return str(row_category)
-    if benchmark == TINYGRAFIX:
-        # Old rows only; the chart registry imports matplotlib and numba (about 1 s).
-        from paintkit.tinygrafix.registry import chart_of_task
-
-        try:
-            return chart_of_task(task)
-        except ValueError:
-            return task.split("_", 1)[0]
-    # Old rows only; the task registry imports numba (about 1.5 s).
-    from paintkit.tasks import TASKS, task_spec
-
-    return task_spec(task).category if task in TASKS else OTHER_CATEGORY
-
-
-def row_category(row: dict) -> str:
-    """The category of a results row (:func:`task_category` of its fields)."""
-    return task_category(str(row["benchmark"]), str(row["task"]), row.get("category"))
 
 
 @dataclass

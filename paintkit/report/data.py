@@ -12,13 +12,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from paintkit.io.jsonl import parse_json
-from paintkit.layout.order import category_key, task_key
 from paintkit.layout.readers import SKIP, STRICT, read_jsonl
 from paintkit.layout.results import AGGREGATE_NAME, aggregate_path, problem_stats_path, provenance_path
 from paintkit.metrics.version import row_metric_version
 from paintkit.report.text import display, finite
 from paintkit.stats.aggregate import aggregate_tables
 from paintkit.stats.diagnostics import diagnostics_rows
+from paintkit.stats.order import category_key, task_key
 from paintkit.stats.table import BLOCKS, CI_FIGURES, PRESERVATION_TASK, ProblemTable, load_tables
 
 __all__ = ["AGGREGATE_NAME", "METRICS", "ReportData", "coverage", "leaderboard",

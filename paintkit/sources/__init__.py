@@ -30,7 +30,7 @@ from paintkit.tasks.base import Problem
 #: Source name -> (module, class), imported on first use.
 SOURCES: dict[str, tuple[str, str]] = {
     "paintbench": ("paintkit.sources.paintbench", "PaintBenchSource"),
-    "tinygrafixbench": ("paintkit.sources.tinygrafix", "TinyGrafixSource"),
+    "tinygrafixbench": ("paintkit.tinygrafix.source", "TinyGrafixSource"),
     "guidance": ("paintkit.sources.guidance", "GuidanceSource"),
     "compositional": ("paintkit.sources.compositional", "CompositionalSource"),
 }

@@ -15,7 +15,7 @@ import json
 import math
 
 from paintkit.layout.names import display
-from paintkit.layout.order import category_key
+from paintkit.stats.order import category_key
 from paintkit.stats.table import ProblemTable
 
 FORMATS = ("text", "md", "csv", "latex", "json")

@@ -8,7 +8,7 @@ zeros (docs/metric-definition.md §8), never dropped. The figures of a problem a
 Rows are read under the ``strict`` policy of :mod:`paintkit.layout.readers`: the first
 damaged line stops the command, naming ``file:line`` (an aggregate over a silently
 shortened file would be wrong). Each row's category is its own ``category`` field (written
-by ``paintkit eval``), else :func:`paintkit.layout.rows.task_category`.
+by ``paintkit eval``), else :func:`paintkit.stats.order.task_category`.
 
 Rows scored with another colour difference (``paintkit eval --delta-e``: a ``"delta_e"``
 field and ``<formula>_threshold`` blocks) are read from their own blocks; one table set
@@ -26,7 +26,8 @@ import numpy as np
 from paintkit.errors import PaintkitError
 from paintkit.layout.readers import STRICT, read_jsonl
 from paintkit.layout.results import PROBLEM_STATS_NAME, problem_stats_path
-from paintkit.layout.rows import TINYGRAFIX, row_delta_e, row_key, task_category
+from paintkit.layout.rows import TINYGRAFIX, row_delta_e, row_key
+from paintkit.stats.order import task_category
 
 __all__ = ["BLOCKS", "CI_FIGURES", "FIGURES", "MAX_IDX", "PRESERVATION_TASK",
            "TINYGRAFIX", "TOLERANCES", "ProblemTable", "StatsInputError", "build_tables",

@@ -2,7 +2,7 @@
 (:class:`~paintkit.suites.grid.SourceSuite`; :mod:`paintkit.sources` makes the problems).
 
 Presets: :class:`Suite` (PaintBench, its preservation split, custom suites),
-:class:`~paintkit.suites.tinygrafix.TinyGrafixSuite`,
+:class:`~paintkit.tinygrafix.suite.TinyGrafixSuite`,
 :class:`~paintkit.suites.guidance.GuidanceSuite`,
 :class:`~paintkit.suites.compositional.CompositionalSuite`; a
 :class:`~paintkit.suites.combined.CombinedSuite` writes several suites as one.

@@ -3,7 +3,7 @@
 A :class:`SourceSuite` holds task folders x ``conditions`` x ``per_cell`` problems of one
 :class:`~paintkit.sources.base.ProblemSource` and makes each through that source's one entry,
 ``source.problem(task, slot, ...)`` (the attempt search is inside). PaintBench's
-:class:`~paintkit.suites.Suite`, :class:`~paintkit.suites.tinygrafix.TinyGrafixSuite`,
+:class:`~paintkit.suites.Suite`, :class:`~paintkit.tinygrafix.suite.TinyGrafixSuite`,
 :class:`~paintkit.suites.guidance.GuidanceSuite` and
 :class:`~paintkit.suites.compositional.CompositionalSuite` are its presets: each names its
 source, its fields (``to_dict``, the manifest's description) and the modes a task uses.

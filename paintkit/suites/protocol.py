@@ -2,7 +2,7 @@
 
 - :class:`ProblemSuite`: what every suite provides (the grids over one problem source,
   :class:`~paintkit.suites.grid.SourceSuite`: PaintBench's :class:`~paintkit.suites.Suite`,
-  :class:`~paintkit.suites.tinygrafix.TinyGrafixSuite`,
+  :class:`~paintkit.tinygrafix.suite.TinyGrafixSuite`,
   :class:`~paintkit.suites.compositional.CompositionalSuite`,
   :class:`~paintkit.suites.guidance.GuidanceSuite`; and
   :class:`~paintkit.suites.combined.CombinedSuite`): an ordered, indexed set of problems

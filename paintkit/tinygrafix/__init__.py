@@ -7,8 +7,7 @@
 
 State-then-render: a seeded base state (``<chart>.base_state``), a task edit that turns a
 copy into (input state, answer state, instruction), one renderer for both. See
-``docs/tinygrafixbench.md``. What is where, all in this folder except the two files every
-problem source has (``paintkit/sources/<name>.py``, ``paintkit/suites/<name>.py``):
+``docs/tinygrafixbench.md``. What is where, all in this folder except the command's flags:
 
 - ``registry.py``: the 20 tasks (5 chart types x 4 edits), ``chart_task(name)``;
 - ``bar.py``, ``scatter.py``, ``line.py``, ``heatmap.py``, ``network.py``: one chart type
@@ -17,9 +16,9 @@ problem source has (``paintkit/sources/<name>.py``, ``paintkit/suites/<name>.py`
 - ``generate.py``: one attempt, seed -> (input, answer) (``chart_pair``), the contract checks;
 - ``render/``: chart state -> pixels with matplotlib Agg (:mod:`paintkit.tinygrafix.render`);
 - ``environment.py``: which matplotlib release the exact bytes need;
-- :class:`paintkit.sources.tinygrafix.TinyGrafixSource` makes the problem of a slot (the
-  attempt search) and :class:`paintkit.suites.tinygrafix.TinyGrafixSuite` is the benchmark's
-  600 problems; ``paintkit generate tinygrafixbench`` parses its flags in
+- ``source.py``: :class:`~paintkit.tinygrafix.source.TinyGrafixSource` makes the problem of a
+  slot (the attempt search); ``suite.py``: :class:`~paintkit.tinygrafix.suite.TinyGrafixSuite`
+  is the benchmark's 600 problems; ``paintkit generate tinygrafixbench`` parses its flags in
   ``paintkit/cli/generate_tinygrafix.py``.
 """
 

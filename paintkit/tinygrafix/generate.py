@@ -7,7 +7,7 @@ that breaks the contract is dropped the same way: an answer must change at least
 :data:`MIN_EDIT_PIXELS` pixels, and doing nothing must not be rewarded (the input, scored as
 if it were a model output, gets an mIoU of at most
 :data:`~paintkit.tasks.base.MAX_IDENTITY_MIOU`, as for PaintBench). The next attempt is
-then tried (:class:`~paintkit.sources.tinygrafix.TinyGrafixSource` runs the search): a problem never
+then tried (:class:`~paintkit.tinygrafix.source.TinyGrafixSource` runs the search): a problem never
 drops out, and the attempt that made it is recorded in the metadata.
 """
 
@@ -34,7 +34,7 @@ def chart_seed(chart: str, task: str, slot: int, attempt: int = 0, namespace: st
 def chart_pair(entry: ChartTask, seed: int):
     """Seed -> ``(input state, answer state, instruction, params, input pixels, answer pixels,
     edit pixels)``, or :class:`~paintkit.errors.RejectedSeed` (a rule of the state, or a
-    rendered pair that breaks the contract). :class:`~paintkit.sources.tinygrafix.TinyGrafixSource`
+    rendered pair that breaks the contract). :class:`~paintkit.tinygrafix.source.TinyGrafixSource`
     runs the attempt search over it."""
     # Deferred: the renderer imports matplotlib's pyplot machinery (slow), needed only when
     # charts are drawn; the source's version check runs first and fails fast.

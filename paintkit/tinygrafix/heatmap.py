@@ -19,17 +19,9 @@ import copy
 import random
 
 from paintkit.errors import RejectedSeed
+from paintkit.hex_lab import delta_e, hex_of, rgb_of
 from paintkit.tinygrafix.common import base_style, object_avoid, sample_range
-from paintkit.tinygrafix.style import (
-    MIN_DELTA_E,
-    delta_e,
-    fmt,
-    hex_of,
-    rgb_of,
-    round_sig,
-    sample_colors,
-    sample_magnitude,
-)
+from paintkit.tinygrafix.style import MIN_DELTA_E, fmt, round_sig, sample_colors, sample_magnitude
 
 CHART = "heatmap"
 DIRECTIONS = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}

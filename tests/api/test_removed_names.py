@@ -72,8 +72,10 @@ def test_the_old_explain_argument_order_is_a_clear_error():
     ("paintkit.charts.registry", "paintkit.tinygrafix.registry"),
     ("paintkit.renderers.charts", "paintkit.tinygrafix.render"),
     ("paintkit.renderers.charts.canvas", "paintkit.tinygrafix.render.canvas"),
-    ("paintkit.sources.charts", "paintkit.sources.tinygrafix"),
+    ("paintkit.sources.charts", "paintkit.tinygrafix.source"),
     ("paintkit.cli.generate_charts", "paintkit.cli.generate_tinygrafix"),
+    ("paintkit.suites.tinygrafix", "paintkit.tinygrafix.suite"),
+    ("paintkit.sources.tinygrafix", "paintkit.tinygrafix.source"),
 ])
 def test_tinygrafixbench_lives_in_one_folder_without_shims(old, new):
     """0.4 moved TinyGrafixBench into ``paintkit.tinygrafix`` (CHANGELOG.md, issue 33.6)."""
@@ -83,7 +85,8 @@ def test_tinygrafixbench_lives_in_one_folder_without_shims(old, new):
 
 
 def test_the_chart_source_is_named_after_its_benchmark():
-    from paintkit.sources import get_source, tinygrafix
+    from paintkit.sources import get_source
+    from paintkit.tinygrafix import source
 
-    assert type(get_source("tinygrafixbench")) is tinygrafix.TinyGrafixSource
-    assert not hasattr(tinygrafix, "ChartSource")
+    assert type(get_source("tinygrafixbench")) is source.TinyGrafixSource
+    assert not hasattr(source, "ChartSource")

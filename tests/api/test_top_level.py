@@ -19,7 +19,7 @@ ENTRY_POINTS = {
     "tolerance_statistics": "paintkit.metrics", "prepare_targets": "paintkit.metrics",
     "Targets": "paintkit.metrics", "ProblemScore": "paintkit.metrics",
     "ScoreAccumulator": "paintkit.metrics", "Suite": "paintkit.suites",
-    "TinyGrafixSuite": "paintkit.suites.tinygrafix", "CombinedSuite": "paintkit.suites.combined",
+    "TinyGrafixSuite": "paintkit.tinygrafix.suite", "CombinedSuite": "paintkit.suites.combined",
     "GuidanceSuite": "paintkit.suites.guidance",
     "CompositionalSuite": "paintkit.suites.compositional",
     "write_baseline": "paintkit.baselines", "run_model": "paintkit.run",

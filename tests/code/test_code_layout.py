@@ -82,7 +82,14 @@ WALKS = {"A problem, from seed to PNG": "generate_walk", "A chart, from seed to 
 CLIMBS = {
     "generate_walk": {("paintkit.attempts", "paintkit.sources.paintbench"),  # the source's hooks
                       ("paintkit.edits.geometric", "paintkit.tasks.base")},  # the task's context
-    "chart_walk": {("paintkit.attempts", "paintkit.sources.tinygrafix")},
+    # TinyGrafixBench's source and suite live in their benchmark's folder, so the generic
+    # machinery calls them across parts: the attempt search and the source's ``problem``
+    # call its hooks, the suite grid its source and fields, the manifest writer ``to_dict``
+    "chart_walk": {("paintkit.attempts", "paintkit.tinygrafix.source"),
+                   ("paintkit.sources.base", "paintkit.tinygrafix.source"),
+                   ("paintkit.suites.grid", "paintkit.tinygrafix.source"),
+                   ("paintkit.suites.grid", "paintkit.tinygrafix.suite"),
+                   ("paintkit.writers.manifest", "paintkit.tinygrafix.suite")},
     "score_walk": {("paintkit.layout.readers", "paintkit.stats.table")},  # the row handler
 }
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "code-layout.md"

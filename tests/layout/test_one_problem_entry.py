@@ -20,7 +20,7 @@ PACKAGE = Path(paintkit.__file__).parent
 #: What a source's ``attempt`` hook calls (one attempt, may raise RejectedSeed) -> who may.
 ATTEMPT_CALLS = {
     "search_attempts": {"sources/base.py", "cli/gallery.py"},  # the gallery draws scenes only
-    "chart_pair": {"sources/tinygrafix.py"},
+    "chart_pair": {"tinygrafix/source.py"},
     "sample_chain": {"sources/compositional.py"},
     "guide": {"sources/guidance.py"},
     # a task module's generate(seed, condition, mode): one generator seed, no search
@@ -86,7 +86,7 @@ def test_each_source_has_the_one_entry_and_only_the_hooks_differ():
 
 
 def test_every_suite_makes_its_problems_through_its_source():
-    for module in ("paintkit.suites", "paintkit.suites.tinygrafix", "paintkit.suites.guidance",
+    for module in ("paintkit.suites", "paintkit.tinygrafix.suite", "paintkit.suites.guidance",
                    "paintkit.suites.compositional"):
         importlib.import_module(module)
     presets = [c for c in _subclasses(SourceSuite) if c.__module__.startswith("paintkit.")]

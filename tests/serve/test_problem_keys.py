@@ -43,8 +43,8 @@ def test_compositional_and_guidance_keys():
 
 
 def test_tinygrafix_key():
-    from paintkit.suites.tinygrafix import TinyGrafixSuite
     from paintkit.tinygrafix.environment import CHART_MATPLOTLIB, installed_matplotlib
+    from paintkit.tinygrafix.suite import TinyGrafixSuite
 
     if installed_matplotlib() != CHART_MATPLOTLIB:
         pytest.skip(f"chart bytes need matplotlib {CHART_MATPLOTLIB}")

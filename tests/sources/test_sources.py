@@ -15,7 +15,7 @@ from paintkit.suites import Suite
 from paintkit.suites.compositional import CompositionalSuite
 from paintkit.suites.grid import SourceSuite
 from paintkit.suites.guidance import GuidanceSuite
-from paintkit.suites.tinygrafix import TinyGrafixSuite
+from paintkit.tinygrafix.suite import TinyGrafixSuite
 
 SUITES = {
     "paintbench": lambda: Suite(tasks=["rotation"], conditions=["n_med"], per_cell=2, namespace="t"),

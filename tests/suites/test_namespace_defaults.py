@@ -45,7 +45,7 @@ def _suites():
     from paintkit.suites import Suite
     from paintkit.suites.compositional import CompositionalSuite
     from paintkit.suites.guidance import GuidanceSuite
-    from paintkit.suites.tinygrafix import TinyGrafixSuite
+    from paintkit.tinygrafix.suite import TinyGrafixSuite
 
     return [(Suite, 12), (TinyGrafixSuite, 30), (CompositionalSuite, 12), (GuidanceSuite, 12)]
 

@@ -12,8 +12,8 @@ from paintkit.suites import ProblemGenerator, ProblemSuite, Suite, build_problem
 from paintkit.suites.combined import CombinedSuite
 from paintkit.suites.compositional import CompositionalSuite
 from paintkit.suites.guidance import GuidanceSuite
-from paintkit.suites.tinygrafix import TinyGrafixSuite
 from paintkit.tasks import TASKS, Problem, task_module
+from paintkit.tinygrafix.suite import TinyGrafixSuite
 
 SUITES = {
     "paintbench": lambda: Suite(tasks=["translation", "removal"], conditions=["baseline"], per_cell=1),

@@ -81,7 +81,7 @@ def test_any_matplotlib_draws_and_records_the_version(other_matplotlib, tmp_path
 def test_the_benchmark_release_records_nothing_extra(tmp_path):
     problem = generate("bar_chart_add_bar", 0, source="tinygrafixbench")
     assert "matplotlib" not in problem.metadata
-    from paintkit.suites.tinygrafix import TinyGrafixSuite
+    from paintkit.tinygrafix.suite import TinyGrafixSuite
 
     assert "matplotlib" not in TinyGrafixSuite().to_dict()
     assert TinyGrafixSuite.from_dict(TinyGrafixSuite(any_matplotlib=True).to_dict()).any_matplotlib

@@ -9,7 +9,7 @@ import shutil
 import pytest
 
 from paintkit.cli.main import main
-from paintkit.suites.tinygrafix import TinyGrafixSuite
+from paintkit.tinygrafix.suite import TinyGrafixSuite
 
 TASKS = "bar_chart_remove_bar,network_recolor_node"
 

@@ -1,12 +1,12 @@
 """The TinyGrafixBench suite: 20 chart tasks x ``per_cell`` problems (30 in the benchmark).
 
->>> from paintkit.suites.tinygrafix import TinyGrafixSuite
+>>> from paintkit.tinygrafix.suite import TinyGrafixSuite
 >>> suite = TinyGrafixSuite()  # 600 problems, <out>/TinyGrafixBench/<chart>_<task>/NNN_*
 >>> len(suite), suite.spec(0).problem_id
 (600, 'tinygrafixbench-bar_chart_add_bar-default-default-000000')
 
 It is the :class:`~paintkit.suites.grid.SourceSuite` over
-:class:`~paintkit.sources.tinygrafix.TinyGrafixSource`, so every engine, writer and
+:class:`~paintkit.tinygrafix.source.TinyGrafixSource`, so every engine, writer and
 :class:`~paintkit.data.ProblemStream` runs it unchanged.
 
 Order: task-major in ``tasks`` order (chart-major, the paper's order by default), then
@@ -20,12 +20,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from paintkit.sources.tinygrafix import TinyGrafixSource
 from paintkit.suites.grid import SourceSuite
 from paintkit.suites.spec import check_slots_and_names
 from paintkit.tinygrafix.environment import installed_matplotlib
 from paintkit.tinygrafix.generate import VISUAL_CONDITION
 from paintkit.tinygrafix.registry import TINYGRAFIX_TASKS
+from paintkit.tinygrafix.source import TinyGrafixSource
 
 TINYGRAFIX_BENCHMARK = "TinyGrafixBench"
 TINYGRAFIX_NAMESPACE = "tinygrafixbench"

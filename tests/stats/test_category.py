@@ -11,8 +11,8 @@ import pytest
 
 from paintkit.eval import evaluate
 from paintkit.eval.synthetic import write_synthetic_tree
-from paintkit.layout.rows import row_category, task_category
 from paintkit.stats.aggregate import aggregate_tables
+from paintkit.stats.order import row_category, task_category
 from paintkit.stats.table import build_tables, load_tables
 
 
