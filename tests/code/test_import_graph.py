@@ -110,6 +110,21 @@ def test_no_private_name_crosses_parts(graph):
     assert not new, f"make these names public in their module, or keep them in their part: {new}"
 
 
+#: What the file layout (paintkit.layout: names, trees, rows, readers) may import outside
+#: itself, at module level or inside functions: reading and writing a benchmark tree or a
+#: results file needs no task or chart registry (the paper order and old rows' categories,
+#: which do, are paintkit.stats.order).
+LAYOUT_MAY_IMPORT = ("paintkit.errors", "paintkit.io.", "paintkit.metrics.version")
+
+
+def test_the_file_layout_reaches_into_no_benchmark(graph):
+    outside = sorted({(e.source, e.target) for e in graph.edges
+                      if e.source.startswith("paintkit.layout")
+                      and not e.target.startswith("paintkit.layout")
+                      and not e.target.startswith(LAYOUT_MAY_IMPORT)})
+    assert not outside, f"paintkit.layout imports beyond io and the metric version: {outside}"
+
+
 def test_the_checks_catch_each_kind_of_violation():
     """The rules on a made-up graph: each violation found, and only those."""
     files = {m: None for m in ("paintkit.a.x", "paintkit.a.y", "paintkit.b.z", "paintkit.c",
