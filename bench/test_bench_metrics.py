@@ -1,4 +1,4 @@
-"""pytest-benchmark: metric kernels at 1024x1024 (run: pytest bench/ --benchmark-only)."""
+"""pytest-benchmark: metric kernels at 1024x1024 (run: pytest -n 0 bench/ --benchmark-only)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Render throughput of PaintBench scenes at 1024x1024 (paintkit.renderers), one core.
 
-Run: ``pytest bench/test_bench_render.py --benchmark-only --benchmark-columns=min,median,rounds``.
+Run: ``pytest -n 0 bench/test_bench_render.py --benchmark-only --benchmark-columns=min,median,rounds``.
 
 Scenes come from the real condition sampler: ``baseline`` (3 shapes), ``n_xhigh`` (60
 shapes), ``striped`` (3 shapes on bands), plus the 60-shape scene with a stroke on every

@@ -1,6 +1,6 @@
 """pytest-benchmark: sample + render one 1024x1024 scene (baseline and striped), one core.
 
-    pytest bench/test_bench_scene.py --benchmark-only
+    pytest -n 0 bench/test_bench_scene.py --benchmark-only
 """
 
 import itertools

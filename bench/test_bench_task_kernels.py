@@ -1,6 +1,6 @@
 """Per-call time of the PaintBench answer kernels at 1024x1024: Numba vs torch CPU.
 
-Run: ``pytest bench/test_bench_task_kernels.py --benchmark-only`` (groups = kernels; compare
+Run: ``pytest -n 0 bench/test_bench_task_kernels.py --benchmark-only`` (groups = kernels; compare
 the ``numba`` and ``torch`` rows of a group). torch is pinned to one thread so both sides
 use one core, as a generator worker does. The scene is a solid background with a few
 opaque shapes, like a rendered PaintBench input; the edit mask is a 200 px radius disk.

@@ -179,7 +179,7 @@ def pass_in_a_simulator_process(test_file: str, keyword: str, expected: int) -> 
     root = Path(__file__).resolve().parents[2]
     env = dict(os.environ, NUMBA_ENABLE_CUDASIM="1")
     run = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-k", keyword,
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", "0", "-k", keyword,
          str(Path(test_file).resolve().relative_to(root))],
         cwd=root, env=env, capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-2000:]
