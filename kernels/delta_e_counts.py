@@ -80,7 +80,7 @@ def _cached_bin(code, s_code, r_code, cache_keys, cache_bins, labs, lab_keys, sa
     return b
 
 
-@njit(parallel=True, cache=True)
+@njit(parallel=True, nogil=True, cache=True)
 def _histograms_kernel(code, out, ans, inp, hist, bins, write_bins):
     h, w = out.shape[1:3]
     n_rows = out.shape[0] * h

@@ -164,7 +164,7 @@ def lab_of_rgb_canonical(r, g, b):
             np.float32(200.0 * (fy - fz)))
 
 
-@njit(parallel=True, cache=True)
+@njit(parallel=True, nogil=True, cache=True)
 def _lab_pixels(rgb, out):
     for k in prange(rgb.shape[0]):
         lab = lab_of_rgb_canonical(np.int64(rgb[k, 0]), np.int64(rgb[k, 1]), np.int64(rgb[k, 2]))
@@ -173,7 +173,7 @@ def _lab_pixels(rgb, out):
         out[k, 2] = lab[2]
 
 
-@njit(parallel=True, cache=True)
+@njit(parallel=True, nogil=True, cache=True)
 def _lab_codes(start, out):
     for k in prange(out.shape[1]):
         code = start + k

@@ -52,7 +52,7 @@ def normalize_indices(
     return ys, xs
 
 
-@njit(parallel=True, cache=True)
+@njit(parallel=True, nogil=True, cache=True)
 def _gather_rows_cols(image, ys, xs, out):
     for y in prange(ys.shape[0]):
         src = image[ys[y]]

@@ -188,7 +188,7 @@ def _count_same_regions(bin_oa, local):
         local[x & 3, bin_oa[x]] += 1
 
 
-@njit(parallel=True, cache=True, error_model="numpy")
+@njit(parallel=True, nogil=True, cache=True, error_model="numpy")
 def _histograms_kernel(out, ans, inp, lut, n_chunks, hist, bins, write_bins, near_idx, near_n):
     n_problems, height, width = out.shape[0], out.shape[1], out.shape[2]
     for item in prange(n_problems * n_chunks):

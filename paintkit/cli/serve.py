@@ -32,6 +32,9 @@ def register(subparsers) -> None:
                         help="most images scored together (default: %(default)s)")
     parser.add_argument("--max-wait-ms", type=number(0, 60_000), default=5.0, metavar="MS",
                         help="how long a batch waits for more images (default: %(default)s)")
+    parser.add_argument("--score-threads", type=integer(0, 1024), default=0, metavar="N",
+                        help="batches scored at once (default: one per CPU core on the CPU, "
+                        "each on one core; 1 on CUDA)")
     parser.add_argument("--max-mb", type=count(1 << 16), default=64, metavar="MB",
                         help="largest request body (default: %(default)s)")
     parser.add_argument("--max-pixels", type=count(1 << 31), default=4096 * 4096, metavar="N",
@@ -54,6 +57,6 @@ def run(args) -> int:
     options = ServeOptions(benchmarks=args.benchmarks, device=args.device, cache_mb=args.cache_mb,
                            max_batch=args.max_batch, max_wait_ms=args.max_wait_ms,
                            max_mb=args.max_mb, max_pixels=args.max_pixels, token=args.token,
-                           body_timeout_s=args.body_timeout)
+                           body_timeout_s=args.body_timeout, score_threads=args.score_threads)
     serve(options, args.host, args.port, log_level=args.log_level)
     return 0

@@ -182,6 +182,17 @@ class TargetCache:
                 self._evict()
         return entry.reference
 
+    def peek(self, key: tuple[Hashable, ...]) -> Targets | None:
+        """The prepared targets of ``key`` when they are ready now (marked as used), else
+        None; never waits, loads or prepares (the service's event loop asks)."""
+        with self._lock:
+            entry: Any = self._items.get(key)
+            if entry is None or key[0] == "object" or not entry.ready.is_set() \
+                    or entry.error is not None:
+                return None
+            self._items.move_to_end(key)
+            return entry.reference
+
     def _evict(self) -> None:
         """Drop the least recently used prepared problems until within budget (lock held);
         the newest one too when it alone exceeds the budget."""

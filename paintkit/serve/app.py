@@ -11,7 +11,9 @@
   ``application/octet-stream`` raw RGB with ``?shape=H,W,3``) -> :class:`ScoreResponse`.
 
 Request bodies are parsed, problems looked up and images decoded in a thread pool, never on
-the event loop; scoring runs in the batcher's thread (:class:`~paintkit.serve.batcher.ScoreBatcher`).
+the event loop; scoring runs in the batcher's threads (:class:`~paintkit.serve.batcher.ScoreBatcher`):
+on the CPU one per core, each batch's kernels on one core
+(:func:`~paintkit.serve.scoring.one_kernel_thread`), on CUDA one.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from starlette.exceptions import HTTPException
 from paintkit._version import __version__
 from paintkit.metrics.targets import prepare_targets
 from paintkit.metrics.version import METRIC_VERSION
+from paintkit.parallel import default_jobs
 from paintkit.serve import protocol
 from paintkit.serve.batcher import ScoreBatcher
 from paintkit.serve.guard import GuardMiddleware, request_body
@@ -45,7 +48,7 @@ from paintkit.serve.images import (
 from paintkit.serve.memory import keep_freed_memory
 from paintkit.serve.options import ServeOptions
 from paintkit.serve.problems import ProblemTargets
-from paintkit.serve.scoring import ScoreItem, score_items
+from paintkit.serve.scoring import ScoreItem, one_kernel_thread, score_items
 
 _ERRORS = {code: {"model": protocol.ErrorResponse, "description": text} for code, text in (
     (400, "malformed body or parameters"), (401, "missing or wrong bearer token"),
@@ -79,8 +82,10 @@ class RewardService:
         self.device = options.torch_device()
         self.targets = ProblemTargets(self.device, options.cache_mb << 20, options.benchmarks,
                                       options.max_pixels)
+        threads = options.score_threads or (default_jobs() if self.device.type == "cpu" else 1)
         self.batcher = ScoreBatcher(partial(score_items, device=self.device),
-                                    options.max_batch, options.max_wait_ms)
+                                    options.max_batch, options.max_wait_ms, threads,
+                                    one_kernel_thread if threads > 1 else None)
         self.decoders = ThreadPoolExecutor(options.decode_threads, thread_name_prefix="paintkit-decode")
         self._warm = None
 
@@ -104,14 +109,16 @@ class RewardService:
         return self._warm is not None and self._warm.done() and self._warm.exception() is None
 
     def prepare(self, problem_id: str, data: bytes, shape, fit: str, tolerance, figures: bool,
-                where: str) -> ScoreItem:
-        """One item checked and decoded (in a decode thread); ``ValueError`` says why not."""
-        try:
-            target = self.targets.get(problem_id)
-        except ValueError:
-            raise
-        except Exception as exc:  # noqa: BLE001 - a generator failure is this item's error
-            raise ValueError(f"problem {problem_id!r}: cannot make it: {one_line(exc)}") from None
+                where: str, target=None) -> ScoreItem:
+        """One item checked and decoded (in a decode thread, or on the event loop when
+        :meth:`prepare_now` finds it free); ``ValueError`` says why not."""
+        if target is None:
+            try:
+                target = self.targets.get(problem_id)
+            except ValueError:
+                raise
+            except Exception as exc:  # noqa: BLE001 - a generator failure is this item's error
+                raise ValueError(f"problem {problem_id!r}: cannot make it: {one_line(exc)}") from None
         size = declared_size(data, shape, where)
         check_size(size, target.answer_size(0), fit, self.options.max_pixels, where)
         return ScoreItem(problem_id, target, decode(data, shape, where), fit, tolerance, figures)
@@ -137,6 +144,18 @@ class RewardService:
     async def run(self, fn, *args):
         return await asyncio.get_running_loop().run_in_executor(self.decoders, fn, *args)
 
+    async def prepare_item(self, problem_id: str, data, shape, fit: str, tolerance,
+                           figures: bool, where: str) -> ScoreItem:
+        """:meth:`prepare` where it costs least: raw pixels of a problem already prepared
+        are a view of the body and a size check, done on the event loop (a hop to a decode
+        thread and back costs more than the work); a PNG to decode or a problem to read or
+        regenerate goes to a decode thread."""
+        target = self.targets.cached(problem_id) if shape is not None else None
+        if target is not None:
+            return self.prepare(problem_id, data, shape, fit, tolerance, figures, where, target)
+        return await self.run(self.prepare, problem_id, data, shape, fit, tolerance, figures,
+                              where)
+
     async def score_batch(self, request, images=None) -> list:
         """Per item of a parsed batch (:meth:`parse_batch`) an ``ItemResult``."""
         async def one(k, item):
@@ -152,8 +171,8 @@ class RewardService:
                     text = image.png if image.png is not None else image.raw
                     data = await self.run(from_base64, text, where)
                     shape = None if image.png is not None else (image.shape or "missing")
-                return await self.run(self.prepare, item.problem_id, data, shape, request.fit,
-                                      request.tolerance, request.figures, where)
+                return await self.prepare_item(item.problem_id, data, shape, request.fit,
+                                               request.tolerance, request.figures, where)
             except ValueError as exc:
                 return protocol.ItemResult(problem_id=item.problem_id, error=one_line(exc))
 
@@ -225,7 +244,7 @@ def create_app(options: ServeOptions | None = None, **settings) -> FastAPI:
             return _error(500, f"warm-up failed: {one_line(warm.exception())}")
         body = protocol.Health(status="ok" if service.ready else "starting",
                                metric_version=METRIC_VERSION, device=str(service.device),
-                               paintkit=__version__)
+                               paintkit=__version__, score_threads=service.batcher.threads)
         return JSONResponse(body.model_dump(), status_code=200 if service.ready else 503)
 
     # the batch body is parsed off the event loop, so FastAPI does not see its model: add it
@@ -282,8 +301,8 @@ def create_app(options: ServeOptions | None = None, **settings) -> FastAPI:
                 return _error(400, f"shape: expected H,W,3, got {shape!r}")
         body = await _body(request)
         try:
-            item = await service.run(service.prepare, problem_id, body, dims, fit, tolerance,
-                                     figures, "image")
+            item = await service.prepare_item(problem_id, body, dims, fit, tolerance, figures,
+                                              "image")
         except ValueError as exc:
             return _error(422, one_line(exc))
         result = (await service.batcher.score([item]))[0]

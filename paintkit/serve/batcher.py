@@ -2,8 +2,10 @@
 
 Requests put their items in one queue and await a future per item. A worker task takes the
 first waiting item, waits up to ``max_wait_ms`` for more (``max_batch`` at most), and hands
-the batch to one scoring thread, so the event loop keeps reading and decoding the next
-requests while a batch is scored; items that arrive meanwhile make the next batch.
+the batch to a scoring thread, so the event loop keeps reading and decoding the next
+requests while a batch is scored; items that arrive meanwhile make the next batch. With
+``threads`` scoring threads, up to that many batches are scored at once (the CPU service
+runs one per core, each kernel on one core: see :mod:`paintkit.serve.app`).
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 import asyncio
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 
 
 class ScoreBatcher:
@@ -21,14 +24,20 @@ class ScoreBatcher:
             the scoring thread.
         max_batch: most items per call of ``score_fn``.
         max_wait_ms: how long the first item of a batch waits for others.
+        threads: scoring threads, so batches scored at once.
+        thread_setup: run once in each scoring thread before its first batch.
     """
 
-    def __init__(self, score_fn, max_batch: int = 32, max_wait_ms: float = 5.0):
+    def __init__(self, score_fn, max_batch: int = 32, max_wait_ms: float = 5.0, threads: int = 1,
+                 thread_setup=None):
         self.score_fn = score_fn
         self.max_batch = max_batch
         self.max_wait = max_wait_ms / 1000
+        self.threads = threads
         self.batches = 0  # batches scored (the tests read it)
-        self._executor = ThreadPoolExecutor(1, thread_name_prefix="paintkit-score")
+        self._executor = ThreadPoolExecutor(threads, thread_name_prefix="paintkit-score",
+                                            initializer=thread_setup)
+        self._free: asyncio.Semaphore | None = None
         self._waiting: deque = deque()
         self._arrived: asyncio.Event | None = None
         self._worker: asyncio.Task | None = None
@@ -37,6 +46,7 @@ class ScoreBatcher:
         loop = asyncio.get_running_loop()
         if self._worker is None or self._worker.done():
             self._waiting, self._arrived = deque(), asyncio.Event()
+            self._free = asyncio.Semaphore(self.threads)
             self._worker = loop.create_task(self._run())
         futures = [loop.create_future() for _ in items]
         self._waiting.extend(zip(items, futures, strict=True))
@@ -54,8 +64,9 @@ class ScoreBatcher:
 
     async def _run(self) -> None:
         loop = asyncio.get_running_loop()
-        waiting = self._waiting
+        waiting, free = self._waiting, self._free
         while True:
+            await free.acquire()  # a scoring thread is free: gather its batch
             while not waiting:
                 await self._next_arrival(None)
             batch = [waiting.popleft()]
@@ -67,19 +78,25 @@ class ScoreBatcher:
                 remaining = deadline - loop.time()
                 if remaining <= 0 or not await self._next_arrival(remaining):
                     break
-            items = [item for item, _ in batch]
-            try:
-                results = await loop.run_in_executor(self._executor, self.score_fn, items)
-            except Exception as exc:  # noqa: BLE001 - the whole call failed: every item says so
-                results = [exc] * len(items)
-            self.batches += 1
-            for (_, future), result in zip(batch, results, strict=True):
-                if future.done():  # the request went away
-                    continue
-                if isinstance(result, BaseException):
-                    future.set_exception(result)
-                else:
-                    future.set_result(result)
+            scoring = loop.run_in_executor(self._executor, self.score_fn, [i for i, _ in batch])
+            scoring.add_done_callback(partial(self._answer, batch))
+
+    def _answer(self, batch: list, scoring: asyncio.Future) -> None:
+        """Hand a scored batch's results to its requests (on the event loop)."""
+        self._free.release()
+        self.batches += 1
+        if scoring.cancelled():
+            return
+        exc = scoring.exception()
+        # the whole call failed: every item says so
+        results = [exc] * len(batch) if exc is not None else scoring.result()
+        for (_, future), result in zip(batch, results, strict=True):
+            if future.done():  # the request went away
+                continue
+            if isinstance(result, BaseException):
+                future.set_exception(result)
+            else:
+                future.set_result(result)
 
     def close(self) -> None:
         if self._worker is not None:

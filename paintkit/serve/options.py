@@ -29,6 +29,8 @@ class ServeOptions:
             if set, else no token).
         body_timeout_s: a client that sends nothing for this long mid-body is answered 408.
         decode_threads: threads that parse, decode and look up problems off the event loop.
+        score_threads: batches scored at once (0: one per CPU core on the CPU, each batch's
+            kernels on one core; 1 on CUDA, where the kernels use the whole device).
     """
 
     benchmarks: str | None = None
@@ -41,10 +43,11 @@ class ServeOptions:
     token: str | None = None
     body_timeout_s: float = 30.0
     decode_threads: int = 4
+    score_threads: int = 0
 
     def __post_init__(self) -> None:
         for name, low in (("cache_mb", 0), ("max_batch", 1), ("max_mb", 1), ("max_pixels", 1),
-                          ("decode_threads", 1)):
+                          ("decode_threads", 1), ("score_threads", 0)):
             check_int(getattr(self, name), name, low)
         for name in ("max_wait_ms", "body_timeout_s"):
             value = getattr(self, name)

@@ -38,6 +38,11 @@ class ProblemTargets:
             raise ProblemKeyError(f"problem_id: expected a non-empty string, got {problem_id!r}")
         return self.cache.get(("id", problem_id), load=lambda: self._load(problem_id))
 
+    def cached(self, problem_id: str):
+        """The prepared targets of ``problem_id`` if they are ready now, else None (never
+        waits, reads or regenerates: safe on the event loop)."""
+        return self.cache.peek(("id", problem_id)) if isinstance(problem_id, str) else None
+
     def _load(self, problem_id: str):
         """``(answer, input)`` of ``problem_id``: paths in the tree, or arrays regenerated."""
         if self.index is not None:

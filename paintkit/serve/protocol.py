@@ -124,3 +124,5 @@ class Health(BaseModel):
     metric_version: int
     device: str
     paintkit: str
+    #: batches this process scores at once (``--score-threads``)
+    score_threads: int

@@ -6,7 +6,8 @@ Ray Serve's proxy spreads requests over the replicas, across nodes, and scales t
 
 From Python (a Ray cluster, or a local instance)::
 
-    from ray import serve
+    import ray
+from ray import serve
     from paintkit.serve.ray_serve import reward_app
 
     serve.run(reward_app({"benchmarks": "/data/PaintBench"}, num_replicas=4, num_gpus=1),
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 from dataclasses import fields
 
+import ray
 from ray import serve
 
 from paintkit.serve.app import create_app
@@ -34,6 +36,9 @@ class PaintkitReward:
     of :class:`ServeOptions` fields, so that it travels to the replica as plain data)."""
 
     def __init__(self, options: dict):
+        if not options.get("score_threads"):  # one per CPU Ray gave this replica, not per core
+            cpus = ray.get_runtime_context().get_assigned_resources().get("CPU", 1)
+            options = {**options, "score_threads": max(1, int(cpus))}
         self.options = ServeOptions(**options)
 
     def __serve_build_asgi_app__(self):

@@ -35,6 +35,18 @@ class ScoreItem:
     figures: bool = False
 
 
+def one_kernel_thread() -> None:
+    """Setup of each scoring thread of a CPU service with several: its kernels run on one
+    core, in the thread itself (Numba's thread count is per thread). The threads together
+    fill the cores, and no pool of Numba workers spin-waits between batches on cores the
+    event loop needs (about 0.8 ms of CPU per 1024x1024 reward; docs/performance.md). The
+    counting kernels release the GIL, so the threads count at once; the counts do not depend
+    on the thread count."""
+    import numba  # numba: loaded with the kernels already, named here for the type checker
+
+    numba.set_num_threads(1)
+
+
 def _outputs(images: list, device):
     """The images as the metric takes them: NumPy on the CPU (the Numba kernels read them in
     place), tensors on ``device`` otherwise; stacked when they share a size."""
@@ -43,6 +55,8 @@ def _outputs(images: list, device):
     if device.type != "cpu":
         images = [torch.from_numpy(np.ascontiguousarray(x)).to(device) for x in images]
         return torch.stack(images) if all(x.shape == images[0].shape for x in images) else images
+    if len(images) == 1:  # a view, not a copy of the image
+        return images[0][None]
     return np.stack(images) if all(x.shape == images[0].shape for x in images) else images
 
 

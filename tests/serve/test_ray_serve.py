@@ -41,6 +41,7 @@ def test_ray_serve_deployment_scores_like_in_process(problems):
             while client.health()["status"] != "ok":  # the replica warms its kernels up
                 assert time.monotonic() < deadline
                 time.sleep(0.2)
+            assert client.health()["score_threads"] == 1  # the replica's one CPU, not the cores
             for seed, problem in enumerate(problems):
                 outs = outputs_of(problem, seed)
                 got = client.score(outs, [problem.metadata["problem_id"]] * 4)

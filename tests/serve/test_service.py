@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import base64
 import concurrent.futures
+import io
 
 import httpx
 import numpy as np
 import pytest
+from PIL import Image
 
 from paintkit.metrics import reward
 from paintkit.metrics.version import METRIC_VERSION
@@ -166,13 +168,17 @@ def test_decoding_runs_off_the_event_loop(start_service, problems, monkeypatch):
     monkeypatch.setattr("paintkit.serve.app.decode", slow_decode)
     service = start_service()
     problem = problems[0]
+    RewardClient(service.url).score([problem.answer], [problem.metadata["problem_id"]])  # prepared
     done = {}
-    slow = threading.Thread(target=lambda: done.setdefault("rewards", RewardClient(service.url).score(
-        [problem.answer], [problem.metadata["problem_id"]])))
+    png = io.BytesIO()
+    Image.fromarray(problem.answer).save(png, format="PNG")
+    slow = threading.Thread(target=lambda: done.setdefault("rewards", [httpx.post(
+        f"{service.url}/v1/score/{problem.metadata['problem_id']}", content=png.getvalue(),
+        headers={"content-type": "image/png"}, timeout=30).json()["reward"]]))
     slow.start()
     time.sleep(0.3)
     start = time.monotonic()
     assert httpx.get(service.url + "/health").status_code == 200
     assert time.monotonic() - start < 1.0  # answered while the other request decodes
     slow.join(30)
-    assert done["rewards"].tolist() == [1.0]
+    assert done["rewards"] == [1.0]

@@ -1,0 +1,149 @@
+"""Where the service spends its CPU: batches scored in several threads at once, each kernel
+on one core, and raw pixels of a prepared problem taken without a hop to a decode thread.
+Rewards stay the in-process ones bit for bit (tests/serve/test_equal_in_process.py)."""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import io
+import threading
+import time
+
+import httpx
+import numpy as np
+import pytest
+from PIL import Image
+
+from paintkit.metrics import reward
+from paintkit.rewards.client import RewardClient
+from paintkit.serve.batcher import ScoreBatcher
+from tests.serve.conftest import noisy
+
+
+def test_batches_are_scored_in_several_threads_at_once():
+    two_in_flight = threading.Barrier(2, timeout=10)
+
+    def score(items):  # returns only once two batches are being scored together
+        two_in_flight.wait()
+        return [item * 2 for item in items]
+
+    async def main():
+        batcher = ScoreBatcher(score, max_batch=1, max_wait_ms=0, threads=2)
+        try:
+            return await asyncio.gather(batcher.score([1]), batcher.score([2]))
+        finally:
+            batcher.close()
+
+    assert asyncio.run(main()) == [[2], [4]]
+
+
+def test_one_thread_scores_one_batch_at_a_time():
+    active, most = [0], [0]
+    lock = threading.Lock()
+
+    def score(items):
+        with lock:
+            active[0] += 1
+            most[0] = max(most[0], active[0])
+        time.sleep(0.05)
+        with lock:
+            active[0] -= 1
+        return items
+
+    async def main():
+        batcher = ScoreBatcher(score, max_batch=1, max_wait_ms=0, threads=1)
+        try:
+            return await asyncio.gather(*(batcher.score([k]) for k in range(4)))
+        finally:
+            batcher.close()
+
+    assert asyncio.run(main()) == [[0], [1], [2], [3]]
+    assert most[0] == 1
+
+
+def test_a_failed_batch_fails_its_items_and_the_batcher_goes_on():
+    def score(items):
+        if items == ["bad"]:
+            raise RuntimeError("kernel exploded")
+        return items
+
+    async def main():
+        batcher = ScoreBatcher(score, max_batch=1, max_wait_ms=0, threads=2)
+        try:
+            return await asyncio.gather(batcher.score(["bad"]), batcher.score(["good"]))
+        finally:
+            batcher.close()
+
+    bad, good = asyncio.run(main())
+    assert isinstance(bad[0], RuntimeError) and good == ["good"]
+
+
+def test_cpu_scoring_threads_run_their_kernels_on_one_core(start_service, problems):
+    numba = pytest.importorskip("numba")
+    before = numba.get_num_threads()
+    service = start_service(score_threads=2)
+    seen = []
+    batcher = service.service.batcher
+    score_fn = batcher.score_fn
+    batcher.score_fn = lambda items: seen.append(numba.get_num_threads()) or score_fn(items)
+    problem = problems[1]
+    image = noisy(problem.answer, 3)
+    got = RewardClient(service.url).score([image], [problem.metadata["problem_id"]])
+    assert got.tobytes() == reward(image[None], [problem.answer], [problem.input]).numpy().tobytes()
+    assert batcher.threads == 2 and seen == [1]
+    assert httpx.get(service.url + "/health").json()["score_threads"] == 2
+    assert numba.get_num_threads() == before  # only the scoring threads changed
+
+
+def test_raw_pixels_of_a_prepared_problem_skip_the_decode_threads(start_service, problems):
+    service = start_service()
+    problem = problems[0]
+    pid = problem.metadata["problem_id"]
+    client = RewardClient(service.url)
+    images = [noisy(problem.answer, seed) for seed in range(4)]
+    first = client.score_one(images[0], pid)  # prepares the problem in a decode thread
+    hops = []
+    run = service.service.run
+
+    async def counted(fn, *args):
+        hops.append(getattr(fn, "__name__", fn))
+        return await run(fn, *args)
+
+    service.service.run = counted
+    with concurrent.futures.ThreadPoolExecutor(4) as pool:
+        got = list(pool.map(lambda image: client.score_one(image, pid), images))
+    assert hops == []
+    got += list(client.score(images, [pid] * 4))
+    assert hops == ["parse_batch"]  # the batch's header is parsed off the loop, its items not
+    expected = reward(np.stack(images), [problem.answer] * 4, [problem.input] * 4).numpy()
+    assert np.array(got, np.float32).tobytes() == np.concatenate([expected, expected]).tobytes()
+    assert first == got[0]
+    # a PNG is decoded in a decode thread even when its problem is prepared
+    buffer = io.BytesIO()
+    Image.fromarray(images[1]).save(buffer, format="PNG")
+    answer = httpx.post(f"{service.url}/v1/score/{pid}", content=buffer.getvalue(),
+                        headers={"content-type": "image/png"})
+    assert answer.status_code == 200 and np.float32(answer.json()["reward"]) == expected[1]
+    assert hops == ["parse_batch", "prepare"]
+
+
+def test_a_problem_being_prepared_is_not_taken_from_the_cache(start_service, problems):
+    service = start_service()
+    cache = service.service.targets.cache
+    pid = problems[2].metadata["problem_id"]
+    assert service.service.targets.cached(pid) is None  # not prepared: never waited for
+    release = threading.Event()
+
+    def slow_load():
+        release.wait(10)
+        return problems[2].answer, problems[2].input
+
+    loader = threading.Thread(target=lambda: cache.get(("id", pid), load=slow_load))
+    loader.start()
+    time.sleep(0.1)
+    assert service.service.targets.cached(pid) is None  # being prepared: no wait
+    release.set()
+    loader.join(10)
+    assert service.service.targets.cached(pid) is not None
+    assert service.service.targets.cached(12) is None
