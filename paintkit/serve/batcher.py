@@ -1,19 +1,22 @@
-"""Gather the images of concurrent requests into batches for the scoring thread.
+"""Gather the images of concurrent requests into batches for the scoring threads.
 
-Requests put their items in one queue and await a future per item. A worker task takes the
-first waiting item, waits up to ``max_wait_ms`` for more (``max_batch`` at most), and hands
-the batch to a scoring thread, so the event loop keeps reading and decoding the next
-requests while a batch is scored; items that arrive meanwhile make the next batch. With
-``threads`` scoring threads, up to that many batches are scored at once (the CPU service
-runs one per core, each kernel on one core: see :mod:`paintkit.serve.app`).
+Requests put their items in one queue and await a future per item. Each scoring thread
+takes the first waiting item, waits up to ``max_wait_ms`` for more (``max_batch`` at most),
+scores the batch and hands every result back to the event loop of the request that asked.
+The threads pull their next batch themselves, so the event loop only reads and decodes
+requests: a busy loop never delays the start of a batch. With ``threads`` scoring threads,
+up to that many batches are scored at once (the CPU service runs one per core, each
+kernel on one core: see :mod:`paintkit.serve.app`).
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections import deque
-from concurrent.futures import ThreadPoolExecutor
-from functools import partial
+import queue
+import threading
+import time
+
+_STOP = object()
 
 
 class ScoreBatcher:
@@ -21,7 +24,7 @@ class ScoreBatcher:
 
     Args:
         score_fn: ``score_fn(items) -> list`` (a result or an exception per item), run in
-            the scoring thread.
+            a scoring thread.
         max_batch: most items per call of ``score_fn``.
         max_wait_ms: how long the first item of a batch waits for others.
         threads: scoring threads, so batches scored at once.
@@ -35,70 +38,71 @@ class ScoreBatcher:
         self.max_wait = max_wait_ms / 1000
         self.threads = threads
         self.batches = 0  # batches scored (the tests read it)
-        self._executor = ThreadPoolExecutor(threads, thread_name_prefix="paintkit-score",
-                                            initializer=thread_setup)
-        self._free: asyncio.Semaphore | None = None
-        self._waiting: deque = deque()
-        self._arrived: asyncio.Event | None = None
-        self._worker: asyncio.Task | None = None
+        self._count = threading.Lock()
+        self._queue: queue.SimpleQueue = queue.SimpleQueue()
+        self._workers = [threading.Thread(target=self._work, args=(thread_setup,), daemon=True,
+                                          name=f"paintkit-score-{k}") for k in range(threads)]
+        for worker in self._workers:
+            worker.start()
 
     async def score(self, items: list) -> list:
         loop = asyncio.get_running_loop()
-        if self._worker is None or self._worker.done():
-            self._waiting, self._arrived = deque(), asyncio.Event()
-            self._free = asyncio.Semaphore(self.threads)
-            self._worker = loop.create_task(self._run())
         futures = [loop.create_future() for _ in items]
-        self._waiting.extend(zip(items, futures, strict=True))
-        self._arrived.set()
+        for item, future in zip(items, futures, strict=True):
+            self._queue.put((item, future, loop))
         return list(await asyncio.gather(*futures, return_exceptions=True))
 
-    async def _next_arrival(self, timeout: float | None) -> bool:
-        """Wait until an item is queued (True) or ``timeout`` seconds pass (False)."""
-        self._arrived.clear()
-        try:
-            await asyncio.wait_for(self._arrived.wait(), timeout)
-        except asyncio.TimeoutError:
-            return False
-        return True
-
-    async def _run(self) -> None:
-        loop = asyncio.get_running_loop()
-        waiting, free = self._waiting, self._free
-        while True:
-            await free.acquire()  # a scoring thread is free: gather its batch
-            while not waiting:
-                await self._next_arrival(None)
-            batch = [waiting.popleft()]
-            deadline = loop.time() + self.max_wait
-            while len(batch) < self.max_batch:
-                if waiting:
-                    batch.append(waiting.popleft())
-                    continue
-                remaining = deadline - loop.time()
-                if remaining <= 0 or not await self._next_arrival(remaining):
+    def _batch(self) -> list | None:
+        """The next batch (blocks for its first item), or None once closed."""
+        first = self._queue.get()
+        if first is _STOP:
+            return None
+        batch = [first]
+        deadline = time.monotonic() + self.max_wait
+        while len(batch) < self.max_batch:
+            try:
+                entry = self._queue.get_nowait()
+            except queue.Empty:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
                     break
-            scoring = loop.run_in_executor(self._executor, self.score_fn, [i for i, _ in batch])
-            scoring.add_done_callback(partial(self._answer, batch))
+                try:
+                    entry = self._queue.get(timeout=remaining)
+                except queue.Empty:
+                    break
+            if entry is _STOP:
+                self._queue.put(_STOP)  # this batch is scored; the next call stops
+                break
+            batch.append(entry)
+        return batch
 
-    def _answer(self, batch: list, scoring: asyncio.Future) -> None:
-        """Hand a scored batch's results to its requests (on the event loop)."""
-        self._free.release()
-        self.batches += 1
-        if scoring.cancelled():
-            return
-        exc = scoring.exception()
-        # the whole call failed: every item says so
-        results = [exc] * len(batch) if exc is not None else scoring.result()
-        for (_, future), result in zip(batch, results, strict=True):
-            if future.done():  # the request went away
-                continue
-            if isinstance(result, BaseException):
-                future.set_exception(result)
-            else:
-                future.set_result(result)
+    def _work(self, thread_setup) -> None:
+        if thread_setup is not None:
+            thread_setup()
+        while (batch := self._batch()) is not None:
+            try:
+                results = self.score_fn([item for item, _, _ in batch])
+            except Exception as exc:  # noqa: BLE001 - the whole call failed: every item says so
+                results = [exc] * len(batch)
+            with self._count:
+                self.batches += 1
+            for (_, future, loop), result in zip(batch, results, strict=True):
+                try:
+                    loop.call_soon_threadsafe(_settle, future, result)
+                except RuntimeError:  # that request's event loop is closed: nobody waits
+                    pass
 
     def close(self) -> None:
-        if self._worker is not None:
-            self._worker.cancel()
-        self._executor.shutdown(wait=False, cancel_futures=True)
+        """Stop the threads once the batches being scored are done (items still queued
+        are not scored; their requests are gone with the server)."""
+        for _ in self._workers:
+            self._queue.put(_STOP)
+
+
+def _settle(future: asyncio.Future, result) -> None:
+    if future.done():  # the request went away
+        return
+    if isinstance(result, BaseException):
+        future.set_exception(result)
+    else:
+        future.set_result(result)
