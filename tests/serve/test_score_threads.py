@@ -62,6 +62,31 @@ def test_one_thread_scores_one_batch_at_a_time():
     assert most[0] == 1
 
 
+def test_a_busy_event_loop_does_not_hold_back_the_next_batch():
+    calls = []
+
+    def score(items):
+        calls.append(time.monotonic())
+        time.sleep(0.05)
+        return items
+
+    async def main():
+        batcher = ScoreBatcher(score, max_batch=1, max_wait_ms=0, threads=1)
+        try:
+            waiting = asyncio.ensure_future(
+                asyncio.gather(*(batcher.score([k]) for k in range(3))))
+            await asyncio.sleep(0)  # the three items are queued
+            time.sleep(0.5)  # the loop is busy (reading a large body, say)
+            busy_until = time.monotonic()
+            return await waiting, busy_until
+        finally:
+            batcher.close()
+
+    results, busy_until = asyncio.run(main())
+    assert results == [[0], [1], [2]]
+    assert len(calls) == 3 and all(t < busy_until for t in calls)  # all scored meanwhile
+
+
 def test_a_failed_batch_fails_its_items_and_the_batcher_goes_on():
     def score(items):
         if items == ["bad"]:
