@@ -54,7 +54,7 @@ if [ "$DRY" = 0 ] && [ "${DEVICE_CHECK_TESTS:-1}" = 1 ]; then
     log "the CUDA cases of the test suite (DEVICE_CHECK_TESTS=0 skips them)"
     # shellcheck disable=SC2046
     # -o addopts=: the device machine has no pytest-xdist (pyproject's addopts name its -n)
-    timeout 150 $PY -m pytest -q -p no:cacheprovider -o addopts= -x -k "cuda and not cuda_sim" \
+    timeout 150 $PY -m pytest -q -p no:cacheprovider -o addopts= -m "not slow" -x -k "cuda and not cuda_sim" \
         tests/metrics/test_counts_cuda.py tests/metrics/test_exact_counts_torch.py \
         tests/metrics/test_metrics_api.py \
         tests/metrics/test_compiled_counts.py tests/metrics/test_similarity.py \
