@@ -107,8 +107,10 @@ def connect(ray, address: str | None, jobs: int | None) -> None:
         failure = None
         with _stderr_into(log_path):
             try:
-                ray.init(address=address, include_dashboard=False, log_to_driver=False,
-                         logging_level="ERROR", **kwargs)
+                # no address: an instance of our own ("local"), never a cluster that happens
+                # to run on this machine or that $RAY_ADDRESS names (--address auto joins one)
+                ray.init(address=address or "local", include_dashboard=False,
+                         log_to_driver=False, logging_level="ERROR", **kwargs)
             except (ConnectionError, RuntimeError) as exc:
                 failure = exc
             except Exception as exc:  # ray.exceptions.AuthenticationError (Ray >= 2.52)

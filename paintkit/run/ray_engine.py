@@ -69,7 +69,9 @@ def run_on_ray(build: Callable[[], EditModel], batches: Sequence[list[BenchmarkP
             check_reachable(address)
         kwargs = {"num_cpus": workers} if address is None and workers else {}
         try:
-            ray.init(address=address, include_dashboard=False, log_to_driver=False,
+            # no address: an instance of our own, never a cluster that happens to run here
+            # or that $RAY_ADDRESS names (--address auto joins one)
+            ray.init(address=address or "local", include_dashboard=False, log_to_driver=False,
                      logging_level="ERROR", **kwargs)  # type: ignore[arg-type]
         except ConnectionError as exc:
             raise ValueError(f"cannot connect to the Ray cluster at {address}: {exc}") from None

@@ -146,6 +146,19 @@ def test_ray_engine_gives_the_same_bytes(reference, tmp_path):
     assert tree_digest(tmp_path) == reference["directory"]
 
 
+def test_ray_engine_without_an_address_starts_its_own_instance(reference, tmp_path, monkeypatch):
+    """No --address: a Ray instance of the run's own (docs/generate.md), not a cluster that
+    $RAY_ADDRESS names or that runs on this machine (joining one with num_cpus set failed
+    with Ray's "When connecting to an existing cluster, num_cpus ... must not be provided")."""
+    ray = pytest.importorskip("ray")
+    if ray.is_initialized():
+        ray.shutdown()
+    monkeypatch.setenv("RAY_ADDRESS", "127.0.0.1:1")  # nothing listens there
+    summary = write_suite(SUITE, tmp_path, engine="ray", jobs=2, progress=False)
+    assert summary.engine == "ray" and not ray.is_initialized()
+    assert tree_digest(tmp_path) == reference["directory"]
+
+
 def test_cli_writes_an_evaluable_tree(tmp_path, capsys):
     code = main(["generate", "paintbench", "--out", str(tmp_path), "--tasks", "translation",
                  "--conditions", "vertical", "--per-cell", "2", "--modes", "amount",

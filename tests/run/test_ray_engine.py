@@ -29,6 +29,8 @@ def test_ray_workers_write_the_same_files_as_one_process(bench, tmp_path, monkey
               "--seed", "7", "--batch-size", "2", "--quiet"]
     assert main(["run", *common, "--outputs", str(tmp_path / "local"),
                  "--option", f"log={tmp_path / 'local.txt'}"]) == 0
+    # no --address: an instance of the run's own, not a cluster $RAY_ADDRESS names
+    monkeypatch.setenv("RAY_ADDRESS", "127.0.0.1:1")  # nothing listens there
     assert main(["run", *common, "--outputs", str(tmp_path / "ray"), "--engine", "ray",
                  "--workers", "2", "--option", f"log={log}"]) == 0
     assert not ray.is_initialized()  # the run's own Ray instance is shut down
