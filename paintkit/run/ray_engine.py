@@ -14,7 +14,7 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from paintkit.engines.ray_engine import check_reachable
+from paintkit.engines.ray_engine import connect
 from paintkit.run.produce import produce_batch
 
 if TYPE_CHECKING:
@@ -65,16 +65,7 @@ def run_on_ray(build: Callable[[], EditModel], batches: Sequence[list[BenchmarkP
         raise ValueError(f"workers: expected a positive number, got {workers}")
     owns = False
     if not ray.is_initialized():
-        if address not in (None, "auto", "local"):
-            check_reachable(address)
-        kwargs = {"num_cpus": workers} if address is None and workers else {}
-        try:
-            # no address: an instance of our own, never a cluster that happens to run here
-            # or that $RAY_ADDRESS names (--address auto joins one)
-            ray.init(address=address or "local", include_dashboard=False, log_to_driver=False,
-                     logging_level="ERROR", **kwargs)  # type: ignore[arg-type]
-        except ConnectionError as exc:
-            raise ValueError(f"cannot connect to the Ray cluster at {address}: {exc}") from None
+        connect(ray, address, workers)  # no address: an instance of the run's own
         owns = True
     try:
         gpus = int(ray.cluster_resources().get("GPU", 0))

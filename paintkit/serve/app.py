@@ -111,7 +111,7 @@ class RewardService:
     def prepare(self, problem_id: str, data: bytes, shape, fit: str, tolerance, figures: bool,
                 where: str, target=None) -> ScoreItem:
         """One item checked and decoded (in a decode thread, or on the event loop when
-        :meth:`prepare_now` finds it free); ``ValueError`` says why not."""
+        :meth:`prepare_item` has its ``target`` already); ``ValueError`` says why not."""
         if target is None:
             try:
                 target = self.targets.get(problem_id)

@@ -6,8 +6,7 @@ Ray Serve's proxy spreads requests over the replicas, across nodes, and scales t
 
 From Python (a Ray cluster, or a local instance)::
 
-    import ray
-from ray import serve
+    from ray import serve
     from paintkit.serve.ray_serve import reward_app
 
     serve.run(reward_app({"benchmarks": "/data/PaintBench"}, num_replicas=4, num_gpus=1),
