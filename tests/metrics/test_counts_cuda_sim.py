@@ -137,8 +137,7 @@ def test_cuda_sim_float_outputs_convert_in_the_kernel_and_count_bad_values():
 
 
 @needs_simulator
-@pytest.mark.parametrize("tolerance", [None, 0, 4, 10])
-def test_cuda_sim_rewards_from_histograms_equal_reward_on_the_cpu(tolerance):
+def test_cuda_sim_rewards_from_histograms_equal_reward_on_the_cpu():
     import torch
 
     from paintkit.kernels.tolerance_counts_cuda import rewards_from_histograms_cuda
@@ -151,14 +150,16 @@ def test_cuda_sim_rewards_from_histograms_equal_reward_on_the_cpu(tolerance):
     outputs = np.clip(outputs.astype(np.int64) + noise, 0, 255).astype(np.uint8)
     outputs[0] = inputs[0]  # nothing done
     answers[3] = inputs[3]  # an empty edit region: IoU 1.0 where the denominator is 0
-    hist, outside = check(outputs, answers, inputs, samples=2)
+    hist, outside = check(outputs, answers, inputs, samples=2)  # counted once (slow here)
     outside[5] = 3  # a float output with values outside [0, 1]: NaN
-    ours = rewards_from_histograms_cuda(hist, outside, tolerance)
-    expected = reward(outputs, answers, inputs, samples_per_problem=2, tolerance=tolerance,
-                      backend="numba").numpy()
-    expected[5] = np.nan
-    assert ours.dtype == np.float32
-    np.testing.assert_array_equal(ours, expected)  # bit for bit (NaN where NaN)
+    for tolerance in (None, 0, 4, 10):
+        ours = rewards_from_histograms_cuda(hist, outside, tolerance)
+        expected = reward(outputs, answers, inputs, samples_per_problem=2, tolerance=tolerance,
+                          backend="numba").numpy()
+        expected[5] = np.nan
+        assert ours.dtype == np.float32
+        # bit for bit (NaN where NaN)
+        np.testing.assert_array_equal(ours, expected, err_msg=f"tolerance {tolerance}")
     assert torch.is_tensor(torch.from_numpy(ours))
 
 
@@ -188,7 +189,7 @@ def pass_in_a_simulator_process(test_file: str, keyword: str, expected: int) -> 
 
 @pytest.mark.skipif(SIMULATOR, reason="already inside the simulator")
 def test_cuda_sim_cases_pass_in_a_simulator_process():
-    pass_in_a_simulator_process(__file__, "cuda_sim", 13)
+    pass_in_a_simulator_process(__file__, "cuda_sim", 10)
 
 
 @pytest.mark.skipif(SIMULATOR, reason="the probe is for a real CUDA target")
