@@ -1,7 +1,7 @@
 """The reward service against in-process ``reward()`` on the same images, side by side.
 
     python bench/serve_throughput.py [--sizes 512,1024] [--clients 1,4,16] [--requests 48]
-        [--problems 8] [--max-wait-ms 2] [--rounds 3]
+        [--problems 8] [--max-wait-ms MS] [--rounds 3]
 
 For each size, ``--problems`` PaintBench problems (keys of a ``bench`` namespace suite) and a
 noisy output each (every pixel off by a few units, as in bench/reward_throughput.py);
@@ -48,10 +48,12 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 
-def start_service(max_wait_ms: float):
+def start_service(max_wait_ms: float | None):
+    """``paintkit serve`` on the CPU in its own process (``max_wait_ms`` None: its default)."""
+    wait = [] if max_wait_ms is None else ["--max-wait-ms", str(max_wait_ms)]
     process = subprocess.Popen([sys.executable, "-m", "paintkit", "serve", "--port", "0",
-                                "--device", "cpu", "--max-wait-ms", str(max_wait_ms),
-                                "--log-level", "warning"], stderr=subprocess.PIPE, text=True)
+                                "--device", "cpu", *wait, "--log-level", "warning"],
+                               stderr=subprocess.PIPE, text=True)
     while True:
         line = process.stderr.readline()
         if not line and process.poll() is not None:
@@ -186,7 +188,8 @@ def main() -> None:
     parser.add_argument("--clients", default="1,4,16")
     parser.add_argument("--requests", type=int, default=48)
     parser.add_argument("--problems", type=int, default=8)
-    parser.add_argument("--max-wait-ms", type=float, default=2.0)
+    parser.add_argument("--max-wait-ms", type=float, default=None,
+                        help="the service's --max-wait-ms (default: the service's own)")
     parser.add_argument("--rounds", type=int, default=3,
                         help="alternated repeats of every case; medians are printed")
     args = parser.parse_args()
@@ -199,7 +202,8 @@ def main() -> None:
         probe = RewardClient(url)
         while probe.health().get("status") != "ok":
             time.sleep(0.1)
-        print(f"load average {os.getloadavg()[0]:.1f}; service {url}, max-wait {args.max_wait_ms} ms")
+        print(f"load average {os.getloadavg()[0]:.1f}; service {url}, "
+              f"max-wait {'default' if args.max_wait_ms is None else args.max_wait_ms} ms")
         print("| size | clients | path | rewards/s | p50 ms | p99 ms | x in-process | "
               "service CPU ms | this process CPU ms | in-process CPU / service CPU |")
         print("|---|---|---|---|---|---|---|---|---|---|")

@@ -30,8 +30,9 @@ def register(subparsers) -> None:
                         "1024x1024 problem takes 31 MiB)")
     parser.add_argument("--max-batch", type=count(1 << 16), default=32, metavar="N",
                         help="most images scored together (default: %(default)s)")
-    parser.add_argument("--max-wait-ms", type=number(0, 60_000), default=5.0, metavar="MS",
-                        help="how long a batch waits for more images (default: %(default)s)")
+    parser.add_argument("--max-wait-ms", type=number(0, 60_000), default=None, metavar="MS",
+                        help="how long a batch waits for more images (default: 0 on the CPU, "
+                        "where waiting only idles a core; 5 on CUDA)")
     parser.add_argument("--score-threads", type=integer(0, 1024), default=0, metavar="N",
                         help="batches scored at once (default: one per CPU core on the CPU, "
                         "each on one core; 1 on CUDA)")

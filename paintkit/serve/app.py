@@ -37,6 +37,7 @@ from paintkit.metrics.version import METRIC_VERSION
 from paintkit.parallel import default_jobs
 from paintkit.serve import protocol
 from paintkit.serve.batcher import ScoreBatcher
+from paintkit.serve.fast_path import FastPath
 from paintkit.serve.guard import GuardMiddleware, request_body
 from paintkit.serve.images import (
     ImageRefused,
@@ -84,10 +85,11 @@ class RewardService:
                                       options.max_pixels)
         threads = options.score_threads or (default_jobs() if self.device.type == "cpu" else 1)
         self.batcher = ScoreBatcher(partial(score_items, device=self.device),
-                                    options.max_batch, options.max_wait_ms, threads,
+                                    options.max_batch, options.batch_wait_ms(self.device), threads,
                                     one_kernel_thread if threads > 1 else None)
         self.decoders = ThreadPoolExecutor(options.decode_threads, thread_name_prefix="paintkit-decode")
         self._warm = None
+        self.fast_answers = 0  # requests answered by paintkit.serve.fast_path
 
     def warm_up(self) -> None:
         """Score one tiny problem (compiles the kernels) so that /health means "can score"."""
@@ -189,6 +191,37 @@ class RewardService:
             results.append(p)
         return results
 
+    async def answer_one(self, problem_id: str, content_type: str, body, shape: str | None,
+                         fit: str, tolerance: int | None, figures: bool) -> JSONResponse:
+        """The single-image endpoint's answer to one checked request: the reward (200), or
+        why not (415, 400, 422, 500). The FastAPI route and :mod:`paintkit.serve.fast_path`
+        both answer through here."""
+        kind = content_type.split(";")[0].strip().lower()
+        if kind not in ("image/png", "application/octet-stream"):
+            return _error(415, f"content type {kind or 'none'!r}: send image/png, or "
+                               f"application/octet-stream with ?shape=H,W,3")
+        dims = None
+        if kind == "application/octet-stream":
+            try:
+                dims = [int(v) for v in (shape or "").split(",")]
+            except ValueError:
+                return _error(400, f"shape: expected H,W,3, got {shape!r}")
+        try:
+            item = await self.prepare_item(problem_id, body, dims, fit, tolerance, figures,
+                                           "image")
+        except ValueError as exc:
+            return _error(422, one_line(exc))
+        result = (await self.batcher.score([item]))[0]
+        if isinstance(result, BaseException):
+            return _error(500, f"scoring failed: {one_line(result)}")
+        return JSONResponse(protocol.ScoreResponse(metric_version=METRIC_VERSION,
+                                                   **result).model_dump())
+
+    @staticmethod
+    def failure_response(exc: BaseException) -> JSONResponse:
+        """The 500 answer to a request whose handling raised: the service keeps serving."""
+        return _error(500, f"scoring failed: {one_line(exc)}")
+
     def close(self) -> None:
         self.batcher.close()
         self.decoders.shutdown(wait=False, cancel_futures=True)
@@ -219,6 +252,7 @@ def create_app(options: ServeOptions | None = None, **settings) -> FastAPI:
                   description="The exact PaintBench reward (pixel mIoU) over HTTP: lossless "
                               "images in, JSON rewards out. See docs/serve.md.")
     app.state.reward_service = service
+    app.add_middleware(FastPath, service=service)  # inside the guard: after its checks
     app.add_middleware(GuardMiddleware, max_bytes=options.max_mb << 20,
                        body_timeout_s=options.body_timeout_s, token=options.token)
 
@@ -234,7 +268,7 @@ def create_app(options: ServeOptions | None = None, **settings) -> FastAPI:
 
     @app.exception_handler(Exception)
     async def failure(request, exc):
-        return _error(500, f"scoring failed: {one_line(exc)}")
+        return service.failure_response(exc)
 
     @app.get("/health", response_model=protocol.Health,
              responses={503: {"model": protocol.Health, "description": "warming up"}})
@@ -289,27 +323,9 @@ def create_app(options: ServeOptions | None = None, **settings) -> FastAPI:
                         tolerance: int | None = Query(default=None, ge=0, le=10),
                         figures: bool = False, shape: str | None = None):
         """Score one image, sent as the body, against ``problem_id``."""
-        kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
-        if kind not in ("image/png", "application/octet-stream"):
-            return _error(415, f"content type {kind or 'none'!r}: send image/png, or "
-                               f"application/octet-stream with ?shape=H,W,3")
-        dims = None
-        if kind == "application/octet-stream":
-            try:
-                dims = [int(v) for v in (shape or "").split(",")]
-            except ValueError:
-                return _error(400, f"shape: expected H,W,3, got {shape!r}")
-        body = await _body(request)
-        try:
-            item = await service.prepare_item(problem_id, body, dims, fit, tolerance, figures,
-                                              "image")
-        except ValueError as exc:
-            return _error(422, one_line(exc))
-        result = (await service.batcher.score([item]))[0]
-        if isinstance(result, BaseException):
-            return _error(500, f"scoring failed: {one_line(result)}")
-        return JSONResponse(protocol.ScoreResponse(metric_version=METRIC_VERSION,
-                                                   **result).model_dump())
+        kind = request.headers.get("content-type", "")
+        return await service.answer_one(problem_id, kind, await _body(request), shape, fit,
+                                        tolerance, figures)
 
     return app
 

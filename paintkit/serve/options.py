@@ -21,7 +21,9 @@ class ServeOptions:
         cache_mb: device memory the prepared problems may take (MiB; a 1024x1024 problem
             takes 31 MiB, a 512x512 one 7.8 MiB).
         max_batch: most images scored in one batch (items of concurrent requests gathered).
-        max_wait_ms: how long the first image of a batch waits for others.
+        max_wait_ms: how long the first image of a batch waits for others (None: 0 on the
+            CPU, where an image costs the same alone or in a batch, so waiting would only
+            leave a core idle; 5 on CUDA, where a batch fills the device).
         max_mb: largest request body (MiB); a larger one is answered 413 unread.
         max_pixels: largest image (W * H) accepted, checked from the PNG header or the raw
             shape before anything is decoded.
@@ -37,7 +39,7 @@ class ServeOptions:
     device: str = "auto"
     cache_mb: int = 1024
     max_batch: int = 32
-    max_wait_ms: float = 5.0
+    max_wait_ms: float | None = None
     max_mb: int = 64
     max_pixels: int = 4096 * 4096
     token: str | None = None
@@ -51,6 +53,8 @@ class ServeOptions:
             check_int(getattr(self, name), name, low)
         for name in ("max_wait_ms", "body_timeout_s"):
             value = getattr(self, name)
+            if value is None and name == "max_wait_ms":
+                continue
             if not isinstance(value, int | float) or isinstance(value, bool) or value < 0:
                 raise ValueError(f"{name} must be a number >= 0, got {value!r}")
         if self.benchmarks is not None and not os.path.isdir(self.benchmarks):
@@ -65,6 +69,12 @@ class ServeOptions:
         token = None if self.token is None else "***"
         fields = ", ".join(f"{k}={v!r}" for k, v in vars(self).items() if k != "token")
         return f"ServeOptions({fields}, token={token})"
+
+    def batch_wait_ms(self, device) -> float:
+        """``max_wait_ms`` on ``device`` (a ``torch.device``), its default resolved."""
+        if self.max_wait_ms is not None:
+            return float(self.max_wait_ms)
+        return 0.0 if device.type == "cpu" else 5.0
 
     def torch_device(self):
         """The scoring device (``auto`` resolved)."""

@@ -47,6 +47,9 @@ def test_ray_serve_deployment_scores_like_in_process(problems):
                 got = client.score(outs, [problem.metadata["problem_id"]] * 4)
                 want = reward(np.stack(outs), [problem.answer] * 4, [problem.input] * 4).numpy()
                 assert got.tobytes() == want.tobytes()
+                # the single-image endpoint (the fast path behind Ray Serve's proxy)
+                one = [client.score_one(out, problem.metadata["problem_id"]) for out in outs]
+                assert np.array(one, np.float32).tobytes() == want.tobytes()
             with pytest.raises(ValueError, match="unknown folder"):
                 client.score([outs[0]], ["paintbench-nothing-baseline-amount-000000"])
     finally:
