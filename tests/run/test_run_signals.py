@@ -22,6 +22,14 @@ ENV = {**os.environ, "PYTHONPATH": os.pathsep.join([str(HERE), str(HERE.parents[
                                                     os.environ.get("PYTHONPATH", "")])}
 
 
+def _popen(command, **kwargs) -> subprocess.Popen:
+    """``command`` started with SIGINT at its default: a test run started in the background of
+    a shell (``pytest &``, a CI runner) ignores SIGINT, the child would inherit that, and
+    paintkit leaves an ignored signal ignored (``nohup``), so Ctrl-C would never arrive."""
+    return subprocess.Popen(command, preexec_fn=lambda: signal.signal(signal.SIGINT,
+                                                                      signal.SIG_DFL), **kwargs)
+
+
 def _wait_for(predicate, seconds=240.0):  # a cold Numba cache compiles for a while first
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
@@ -45,7 +53,7 @@ def _stop(proc, signum, within=10.0) -> tuple[int, float, str]:
 def test_a_hung_callable_run_stops_on_one_signal(signum, status, bench, tmp_path):
     counter = tmp_path / "calls"
     out = tmp_path / "out"
-    proc = subprocess.Popen(
+    proc = _popen(
         [sys.executable, "-m", "paintkit", "run", "--model", "editors:hang_after", "--option",
          f"count_file={counter}", "--option", "after=2", "--benchmarks", str(bench),
          "--outputs", str(out), "--name", "m", "--concurrency", "2", "--quiet"],
@@ -67,7 +75,7 @@ def test_a_hung_callable_run_stops_on_one_signal(signum, status, bench, tmp_path
 def test_an_api_run_stops_on_the_first_ctrl_c(bench, tmp_path):
     pytest.importorskip("openai")
     with Loopback(lambda key, attempt: "timeout", hang=30) as server:
-        proc = subprocess.Popen(
+        proc = _popen(
             [sys.executable, "-m", "paintkit", "run", "--model", "gpt-image-1", "--api-base",
              server.url + "/v1", "--benchmarks", str(bench), "--outputs", str(tmp_path),
              "--quiet"], env={**ENV, "OPENAI_API_KEY": "test-key"}, stderr=subprocess.PIPE,
@@ -92,7 +100,7 @@ def test_a_second_signal_exits_at_once(tmp_path):
         "    finally:  # a stop that takes long (say, a hung cleanup)\n"
         f"        open({str(ready)!r}, 'a').write('stopping')\n"
         "        time.sleep(60)\n")
-    proc = subprocess.Popen([sys.executable, "-c", script], env=ENV, stderr=subprocess.PIPE,
+    proc = _popen([sys.executable, "-c", script], env=ENV, stderr=subprocess.PIPE,
                             text=True)
     _wait_for(ready.exists)
     proc.send_signal(signal.SIGINT)
@@ -105,7 +113,7 @@ def test_a_second_signal_exits_at_once(tmp_path):
 
 def test_generate_with_jobs_stops_on_sigterm(tmp_path):
     out = tmp_path / "out"
-    proc = subprocess.Popen(
+    proc = _popen(
         [sys.executable, "-m", "paintkit", "generate", "paintbench", "--tasks", "translation",
          "--per-cell", "40", "--namespace", "sig", "--jobs", "2", "--out", str(out), "--quiet"],
         env=ENV, stderr=subprocess.PIPE, text=True)
@@ -157,7 +165,7 @@ def test_a_killed_pool_worker_is_one_line_naming_memory(tmp_path):
     command = [sys.executable, "-X", "faulthandler", "-m", "paintkit", "generate", "paintbench",
                "--tasks", "translation", "--per-cell", "40", "--namespace", "oom", "--jobs", "2",
                "--out", str(out), "--quiet"]
-    proc = subprocess.Popen(command, env=ENV, stderr=subprocess.PIPE, text=True)
+    proc = _popen(command, env=ENV, stderr=subprocess.PIPE, text=True)
     try:
         _wait_for(lambda: len(list(out.rglob("*.json"))) >= 3 and _workers(proc.pid))
         os.kill(_workers(proc.pid)[0], signal.SIGKILL)
