@@ -2,8 +2,8 @@
 
 One per usable CPU, plus one: a fair share of the suite waits rather than computes (child
 processes starting, a Ray cluster coming up, servers answering over HTTP), so a worker per
-CPU leaves the CPUs idle about a third of the time on a 2-core machine. Measured there, a
-fresh checkout's run: 5.1-5.3 min with 2 workers, 4.7-4.9 min with 3
+CPU leaves the CPUs idle about a third of the time on a 2-core machine. Measured there with
+Numba's kernel cache warm: 5.1-5.3 min with 2 workers, 4.6-4.9 min with 3
 (docs/performance.md, "The test suite"). ``PYTEST_XDIST_AUTO_NUM_WORKERS`` still overrides it.
 """
 
