@@ -15,12 +15,14 @@ answers it as before: validation and its errors keep one owner.
 
 from __future__ import annotations
 
+from typing import get_args
 from urllib.parse import parse_qsl
 
 from paintkit.serve.guard import BODY_KEY
+from paintkit.serve.protocol import Fit
 
 PREFIX = "/v1/score/"
-FITS = ("exact", "cover", "stretch")
+FITS = get_args(Fit)
 BOOLEANS = {"true": True, "false": False, "1": True, "0": False}
 TOLERANCES = {str(t): t for t in range(11)}
 

@@ -21,6 +21,7 @@ from paintkit.cli.main import main
 from paintkit.eval import read_rows
 from paintkit.layout.results import PROBLEM_STATS_NAME as RESULTS_NAME
 from tests.support.generate_helpers import _alive, _descendants, kill_tree
+from tests.support.terminal import sigint_at_default
 
 # --- Ctrl-C -----------------------------------------------------------------------------
 
@@ -28,12 +29,8 @@ from tests.support.generate_helpers import _alive, _descendants, kill_tree
 def _interrupt(command: list[str], started, timeout: float = 120) -> subprocess.CompletedProcess:
     """Run ``command`` in its own process group, wait for ``started()`` and two worker
     processes, send SIGINT to the whole group (what Ctrl-C in a terminal does)."""
-    # SIGINT back to its default in the child: a test run started in the background of a
-    # non-interactive shell inherits it ignored, and Python then never raises
-    # KeyboardInterrupt (what a user's terminal Ctrl-C always gets).
     proc = subprocess.Popen(command, start_new_session=True, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True,
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+                            stderr=subprocess.PIPE, text=True, preexec_fn=sigint_at_default)
     try:
         deadline = time.monotonic() + timeout
         workers: set[int] = set()

@@ -16,6 +16,7 @@ import pytest
 
 from paintkit.run.records import read_log, read_manifest
 from tests.support.loopback import Loopback
+from tests.support.terminal import sigint_at_default
 
 HERE = Path(__file__).resolve().parent
 ENV = {**os.environ, "PYTHONPATH": os.pathsep.join([str(HERE), str(HERE.parents[1]),
@@ -23,11 +24,8 @@ ENV = {**os.environ, "PYTHONPATH": os.pathsep.join([str(HERE), str(HERE.parents[
 
 
 def _popen(command, **kwargs) -> subprocess.Popen:
-    """``command`` started with SIGINT at its default: a test run started in the background of
-    a shell (``pytest &``, a CI runner) ignores SIGINT, the child would inherit that, and
-    paintkit leaves an ignored signal ignored (``nohup``), so Ctrl-C would never arrive."""
-    return subprocess.Popen(command, preexec_fn=lambda: signal.signal(signal.SIGINT,
-                                                                      signal.SIG_DFL), **kwargs)
+    """``command`` started with SIGINT at its default (:func:`sigint_at_default`)."""
+    return subprocess.Popen(command, preexec_fn=sigint_at_default, **kwargs)
 
 
 def _wait_for(predicate, seconds=240.0):  # a cold Numba cache compiles for a while first
@@ -100,8 +98,7 @@ def test_a_second_signal_exits_at_once(tmp_path):
         "    finally:  # a stop that takes long (say, a hung cleanup)\n"
         f"        open({str(ready)!r}, 'a').write('stopping')\n"
         "        time.sleep(60)\n")
-    proc = _popen([sys.executable, "-c", script], env=ENV, stderr=subprocess.PIPE,
-                            text=True)
+    proc = _popen([sys.executable, "-c", script], env=ENV, stderr=subprocess.PIPE, text=True)
     _wait_for(ready.exists)
     proc.send_signal(signal.SIGINT)
     _wait_for(lambda: ready.read_text() == "stopping")
