@@ -37,6 +37,7 @@ from paintkit.metrics.version import METRIC_VERSION
 from paintkit.parallel import default_jobs
 from paintkit.serve import protocol
 from paintkit.serve.batcher import ScoreBatcher
+from paintkit.serve.body_turns import BodyTurns
 from paintkit.serve.fast_path import FastPath
 from paintkit.serve.guard import GuardMiddleware, request_body
 from paintkit.serve.images import (
@@ -90,6 +91,7 @@ class RewardService:
         self.decoders = ThreadPoolExecutor(options.decode_threads, thread_name_prefix="paintkit-decode")
         self._warm = None
         self.fast_answers = 0  # requests answered by paintkit.serve.fast_path
+        self.body_turns = BodyTurns()  # large bodies read in turn (the guard takes them)
 
     def warm_up(self) -> None:
         """Score one tiny problem (compiles the kernels) so that /health means "can score"."""
@@ -254,7 +256,8 @@ def create_app(options: ServeOptions | None = None, **settings) -> FastAPI:
     app.state.reward_service = service
     app.add_middleware(FastPath, service=service)  # inside the guard: after its checks
     app.add_middleware(GuardMiddleware, max_bytes=options.max_mb << 20,
-                       body_timeout_s=options.body_timeout_s, token=options.token)
+                       body_timeout_s=options.body_timeout_s, token=options.token,
+                       turns=service.body_turns)
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(request, exc):

@@ -9,6 +9,8 @@ Before the application sees a request, it
 - answers 413 to a body over the limit, from ``Content-Length`` or while reading;
 - answers 408 when the client sends nothing for ``body_timeout_s`` mid-body (other
   requests are served meanwhile: each connection is its own task);
+- reads bodies of 64 KiB or more one at a time, in arrival order, within bounds
+  (:mod:`paintkit.serve.body_turns`);
 
 then hands the application the whole body, already read: as ``scope["paintkit.body"]``
 (:func:`request_body`: the chunks joined once, and ``np.frombuffer`` of it is the image
@@ -22,6 +24,7 @@ import hmac
 import json
 
 from paintkit.metrics.version import METRIC_VERSION
+from paintkit.serve.body_turns import MIN_BYTES, BodyTurns
 
 #: Paths anyone may read without the token (health probes, the schema).
 OPEN_PATHS = ("/health", "/openapi.json", "/docs", "/docs/oauth2-redirect", "/redoc")
@@ -109,12 +112,15 @@ def request_body(request):
 
 
 class GuardMiddleware:
-    """See the module docstring. ``token`` None: no token asked for."""
+    """See the module docstring. ``token`` None: no token asked for; ``turns``: whose turn
+    it is to read a large body (None: the middleware's own)."""
 
-    def __init__(self, app, *, max_bytes: int, body_timeout_s: float, token: str | None = None):
+    def __init__(self, app, *, max_bytes: int, body_timeout_s: float, token: str | None = None,
+                 turns: BodyTurns | None = None):
         self.app = app
         self.max_bytes = max_bytes
         self.body_timeout_s = body_timeout_s
+        self.turns = turns if turns is not None else BodyTurns()
         self._token = None if token is None else f"Bearer {token}".encode()
 
     async def __call__(self, scope, receive, send):
@@ -133,6 +139,8 @@ class GuardMiddleware:
         if length is not None and (not length.isdigit() or int(length) > self.max_bytes):
             return await send_error(send, 413, f"request body of {length.decode('latin-1')} bytes "
                                                f"exceeds the limit of {self.max_bytes}")
+        release = await self.turns.take() if length is not None and \
+            int(length) >= MIN_BYTES else None
         try:
             body = await read_body(receive, self.max_bytes, self.body_timeout_s)
         except BodyTimeout:
@@ -141,6 +149,9 @@ class GuardMiddleware:
         except BodyTooLarge:
             return await send_error(send, 413, f"request body exceeds the limit of "
                                                f"{self.max_bytes} bytes")
+        finally:
+            if release is not None:
+                release()
         if body is None:  # the client went away
             return None
         scope[BODY_KEY] = body

@@ -22,6 +22,7 @@ from paintkit.io.png_encode import encode_png
 from paintkit.metrics import reward
 from paintkit.metrics.fit import fit_output
 from paintkit.rewards.client import RemoteRewardError, RewardClient
+from tests.serve.conftest import noisy
 
 
 def _raw_item(pid, image):
@@ -167,6 +168,33 @@ def test_stalled_client_times_out_without_blocking_others(start_service, problem
     stalled.close()
     assert answer.startswith(b"HTTP/1.1 408") and b"not received within 2.5 s" in answer
     assert 2 < waited < 8  # timed from its last byte, not from the connection or the server
+    _healthy(service)
+
+
+def test_a_stalled_large_body_holds_the_read_turn_briefly(start_service, problems):
+    """Large bodies are read in turn; a body that stops arriving keeps the turn for a
+    moment only, so another large body is read and scored long before the stall's 408."""
+    service = start_service(body_timeout_s=30)
+    problem = problems[0]  # 256x256: a raw body of 196,608 bytes, large enough to take a turn
+    pid = problem.metadata["problem_id"]
+    client = RewardClient(service.url)
+    assert client.score_one(problem.answer, pid) == 1.0  # its target prepared
+    address = urlparse(service.url)
+    stalled = socket.create_connection((address.hostname, address.port))
+    stalled.sendall(f"POST /v1/score/{pid}?shape=256,256,3 HTTP/1.1\r\nHost: x\r\n"
+                    f"Content-Type: application/octet-stream\r\nContent-Length: 196608\r\n"
+                    f"\r\n".encode() + bytes(1000))
+    time.sleep(0.3)  # its body is being read: it took the turn
+    start = time.monotonic()
+    output = noisy(problem.answer, 3)
+    assert client.score_one(output, pid) == float(reward([output], [problem.answer],
+                                                         [problem.input])[0])
+    assert time.monotonic() - start < 10, "the stalled body held the turn"
+    assert select.select([stalled], [], [], 0)[0] == [], "the stalled request was answered"
+    turns = service.service.body_turns
+    assert turns.held_out == 1 and not turns.busy
+    stalled.close()
+    client.close()
     _healthy(service)
 
 
