@@ -26,6 +26,7 @@ from numba import njit, prange
 from paintkit.kernels.delta_e import check_delta_e, delta_e_torch
 from paintkit.kernels.delta_e_numba import FORMULA_CODES, delta_e_pixel
 from paintkit.kernels.lab_canonical import lab_of_rgb_canonical
+from paintkit.kernels.read_only import read_only
 
 __all__ = ["tolerance_histograms_delta_e"]
 
@@ -212,6 +213,6 @@ def tolerance_histograms_delta_e(outputs, answers, inputs, delta_e: str = "cie76
         raise ValueError("outputs, answers, inputs: expected one shape (B, H, W, 3), got "
                          f"{tuple(outputs.shape)}, {tuple(answers.shape)}, {tuple(inputs.shape)}")
     if numpy_inputs:
-        return _histograms_numba(FORMULA_CODES[delta_e], *(np.ascontiguousarray(x) for x in batch),
-                                 return_bins)
+        images = (read_only(np.ascontiguousarray(x)) for x in batch)
+        return _histograms_numba(FORMULA_CODES[delta_e], *images, return_bins)
     return _histograms_torch(delta_e, outputs, answers, inputs, return_bins)

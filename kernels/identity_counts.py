@@ -25,6 +25,7 @@ import numpy as np
 from numba import njit
 
 from paintkit.kernels.lab_canonical import lab_of_rgb_canonical
+from paintkit.kernels.read_only import read_only
 from paintkit.kernels.tolerance_counts import HIST_EDIT, tolerance_histograms_numba
 
 __all__ = ["identity_counts", "IDENTITY_BINS"]
@@ -131,15 +132,15 @@ def identity_counts(input_pixels: np.ndarray, answer_pixels: np.ndarray) -> tupl
     if input_pixels.shape != answer_pixels.shape:
         raise ValueError(f"answer_pixels must have the shape of input_pixels "
                          f"{input_pixels.shape}, got {answer_pixels.shape}")
-    inp = np.ascontiguousarray(input_pixels)
-    ans = np.ascontiguousarray(answer_pixels)
+    inp = read_only(np.ascontiguousarray(input_pixels))
+    ans = read_only(np.ascontiguousarray(answer_pixels))
     hist = np.zeros(IDENTITY_BINS, np.int64)
     height, width = inp.shape[0], inp.shape[1]
     if width % 8 == 0:
         words_i = inp.reshape(height, width * 3).view(np.uint64)
         words_a = ans.reshape(height, width * 3).view(np.uint64)
     else:
-        words_i = words_a = np.zeros((height, 0), np.uint64)
+        words_i = words_a = read_only(np.zeros((height, 0), np.uint64))  # as the views are
     edit = int(_identity_kernel(inp, ans, words_i, words_a, hist)) if inp.size else 0
     if edit >= 0:
         return edit, hist

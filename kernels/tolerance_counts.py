@@ -42,6 +42,7 @@ from paintkit.kernels.lab import (
     srgb_to_lab_torch,
 )
 from paintkit.kernels.lab_canonical import canonical_bins
+from paintkit.kernels.read_only import read_only
 from paintkit.kernels.tolerance_counts_torch import (
     changed_mask_torch,
     delta_e_bins,
@@ -270,7 +271,7 @@ def _as_batch(name: str, array: np.ndarray) -> np.ndarray:
             or array.shape[-1] != 3:
         got = f"{getattr(array, 'dtype', type(array).__name__)} {getattr(array, 'shape', '')}"
         raise ValueError(f"{name}: expected a uint8 array of shape (B, H, W, 3), got {got}")
-    return np.ascontiguousarray(array)
+    return read_only(np.ascontiguousarray(array))
 
 
 def tolerance_histograms_numba(
