@@ -16,6 +16,8 @@ pytest.importorskip("ray")
 
 TOKEN = "0123456789abcdef0123456789abcdef"
 _AUTH_VARS = ("RAY_AUTH_MODE", "RAY_AUTH_TOKEN", "RAY_AUTH_TOKEN_PATH")
+#: Set in the head's environment: every process Ray starts for it inherits it.
+HEAD_MARKER = "PAINTKIT_TEST_RAY_HEAD"
 
 
 def _free_port() -> int:
@@ -32,23 +34,48 @@ def _env(home: Path, **auth: str) -> dict:
             "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0", **auth}
 
 
-def _processes_of(marker: str) -> list[int]:
-    pids = []
+def _live_processes() -> dict[int, int]:
+    """``{pid: parent pid}`` of the live (not zombie) processes."""
+    found = {}
     for entry in os.listdir("/proc"):
         if entry.isdigit():
             try:
-                with open(f"/proc/{entry}/cmdline", "rb") as fh:
-                    if marker.encode() in fh.read():
-                        pids.append(int(entry))
+                with open(f"/proc/{entry}/stat") as fh:
+                    fields = fh.read().rsplit(")", 1)[1].split()
             except OSError:
                 continue
-    return pids
+            if fields[0] != "Z":
+                found[int(entry)] = int(fields[1])
+    return found
+
+
+def _processes_of(marker: str) -> list[int]:
+    """Live processes whose command line or environment names ``marker``, and their
+    descendants (a process that renames itself, ``ray::DashboardAgent``, overwrites both)."""
+    parents = _live_processes()
+    named = set()
+    for pid in parents:
+        if pid == os.getpid():
+            continue
+        for part in ("cmdline", "environ"):
+            try:
+                with open(f"/proc/{pid}/{part}", "rb") as fh:
+                    if marker.encode() in fh.read():
+                        named.add(pid)
+                        break
+            except OSError:
+                break
+    while True:
+        children = {pid for pid, parent in parents.items() if parent in named} - named
+        if not children:
+            return sorted(named)
+        named |= children
 
 
 @pytest.fixture(params=["token", pytest.param("disabled", marks=pytest.mark.slow)])
 def head(request, tmp_path):
     """A one-CPU ``ray start --head`` on 127.0.0.1 in auth mode ``param``; stopped by id
-    (the processes whose command line names this head's own temp folder)."""
+    (the processes that name this head's own temp folder, or inherited it in HEAD_MARKER)."""
     temp = tempfile.mkdtemp(prefix="pkray", dir="/tmp")  # short: Ray's socket paths
     port = _free_port()
     auth = {"RAY_AUTH_MODE": request.param}
@@ -57,18 +84,32 @@ def head(request, tmp_path):
     subprocess.run([sys.executable, "-m", "ray.scripts.scripts", "start", "--head",
                     f"--port={port}", "--num-cpus=1", "--include-dashboard=false",
                     "--node-ip-address=127.0.0.1", f"--temp-dir={temp}", "--disable-usage-stats"],
-                   env=_env(tmp_path / "head-home", **auth), check=True, capture_output=True,
+                   env={**_env(tmp_path / "head-home", **auth), HEAD_MARKER: temp}, check=True,
+                   capture_output=True,
                    timeout=120)
     try:
         yield request.param, f"127.0.0.1:{port}"
     finally:
-        for sig in (signal.SIGTERM, signal.SIGKILL):
-            for pid in _processes_of(temp):
-                try:
-                    os.kill(pid, sig)
-                except ProcessLookupError:
-                    pass
-            time.sleep(1)
+        _stop(temp)
+
+
+def _stop(temp: str) -> None:
+    """Stop every process of the head made with ``temp``: those naming it in their command
+    line or in their environment (:data:`HEAD_MARKER`; the agents the raylet starts rename
+    themselves, ``ray::DashboardAgent``, and the client server names no folder)."""
+    pids: set[int] = set()
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        pids |= set(_processes_of(temp))  # the agents are the raylet's children until it dies
+        for pid in pids:
+            try:
+                os.kill(pid, sig)
+            except ProcessLookupError:
+                pass
+        time.sleep(1)
+    deadline = time.monotonic() + 10
+    while (left := sorted(pids & set(_live_processes()))) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not left, f"the Ray head left processes running: {left}"
 
 
 def _generate(tmp_path: Path, address: str, **auth: str) -> subprocess.CompletedProcess:
