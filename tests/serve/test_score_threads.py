@@ -172,3 +172,22 @@ def test_a_problem_being_prepared_is_not_taken_from_the_cache(start_service, pro
     loader.join(10)
     assert service.service.targets.cached(pid) is not None
     assert service.service.targets.cached(12) is None
+
+
+def test_requests_after_the_warm_up_compile_no_kernel(start_service, problems):
+    """The warm-up scores a writable image; a raw body is a read-only one (``np.frombuffer``)
+    and a PNG another writable one: all three reach the counting kernel under one compiled
+    signature, so the first real request does not wait seconds for a compile."""
+    from paintkit.kernels import tolerance_counts
+
+    service = start_service()
+    problem = problems[0]
+    pid = problem.metadata["problem_id"]
+    kernel = tolerance_counts._histograms_kernel
+    compiled = len(kernel.signatures)
+    assert compiled >= 1  # the warm-up's
+    with RewardClient(service.url) as raw, RewardClient(service.url, encoding="png") as png:
+        assert raw.score_one(noisy(problem.answer, 1), pid) == png.score_one(
+            noisy(problem.answer, 1), pid)
+        raw.score([problem.answer], [pid])
+    assert len(kernel.signatures) == compiled, kernel.signatures
