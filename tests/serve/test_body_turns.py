@@ -77,36 +77,23 @@ def test_a_request_waits_for_the_turn_wait_s_at_most_then_reads_without_it():
     assert turns.waited_out == 1 and not turns.busy
 
 
-def test_a_reader_that_goes_away_while_waiting_does_not_keep_the_turn():
+@pytest.mark.parametrize("handed_first", [False, True],
+                         ids=["cancelled while waiting", "cancelled as it is handed the turn"])
+def test_a_reader_that_goes_away_does_not_keep_the_turn(handed_first):
     async def scenario():
         turns = BodyTurns(hold_s=10, wait_s=10)
         holder = await turns.take()
         gone = asyncio.create_task(turns.take())
         after = asyncio.create_task(turns.take())
         await asyncio.sleep(0.01)
-        gone.cancel()
-        holder()
-        release = await asyncio.wait_for(after, 2)  # the turn skipped the cancelled one
-        release()
+        if handed_first:
+            holder()  # the turn goes to `gone`, which has not run yet ...
+        gone.cancel()  # ... and is cancelled before it does (or while it waits)
+        if not handed_first:
+            holder()
         with pytest.raises(asyncio.CancelledError):
             await gone
-        return turns
-
-    assert not run(scenario()).busy
-
-
-def test_a_reader_cancelled_as_it_is_handed_the_turn_passes_it_on():
-    async def scenario():
-        turns = BodyTurns(hold_s=10, wait_s=10)
-        holder = await turns.take()
-        handed = asyncio.create_task(turns.take())
-        after = asyncio.create_task(turns.take())
-        await asyncio.sleep(0.01)
-        holder()  # the turn goes to `handed`, which has not run yet ...
-        handed.cancel()  # ... and is cancelled before it does
-        with pytest.raises(asyncio.CancelledError):
-            await handed
-        (await asyncio.wait_for(after, 2))()
+        (await asyncio.wait_for(after, 2))()  # the turn went on past `gone`
         return turns
 
     assert not run(scenario()).busy
