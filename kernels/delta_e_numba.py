@@ -41,6 +41,7 @@ from paintkit.kernels.delta_e import (
     check_delta_e,
 )
 from paintkit.kernels.lab_canonical import canonical_lab, lab_of_rgb_canonical
+from paintkit.kernels.read_only import read_only
 
 __all__ = ["FORMULA_CODES", "count_within_delta_e_rgb", "delta_e_numba", "delta_e_pixel",
            "delta_e_rgb_numba", "within_colour_lab", "within_delta_e_rgb"]
@@ -278,7 +279,7 @@ def _within_parallel(code, reference, sample, step, limit, out):
 
 @njit(cache=True)
 def _within_serial(code, reference, sample, step, limit, out):
-    _within_run(code, reference, sample, step, limit, out, 0, sample.shape[0])
+    _within_run(code, reference, sample, step, limit, out, np.int64(0), sample.shape[0])
 
 
 def within_delta_e_rgb(reference: np.ndarray, sample: np.ndarray, limit: float,
@@ -300,8 +301,8 @@ def within_delta_e_rgb(reference: np.ndarray, sample: np.ndarray, limit: float,
     one_colour = reference.shape == (3,)
     _pair("reference", reference if not one_colour else np.broadcast_to(reference, sample.shape),
           "sample", sample, "uint8")
-    flat = np.ascontiguousarray(sample).reshape(-1, 3)
-    ref = np.ascontiguousarray(reference).reshape(-1, 3)
+    flat = read_only(np.ascontiguousarray(sample).reshape(-1, 3))
+    ref = read_only(np.ascontiguousarray(reference).reshape(-1, 3))
     out = np.empty(flat.shape[0], np.bool_)
     kernel = _within_serial if flat.shape[0] < SERIAL_PIXELS else _within_parallel
     kernel(code, ref, flat, 0 if one_colour else 1, float(limit), out)
@@ -351,7 +352,8 @@ def count_within_delta_e_rgb(reference: np.ndarray, sample: np.ndarray, mask: np
     if reference.ndim != 3 or mask.dtype != np.bool_ or mask.shape != reference.shape[:2]:
         raise ValueError(f"reference, mask: expected (H, W, 3) images and a bool (H, W) mask, "
                          f"got {reference.shape} and {mask.dtype} {mask.shape}")
-    return int(_count_within(code, reference, sample, mask, float(limit)))
+    return int(_count_within(code, read_only(reference), read_only(sample), read_only(mask),
+                             float(limit)))
 
 
 @njit(parallel=True, cache=True)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from paintkit.kernels import delta_e_counts, identity_counts, tolerance_counts
+from paintkit.kernels import delta_e_counts, delta_e_numba, identity_counts, tolerance_counts
 
 
 def _forms(shape, seed):
@@ -19,10 +19,12 @@ def _forms(shape, seed):
     return pixels, frozen, wide[..., ::2]
 
 
-def _image_arguments_read_only(kernel, count):
+def _image_arguments_read_only(kernel, count, ndim=3):
+    """The number of signatures of ``kernel``, checking that its first ``count`` uint8
+    arrays of ``ndim`` dimensions or more (the images) are read-only in each."""
     for signature in kernel.signatures:
         arrays = [t for t in signature if getattr(t, "dtype", None) is not None
-                  and str(t.dtype) == "uint8" and t.ndim >= 3][:count]
+                  and str(t.dtype) == "uint8" and t.ndim >= ndim][:count]
         assert arrays and all(not t.mutable for t in arrays), signature
     return len(kernel.signatures)
 
@@ -50,3 +52,24 @@ def test_identity_counts_compile_one_signature(width):
     results = [identity_counts.identity_counts(i, a) for i, a in zip(inputs, answers, strict=True)]
     assert all(r[0] == results[0][0] and np.array_equal(r[1], results[0][1]) for r in results)
     assert _image_arguments_read_only(identity_counts._identity_kernel, 2) == 1
+
+
+def test_within_delta_e_kernels_call_one_run_signature():
+    """The serial and the parallel kernel call the per-run kernel with the same types (a
+    constant start would be typed apart as a literal, a second compile of it). Compiled
+    afresh here: from Numba's cache the callers load with the callee inside them."""
+    import numba
+
+    reference, sample = (_forms((9, 3), seed)[1] for seed in (1, 2))
+    for kernel in (delta_e_numba._within_serial, delta_e_numba._within_parallel):
+        fresh = numba.njit(parallel=kernel.targetoptions.get("parallel", False))(kernel.py_func)
+        fresh(0, reference, sample, 1, 5.0, np.empty(9, np.bool_))
+    assert len(delta_e_numba._within_run.signatures) == 1, delta_e_numba._within_run.signatures
+
+
+def test_within_delta_e_compiles_one_signature_per_kernel():
+    for pixels in (9, 1 << 17):  # under and over the serial cut-off
+        for sample, reference in zip(_forms((pixels, 3), 1), _forms((pixels, 3), 2), strict=True):
+            delta_e_numba.within_delta_e_rgb(reference, sample, 5.0)
+    for kernel in (delta_e_numba._within_serial, delta_e_numba._within_parallel):
+        assert _image_arguments_read_only(kernel, 2, ndim=2) == 1  # pixels as (N, 3)
