@@ -83,7 +83,8 @@ def head(request, tmp_path):
         auth["RAY_AUTH_TOKEN"] = TOKEN
     subprocess.run([sys.executable, "-m", "ray.scripts.scripts", "start", "--head",
                     f"--port={port}", "--num-cpus=1", "--include-dashboard=false",
-                    "--node-ip-address=127.0.0.1", f"--temp-dir={temp}", "--disable-usage-stats"],
+                    "--node-ip-address=127.0.0.1", f"--temp-dir={temp}", "--disable-usage-stats",
+                    f"--ray-client-server-port={_free_port()}"],  # not the fixed 10001
                    env={**_env(tmp_path / "head-home", **auth), HEAD_MARKER: temp}, check=True,
                    capture_output=True,
                    timeout=120)
