@@ -192,7 +192,7 @@ def test_a_stalled_large_body_holds_the_read_turn_briefly(start_service, problem
     assert time.monotonic() - start < 10, "the stalled body held the turn"
     assert select.select([stalled], [], [], 0)[0] == [], "the stalled request was answered"
     turns = service.service.body_turns
-    assert turns.held_out == 1 and not turns.busy
+    assert turns.held_out >= 1 and not turns.busy  # the stalled one (a loaded machine may add)
     stalled.close()
     client.close()
     _healthy(service)
