@@ -2,7 +2,7 @@
 
 When many clients upload images at once, the event loop reads all their bodies a chunk at a
 time, in turn, so every body is complete only near the end of the burst; meanwhile the
-scoring threads have nothing to score, and a core idles (5-8 % of this project's 2-core
+scoring threads have nothing to score, and a core idles (6-8 % of this project's 2-core
 test machine at 16 clients sending 1024x1024 images). Reading one body after the other
 instead completes the first body after its own chunks alone, and scoring starts while the
 next is read (the other connections' bytes wait in their sockets). Measured:
