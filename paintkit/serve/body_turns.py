@@ -87,9 +87,8 @@ class BodyTurns:
                 if waiting is self._waiting:  # not a turn of an event loop gone since
                     self._pass_on()
 
-        def held_too_long() -> None:
-            if not given_back and waiting is self._waiting:
-                self.held_out += 1
+        def held_too_long() -> None:  # a released turn cancelled this timer
+            self.held_out += 1
             release()
 
         hold = loop.call_later(self.hold_s, held_too_long)

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.generate_helpers import _alive, _descendants
+
 pytest.importorskip("ray")
 
 TOKEN = "0123456789abcdef0123456789abcdef"
@@ -34,42 +36,22 @@ def _env(home: Path, **auth: str) -> dict:
             "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0", **auth}
 
 
-def _live_processes() -> dict[int, int]:
-    """``{pid: parent pid}`` of the live (not zombie) processes."""
-    found = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat") as fh:
-                    fields = fh.read().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if fields[0] != "Z":
-                found[int(entry)] = int(fields[1])
-    return found
-
-
-def _processes_of(marker: str) -> list[int]:
+def _processes_of(marker: str) -> set[int]:
     """Live processes whose command line or environment names ``marker``, and their
     descendants (a process that renames itself, ``ray::DashboardAgent``, overwrites both)."""
-    parents = _live_processes()
     named = set()
-    for pid in parents:
-        if pid == os.getpid():
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit() or int(entry) == os.getpid() or not _alive(int(entry)):
             continue
         for part in ("cmdline", "environ"):
             try:
-                with open(f"/proc/{pid}/{part}", "rb") as fh:
+                with open(f"/proc/{entry}/{part}", "rb") as fh:
                     if marker.encode() in fh.read():
-                        named.add(pid)
+                        named.add(int(entry))
                         break
             except OSError:
                 break
-    while True:
-        children = {pid for pid, parent in parents.items() if parent in named} - named
-        if not children:
-            return sorted(named)
-        named |= children
+    return named.union(*(_descendants(pid) for pid in named))
 
 
 @pytest.fixture(params=["token", pytest.param("disabled", marks=pytest.mark.slow)])
@@ -100,7 +82,7 @@ def _stop(temp: str) -> None:
     themselves, ``ray::DashboardAgent``, and the client server names no folder)."""
     pids: set[int] = set()
     for sig in (signal.SIGTERM, signal.SIGKILL):
-        pids |= set(_processes_of(temp))  # the agents are the raylet's children until it dies
+        pids |= _processes_of(temp)  # the agents are the raylet's children until it dies
         for pid in pids:
             try:
                 os.kill(pid, sig)
@@ -108,7 +90,7 @@ def _stop(temp: str) -> None:
                 pass
         time.sleep(1)
     deadline = time.monotonic() + 10
-    while (left := sorted(pids & set(_live_processes()))) and time.monotonic() < deadline:
+    while (left := sorted(p for p in pids if _alive(p))) and time.monotonic() < deadline:
         time.sleep(0.2)
     assert not left, f"the Ray head left processes running: {left}"
 
