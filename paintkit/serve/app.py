@@ -13,7 +13,8 @@
 Request bodies are parsed, problems looked up and images decoded in a thread pool, never on
 the event loop; scoring runs in the batcher's threads (:class:`~paintkit.serve.batcher.ScoreBatcher`):
 on the CPU one per core, each batch's kernels on one core
-(:func:`~paintkit.serve.scoring.one_kernel_thread`), on CUDA one.
+(:func:`~paintkit.serve.scoring.kernel_threads`; a batch alone takes the idle cores
+too), on CUDA one.
 """
 
 from __future__ import annotations
@@ -50,7 +51,7 @@ from paintkit.serve.images import (
 from paintkit.serve.memory import keep_freed_memory
 from paintkit.serve.options import ServeOptions
 from paintkit.serve.problems import ProblemTargets
-from paintkit.serve.scoring import ScoreItem, one_kernel_thread, score_items
+from paintkit.serve.scoring import ScoreItem, kernel_threads, score_items
 
 _ERRORS = {code: {"model": protocol.ErrorResponse, "description": text} for code, text in (
     (400, "malformed body or parameters"), (401, "missing or wrong bearer token"),
@@ -84,14 +85,15 @@ class RewardService:
         self.device = options.torch_device()
         self.targets = ProblemTargets(self.device, options.cache_mb << 20, options.benchmarks,
                                       options.max_pixels)
+        self.body_turns = BodyTurns()  # large bodies read in turn (the guard takes them)
         threads = options.score_threads or (default_jobs() if self.device.type == "cpu" else 1)
         self.batcher = ScoreBatcher(partial(score_items, device=self.device),
                                     options.max_batch, options.batch_wait_ms(self.device), threads,
-                                    one_kernel_thread if threads > 1 else None)
+                                    kernel_threads if threads > 1 else None,
+                                    busy_elsewhere=lambda: self.body_turns.busy)
         self.decoders = ThreadPoolExecutor(options.decode_threads, thread_name_prefix="paintkit-decode")
         self._warm = None
         self.fast_answers = 0  # requests answered by paintkit.serve.fast_path
-        self.body_turns = BodyTurns()  # large bodies read in turn (the guard takes them)
 
     def warm_up(self) -> None:
         """Score one tiny problem (compiles the kernels) so that /health means "can score"."""

@@ -6,7 +6,8 @@ scores the batch and hands every result back to the event loop of the request th
 The threads pull their next batch themselves, so the event loop only reads and decodes
 requests: a busy loop never delays the start of a batch. With ``threads`` scoring threads,
 up to that many batches are scored at once (the CPU service runs one per core, each
-kernel on one core: see :mod:`paintkit.serve.app`).
+kernel on one core under load, a batch alone on the idle threads' cores too: see
+:mod:`paintkit.serve.app`).
 """
 
 from __future__ import annotations
@@ -28,19 +29,27 @@ class ScoreBatcher:
         max_batch: most items per call of ``score_fn``.
         max_wait_ms: how long the first item of a batch waits for others.
         threads: scoring threads, so batches scored at once.
-        thread_setup: run once in each scoring thread before its first batch.
+        kernel_threads: ``kernel_threads(n)`` is called in a scoring thread before each
+            batch with the cores that batch may use: 1, plus one for each other scoring
+            thread that is idle when the batch starts with nothing queued and nothing
+            ``busy_elsewhere`` (cores that would otherwise wait). None: not called.
+        busy_elsewhere: ``busy_elsewhere()`` is True while the service has other work in
+            hand that needs a core (a request body being read); None: never.
     """
 
     def __init__(self, score_fn, max_batch: int = 32, max_wait_ms: float = 5.0, threads: int = 1,
-                 thread_setup=None):
+                 kernel_threads=None, busy_elsewhere=None):
         self.score_fn = score_fn
         self.max_batch = max_batch
         self.max_wait = max_wait_ms / 1000
         self.threads = threads
+        self.kernel_threads = kernel_threads
+        self.busy_elsewhere = busy_elsewhere
         self.batches = 0  # batches scored (the tests read it)
+        self.busy = 0  # scoring threads with a batch in hand
         self._count = threading.Lock()
         self._queue: queue.SimpleQueue = queue.SimpleQueue()
-        self._workers = [threading.Thread(target=self._work, args=(thread_setup,), daemon=True,
+        self._workers = [threading.Thread(target=self._work, daemon=True,
                                           name=f"paintkit-score-{k}") for k in range(threads)]
         for worker in self._workers:
             worker.start()
@@ -76,16 +85,22 @@ class ScoreBatcher:
             batch.append(entry)
         return batch
 
-    def _work(self, thread_setup) -> None:
-        if thread_setup is not None:
-            thread_setup()
+    def _work(self) -> None:
         while (batch := self._batch()) is not None:
+            with self._count:
+                self.busy += 1
+                idle = self.threads - self.busy
             try:
+                if self.kernel_threads is not None:
+                    quiet = self._queue.empty() and not (self.busy_elsewhere is not None and
+                                                         self.busy_elsewhere())
+                    self.kernel_threads(1 + idle if quiet else 1)
                 results = self.score_fn([item for item, _, _ in batch])
             except Exception as exc:  # noqa: BLE001 - the whole call failed: every item says so
                 results = [exc] * len(batch)
             with self._count:
                 self.batches += 1
+                self.busy -= 1
             for (_, future, loop), result in zip(batch, results, strict=True):
                 try:
                     loop.call_soon_threadsafe(_settle, future, result)

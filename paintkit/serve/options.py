@@ -32,7 +32,8 @@ class ServeOptions:
         body_timeout_s: a client that sends nothing for this long mid-body is answered 408.
         decode_threads: threads that parse, decode and look up problems off the event loop.
         score_threads: batches scored at once (0: one per CPU core on the CPU, each batch's
-            kernels on one core; 1 on CUDA, where the kernels use the whole device).
+            kernels on one core under load, a batch alone on the idle threads' cores too;
+            1 on CUDA, where the kernels use the whole device).
     """
 
     benchmarks: str | None = None

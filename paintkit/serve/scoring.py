@@ -35,16 +35,18 @@ class ScoreItem:
     figures: bool = False
 
 
-def one_kernel_thread() -> None:
-    """Setup of each scoring thread of a CPU service with several: its kernels run on one
-    core, in the thread itself (Numba's thread count is per thread). The threads together
-    fill the cores, and no pool of Numba workers spin-waits between batches on cores the
-    event loop needs (about 0.8 ms of CPU per 1024x1024 reward; docs/performance.md). The
-    counting kernels release the GIL, so the threads count at once; the counts do not depend
-    on the thread count."""
+def kernel_threads(n: int) -> None:
+    """Before each batch of a CPU service with several scoring threads: its kernels run on
+    ``n`` cores (Numba's thread count is per thread). Under load ``n`` is 1: each thread's
+    kernels run in the thread itself, the threads together fill the cores, and no pool of
+    Numba workers spin-waits between batches on cores the event loop needs (about 0.8 ms of
+    CPU per 1024x1024 reward; docs/performance.md). A batch that starts while other scoring
+    threads are idle with nothing queued takes their cores too (a lone request, the last
+    ones of a burst). The counting kernels release the GIL; the counts do not depend on the
+    thread count."""
     import numba  # numba: loaded with the kernels already, named here for the type checker
 
-    numba.set_num_threads(1)
+    numba.set_num_threads(max(1, min(n, numba.config.NUMBA_NUM_THREADS)))
 
 
 def _outputs(images: list, device):

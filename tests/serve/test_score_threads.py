@@ -1,6 +1,7 @@
 """Where the service spends its CPU: batches scored in several threads at once, each kernel
-on one core, and raw pixels of a prepared problem taken without a hop to a decode thread.
-Rewards stay the in-process ones bit for bit (tests/serve/test_equal_in_process.py)."""
+on one core under load (a batch alone takes the idle threads' cores), and raw pixels of a
+prepared problem taken without a hop to a decode thread. Rewards stay the in-process ones
+bit for bit (tests/serve/test_equal_in_process.py)."""
 
 from __future__ import annotations
 
@@ -104,7 +105,56 @@ def test_a_failed_batch_fails_its_items_and_the_batcher_goes_on():
     assert isinstance(bad[0], RuntimeError) and good == ["good"]
 
 
-def test_cpu_scoring_threads_run_their_kernels_on_one_core(start_service, problems):
+def _cores_per_batch(threads, items, score=None, busy_elsewhere=None):
+    """``[(item, cores)]`` in the order batches started, for ``items`` queued at once on a
+    batcher with ``threads`` scoring threads (``score(item)`` runs inside each batch)."""
+    seen, lock = [], threading.Lock()
+    cores = threading.local()
+
+    def score_fn(batch):
+        with lock:
+            seen.append((batch[0], cores.n))
+        if score is not None:
+            score(batch[0])
+        return batch
+
+    async def main():
+        batcher = ScoreBatcher(score_fn, max_batch=1, max_wait_ms=0, threads=threads,
+                               kernel_threads=lambda n: setattr(cores, "n", n),
+                               busy_elsewhere=busy_elsewhere)
+        try:
+            return await asyncio.gather(*(batcher.score([item]) for item in items))
+        finally:
+            batcher.close()
+
+    assert asyncio.run(main()) == [[item] for item in items]
+    return seen
+
+
+def test_a_batch_alone_takes_the_cores_of_the_idle_scoring_threads():
+    assert _cores_per_batch(2, ["alone"]) == [("alone", 2)]
+    assert _cores_per_batch(4, ["alone"]) == [("alone", 4)]
+
+
+def test_a_batch_alone_keeps_to_one_core_while_a_body_is_read():
+    assert _cores_per_batch(2, ["alone"], busy_elsewhere=lambda: True) == [("alone", 1)]
+    assert _cores_per_batch(2, ["alone"], busy_elsewhere=lambda: False) == [("alone", 2)]
+
+
+def test_under_load_each_batch_keeps_to_one_core():
+    third_started = threading.Event()
+
+    def score(item):
+        if item == 2:  # still scoring when item 3 starts: no core is idle then
+            assert third_started.wait(10)
+        elif item == 3:
+            third_started.set()
+
+    # items 1 and 2 start with more queued; item 3 starts while item 2 is scored
+    assert sorted(_cores_per_batch(2, [1, 2, 3], score)) == [(1, 1), (2, 1), (3, 1)]
+
+
+def test_cpu_scoring_threads_set_their_kernels_cores_per_batch(start_service, problems):
     numba = pytest.importorskip("numba")
     before = numba.get_num_threads()
     service = start_service(score_threads=2)
@@ -116,7 +166,15 @@ def test_cpu_scoring_threads_run_their_kernels_on_one_core(start_service, proble
     image = noisy(problem.answer, 3)
     got = RewardClient(service.url).score([image], [problem.metadata["problem_id"]])
     assert got.tobytes() == reward(image[None], [problem.answer], [problem.input]).numpy().tobytes()
-    assert batcher.threads == 2 and seen == [1]
+    # a lone request: its batch takes the idle thread's core too (as many as Numba has)
+    assert batcher.threads == 2 and seen == [min(2, numba.config.NUMBA_NUM_THREADS)]
+    turns = service.service.body_turns  # while a large body is read, a batch keeps to one core
+    assert batcher.busy_elsewhere() is False
+    turns.busy = True
+    try:
+        assert batcher.busy_elsewhere() is True
+    finally:
+        turns.busy = False
     assert httpx.get(service.url + "/health").json()["score_threads"] == 2
     assert numba.get_num_threads() == before  # only the scoring threads changed
 
