@@ -46,7 +46,7 @@ class BodyTurns:
 
     def __init__(self, hold_s: float = 0.05, wait_s: float = 0.5) -> None:
         self.hold_s, self.wait_s = hold_s, wait_s
-        self.busy = False
+        self.busy = False  # a large body is being read (scoring threads read it too)
         self.waited_out = 0  # requests that gave up waiting and read without the turn
         self.held_out = 0  # holders whose turn passed on after hold_s (a slow or stalled body)
         self._waiting: deque[asyncio.Future] = deque()
