@@ -1,10 +1,10 @@
 """Candidate rewrites of the fused CUDA counting kernel, timed side by side by the device check.
 
-``paintkit.kernels.tolerance_counts_cuda`` counts a noisy 1024² batch of 64 in about 0.83 ms
-on an H200 (18 % of the copy floor): one pixel a step, nine single-byte loads and three
-4-byte Lab loads per colour, one atomic site per histogram region. Each knob below is one
-hypothesis about where the rest goes; :func:`count_kernel` builds a kernel with any
-combination, :func:`histograms` / :func:`launcher` run it, and
+Until 2026-11-27 ``paintkit.kernels.tolerance_counts_cuda`` counted a noisy 1024² batch of 64
+in about 0.83 ms on an H200 (18 % of the copy floor): one pixel a step, nine single-byte
+loads and three 4-byte Lab loads per colour, one atomic site per histogram region. Each knob
+below is one hypothesis about where the rest went; :func:`count_kernel` builds a kernel with
+any combination, :func:`histograms` / :func:`launcher` run it, and
 ``bench/device_figures.kernel_variants`` times every entry of :data:`VARIANTS` (GPU time of
 the launch alone, CUDA events) and checks that its counts equal the shipped kernel's (uint8
 outputs only).
@@ -20,18 +20,18 @@ outputs only).
 - ``pixels="words"``: each thread reads four pixels as three 32-bit words per image (needs
   ``H * W`` divisible by 4) instead of nine single bytes per pixel.
 - ``max_registers``: a cap on registers per thread.
+- ``sites="two"``: see below.
 
-Every candidate keeps one atomic site for the ΔE(O, A) bin (the slot chosen by a select),
-where the shipped kernel has two in divergent branches (edit / preservation).
+Every candidate keeps one atomic site for the ΔE(O, A) bin (the slot chosen by a select);
+``sites="two"`` gives it one site per region in divergent branches, as the kernel before had.
 
 What an H200 measured (docs/performance.md, "GPU"): ``lab="pair"`` with ``pixels="words"``
-0.64 ms at 1024² against 0.78 for the first entry (the shipped design rewritten the
-candidates' way) and 0.84-0.89 for the shipped kernel; square-root bins (0.92) and
-warp-aggregated atomics (0.86) were slower; register caps changed nothing. A first attempt
-to fold pairs and words into the shipped kernel, with one kernel per memory layout (NHWC
-words, NCHW planar words, strided or float values), measured 0.89 ms and was reverted: the
-difference from the 0.64 ms candidate is still to be found (the two atomic sites are the
-first suspect).
+0.64 ms at 1024² against 0.78 for the first entry; with two atomic sites the same candidate
+took 0.89 ms, which is what made a first fold of pairs and words into the shipped kernel
+slow. Square-root bins (0.92) and warp-aggregated atomics (0.86) were slower; register caps
+changed nothing. The shipped kernel now has pairs, words and one site
+(``paintkit.kernels.tolerance_counts_cuda_kernels``); the ``"shipped"`` entries time it per
+memory layout through :func:`launcher`, with the same GPU-only timing.
 
 Under ``NUMBA_ENABLE_CUDASIM=1`` the simulator runs every knob except ``atomics="warp"``
 (tests/metrics/test_count_variants_cuda_sim.py checks them against the NumPy oracle).
@@ -58,18 +58,19 @@ VARIANTS = (
     ("one pixel a step (the design before)", {}),
     ("lab pair", {"lab": "pair"}),
     ("lab pair + words", {"lab": "pair", "pixels": "words"}),
+    ("lab pair + words, two atomic sites", {"lab": "pair", "pixels": "words", "sites": "two"}),
+    ("one pixel a step, two atomic sites", {"sites": "two"}),
     ("lab pair + sqrt + words", {"lab": "pair", "bins": "sqrt", "pixels": "words"}),
     ("warp atomics", {"atomics": "warp"}),
-    ("lab pair + words, 32 registers", {"lab": "pair", "pixels": "words", "max_registers": 32}),
-    ("lab pair + words, 64 registers", {"lab": "pair", "pixels": "words", "max_registers": 64}),
-    ("lab pair + sqrt + words, 32 registers",
-     {"lab": "pair", "bins": "sqrt", "pixels": "words", "max_registers": 32}),
-    ("lab pair + sqrt + words, 64 registers",
-     {"lab": "pair", "bins": "sqrt", "pixels": "words", "max_registers": 64}),
+    ("shipped kernel, NHWC uint8 (words)", {"shipped": "words"}),
+    ("shipped kernel, NCHW uint8 (planar)", {"shipped": "planar"}),
+    ("shipped kernel, NCHW float32 (values)", {"shipped": "values"}),
+    ("shipped kernel, strided uint8 (pixels)", {"shipped": "pixels"}),
+    ("shipped kernel, NHWC uint8 (words), with rewards", {"shipped": "words", "tolerance": -1}),
 )
 
 # the rounding intrinsics (NumPy float32 operations in the simulator) as the shipped kernel's
-from paintkit.kernels.tolerance_counts_cuda import _add, _mul, _sub  # noqa: E402
+from paintkit.kernels.tolerance_counts_cuda_kernels import _add, _mul, _sub  # noqa: E402
 
 if _SIMULATOR:
 
@@ -85,17 +86,17 @@ _KERNELS: dict = {}
 
 
 def count_kernel(lab: str = "scalar", bins: str = "compare", atomics: str = "shared",
-                 pixels: str = "bytes", max_registers: int | None = None):
+                 pixels: str = "bytes", max_registers: int | None = None, sites: str = "one"):
     """The counting kernel with these knobs (compiled once per combination)."""
-    key = (lab, bins, atomics, pixels, max_registers)
+    key = (lab, bins, atomics, pixels, max_registers, sites)
     if key not in _KERNELS:
         _KERNELS[key] = _build(lab == "pair", bins == "sqrt", atomics == "warp",
-                               pixels == "words", max_registers)
+                               pixels == "words", max_registers, sites == "two")
     return _KERNELS[key]
 
 
 def _build(pair: bool, sqrt_bins: bool, warp_atomics: bool, words: bool,
-           max_registers: int | None = None):
+           max_registers: int | None = None, two_sites: bool = False):
     @cuda.jit(device=True)
     def lab_of(table, pairs, code):
         if pair:
@@ -157,7 +158,12 @@ def _build(pair: bool, sqrt_bins: bool, warp_atomics: bool, words: bool,
             else:
                 zk += 1
         else:
-            add(counts, warp, bin_oa if in_edit else NUM_BINS + bin_oa)
+            if not two_sites:
+                add(counts, warp, bin_oa if in_edit else NUM_BINS + bin_oa)
+            elif in_edit:
+                add(counts, warp, bin_oa)
+            else:
+                add(counts, warp, NUM_BINS + bin_oa)
         if bin_oi == 0:
             zc += 1
         else:
@@ -259,6 +265,9 @@ def launcher(knobs: dict, outputs, answers, inputs, table, *, samples: int = 1,
 
     from paintkit.kernels.cuda_launch import launch, stream_of
 
+    if "shipped" in knobs:
+        return _shipped_launcher(knobs["shipped"], outputs, answers, inputs, table, samples,
+                                 pixels_per_thread, knobs.get("tolerance", -2))
     n, height, width = outputs.shape[:3]
     m = height * width
     words = knobs.get("pixels") == "words"
@@ -278,3 +287,48 @@ def launcher(knobs: dict, outputs, answers, inputs, table, *, samples: int = 1,
 
     return call, hist
 
+
+
+def _shipped_launcher(layout, outputs, answers, inputs, table, samples, pixels_per_thread,
+                      tolerance=-2):
+    """``launcher`` for the shipped kernel, given ``outputs`` as contiguous uint8 NHWC and
+    read as ``layout`` (NCHW uint8 for "planar", NCHW float32 / 255 for "values", every
+    other pixel of a wider batch for "pixels"); ``tolerance`` -1 also writes the rewards."""
+    import torch
+
+    from paintkit.kernels import tolerance_counts_cuda as host
+    from paintkit.kernels.cuda_launch import launch, stream_of
+    from paintkit.kernels.tolerance_counts_cuda_kernels import count_kernel as shipped
+
+    if layout == "planar":
+        outputs = outputs.permute(0, 3, 1, 2).contiguous().permute(0, 2, 3, 1)
+    elif layout == "values":
+        outputs = (outputs.permute(0, 3, 1, 2).float() / 255).permute(0, 2, 3, 1)
+    elif layout == "pixels":
+        wide = torch.zeros((*outputs.shape[:2], 2 * outputs.shape[2], 3), dtype=outputs.dtype,
+                           device=outputs.device)
+        wide[:, :, ::2] = outputs
+        outputs = wide[:, :, ::2]
+    chosen = host.memory_layout(outputs, answers, inputs)
+    if layout == "pixels":  # the one-pixel-a-step kernel, on a strided batch
+        chosen = "pixels"
+    assert chosen in (layout, "values"), chosen
+    n, m = outputs.shape[0], outputs.shape[1] * outputs.shape[2]
+    kernel = shipped(chosen, bool(outputs.dtype == torch.float32))
+    blocks = max(1, min(65535, -(-m // (THREADS * pixels_per_thread))))
+    hist = torch.zeros((n, _SLOTS), dtype=torch.int64, device=outputs.device)
+    flags = torch.zeros((2, n), dtype=torch.int32, device=outputs.device)
+    rewards = torch.zeros(n, dtype=torch.float32, device=outputs.device)
+    arrays = host._kernel_arguments(chosen, outputs, answers, inputs,
+                                    lambda x: x.view(torch.int32))
+    views = [cuda.as_cuda_array(t, sync=False)
+             for t in (*arrays, table.view(torch.int64), hist, flags, rewards)]
+    stream = stream_of(outputs.device)
+    args = (*views[:4], samples, 0, views[4], views[5], tolerance, views[6])
+
+    def call():
+        hist.zero_()
+        flags.zero_()
+        launch(kernel, (blocks, n), THREADS, stream, args)
+
+    return call, hist

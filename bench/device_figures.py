@@ -148,8 +148,7 @@ def _kernel_side(device, side: int, answers, inputs, batch: int = 64):
         "kernel call": lambda: kernel.tolerance_histograms_cuda(out, a, i),
         "as_cuda_array x6": lambda: [cuda.as_cuda_array(t, sync=False)
                                      for t in (out, a, i, a, i, out)],
-        "rewards from histograms": lambda: kernel.rewards_from_histograms_cuda(
-            reference, torch.zeros(batch, dtype=torch.int32, device=device)),
+        "rewards kernel call": lambda: kernel.rewards_cuda(out, a, i),
         "cuda.gpus context": lambda: _enter_device(cuda),
         "torch.zeros x2": lambda: (torch.zeros((batch, 3, 12), dtype=torch.int64, device=device),
                                    torch.zeros(batch, dtype=torch.int32, device=device)),

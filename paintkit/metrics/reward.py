@@ -8,7 +8,7 @@ from paintkit.arguments import check_int
 from paintkit.kernels.delta_e import check_delta_e
 from paintkit.metrics import tolerance as tolerance_check
 from paintkit.metrics.coerce import is_tensor
-from paintkit.metrics.score import fused_cuda_counts, tolerance_statistics
+from paintkit.metrics.score import fused_cuda_reward, tolerance_statistics
 from paintkit.metrics.targets import Targets, prepare_targets
 
 if TYPE_CHECKING:
@@ -56,15 +56,10 @@ def reward(outputs: ImageBatch, targets: ImageBatch | Targets, inputs: ImageBatc
     samples_per_problem = check_int(samples_per_problem, "samples_per_problem", 1)
     if is_tensor(outputs) and outputs.device.type == "cuda":
         targets, inputs = prepare_targets(targets, inputs), None
-        counted = fused_cuda_counts(outputs, targets, backend, samples_per_problem,
+        rewards = fused_cuda_reward(outputs, targets, backend, samples_per_problem, tolerance,
                                     delta_e=check_delta_e(delta_e))
-        if counted is not None:  # a CUDA batch: counts and rewards in two kernel launches
-            from paintkit.kernels.tolerance_counts_cuda import (  # numba.cuda
-                rewards_from_histograms_cuda,
-            )
-
-            hist, outside, _ = counted
-            return rewards_from_histograms_cuda(hist, outside, tolerance)
+        if rewards is not None:  # a CUDA batch: counts and rewards in one kernel launch
+            return rewards
     batch = tolerance_statistics(outputs, targets, inputs, backend=backend,
                                  samples_per_problem=samples_per_problem, delta_e=delta_e)
     # float64 figures, then float32: the fixed-order mean of tolerance_figures, so a reward

@@ -5,7 +5,7 @@ from __future__ import annotations
 import errno
 import os
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 import numpy as np
 
@@ -16,7 +16,7 @@ from paintkit.kernels.normalize import normalize_output_numba
 from paintkit.metrics.coerce import MissingImage, as_images, float_range_error, is_tensor
 from paintkit.metrics.histograms import fused_cuda_available, numpy_histograms
 from paintkit.metrics.result import ProblemScore, problem_scores
-from paintkit.metrics.score_torch import fused_cuda_batch, torch_statistics
+from paintkit.metrics.score_torch import fused_cuda_batch, fused_cuda_rewards, torch_statistics
 from paintkit.metrics.statistics import ToleranceStatistics
 from paintkit.metrics.targets import Targets, prepare_targets
 
@@ -159,11 +159,26 @@ def fused_cuda_counts(outputs: ImageBatch, reference: Targets, backend: str, sam
     """``(hist, outside, is_float)`` of a CUDA batch tensor counted in one launch of the
     fused Numba CUDA kernel, or None when the general path applies (see
     :func:`~paintkit.metrics.score_torch.fused_cuda_batch`)."""
-    if return_bins or delta_e != "cie76" or not is_tensor(outputs) \
-            or outputs.device.type != "cuda" or len(outputs.shape) != 4 \
-            or _choose_backend(backend, outputs.device) != "numba":
+    if return_bins or not _fused_cuda_applies(outputs, backend, delta_e):
         return None
     return fused_cuda_batch(outputs, reference, samples)
+
+
+def fused_cuda_reward(outputs: ImageBatch, reference: Targets, backend: str, samples: int,
+                      tolerance: int | None, delta_e: str = "cie76") -> torch.Tensor | None:
+    """float32 ``(N,)`` rewards of a CUDA batch tensor, counted and computed in one launch of
+    the fused Numba CUDA kernel, or None when the general path applies (see
+    :func:`~paintkit.metrics.score_torch.fused_cuda_arrays`)."""
+    if not _fused_cuda_applies(outputs, backend, delta_e):
+        return None
+    return fused_cuda_rewards(outputs, reference, samples, tolerance)
+
+
+def _fused_cuda_applies(outputs: ImageBatch, backend: str, delta_e: str
+                        ) -> TypeGuard[torch.Tensor]:
+    """A CIE76 batch tensor on CUDA whose backend resolves to the Numba kernels."""
+    return delta_e == "cie76" and is_tensor(outputs) and outputs.device.type == "cuda" \
+        and len(outputs.shape) == 4 and _choose_backend(backend, outputs.device) == "numba"
 
 
 def _fused_cuda_statistics(outputs: Any, reference: Targets, backend: str, samples: int,

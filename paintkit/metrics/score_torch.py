@@ -49,21 +49,13 @@ def _outputs_of(outs: Any, positions: list[int], samples: int, g: int, size: tup
     return torch.stack(images), present
 
 
-def fused_cuda_batch(outputs: torch.Tensor, reference: Targets, samples: int
-                     ) -> tuple[torch.Tensor, torch.Tensor, bool] | None:
-    """Counts of a CUDA batch tensor in one launch of the fused Numba CUDA kernel:
-    ``(hist, outside, is_float)``: int64 ``(N, 3, 12)``, int32 ``(N,)`` float values outside
-    [0, 1] per output (always 0 for uint8) and whether the outputs were floats; or None
-    when the batch needs the general path
-    (several canvas sizes, outputs of another size, a dtype other than uint8 / float32).
-
-    Floats are converted inside the kernel, so nothing is read back to the host: the range
-    check's result stays on the device in ``outside``.
-    """
+def fused_cuda_arrays(outputs: torch.Tensor, reference: Targets, samples: int
+                      ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor] | None:
+    """``(outputs, answers, inputs)`` as the fused Numba CUDA kernel reads them: uint8 or
+    float32 ``(N, H, W, 3)`` (a view of the batch) and the prepared uint8 ``(B, H, W, 3)``
+    targets; or None when the batch needs the general path (several canvas sizes, outputs
+    of another size, a dtype other than uint8 / float32)."""
     import torch  # heavy: loaded on first use
-
-    from paintkit.kernels.tolerance_counts_cuda import tolerance_histograms_cuda  # numba.cuda
-
 
     nhwc = tensor_nhwc(outputs, "outputs")
     if nhwc.dtype not in (torch.uint8, torch.float32):
@@ -73,9 +65,39 @@ def fused_cuda_batch(outputs: torch.Tensor, reference: Targets, samples: int
             or len(nhwc) != len(reference) * samples \
             or (int(nhwc.shape[2]), int(nhwc.shape[1])) != tuple(groups[0].size):
         return None
-    hist, outside = tolerance_histograms_cuda(nhwc, groups[0].answers, groups[0].inputs,
-                                              samples=samples)
-    return hist, outside, nhwc.dtype == torch.float32
+    return nhwc, groups[0].answers, groups[0].inputs
+
+
+def fused_cuda_batch(outputs: torch.Tensor, reference: Targets, samples: int
+                     ) -> tuple[torch.Tensor, torch.Tensor, bool] | None:
+    """Counts of a CUDA batch tensor in one launch of the fused Numba CUDA kernel:
+    ``(hist, outside, is_float)``: int64 ``(N, 3, 12)``, int32 ``(N,)`` float values outside
+    [0, 1] per output (always 0 for uint8) and whether the outputs were floats; or None
+    when the batch needs the general path (:func:`fused_cuda_arrays`).
+
+    Floats are converted inside the kernel, so nothing is read back to the host: the range
+    check's result stays on the device in ``outside``.
+    """
+    from paintkit.kernels.tolerance_counts_cuda import tolerance_histograms_cuda  # numba.cuda
+
+    arrays = fused_cuda_arrays(outputs, reference, samples)
+    if arrays is None:
+        return None
+    hist, outside = tolerance_histograms_cuda(*arrays, samples=samples)
+    return hist, outside, arrays[0].dtype.is_floating_point
+
+
+def fused_cuda_rewards(outputs: torch.Tensor, reference: Targets, samples: int,
+                       tolerance: int | None) -> torch.Tensor | None:
+    """float32 ``(N,)`` rewards of a CUDA batch tensor, counted and computed in one launch
+    of the fused Numba CUDA kernel (NaN for float outputs outside [0, 1]); or None when the
+    batch needs the general path (:func:`fused_cuda_arrays`)."""
+    from paintkit.kernels.tolerance_counts_cuda import rewards_cuda  # numba.cuda
+
+    arrays = fused_cuda_arrays(outputs, reference, samples)
+    if arrays is None:
+        return None
+    return rewards_cuda(*arrays, samples=samples, tolerance=tolerance)
 
 
 def torch_statistics(outs: Any, reference: Targets, device: DeviceLike, samples: int,

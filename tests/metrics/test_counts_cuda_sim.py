@@ -137,10 +137,40 @@ def test_cuda_sim_float_outputs_convert_in_the_kernel_and_count_bad_values():
 
 
 @needs_simulator
-def test_cuda_sim_rewards_from_histograms_equal_reward_on_the_cpu():
-    import torch
+def test_cuda_sim_every_memory_layout_counts_the_same():
+    """One batch read as contiguous ``(N, H, W, 3)`` words, as planar words (a permuted view
+    of a contiguous ``(N, 3, H, W)`` batch), as strided values and as float32 values: each
+    kernel the layout picks gives the oracle's counts."""
+    from paintkit.kernels.tolerance_counts_cuda import memory_layout
 
-    from paintkit.kernels.tolerance_counts_cuda import rewards_from_histograms_cuda
+    rng = np.random.default_rng(9)
+    inputs, answers = palette(rng, 2, 12, 20)
+    noise = rng.integers(-9, 10, (4, *answers.shape[1:]))
+    outputs = np.clip(answers[[0, 0, 1, 1]].astype(np.int64) + noise, 0, 255).astype(np.uint8)
+    outputs[3, 4:6] = rng.integers(0, 256, (2, 20, 3))
+    planar = np.ascontiguousarray(outputs.transpose(0, 3, 1, 2)).transpose(0, 2, 3, 1)
+    wide = np.zeros((4, 12, 40, 3), np.uint8)
+    wide[:, :, ::2] = outputs
+    strided = wide[:, :, ::2]
+    floats = outputs.astype(np.float32) / np.float32(255)
+    for layout, batch in {"words": outputs, "planar": planar}.items():
+        assert memory_layout(batch, answers, inputs) == layout
+        hist, _ = check(batch, answers, inputs, samples=2, pixels_per_thread=2)
+    # (the simulator transfers contiguous buffers only: tests/metrics/test_counts_cuda.py
+    # counts strided batches on a GPU)
+    assert memory_layout(strided, answers, inputs) == "values"
+    assert memory_layout(floats, answers, inputs) == "values"
+    assert check(floats, answers, inputs, samples=2)[0].tolist() == hist.tolist()
+    odd = outputs[:, :, :19]  # H * W = 228 is divisible by 4, 12 x 19 is not
+    assert memory_layout(odd, answers[:, :, :19], inputs[:, :, :19]) == "pixels"
+    assert memory_layout(outputs, np.asfortranarray(answers), inputs) == "pixels"
+
+
+@needs_simulator
+def test_cuda_sim_rewards_in_the_same_launch_equal_reward_on_the_cpu():
+    """The last block of each output turns its histograms into its reward: the bits of
+    ``reward`` on the CPU, with one block per output and with three."""
+    from paintkit.kernels.tolerance_counts_cuda import rewards_cuda
     from paintkit.metrics import reward
 
     rng = np.random.default_rng(11)
@@ -150,17 +180,21 @@ def test_cuda_sim_rewards_from_histograms_equal_reward_on_the_cpu():
     outputs = np.clip(outputs.astype(np.int64) + noise, 0, 255).astype(np.uint8)
     outputs[0] = inputs[0]  # nothing done
     answers[3] = inputs[3]  # an empty edit region: IoU 1.0 where the denominator is 0
-    hist, outside = check(outputs, answers, inputs, samples=2)  # counted once (slow here)
-    outside[5] = 3  # a float output with values outside [0, 1]: NaN
-    for tolerance in (None, 0, 4, 10):
-        ours = rewards_from_histograms_cuda(hist, outside, tolerance)
+    floats = outputs.astype(np.float32) / np.float32(255)
+    floats[5, 3, 4, 1] = 2.0  # a float output with a value outside [0, 1]: NaN
+    # 768 pixels: one block of 256 threads x 16 pixels, or three blocks of one pixel a thread
+    for batch, tolerance, per_thread in ((outputs, None, None), (floats, 4, 1)):
+        ours = rewards_cuda(batch, answers, inputs, samples=2, tolerance=tolerance,
+                            pixels_per_thread=per_thread)
         expected = reward(outputs, answers, inputs, samples_per_problem=2, tolerance=tolerance,
                           backend="numba").numpy()
-        expected[5] = np.nan
+        if batch is floats:
+            expected[5] = np.nan
         assert ours.dtype == np.float32
         # bit for bit (NaN where NaN)
         np.testing.assert_array_equal(ours, expected, err_msg=f"tolerance {tolerance}")
-    assert torch.is_tensor(torch.from_numpy(ours))
+    with pytest.raises(ValueError, match="tolerance"):
+        rewards_cuda(outputs, answers, inputs, samples=2, tolerance=11)
 
 
 @needs_simulator
@@ -189,7 +223,7 @@ def pass_in_a_simulator_process(test_file: str, keyword: str, expected: int) -> 
 
 @pytest.mark.skipif(SIMULATOR, reason="already inside the simulator")
 def test_cuda_sim_cases_pass_in_a_simulator_process():
-    pass_in_a_simulator_process(__file__, "cuda_sim", 10)
+    pass_in_a_simulator_process(__file__, "cuda_sim", 11)
 
 
 @pytest.mark.skipif(SIMULATOR, reason="the probe is for a real CUDA target")
