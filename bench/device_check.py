@@ -15,7 +15,9 @@ Sections, each recorded even when another fails (most important first):
    writes it; problems/s and the share of the copy-bandwidth floor;
 5. ``kernel``: the fused kernel's GPU time per grid width (CUDA events) with its counts
    checked, and where the host time of one ``reward`` call goes;
-6. ``memory``: what a process holds on the device per path (tables, prepared targets).
+6. ``launches``: ``reward`` as one launch against counts and rewards in two
+   (``bench/device_launches.py``);
+7. ``memory``: what a process holds on the device per path (tables, prepared targets).
 
 Sections 4-6 and the Markdown summary are in ``bench/device_figures.py``; the problems and
 helpers they share in ``bench/device_common.py``.
@@ -41,6 +43,10 @@ import numpy as np
 
 from bench.device_common import PROBLEMS_FILE, benchmark_problems, log, make_problems, synchronize
 from bench.device_figures import kernel_variants, markdown, memory, throughput
+from bench.device_launches import launches, markdown_rows
+
+#: Every section, in the order they run (``environment`` always runs).
+SECTIONS = ("environment", "exact", "sync", "throughput", "kernel", "launches", "memory")
 
 
 def section(results: dict, name: str, fn, *args) -> None:
@@ -227,6 +233,8 @@ def main(argv=None) -> int:
     parser.add_argument("--out", type=Path, required=True, help="folder for the summaries")
     parser.add_argument("--dry-run", action="store_true",
                         help="every section on the CPU at toy sizes (checks this script)")
+    parser.add_argument("--sections", default=",".join(SECTIONS),
+                        help=f"comma-separated sections to run (default: all of {SECTIONS})")
     parser.add_argument("--make-problems", action="store_true",
                         help=f"only write the real problems the GPU run reads to {PROBLEMS_FILE}")
     args = parser.parse_args(argv)
@@ -239,17 +247,26 @@ def main(argv=None) -> int:
               file=sys.stderr)
         return 2
     device = torch.device("cpu" if args.dry_run else "cuda")
+    chosen = [name.strip() for name in args.sections.split(",") if name.strip()]
+    unknown = sorted(set(chosen) - set(SECTIONS))
+    if unknown:
+        parser.error(f"unknown sections {unknown}: choose from {SECTIONS}")
     results: dict = {"dry_run": args.dry_run}
-    section(results, "environment", environment, device)
-    section(results, "exact", exact, device, args.dry_run)
-    section(results, "sync", sync_check, device, args.dry_run)
+    section(results, "environment", environment, device)  # always: the copy bandwidth
     copy_gbps = results["environment"].get("copy_gbps") or 1.0
-    section(results, "throughput", throughput, device, args.dry_run, copy_gbps)
-    section(results, "kernel", kernel_variants, device, args.dry_run)
-    section(results, "memory", memory, device)
+    arguments = {"exact": (exact, device, args.dry_run),
+                 "sync": (sync_check, device, args.dry_run),
+                 "throughput": (throughput, device, args.dry_run, copy_gbps),
+                 "kernel": (kernel_variants, device, args.dry_run),
+                 "launches": (launches, device, args.dry_run),
+                 "memory": (memory, device)}
+    for name in SECTIONS[1:]:
+        if name in chosen:
+            section(results, name, *arguments[name])
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "device_check.json").write_text(json.dumps(results, indent=1, default=str))
-    (args.out / "device_check.md").write_text(markdown(results))
+    (args.out / "device_check.md").write_text(
+        "\n".join([markdown(results), *markdown_rows(results.get("launches", {}))]) + "\n")
     log(f"wrote {args.out / 'device_check.json'} and device_check.md")
     failed = [k for k, v in results.items() if isinstance(v, dict) and "error" in v]
     return 1 if failed else 0

@@ -7,6 +7,7 @@
 #
 #     bash bench/device_check.sh            # on the GPU machine
 #     bash bench/device_check.sh --dry-run  # here, on the CPU: checks this script (< 1 min)
+#     DEVICE_CHECK_SECTIONS=launches DEVICE_CHECK_TESTS=0 bash bench/device_check.sh  # one section
 set -uo pipefail
 cd "$(dirname "$0")/.."
 REPO=$PWD
@@ -45,10 +46,12 @@ cp -r tests bench pyproject.toml "$RUN"/
 cd "$RUN" || exit 1
 status=0
 log "bench.device_check"
+SECTIONS=()  # DEVICE_CHECK_SECTIONS=launches,memory: those sections alone
+[ -n "${DEVICE_CHECK_SECTIONS:-}" ] && SECTIONS=(--sections "$DEVICE_CHECK_SECTIONS")
 if [ "$DRY" = 1 ]; then
-    $PY -m bench.device_check --out "$OUT" --dry-run || status=1
+    $PY -m bench.device_check --out "$OUT" --dry-run "${SECTIONS[@]}" || status=1
 else
-    $PY -m bench.device_check --out "$OUT" || status=1
+    $PY -m bench.device_check --out "$OUT" "${SECTIONS[@]}" || status=1
 fi
 if [ "$DRY" = 0 ] && [ "${DEVICE_CHECK_TESTS:-1}" = 1 ]; then
     log "the CUDA cases of the test suite (DEVICE_CHECK_TESTS=0 skips them)"
