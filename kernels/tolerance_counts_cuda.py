@@ -260,8 +260,9 @@ def _count(outputs, answers, inputs, samples, pixels_per_thread, tolerance: int)
     device = outputs.device
     hist = torch.zeros((n, 3, NUM_BINS), dtype=torch.int64, device=device)
     flags = torch.zeros((2, n), dtype=torch.int32, device=device)
-    rewards = torch.ones(n, dtype=torch.float32, device=device) if wants_rewards and not m \
-        else torch.empty(n, dtype=torch.float32, device=device) if wants_rewards else None
+    rewards = None
+    if wants_rewards:  # 1.0 for an image of no pixels, as the formula gives
+        rewards = (torch.empty if m else torch.ones)(n, dtype=torch.float32, device=device)
     if n and m:
         arrays = _kernel_arguments(layout, outputs, answers, inputs,
                                    lambda x: x.view(torch.int32))
@@ -290,11 +291,11 @@ def _no_rewards(device):
     writes none (made once)."""
     import torch
 
-    view = _NO_REWARDS.get(str(device))
-    if view is None:
-        view = _NO_REWARDS[str(device)] = cuda.as_cuda_array(
-            torch.zeros(1, dtype=torch.float32, device=device), sync=False)
-    return view
+    made = _NO_REWARDS.get(str(device))
+    if made is None:
+        tensor = torch.zeros(1, dtype=torch.float32, device=device)  # kept with its view
+        made = _NO_REWARDS[str(device)] = (tensor, cuda.as_cuda_array(tensor, sync=False))
+    return made[1]
 
 
 def _torch_float32():
