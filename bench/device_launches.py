@@ -93,7 +93,17 @@ def launches(device, dry: bool) -> dict:
     return {"rows": rows}
 
 
-def _steady(fn, out, a, i, calls: int = 200) -> float:
+def _steady(fn, out, a, i) -> float:
+    return _seconds_a_call(fn, out, a, i, calls=200, sync_each=False)
+
+
+def _latency(fn, out, a, i) -> float:
+    return _seconds_a_call(fn, out, a, i, calls=50, sync_each=True)
+
+
+def _seconds_a_call(fn, out, a, i, calls: int, sync_each: bool) -> float:
+    """Seconds a call over ``calls`` calls after a warm-up, synchronising after each call
+    (``sync_each``) or once at the end."""
     import torch
 
     fn(out, a, i)
@@ -101,19 +111,9 @@ def _steady(fn, out, a, i, calls: int = 200) -> float:
     start = time.perf_counter()
     for _ in range(calls):
         fn(out, a, i)
+        if sync_each:
+            torch.cuda.synchronize()
     torch.cuda.synchronize()
-    return (time.perf_counter() - start) / calls
-
-
-def _latency(fn, out, a, i, calls: int = 50) -> float:
-    import torch
-
-    fn(out, a, i)
-    torch.cuda.synchronize()
-    start = time.perf_counter()
-    for _ in range(calls):
-        fn(out, a, i)
-        torch.cuda.synchronize()
     return (time.perf_counter() - start) / calls
 
 
