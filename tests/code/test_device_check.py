@@ -2,7 +2,7 @@
 
 A GPU is lent to this project rarely and for minutes: the script must work the first time.
 The dry run exercises every section (environment, exact counts, synchronisation check,
-throughput with the kornia baseline, kernel tuning, memory) at toy sizes and writes both
+throughput with the kornia baseline, kernel tuning, launches, memory) at toy sizes and writes both
 summaries.
 """
 
@@ -30,3 +30,20 @@ def test_device_check_dry_run_writes_both_summaries(tmp_path):
     paths = {row["path"] for row in results["throughput"]["rows"]}
     assert {"torch uint8", "kornia float32"} <= paths
     assert "Throughput" in (tmp_path / "device_check.md").read_text()
+
+
+def test_device_check_runs_the_sections_asked_for_and_refuses_unknown_ones(tmp_path):
+    """``DEVICE_CHECK_SECTIONS`` (``--sections``) runs those sections alone, plus the
+    environment: what a short second call on a GPU machine uses."""
+    env = dict(os.environ, OUT=str(tmp_path), PYTHON=sys.executable,
+               DEVICE_CHECK_SECTIONS="launches,memory")
+    run = subprocess.run(["bash", "bench/device_check.sh", "--dry-run"], cwd=ROOT, env=env,
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    results = json.loads((tmp_path / "device_check.json").read_text())
+    assert set(results["seconds"]) == {"environment", "launches", "memory"}
+    assert results["launches"] == {"skipped": "no CUDA device (dry run)"}
+    bad = subprocess.run([sys.executable, "-m", "bench.device_check", "--dry-run", "--out",
+                          str(tmp_path), "--sections", "exact,kernels"], cwd=ROOT,
+                         capture_output=True, text=True, timeout=120)
+    assert bad.returncode == 2 and "unknown sections ['kernels']" in bad.stderr
