@@ -42,7 +42,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import cuda, int32, int64
+from numba import cuda, int32
 from numba.core import config
 
 from paintkit.kernels.tolerance_bins import BIN_THRESHOLDS, NUM_BINS
@@ -69,18 +69,10 @@ VARIANTS = (
     ("shipped kernel, NHWC uint8 (words), with rewards", {"shipped": "words", "tolerance": -1}),
 )
 
-# the rounding intrinsics (NumPy float32 operations in the simulator) as the shipped kernel's
+# the rounding intrinsics (NumPy float32 operations in the simulator), the Lab loads, bins and
+# byte unpacking as the shipped kernel's
+from paintkit.kernels import tolerance_counts_cuda_kernels as shipped  # noqa: E402
 from paintkit.kernels.tolerance_counts_cuda_kernels import _add, _mul, _sub  # noqa: E402
-
-if _SIMULATOR:
-
-    def _as_float(bits):
-        return np.array([bits], np.int64).astype(np.uint32).view(np.float32)[0]
-
-else:
-    from numba.cuda import libdevice
-
-    _as_float = libdevice.int_as_float
 
 _KERNELS: dict = {}
 
@@ -99,33 +91,26 @@ def _build(pair: bool, sqrt_bins: bool, warp_atomics: bool, words: bool,
            max_registers: int | None = None, two_sites: bool = False):
     @cuda.jit(device=True)
     def lab_of(table, pairs, code):
-        if pair:
-            w0 = pairs[code, 0]
-            w1 = pairs[code, 1]
-            return (_as_float(int32(w0 & 0xFFFFFFFF)), _as_float(int32(w0 >> 32)),
-                    _as_float(int32(w1 & 0xFFFFFFFF)))
+        if pair:  # the shipped kernel's two 8-byte loads
+            return shipped._lab(pairs, code)
         return table[code, 0], table[code, 1], table[code, 2]
 
     @cuda.jit(device=True)
     def bin_of(lo, ao, bo, lx, ax, bx):
+        if not sqrt_bins:  # the shipped kernel's eleven compares
+            return shipped._bin(lo, ao, bo, lx, ax, bx)
         dl = _sub(lo, lx)
         da = _sub(ao, ax)
         db = _sub(bo, bx)
         d2 = _add(_add(_mul(dl, dl), _mul(da, da)), _mul(db, db))
         thresholds = cuda.const.array_like(_T)
-        if sqrt_bins:
-            b = int32(math.sqrt(d2)) + 1
-            if b > NUM_BINS - 1:
-                b = NUM_BINS - 1
-            while b > 0 and not d2 > thresholds[b - 1]:
-                b -= 1
-            while b < NUM_BINS - 1 and d2 > thresholds[b]:
-                b += 1
-            return b
-        b = 0
-        for j in range(NUM_BINS - 1):
-            if d2 > thresholds[j]:
-                b += 1
+        b = int32(math.sqrt(d2)) + 1
+        if b > NUM_BINS - 1:
+            b = NUM_BINS - 1
+        while b > 0 and not d2 > thresholds[b - 1]:
+            b -= 1
+        while b < NUM_BINS - 1 and d2 > thresholds[b]:
+            b += 1
         return b
 
     @cuda.jit(device=True)
@@ -170,11 +155,6 @@ def _build(pair: bool, sqrt_bins: bool, warp_atomics: bool, words: bool,
             add(counts, warp, 2 * NUM_BINS + bin_oi)
         return ze, zk, zc
 
-    @cuda.jit(device=True)
-    def byte_at(w0, w1, w2, j):
-        word = w0 if j < 4 else (w1 if j < 8 else w2)
-        return (int64(word) >> (8 * (j % 4))) & 0xFF
-
     options = {} if max_registers is None or _SIMULATOR else {"max_registers": max_registers}
 
     @cuda.jit(**options)
@@ -194,13 +174,9 @@ def _build(pair: bool, sqrt_bins: bool, warp_atomics: bool, words: bool,
                 a0, a1, a2 = ans[k, 3 * q], ans[k, 3 * q + 1], ans[k, 3 * q + 2]
                 i0, i1, i2 = inp[k, 3 * q], inp[k, 3 * q + 1], inp[k, 3 * q + 2]
                 for j in range(4):
-                    c = 3 * j
-                    code_o = int32((byte_at(o0, o1, o2, c) << 16)
-                                   | (byte_at(o0, o1, o2, c + 1) << 8) | byte_at(o0, o1, o2, c + 2))
-                    code_a = int32((byte_at(a0, a1, a2, c) << 16)
-                                   | (byte_at(a0, a1, a2, c + 1) << 8) | byte_at(a0, a1, a2, c + 2))
-                    code_i = int32((byte_at(i0, i1, i2, c) << 16)
-                                   | (byte_at(i0, i1, i2, c + 1) << 8) | byte_at(i0, i1, i2, c + 2))
+                    code_o = shipped._word_code(o0, o1, o2, j)
+                    code_a = shipped._word_code(a0, a1, a2, j)
+                    code_i = shipped._word_code(i0, i1, i2, j)
                     zeros = one_pixel(table, pairs, code_o, code_a, code_i, counts, warp, zeros)
         else:  # out, ans, inp: uint8 (N, M, 3)
             for p in range(cuda.blockIdx.x * THREADS + cuda.threadIdx.x, out.shape[1], step):

@@ -14,6 +14,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -32,7 +34,7 @@ def test_device_check_dry_run_writes_both_summaries(tmp_path):
     assert "Throughput" in (tmp_path / "device_check.md").read_text()
 
 
-def test_device_check_runs_the_sections_asked_for_and_refuses_unknown_ones(tmp_path):
+def test_device_check_runs_the_sections_asked_for_and_refuses_unknown_ones(tmp_path, capsys):
     """``DEVICE_CHECK_SECTIONS`` (``--sections``) runs those sections alone, plus the
     environment: what a short second call on a GPU machine uses."""
     env = dict(os.environ, OUT=str(tmp_path), PYTHON=sys.executable,
@@ -43,7 +45,9 @@ def test_device_check_runs_the_sections_asked_for_and_refuses_unknown_ones(tmp_p
     results = json.loads((tmp_path / "device_check.json").read_text())
     assert set(results["seconds"]) == {"environment", "launches", "memory"}
     assert results["launches"] == {"skipped": "no CUDA device (dry run)"}
-    bad = subprocess.run([sys.executable, "-m", "bench.device_check", "--dry-run", "--out",
-                          str(tmp_path), "--sections", "exact,kernels"], cwd=ROOT,
-                         capture_output=True, text=True, timeout=120)
-    assert bad.returncode == 2 and "unknown sections ['kernels']" in bad.stderr
+    from bench.device_check import main
+
+    with pytest.raises(SystemExit) as refused:
+        main(["--dry-run", "--out", str(tmp_path), "--sections", "exact,kernels"])
+    assert refused.value.code == 2
+    assert "unknown sections ['kernels']" in capsys.readouterr().err
