@@ -45,11 +45,16 @@ import numpy as np
 from numba import cuda, int32
 from numba.core import config
 
+# the shipped kernel's sizes, rounding intrinsics (NumPy float32 operations in the simulator),
+# Lab loads and byte unpacking. Device code that uses ``cuda.*`` (bins, atomics, the block
+# flush) is written here again: Numba's simulator swaps in its fake ``cuda`` for the module
+# of the kernel it runs, and a device function of another module that reads ``cuda`` races
+# with the simulated threads leaving it
+from paintkit.kernels import tolerance_counts_cuda_kernels as shipped
 from paintkit.kernels.tolerance_bins import BIN_THRESHOLDS, NUM_BINS
+from paintkit.kernels.tolerance_counts_cuda_kernels import _WARPS, THREADS, _add, _mul, _sub
+from paintkit.kernels.tolerance_counts_cuda_kernels import SLOTS as _SLOTS
 
-THREADS = 256
-_WARPS = THREADS // 32
-_SLOTS = 3 * NUM_BINS
 _SIMULATOR = bool(config.ENABLE_CUDASIM)
 _T = BIN_THRESHOLDS.astype(np.float32)
 
@@ -69,10 +74,6 @@ VARIANTS = (
     ("shipped kernel, NHWC uint8 (words), with rewards", {"shipped": "words", "tolerance": -1}),
 )
 
-# the rounding intrinsics (NumPy float32 operations in the simulator), the Lab loads, bins and
-# byte unpacking as the shipped kernel's
-from paintkit.kernels import tolerance_counts_cuda_kernels as shipped  # noqa: E402
-from paintkit.kernels.tolerance_counts_cuda_kernels import _add, _mul, _sub  # noqa: E402
 
 _KERNELS: dict = {}
 
@@ -97,20 +98,24 @@ def _build(pair: bool, sqrt_bins: bool, warp_atomics: bool, words: bool,
 
     @cuda.jit(device=True)
     def bin_of(lo, ao, bo, lx, ax, bx):
-        if not sqrt_bins:  # the shipped kernel's eleven compares
-            return shipped._bin(lo, ao, bo, lx, ax, bx)
         dl = _sub(lo, lx)
         da = _sub(ao, ax)
         db = _sub(bo, bx)
         d2 = _add(_add(_mul(dl, dl), _mul(da, da)), _mul(db, db))
         thresholds = cuda.const.array_like(_T)
-        b = int32(math.sqrt(d2)) + 1
-        if b > NUM_BINS - 1:
-            b = NUM_BINS - 1
-        while b > 0 and not d2 > thresholds[b - 1]:
-            b -= 1
-        while b < NUM_BINS - 1 and d2 > thresholds[b]:
-            b += 1
+        if sqrt_bins:
+            b = int32(math.sqrt(d2)) + 1
+            if b > NUM_BINS - 1:
+                b = NUM_BINS - 1
+            while b > 0 and not d2 > thresholds[b - 1]:
+                b -= 1
+            while b < NUM_BINS - 1 and d2 > thresholds[b]:
+                b += 1
+            return b
+        b = 0
+        for j in range(NUM_BINS - 1):
+            if d2 > thresholds[j]:
+                b += 1
         return b
 
     @cuda.jit(device=True)

@@ -32,7 +32,6 @@ from paintkit.kernels.tolerance_counts_cuda_kernels import (
 __all__ = ["THREADS", "cuda_kernel_available", "interleaved_lab_table", "memory_layout",
            "rewards_cuda", "tolerance_histograms_cuda"]
 
-_SLOTS = SLOTS
 #: Pixels each thread handles (grid-stride): 64 where the grid still has ``_FULL_GRID``
 #: blocks, else 16. On an H200, 64 counted a noisy 1024² batch of 64 in 0.63-0.64 ms
 #: against 0.65-0.67 for 16; a smaller grid leaves SMs idle.
@@ -104,13 +103,13 @@ def _probe() -> bool:
     try:
         pixel = cuda.to_device(np.zeros((1, 1, 3), np.uint8))
         pairs = cuda.to_device(np.zeros((1, 2), np.int64))
-        hist = cuda.to_device(np.zeros((1, _SLOTS), np.int64))
+        hist = cuda.to_device(np.zeros((1, SLOTS), np.int64))
         flags = cuda.to_device(np.zeros((2, 1), np.int32))
         rewards = cuda.to_device(np.zeros(1, np.float32))
         count_kernel("pixels", False)[(1, 1), THREADS](pixel, pixel, pixel, pairs, 1, 0, hist,
                                                        flags, -1, rewards)
         cuda.synchronize()
-        expected = np.zeros(_SLOTS, np.int64)
+        expected = np.zeros(SLOTS, np.int64)
         expected[[NUM_BINS, 2 * NUM_BINS]] = 1  # a kept pixel: bin 0, preservation and changed
         return hist.copy_to_host()[0].tolist() == expected.tolist() \
             and rewards.copy_to_host().tolist() == [1.0]  # no edit region, all kept: IoU 1
@@ -252,7 +251,7 @@ def _count(outputs, answers, inputs, samples, pixels_per_thread, tolerance: int)
             out, ans, inp = _kernel_arguments(layout, outputs, answers, inputs,
                                               lambda x: x.view(np.int32))
             kernel[(blocks, n), THREADS](out, ans, inp, interleaved_lab_table().view(np.int64),
-                                         samples, 0, hist.reshape(n, _SLOTS), flags, tolerance,
+                                         samples, 0, hist.reshape(n, SLOTS), flags, tolerance,
                                          rewards)
         return hist, flags, rewards if wants_rewards else None
     import torch
@@ -267,7 +266,7 @@ def _count(outputs, answers, inputs, samples, pixels_per_thread, tolerance: int)
         arrays = _kernel_arguments(layout, outputs, answers, inputs,
                                    lambda x: x.view(torch.int32))
         with cuda.gpus[device_index(device)]:
-            o, a, i, h, f = numba_views((*arrays, hist.view(n, _SLOTS), flags))
+            o, a, i, h, f = numba_views((*arrays, hist.view(n, SLOTS), flags))
             r = numba_views((rewards,))[0] if wants_rewards else _no_rewards(device)
             t = _table_view(device)
             stream = stream_of(device)
