@@ -28,8 +28,9 @@ import threading
 import numpy as np
 from numba import njit, prange
 
-__all__ = ["LINEAR_SRGB", "NUM_COLOURS", "canonical_bins", "canonical_delta_e",
-           "canonical_lab", "canonical_lab_table", "cbrt_canonical", "lab_of_rgb_canonical"]
+__all__ = ["LINEAR_SRGB", "NUM_COLOURS", "bins_of_lab", "canonical_bins", "canonical_delta_e",
+           "canonical_lab", "canonical_lab_of_colours", "canonical_lab_table", "cbrt_canonical",
+           "lab_of_rgb_canonical"]
 
 #: float64 ``(256,)``: linear-light value of each 8-bit sRGB code, the float64 nearest to
 #: ``c / 12.92`` (``c <= 0.04045``) or ``((c + 0.055) / 1.055) ** 2.4`` with ``c = v / 255``
@@ -237,5 +238,26 @@ def canonical_delta_e(lab_a: np.ndarray, lab_b: np.ndarray) -> np.ndarray:
 
 def canonical_bins(rgb_a: np.ndarray, rgb_b: np.ndarray, num_bins: int = 12) -> np.ndarray:
     """``min(ceil(ΔE), num_bins - 1)`` of two uint8 ``(..., 3)`` arrays, int64 ``(...)``."""
-    d = canonical_delta_e(canonical_lab(rgb_a), canonical_lab(rgb_b))
+    return bins_of_lab(canonical_lab(rgb_a), canonical_lab(rgb_b), num_bins)
+
+
+def bins_of_lab(lab_a: np.ndarray, lab_b: np.ndarray, num_bins: int = 12) -> np.ndarray:
+    """:func:`canonical_bins` from the canonical Lab ``(..., 3)`` of both sides (a side
+    shared by several comparisons is converted once)."""
+    d = canonical_delta_e(lab_a, lab_b)
     return np.minimum(np.ceil(d), num_bins - 1).astype(np.int64)
+
+
+def canonical_lab_of_colours(rgb: np.ndarray) -> np.ndarray:
+    """:func:`canonical_lab` of uint8 ``(N, 3)`` pixels that repeat a few colours (an
+    answer's or input's pixels): each distinct colour converted once, float32 ``(N, 3)``.
+    Same values as :func:`canonical_lab` (one colour, one Lab); faster when there are
+    hundreds of pixels and at most a quarter as many colours."""
+    if rgb.shape[0] < 256:
+        return canonical_lab(rgb)
+    codes = (rgb[:, 0].astype(np.int32) << 16) | (rgb[:, 1].astype(np.int32) << 8) | rgb[:, 2]
+    colours, where = np.unique(codes, return_inverse=True)
+    if 4 * colours.size > codes.size:
+        return canonical_lab(rgb)
+    distinct = np.stack([colours >> 16, (colours >> 8) & 255, colours & 255], axis=-1)
+    return canonical_lab(distinct.astype(np.uint8))[where]

@@ -41,7 +41,7 @@ from paintkit.kernels.lab import (
     linear_row,
     srgb_to_lab_torch,
 )
-from paintkit.kernels.lab_canonical import canonical_bins
+from paintkit.kernels.lab_canonical import bins_of_lab, canonical_lab, canonical_lab_of_colours
 from paintkit.kernels.read_only import read_only
 from paintkit.kernels.tolerance_counts_torch import (
     changed_mask_torch,
@@ -329,17 +329,19 @@ def tolerance_histograms_numba(
 def _count_guard_band(p, outputs, answers, inputs, hist, bins, near_idx, near_n) -> None:
     """Count problem ``p``'s guard-band pixels from the canonical arithmetic (module
     docstring); when a chunk listed more than its buffer holds, recount the whole problem
-    that way."""
+    that way. The output's Lab is converted once for both ΔE, the answer's and input's once
+    per colour (they repeat a few colours)."""
     o, a, i = outputs[p].reshape(-1, 3), answers[p].reshape(-1, 3), inputs[p].reshape(-1, 3)
     if (near_n[p] > near_idx.shape[2]).any():  # adversarial images: all pixels, exactly
         flat = np.arange(o.shape[0])
         hist[p] = 0
     else:
         flat = np.concatenate([near_idx[p, c, :near_n[p, c]] for c in range(near_n.shape[1])])
-    o, a, i = o[flat], a[flat], i[flat]
-    bin_oa = canonical_bins(o, a, NUM_BINS)
-    bin_oi = canonical_bins(o, i, NUM_BINS)
-    edit = (a != i).any(axis=-1)
+    o, a, i = (np.take(x, flat, axis=0) for x in (o, a, i))  # rows: one copy each, not per pixel
+    lab_o = canonical_lab(o)
+    bin_oa = bins_of_lab(lab_o, canonical_lab_of_colours(a), NUM_BINS)
+    bin_oi = bins_of_lab(lab_o, canonical_lab_of_colours(i), NUM_BINS)
+    edit = (a[:, 0] != i[:, 0]) | (a[:, 1] != i[:, 1]) | (a[:, 2] != i[:, 2])
     hist[p, HIST_EDIT] += np.bincount(bin_oa[edit], minlength=NUM_BINS)
     hist[p, HIST_PRESERVATION] += np.bincount(bin_oa[~edit], minlength=NUM_BINS)
     hist[p, HIST_CHANGED] += np.bincount(bin_oi, minlength=NUM_BINS)

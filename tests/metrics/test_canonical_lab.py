@@ -20,6 +20,7 @@ from paintkit.kernels.lab_canonical import (
     LINEAR_SRGB,
     NUM_COLOURS,
     canonical_lab,
+    canonical_lab_of_colours,
     canonical_lab_table,
     cbrt_canonical,
 )
@@ -97,3 +98,15 @@ def test_canonical_lab_stays_close_to_the_papers_float32_formulas(rng):
     rgb = rng.integers(0, 256, (1 << 18, 3), dtype=np.uint8)
     d = canonical_lab(rgb).astype(np.float64) - oracle.paper_lab(rgb)
     assert float(np.sqrt((d * d).sum(-1)).max()) < 2e-4
+
+
+@pytest.mark.parametrize("pixels, colours", [(100, 4), (4096, 16), (4096, 4096), (1000, 251)])
+def test_lab_of_repeated_colours_is_the_lab_of_each_pixel(pixels, colours):
+    # few pixels (converted directly), a palette (each colour once), all distinct (directly
+    # again) and just past a quarter distinct: the same bits in every case
+    rng = np.random.default_rng(pixels + colours)
+    palette = rng.integers(0, 256, (colours, 3), dtype=np.uint8)
+    rgb = palette[rng.integers(0, colours, pixels)]
+    got = canonical_lab_of_colours(rgb)
+    assert got.dtype == np.float32 and got.shape == (pixels, 3)
+    assert np.array_equal(got.view(np.uint32), canonical_lab(rgb).view(np.uint32))

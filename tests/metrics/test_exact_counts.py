@@ -107,6 +107,17 @@ def test_a_buffer_overflow_recounts_the_whole_problem_exactly():
     _check_exact(_numba_one_chunk, outputs, answers, inputs)
 
 
+@pytest.mark.parametrize("kernel", [_numba, _numba_one_chunk], ids=["numba", "numba-one-chunk"])
+def test_a_palette_guard_band_converts_each_colour_once_and_counts_exactly(kernel):
+    # 8 near-integer pairs, each on 128 pixels of every row: thousands of guard-band pixels
+    # whose answers and inputs hold 8 colours (the recount's Lab per colour, not per pixel)
+    outputs, answers, inputs = adversarial_batch()
+    pick = np.arange(8).repeat(128)
+    outputs, answers, inputs = (np.ascontiguousarray(np.repeat(x[:, :, pick], 4, axis=1))
+                                for x in (outputs, answers, inputs))
+    _check_exact(kernel, outputs, answers, inputs)
+
+
 def test_diff_bins_use_the_canonical_arithmetic_too():
     outputs, answers, inputs = adversarial_batch()
     _, bins = tolerance_histograms_numba(outputs, answers, inputs, return_bins=True)
