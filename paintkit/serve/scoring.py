@@ -1,12 +1,13 @@
 """One batch of decoded images -> rewards: :func:`paintkit.metrics.reward` on prepared targets.
 
-Items gathered from concurrent requests are grouped by problem and tolerance (the G samples
-of a prompt share one prepared target) and each group is one call of ``reward`` with
-``samples_per_problem = G``: the reward is the in-process reward by construction. The 11
-per-tolerance IoUs, when asked for, come from the same update step
-(:func:`paintkit.metrics.tolerance_statistics`), as float32 of its float64 figures (what
-``reward(..., tolerance=t)`` returns for each t). A group whose scoring raises fails only its
-own items.
+Items gathered from concurrent requests are grouped by tolerance and problem (the G samples
+of a prompt share one prepared target); each problem's group is one call of ``reward`` with
+``samples_per_problem = G``, or on the CPU all problems of one tolerance are one call (a
+target per image): the reward is the in-process reward by construction (a problem's counts
+do not depend on the others in its call). The 11 per-tolerance IoUs, when asked for, come
+from the same update step (:func:`paintkit.metrics.tolerance_statistics`), as float32 of its
+float64 figures (what ``reward(..., tolerance=t)`` returns for each t). A problem whose
+scoring raises fails only its own items.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from paintkit.kernels import numba_lock
 from paintkit.metrics.fit import fit_output
 from paintkit.metrics.reward import reward
 from paintkit.metrics.score import tolerance_statistics
+from paintkit.metrics.targets import Targets
 
 
 @dataclass
@@ -63,43 +65,81 @@ def _outputs(images: list, device):
 
 
 def score_group(images: list, target, device, tolerance: int | None = None,
-                figures: bool = False):
-    """Rewards float32 ``(G,)`` of ``G`` images (already fitted) of one problem, and their
-    per-tolerance IoUs float32 ``(G, 11)`` when ``figures`` (else None)."""
+                figures: bool = False, samples: int | None = None):
+    """Rewards float32 ``(G,)`` of ``G`` images (already fitted), and their per-tolerance
+    IoUs float32 ``(G, 11)`` when ``figures`` (else None). ``samples``: images per problem
+    of ``target`` (None: all ``G``, of its one problem; 1: one problem per image)."""
     import torch  # heavy: loaded on first use
 
     outputs = _outputs(images, device)
     with numba_lock():
-        value = reward(outputs, target, samples_per_problem=len(images), tolerance=tolerance)
+        samples = len(images) if samples is None else samples
+        value = reward(outputs, target, samples_per_problem=samples, tolerance=tolerance)
         iou = None
         if figures:
-            stats = tolerance_statistics(outputs, target, samples_per_problem=len(images)).stats
+            stats = tolerance_statistics(outputs, target, samples_per_problem=samples).stats
             iou = stats.figures(torch.float64)["iou"].to(torch.float32)
     return value, iou
 
 
 def score_items(items: list[ScoreItem], device) -> list:
-    """Per item a result dict ``{"problem_id", "reward", "iou"?}`` or the exception its
-    group raised."""
-    groups: dict = {}
-    for k, item in enumerate(items):
-        groups.setdefault((id(item.target), item.tolerance), []).append(k)
+    """Per item a result dict ``{"problem_id", "reward", "iou"?}`` or the exception that
+    failed it.
+
+    On a CUDA device each problem's items are one call (its prepared target stays cached
+    on the device). On the CPU the items of one tolerance are one call whatever their
+    problems (a list of their answers and inputs, not copied): a call costs about 0.2 ms
+    besides its kernels, which a batch of several problems then pays once; if that call
+    raises, each problem is scored alone, so only the failing problem's items fail."""
     results: list = [None] * len(items)
-    for (_, tolerance), rows in groups.items():
-        target = items[rows[0]].target
+    images: list = [None] * len(items)
+    problems: dict = {}
+    for k, item in enumerate(items):
         try:
-            size = target.answer_size(0)
-            images = [fit_output(items[k].image, size, items[k].fit) for k in rows]
-            value, iou = score_group(images, target, device, tolerance,
-                                     any(items[k].figures for k in rows))
-            value = value.cpu()
-        except Exception as exc:  # noqa: BLE001 - reported to this group's requests only
-            for k in rows:
-                results[k] = exc
+            images[k] = fit_output(item.image, item.target.answer_size(0), item.fit)
+        except Exception as exc:  # noqa: BLE001 - reported to this item's request only
+            results[k] = exc
             continue
-        for j, k in enumerate(rows):
-            result = {"problem_id": items[k].problem_id, "reward": float(value[j])}
-            if items[k].figures:
-                result["iou"] = [float(v) for v in iou[j].cpu()]
-            results[k] = result
+        problems.setdefault((item.tolerance, id(item.target)), []).append(k)
+    if device.type == "cpu":
+        by_tolerance: dict = {}
+        for (tolerance, _), rows in problems.items():
+            by_tolerance.setdefault(tolerance, []).append(rows)
+        for tolerance, groups in by_tolerance.items():
+            if len(groups) > 1 and _score_rows(items, images, results, sum(groups, []),
+                                               tolerance, device, combined=True):
+                continue
+            for rows in groups:
+                _score_rows(items, images, results, rows, tolerance, device)
+    else:
+        for (tolerance, _), rows in problems.items():
+            _score_rows(items, images, results, rows, tolerance, device)
     return results
+
+
+def _score_rows(items: list[ScoreItem], images: list, results: list, rows: list[int],
+                tolerance: int | None, device, combined: bool = False) -> bool:
+    """Score ``items[rows]`` in one call into ``results``; True if it did. ``combined``:
+    the rows name several problems (a target per row); a failure then writes nothing and
+    returns False (the caller scores each problem alone)."""
+    target = items[rows[0]].target
+    if combined:
+        target = Targets([items[k].target.answers[0] for k in rows],
+                         [items[k].target.inputs[0] for k in rows])
+    try:
+        value, iou = score_group([images[k] for k in rows], target, device, tolerance,
+                                 any(items[k].figures for k in rows),
+                                 samples=1 if combined else len(rows))
+        value = value.cpu()
+    except Exception as exc:  # noqa: BLE001 - reported to these items' requests only
+        if combined:
+            return False
+        for k in rows:
+            results[k] = exc
+        return True
+    for j, k in enumerate(rows):
+        result = {"problem_id": items[k].problem_id, "reward": float(value[j])}
+        if items[k].figures:
+            result["iou"] = [float(v) for v in iou[j].cpu()]
+        results[k] = result
+    return True
