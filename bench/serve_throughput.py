@@ -24,12 +24,12 @@ Every case is warmed up first (targets prepared on both sides), and the cases of
 count are run ``--rounds`` times in turn (in-process, then each HTTP path), so that a burst
 of other work on a shared machine hits both sides. Printed, as medians over the rounds:
 rewards/s over all threads, p50/p99 latency per reward, the service/in-process ratio (the
-median of each round's ratio), and CPU time per reward (ms) of the service's process and
-of this process (the clients, or the in-process reward): on one machine both share the same
-cores, so the clients' CPU is paid out of the service's throughput; ``in-process CPU /
-service CPU`` is what the ratio would be with the clients on other cores. Then what one
-image costs on the way (base64, JSON) measured alone. On a shared machine read the ratios
-and CPU times, not the absolute rates.
+median of each round's ratio, then the lowest and highest round's), and CPU time per reward
+(ms) of the service's process and of this process (the clients, or the in-process reward):
+on one machine both share the same cores, so the clients' CPU is paid out of the service's
+throughput; ``in-process CPU / service CPU`` is what the ratio would be with the clients on
+other cores. Then what one image costs on the way (base64, JSON) measured alone. On a shared
+machine read the ratios and CPU times, not the absolute rates.
 """
 
 from __future__ import annotations
@@ -164,7 +164,8 @@ def bench_size(size: int, args, url: str, server_pid: int) -> None:
             got = median_case(rounds[name])
             ratios = [g["rate"] / b["rate"] for g, b in zip(rounds[name], rounds["in-process"],
                                                              strict=True)]
-            ratio = "-" if "unscored" in name else f"{float(np.median(ratios)):.2f}"
+            ratio = "-" if "unscored" in name else \
+                f"{float(np.median(ratios)):.2f} ({min(ratios):.2f}-{max(ratios):.2f})"
             alone = "" if "unscored" in name else f"{base['client_cpu'] / got['server_cpu']:.2f}"
             print(f"| {size}² | {clients} | {name} | {got['rate']:.1f} | {got['p50']:.0f} | "
                   f"{got['p99']:.0f} | {ratio} | {got['server_cpu']:.2f} | "
@@ -204,7 +205,7 @@ def main() -> None:
             time.sleep(0.1)
         print(f"load average {os.getloadavg()[0]:.1f}; service {url}, "
               f"max-wait {'default' if args.max_wait_ms is None else args.max_wait_ms} ms")
-        print("| size | clients | path | rewards/s | p50 ms | p99 ms | x in-process | "
+        print("| size | clients | path | rewards/s | p50 ms | p99 ms | x in-process (rounds) | "
               "service CPU ms | this process CPU ms | in-process CPU / service CPU |")
         print("|---|---|---|---|---|---|---|---|---|---|")
         for size in (int(s) for s in args.sizes.split(",")):
