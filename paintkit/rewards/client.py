@@ -1,6 +1,7 @@
 """``RewardClient``: a ``paintkit serve`` reward service from Python, synchronous or asyncio.
 
-One client keeps its connections open (a thread-safe pool, urllib3); the asyncio methods
+One client keeps its connections open (a thread-safe pool of the standard library's
+``http.client`` connections, :mod:`paintkit.rewards.connections`); the asyncio methods
 run the same requests in the client's own threads (the GIL is released while bytes move),
 so a trainer's event loop never blocks on one. A raw image goes out as the array's own
 memory (no ``tobytes``, no join into a request buffer). A request answered 408, 429 or 5xx,
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import binascii
+import http.client
 import json
 import os
 import threading
@@ -28,10 +30,9 @@ import numpy as np
 
 from paintkit.io.png_encode import encode_png
 from paintkit.metrics.coerce import as_images, is_tensor, tensor_to_uint8_nhwc
+from paintkit.rewards.connections import ConnectionPool, Response
 
 if TYPE_CHECKING:
-    import urllib3
-
     from paintkit.types import ImageBatch, ImageLike
 
 _JSON = {"content-type": "application/json"}
@@ -82,7 +83,7 @@ def encode_item(problem_id: str, image: np.ndarray, encoding: str) -> bytes:
                      extra, b"}}"))
 
 
-def retry_delay(response: urllib3.BaseHTTPResponse | None, attempt: int,
+def retry_delay(response: Response | None, attempt: int,
                 backoff: float) -> float:
     """Seconds to wait before retry ``attempt + 1``: the server's ``Retry-After`` (seconds)
     when it gives one, else exponential backoff."""
@@ -95,18 +96,18 @@ def retry_delay(response: urllib3.BaseHTTPResponse | None, attempt: int,
     return backoff * (2 ** attempt)
 
 
-def _json(response: urllib3.BaseHTTPResponse) -> Any:
+def _json(response: Response) -> Any:
     return json.loads(response.data)
 
 
-def _detail(response: urllib3.BaseHTTPResponse) -> str:
+def _detail(response: Response) -> str:
     try:
         return str(_json(response).get("error"))
     except (ValueError, AttributeError):
         return response.data[:200].decode("utf-8", "replace")
 
 
-def _results(response: urllib3.BaseHTTPResponse, problem_ids: Sequence[str],
+def _results(response: Response, problem_ids: Sequence[str],
              tolerance_figures: bool) -> np.ndarray | tuple[np.ndarray, np.ndarray]:
     """Rewards float32 ``(B,)`` (and IoUs ``(B, 11)``) from a batch response."""
     body = _json(response)
@@ -170,7 +171,7 @@ class RewardClient:
         self.max_retries, self.retry_backoff, self.timeout = max_retries, retry_backoff, timeout
         self.encoding, self.fit, self.batch = encoding, fit, batch
         self.max_connections = max_connections
-        self._pool: urllib3.HTTPConnectionPool | None = None
+        self._pool: ConnectionPool | None = None
         self._threads: ThreadPoolExecutor | None = None
         self._lock = threading.Lock()
 
@@ -231,8 +232,8 @@ class RewardClient:
         path = f"/v1/score/{quote(str(problem_id), safe='@')}?{urlencode(params)}"
         return path, body, {"content-type": kind}
 
-    def _check(self, response: urllib3.BaseHTTPResponse, attempt: int
-               ) -> urllib3.BaseHTTPResponse | None:
+    def _check(self, response: Response, attempt: int
+               ) -> Response | None:
         """None when ``response`` is to be retried; raises when it is final and bad."""
         if response.status == 200:
             return response
@@ -244,33 +245,24 @@ class RewardClient:
         raise RemoteRewardError(message)
 
     # -- synchronous ---------------------------------------------------------------------
-    def _connections(self) -> urllib3.HTTPConnectionPool:
-        import urllib3
-
+    def _connections(self) -> ConnectionPool:
         with self._lock:
             if self._pool is None:
-                self._pool = urllib3.connection_from_url(
-                    self.url, maxsize=self.max_connections, retries=False,
-                    timeout=urllib3.Timeout(connect=self.timeout, read=self.timeout),
-                    headers=self._headers)
+                self._pool = ConnectionPool(self.url, maxsize=self.max_connections,
+                                            timeout=self.timeout, headers=self._headers)
             return self._pool
 
     def post(self, path: str, body: bytes | memoryview | list,
-             headers: dict[str, str] | None = None) -> urllib3.BaseHTTPResponse:
+             headers: dict[str, str] | None = None) -> Response:
         """POST ``body`` to ``path`` with the retry policy; the final 200 response (its
         ``data`` read). ``body``: bytes or any buffer (sent as is), or a list of them sent
         one after the other (then ``headers`` must give its ``content-length``)."""
-        import urllib3
-
         pool = self._connections()
-        headers = {**self._headers, **(headers or {})}
-        payload: Any = body  # any buffer goes to the socket as is (urllib3 checks at run time)
         for attempt in range(self.max_retries + 1):
             response = None
             try:
-                response = pool.urlopen("POST", self._base_path + path, body=payload,
-                                        headers=headers, retries=False, redirect=False)
-            except urllib3.exceptions.HTTPError as exc:
+                response = pool.request("POST", self._base_path + path, body, headers)
+            except (OSError, http.client.HTTPException) as exc:
                 if attempt >= self.max_retries:
                     raise RemoteRewardError(f"reward service {self.url}: {type(exc).__name__}: "
                                             f"{exc} (after {attempt + 1} attempts)") from exc
@@ -327,7 +319,7 @@ class RewardClient:
         return await asyncio.get_running_loop().run_in_executor(threads, fn, *args)
 
     async def apost(self, path: str, body: bytes | memoryview | list,
-                    headers: dict[str, str] | None = None) -> urllib3.BaseHTTPResponse:
+                    headers: dict[str, str] | None = None) -> Response:
         """:meth:`post` for asyncio (in the client's threads)."""
         return await self._in_thread(self.post, path, body, headers)
 
