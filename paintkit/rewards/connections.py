@@ -74,6 +74,7 @@ class ConnectionPool:
         self.scheme, self.host, self.port = parts.scheme, parts.hostname, parts.port
         self.maxsize, self.timeout = maxsize, timeout
         self.headers = dict(headers or {})
+        self._tls = ssl.create_default_context() if self.scheme == "https" else None
         self.opened = 0  # connections opened so far (the tests read it)
         self._idle: list[http.client.HTTPConnection] = []
         self._closed = False
@@ -84,9 +85,9 @@ class ConnectionPool:
     def _new(self) -> http.client.HTTPConnection:
         with self._lock:
             self.opened += 1
-        if self.scheme == "https":
+        if self._tls is not None:
             return http.client.HTTPSConnection(self.host, self.port, timeout=self.timeout,
-                                               context=ssl.create_default_context())
+                                               context=self._tls)
         return http.client.HTTPConnection(self.host, self.port, timeout=self.timeout)
 
     def _take(self) -> tuple[http.client.HTTPConnection, bool]:

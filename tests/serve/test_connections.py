@@ -121,3 +121,14 @@ def test_a_pool_nobody_closed_closes_its_connections_when_collected(server):
         gc.collect()
     assert sock.fileno() == -1  # closed
     assert not [w for w in caught if issubclass(w.category, ResourceWarning)]
+
+
+def test_https_connections_verify_certificates_and_other_schemes_are_refused():
+    import ssl
+
+    connection = ConnectionPool("https://reward.example:8443", maxsize=1, timeout=1)._new()
+    assert connection.host == "reward.example" and connection.port == 8443
+    assert connection._context.verify_mode == ssl.CERT_REQUIRED  # no socket opened yet
+    assert connection._context.check_hostname
+    with pytest.raises(ValueError, match="http"):
+        ConnectionPool("ftp://reward.example", maxsize=1, timeout=1)
