@@ -24,13 +24,13 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
-from urllib.parse import quote, urlencode, urlsplit
+from urllib.parse import quote, urlencode
 
 import numpy as np
 
 from paintkit.io.png_encode import encode_png
 from paintkit.metrics.coerce import as_images, is_tensor, tensor_to_uint8_nhwc
-from paintkit.rewards.connections import ConnectionPool, Response
+from paintkit.rewards.connections import ConnectionPool, Response, http_url
 
 if TYPE_CHECKING:
     from paintkit.types import ImageBatch, ImageLike
@@ -162,10 +162,7 @@ class RewardClient:
         if not isinstance(max_connections, int) or max_connections < 1:
             raise ValueError(f"max_connections must be an int >= 1, got {max_connections!r}")
         self.url = server_url.rstrip("/")
-        parts = urlsplit(self.url)
-        if parts.scheme not in ("http", "https") or not parts.hostname:
-            raise ValueError(f"server_url: expected http(s)://host[:port], got {server_url!r}")
-        self._base_path = parts.path
+        self._base_path = http_url(self.url, "server_url").path
         token = token if token is not None else os.environ.get(TOKEN_ENV)
         self._headers = {"authorization": f"Bearer {token}"} if token else {}
         self.max_retries, self.retry_backoff, self.timeout = max_retries, retry_backoff, timeout
@@ -232,8 +229,7 @@ class RewardClient:
         path = f"/v1/score/{quote(str(problem_id), safe='@')}?{urlencode(params)}"
         return path, body, {"content-type": kind}
 
-    def _check(self, response: Response, attempt: int
-               ) -> Response | None:
+    def _check(self, response: Response, attempt: int) -> Response | None:
         """None when ``response`` is to be retried; raises when it is final and bad."""
         if response.status == 200:
             return response

@@ -21,11 +21,20 @@ import threading
 import weakref
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import SplitResult, urlsplit
 
 #: What a reused connection raises when the server closed it while it sat idle.
 STALE = (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError,
          ConnectionAbortedError)
+
+
+def http_url(url: str, name: str = "url") -> SplitResult:
+    """``url`` split, if it is ``http(s)://host[:port][/path]``; else ValueError naming
+    ``name``."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ValueError(f"{name}: expected http(s)://host[:port], got {url!r}")
+    return parts
 
 
 @dataclass(frozen=True)
@@ -68,10 +77,8 @@ class ConnectionPool:
 
     def __init__(self, url: str, *, maxsize: int, timeout: float,
                  headers: dict[str, str] | None = None) -> None:
-        parts = urlsplit(url)
-        if parts.scheme not in ("http", "https") or not parts.hostname:
-            raise ValueError(f"url: expected http(s)://host[:port], got {url!r}")
-        self.scheme, self.host, self.port = parts.scheme, parts.hostname, parts.port
+        parts = http_url(url)
+        self.scheme, self.host, self.port = parts.scheme, str(parts.hostname), parts.port
         self.maxsize, self.timeout = maxsize, timeout
         self.headers = dict(headers or {})
         self._tls = ssl.create_default_context() if self.scheme == "https" else None

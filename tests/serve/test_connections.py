@@ -100,7 +100,7 @@ def test_a_new_connection_that_fails_is_an_error_not_a_retry():
         hung.close()
 
 
-def test_connections_returned_after_close_are_closed(server, monkeypatch):
+def test_connections_returned_after_close_are_closed(server):
     pool = ConnectionPool(server.url, maxsize=4, timeout=5)
     taken, _ = pool._take()
     pool.close()
