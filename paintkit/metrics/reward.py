@@ -62,10 +62,17 @@ def reward(outputs: ImageBatch, targets: ImageBatch | Targets, inputs: ImageBatc
             return rewards
     batch = tolerance_statistics(outputs, targets, inputs, backend=backend,
                                  samples_per_problem=samples_per_problem, delta_e=delta_e)
-    # float64 figures, then float32: the fixed-order mean of tolerance_figures, so a reward
-    # has the same bits on every device (and equals float32(score(...).miou))
-    figures = batch.stats.figures(torch.float64)
-    value = (figures["miou"] if tolerance is None else figures["iou"][:, tolerance]).to(
-        torch.float32)
-    return value
+    return reward_of_figures(batch.stats.figures(torch.float64), tolerance)
+
+
+def reward_of_figures(figures: dict, tolerance: int | None = None) -> torch.Tensor:
+    """What :func:`reward` returns, from the float64 figures of the same counts
+    (``ToleranceStatistics.figures(torch.float64)``): float32 ``(B,)``, the mIoU or the IoU
+    at ``tolerance``. For a caller that wants the per-tolerance IoUs too, without counting
+    twice. float64 figures, then float32: the fixed-order mean of the tolerance figures, so a
+    reward has the same bits on every device (and equals ``float32(score(...).miou)``)."""
+    import torch  # heavy: already loaded with the figures
+
+    value = figures["miou"] if tolerance is None else figures["iou"][:, tolerance]
+    return value.to(torch.float32)
 

@@ -4,10 +4,12 @@ Items gathered from concurrent requests are grouped by tolerance and problem (th
 of a prompt share one prepared target); each problem's group is one call of ``reward`` with
 ``samples_per_problem = G``, or on the CPU all problems of one tolerance are one call (a
 target per image): the reward is the in-process reward by construction (a problem's counts
-do not depend on the others in its call). The 11 per-tolerance IoUs, when asked for, come
-from the same update step (:func:`paintkit.metrics.tolerance_statistics`), as float32 of its
-float64 figures (what ``reward(..., tolerance=t)`` returns for each t). A problem whose
-scoring raises fails only its own items.
+do not depend on the others in its call). When the 11 per-tolerance IoUs are asked for,
+the reward and the IoUs come from one count of the pixels
+(:func:`paintkit.metrics.tolerance_statistics`, then
+:func:`~paintkit.metrics.reward.reward_of_figures`), the IoUs as float32 of its float64
+figures (what ``reward(..., tolerance=t)`` returns for each t). A problem whose scoring
+raises fails only its own items.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import numpy as np
 
 from paintkit.kernels import numba_lock
 from paintkit.metrics.fit import fit_output
-from paintkit.metrics.reward import reward
+from paintkit.metrics.reward import reward, reward_of_figures
 from paintkit.metrics.score import tolerance_statistics
 from paintkit.metrics.targets import Targets
 
@@ -52,16 +54,17 @@ def kernel_threads(n: int) -> None:
 
 
 def _outputs(images: list, device):
-    """The images as the metric takes them: NumPy on the CPU (the Numba kernels read them in
-    place), tensors on ``device`` otherwise; stacked when they share a size."""
+    """The images as the metric takes them: on the CPU a list of the NumPy images (the
+    Numba kernel counts each in place, against its problem's answer and input; a stacked
+    batch would copy every image, and a problem's G samples would copy its answer and input
+    G times, about 0.3 ms per 1024x1024 image, page faults included), tensors on ``device``
+    otherwise, stacked when they share a size."""
     import torch  # heavy: loaded on first use
 
     if device.type != "cpu":
         images = [torch.from_numpy(np.ascontiguousarray(x)).to(device) for x in images]
         return torch.stack(images) if all(x.shape == images[0].shape for x in images) else images
-    if len(images) == 1:  # a view, not a copy of the image
-        return images[0][None]
-    return np.stack(images) if all(x.shape == images[0].shape for x in images) else images
+    return list(images)
 
 
 def score_group(images: list, target, device, tolerance: int | None = None,
@@ -72,14 +75,14 @@ def score_group(images: list, target, device, tolerance: int | None = None,
     import torch  # heavy: loaded on first use
 
     outputs = _outputs(images, device)
+    samples = len(images) if samples is None else samples
     with numba_lock():
-        samples = len(images) if samples is None else samples
-        value = reward(outputs, target, samples_per_problem=samples, tolerance=tolerance)
-        iou = None
-        if figures:
-            stats = tolerance_statistics(outputs, target, samples_per_problem=samples).stats
-            iou = stats.figures(torch.float64)["iou"].to(torch.float32)
-    return value, iou
+        if not figures:
+            return reward(outputs, target, samples_per_problem=samples, tolerance=tolerance), None
+        # the reward and the IoUs from one count of the pixels
+        stats = tolerance_statistics(outputs, target, samples_per_problem=samples).stats
+    found = stats.figures(torch.float64)
+    return reward_of_figures(found, tolerance), found["iou"].to(torch.float32)
 
 
 def score_items(items: list[ScoreItem], device) -> list:
