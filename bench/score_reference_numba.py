@@ -117,5 +117,5 @@ def tolerance_histograms_numba_before(outputs, answers, inputs, *, return_bins=F
                               near_idx, near_n)
     hist = hist.sum(axis=1)
     for p in np.flatnonzero(near_n.sum(axis=1)):
-        tc._count_guard_band(p, outputs, answers, inputs, hist, None, near_idx, near_n)
+        tc._count_guard_band(p, outputs, answers[p], inputs[p], hist, None, near_idx, near_n)
     return hist

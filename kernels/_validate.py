@@ -156,3 +156,18 @@ def check_size(name: str, size: Any) -> tuple[int, int]:
     ):
         raise ValueError(f"{name} must be a (W, H) pair of ints >= 1; got {size!r}")
     return int(values[0]), int(values[1])
+
+
+def check_samples(outputs: tuple, answers: tuple, inputs: tuple, samples_per_problem) -> int:
+    """``G = samples_per_problem`` once the shapes agree: outputs ``(B, H, W, 3)``, answers
+    and inputs ``(B / G, H, W, 3)``; else ValueError naming the shapes."""
+    samples = int(samples_per_problem)
+    if samples != samples_per_problem or samples < 1:
+        raise ValueError(f"samples_per_problem: expected an int >= 1, got {samples_per_problem!r}")
+    if not (answers == inputs and outputs[1:] == answers[1:]
+            and outputs[0] == answers[0] * samples):
+        expected = "one shape (B, H, W, 3)" if samples == 1 else \
+            f"outputs (B, H, W, 3), answers and inputs of one shape (B / {samples}, H, W, 3)"
+        raise ValueError(f"outputs, answers, inputs: expected {expected}, got {tuple(outputs)}, "
+                         f"{tuple(answers)}, {tuple(inputs)}")
+    return samples

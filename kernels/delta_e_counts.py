@@ -23,6 +23,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from paintkit.kernels._validate import check_samples
 from paintkit.kernels.delta_e import check_delta_e, delta_e_torch
 from paintkit.kernels.delta_e_numba import FORMULA_CODES, delta_e_pixel
 from paintkit.kernels.lab_canonical import lab_of_rgb_canonical
@@ -82,7 +83,7 @@ def _cached_bin(code, s_code, r_code, cache_keys, cache_bins, labs, lab_keys, sa
 
 
 @njit(parallel=True, nogil=True, cache=True)
-def _histograms_kernel(code, out, ans, inp, hist, bins, write_bins):
+def _histograms_kernel(code, out, ans, inp, samples, hist, bins, write_bins):
     h, w = out.shape[1:3]
     n_rows = out.shape[0] * h
     n_items = (n_rows + _ROWS_PER_ITEM - 1) // _ROWS_PER_ITEM
@@ -101,16 +102,16 @@ def _histograms_kernel(code, out, ans, inp, hist, bins, write_bins):
             zero_input = 0
             for j in range(w):
                 o_code = _code(out[p], i, j)
-                a_code = _code(ans[p], i, j)
-                i_code = _code(inp[p], i, j)
+                a_code = _code(ans[p // samples], i, j)
+                i_code = _code(inp[p // samples], i, j)
                 b_oa = 0
                 b_oi = 0
                 if o_code != a_code:  # equal colours: ΔE = 0, no arithmetic
                     b_oa = _cached_bin(code, o_code, a_code, cache_keys, cache_bins, labs,
-                                       lab_keys, out[p], ans[p], i, j)
+                                       lab_keys, out[p], ans[p // samples], i, j)
                 if o_code != i_code:  # the key orders (sample, reference): CIE94-safe
                     b_oi = _cached_bin(code, o_code, i_code, cache_keys, cache_bins, labs,
-                                       lab_keys, out[p], inp[p], i, j)
+                                       lab_keys, out[p], inp[p // samples], i, j)
                 if b_oa != 0:
                     hist[r, 0 if a_code != i_code else 1, b_oa] += 1
                 elif a_code != i_code:
@@ -128,12 +129,12 @@ def _histograms_kernel(code, out, ans, inp, hist, bins, write_bins):
             hist[r, 2, 0] += zero_input
 
 
-def _histograms_numba(code, outputs, answers, inputs, return_bins):
+def _histograms_numba(code, outputs, answers, inputs, samples, return_bins):
     n, h = outputs.shape[:2]
     rows = np.zeros((n * h, 3, NUM_BINS), np.int64)
     bins = np.zeros(outputs.shape[:3] if return_bins else (1, 1, 1), np.uint8)
     if outputs.size:
-        _histograms_kernel(code, outputs, answers, inputs, rows, bins, return_bins)
+        _histograms_kernel(code, outputs, answers, inputs, samples, rows, bins, return_bins)
     hist = rows.reshape(n, h, 3, NUM_BINS).sum(axis=1)
     return (hist, bins) if return_bins else hist
 
@@ -160,7 +161,7 @@ def _pair_bins_torch(delta_e, sample_codes, reference_codes):
     return bins
 
 
-def _histograms_torch(delta_e, outputs, answers, inputs, return_bins):
+def _histograms_torch(delta_e, outputs, answers, inputs, samples, return_bins):
     import torch
 
     from paintkit.kernels.lab_table import colour_codes  # torch
@@ -171,8 +172,8 @@ def _histograms_torch(delta_e, outputs, answers, inputs, return_bins):
     bins_all = torch.empty(outputs.shape[:3], dtype=torch.uint8, device=device) \
         if return_bins else None
     for p in range(n):
-        o, a, i = (colour_codes(x[p, ..., 0], x[p, ..., 1], x[p, ..., 2]).reshape(-1).long()
-                   for x in (outputs, answers, inputs))
+        o, a, i = (colour_codes(x[k, ..., 0], x[k, ..., 1], x[k, ..., 2]).reshape(-1).long()
+                   for x, k in ((outputs, p), (answers, p // samples), (inputs, p // samples)))
         for u in range(0, o.shape[0], _PIXELS_PER_STEP):
             v = u + _PIXELS_PER_STEP
             b_oa = _pair_bins_torch(delta_e, o[u:v], a[u:v])
@@ -187,15 +188,17 @@ def _histograms_torch(delta_e, outputs, answers, inputs, return_bins):
 
 
 def tolerance_histograms_delta_e(outputs, answers, inputs, delta_e: str = "cie76", *,
-                                 return_bins: bool = False):
-    """Per-problem ``(3, 12)`` ΔE histograms with formula ``delta_e`` (module docstring).
+                                 return_bins: bool = False, samples_per_problem: int = 1):
+    """Per-output ``(3, 12)`` ΔE histograms with formula ``delta_e`` (module docstring).
 
     Args:
-        outputs, answers, inputs: uint8 ``(B, H, W, 3)`` of one shape (outputs already
-            normalised to the answer size), all NumPy arrays (parallel Numba, CPU) or all
-            torch tensors (on their device).
+        outputs: uint8 ``(B, H, W, 3)`` (already normalised to the answer size); answers,
+            inputs: uint8 ``(B / G, H, W, 3)``, problem ``k`` the reference of outputs
+            ``k * G .. k * G + G - 1`` (``G = samples_per_problem``, never repeated). All
+            NumPy arrays (parallel Numba, CPU) or all torch tensors (on their device).
         delta_e: ``"cie76"``, ``"cie94"`` or ``"ciede2000"``.
         return_bins: also return ``min(ceil(ΔE(O, A)), 11)`` per pixel, uint8 ``(B, H, W)``.
+        samples_per_problem: ``G``, outputs per problem (GRPO groups), problem-major.
 
     Returns:
         int64 ``(B, 3, 12)`` (array or tensor like the inputs), or ``(histograms, bins)``.
@@ -209,10 +212,9 @@ def tolerance_histograms_delta_e(outputs, answers, inputs, delta_e: str = "cie76
                 or isinstance(x, np.ndarray) != numpy_inputs:
             raise ValueError(f"{name}: expected uint8 (B, H, W, 3), all NumPy or all torch; got "
                              f"{type(x).__name__} {dtype} {tuple(getattr(x, 'shape', ()))}")
-    if not outputs.shape == answers.shape == inputs.shape:
-        raise ValueError("outputs, answers, inputs: expected one shape (B, H, W, 3), got "
-                         f"{tuple(outputs.shape)}, {tuple(answers.shape)}, {tuple(inputs.shape)}")
+    samples = check_samples(tuple(outputs.shape), tuple(answers.shape), tuple(inputs.shape),
+                            samples_per_problem)
     if numpy_inputs:
         images = (read_only(np.ascontiguousarray(x)) for x in batch)
-        return _histograms_numba(FORMULA_CODES[delta_e], *images, return_bins)
-    return _histograms_torch(delta_e, outputs, answers, inputs, return_bins)
+        return _histograms_numba(FORMULA_CODES[delta_e], *images, samples, return_bins)
+    return _histograms_torch(delta_e, outputs, answers, inputs, samples, return_bins)

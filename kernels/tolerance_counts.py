@@ -33,6 +33,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from paintkit.kernels._validate import check_samples
 from paintkit.kernels.exact_delta_e import GUARD_BAND
 from paintkit.kernels.lab import (
     LINEAR_LUT,
@@ -190,10 +191,12 @@ def _count_same_regions(bin_oa, local):
 
 
 @njit(parallel=True, nogil=True, cache=True, error_model="numpy")
-def _histograms_kernel(out, ans, inp, lut, n_chunks, hist, bins, write_bins, near_idx, near_n):
-    n_problems, height, width = out.shape[0], out.shape[1], out.shape[2]
-    for item in prange(n_problems * n_chunks):
-        p = item // n_chunks
+def _histograms_kernel(out, ans, inp, samples, lut, n_chunks, hist, bins, write_bins, near_idx,
+                       near_n):
+    n_outputs, height, width = out.shape[0], out.shape[1], out.shape[2]
+    for item in prange(n_outputs * n_chunks):
+        p = item // n_chunks  # the output; its answer and input: row p // samples
+        q = p // samples
         chunk = item % n_chunks
         row0 = chunk * height // n_chunks
         row1 = (chunk + 1) * height // n_chunks
@@ -209,7 +212,7 @@ def _histograms_kernel(out, ans, inp, lut, n_chunks, hist, bins, write_bins, nea
         row_a = -1  # rows whose Lab lab_a / lab_i hold (palette images repeat rows)
         row_i = -1
         for y in range(row0, row1):
-            o, a, i = out[p, y], ans[p, y], inp[p, y]
+            o, a, i = out[p, y], ans[q, y], inp[q, y]
             same_oa = _rows_equal(o, a)
             same_ai = _rows_equal(a, i)
             if same_oa and same_ai:  # O == A == I: all in P, ΔE = 0 twice
@@ -221,9 +224,9 @@ def _histograms_kernel(out, ans, inp, lut, n_chunks, hist, bins, write_bins, nea
             same_oi = not same_ai and _rows_equal(o, i)
             # Lab of the rows that need it; identical colours give identical Lab (one
             # deterministic function), so O == A gives ΔE = 0 exactly, as without arithmetic.
-            row_a = _hold_lab_row(ans[p], y, row_a, lut, lin, lab_a)
+            row_a = _hold_lab_row(ans[q], y, row_a, lut, lin, lab_a)
             if not same_ai:
-                row_i = _hold_lab_row(inp[p], y, row_i, lut, lin, lab_i)
+                row_i = _hold_lab_row(inp[q], y, row_i, lut, lin, lab_i)
             li = lab_a if same_ai else lab_i
             n_near = 0
             if same_oa:
@@ -281,16 +284,20 @@ def tolerance_histograms_numba(
     *,
     return_bins: bool = False,
     chunks_per_problem: int | None = None,
+    samples_per_problem: int = 1,
 ):
-    """Per-problem ``(3, 12)`` ΔE histograms (see module docstring), parallel Numba CPU.
+    """Per-output ``(3, 12)`` ΔE histograms (see module docstring), parallel Numba CPU.
 
     Args:
-        outputs, answers, inputs: uint8 arrays ``(B, H, W, 3)`` of one shape (outputs
-            already normalised to the answer size).
+        outputs: uint8 ``(B, H, W, 3)``, already normalised to the answer size.
+        answers, inputs: uint8 ``(B / G, H, W, 3)``: problem ``k`` is the reference of
+            outputs ``k * G .. k * G + G - 1`` (``G = samples_per_problem``), read in place
+            (never repeated per sample).
         return_bins: also return ``ceil(ΔE(O, A))`` clipped to 11 per pixel, uint8
             ``(B, H, W)`` (for diff images).
-        chunks_per_problem: row bands per problem (parallel work items); default splits a
+        chunks_per_problem: row bands per output (parallel work items); default splits a
             batch into at least ~4 items per thread.
+        samples_per_problem: ``G``, outputs per problem (GRPO groups), problem-major.
 
     Returns:
         int64 ``(B, 3, 12)``, or ``(histograms, bins)`` with ``return_bins``.
@@ -300,11 +307,7 @@ def tolerance_histograms_numba(
     outputs = _as_batch("outputs", outputs)
     answers = _as_batch("answers", answers)
     inputs = _as_batch("inputs", inputs)
-    if not outputs.shape == answers.shape == inputs.shape:
-        raise ValueError(
-            "outputs, answers, inputs: expected one shape (B, H, W, 3), got "
-            f"{outputs.shape}, {answers.shape}, {inputs.shape}"
-        )
+    samples = check_samples(outputs.shape, answers.shape, inputs.shape, samples_per_problem)
     n, height = outputs.shape[0], outputs.shape[1]
     if chunks_per_problem is None:
         threads = numba.get_num_threads()
@@ -317,21 +320,22 @@ def tolerance_histograms_numba(
     near_idx = np.empty((n, chunks, max(64, rows * width // 64)), np.int64)
     near_n = np.zeros((n, chunks), np.int64)
     if n and height and width:
-        _histograms_kernel(outputs, answers, inputs, LINEAR_LUT, chunks, hist, bins,
+        _histograms_kernel(outputs, answers, inputs, samples, LINEAR_LUT, chunks, hist, bins,
                            return_bins, near_idx, near_n)
     hist = hist.sum(axis=1)
     for p in np.flatnonzero(near_n.sum(axis=1)):
-        _count_guard_band(p, outputs, answers, inputs, hist, bins if return_bins else None,
-                          near_idx, near_n)
+        _count_guard_band(p, outputs, answers[p // samples], inputs[p // samples], hist,
+                          bins if return_bins else None, near_idx, near_n)
     return (hist, bins) if return_bins else hist
 
 
-def _count_guard_band(p, outputs, answers, inputs, hist, bins, near_idx, near_n) -> None:
-    """Count problem ``p``'s guard-band pixels from the canonical arithmetic (module
-    docstring); when a chunk listed more than its buffer holds, recount the whole problem
-    that way. The output's Lab is converted once for both ΔE, the answer's and input's once
-    per colour (they repeat a few colours)."""
-    o, a, i = outputs[p].reshape(-1, 3), answers[p].reshape(-1, 3), inputs[p].reshape(-1, 3)
+def _count_guard_band(p, outputs, answer, inp, hist, bins, near_idx, near_n) -> None:
+    """Count output ``p``'s guard-band pixels (against its problem's ``answer`` and ``inp``,
+    uint8 ``(H, W, 3)``) from the canonical arithmetic (module docstring); when a chunk
+    listed more than its buffer holds, recount the whole output that way. The output's Lab
+    is converted once for both ΔE, the answer's and input's once per colour (they repeat a
+    few colours)."""
+    o, a, i = outputs[p].reshape(-1, 3), answer.reshape(-1, 3), inp.reshape(-1, 3)
     if (near_n[p] > near_idx.shape[2]).any():  # adversarial images: all pixels, exactly
         flat = np.arange(o.shape[0])
         hist[p] = 0

@@ -40,8 +40,9 @@ def fused_cuda_available() -> bool:
 
 def numpy_histograms(delta_e: str = "cie76") -> Callable[..., Any]:
     """The CPU histogram kernel of ``delta_e``: ``kernel(outputs, answers, inputs,
-    return_bins=False)`` on uint8 ``(B, H, W, 3)`` arrays -> int64 ``(B, 3, 12)`` (and uint8
-    ``(B, H, W)`` bins).
+    return_bins=False, samples_per_problem=1)`` on uint8 ``(B, H, W, 3)`` outputs and
+    ``(B / G, H, W, 3)`` answers and inputs (``G = samples_per_problem``) -> int64
+    ``(B, 3, 12)`` (and uint8 ``(B, H, W)`` bins).
 
     Raises:
         ValueError: an unknown formula.
@@ -49,9 +50,11 @@ def numpy_histograms(delta_e: str = "cie76") -> Callable[..., Any]:
     if check_delta_e(delta_e) == "cie76":
         return tolerance_histograms_numba
 
-    def kernel(outputs: Any, answers: Any, inputs: Any, return_bins: bool = False) -> Any:
+    def kernel(outputs: Any, answers: Any, inputs: Any, return_bins: bool = False,
+               samples_per_problem: int = 1) -> Any:
         return tolerance_histograms_delta_e(outputs, answers, inputs, delta_e,
-                                            return_bins=return_bins)
+                                            return_bins=return_bins,
+                                            samples_per_problem=samples_per_problem)
 
     return kernel
 

@@ -228,6 +228,8 @@ def _numba_float_chunks(outputs: Any, reference: Targets, samples: int, chunk: i
     answers, inputs = reference.numpy_batch()
     size = reference.answer_size(0)
     n, hists = len(outputs), []
+    if chunk >= samples:  # whole groups per chunk: their problems are a slice, not copied
+        chunk -= chunk % samples
     with numba_lock():  # several threads scoring at once (a no-op under Numba's TBB layer)
         for start in range(0, n, chunk):
             stop = min(n, start + chunk)
@@ -237,9 +239,12 @@ def _numba_float_chunks(outputs: Any, reference: Targets, samples: int, chunk: i
                 return None
             if isinstance(outs, list) or _size(outs[0]) != size:
                 return None
-            problems = slice(start, stop) if samples == 1 else np.arange(start, stop) // samples
+            if chunk % samples == 0:
+                problems, per = slice(start // samples, stop // samples), samples
+            else:  # a group larger than a chunk: its problem repeated for the chunk's outputs
+                problems, per = np.arange(start, stop) // samples, 1
             hists.append(histograms(np.ascontiguousarray(_numpy(outs)), answers[problems],
-                                    inputs[problems]))
+                                    inputs[problems], samples_per_problem=per))
             del outs  # this chunk's memory is the next chunk's
     stats = ToleranceStatistics.from_histograms(torch.from_numpy(np.concatenate(hists)),
                                                 torch.ones(n, dtype=torch.bool))
@@ -264,11 +269,10 @@ def _numba_statistics_locked(outs: Any, reference: Targets, samples: int, return
     whole_batch = not isinstance(outs, list) and reference.is_batch and n > 0 \
         and _size(outs[0]) == answer_sizes[0]
     if whole_batch:
-        a, i = reference.numpy_batch()
-        if samples > 1:
-            a, i = np.repeat(a, samples, axis=0), np.repeat(i, samples, axis=0)
+        a, i = reference.numpy_batch()  # each problem read by its G samples, not repeated
         result = tolerance_histograms_numba(
-            np.ascontiguousarray(_numpy(outs)), a, i, return_bins=return_bins)
+            np.ascontiguousarray(_numpy(outs)), a, i, return_bins=return_bins,
+            samples_per_problem=samples)
         hist, bins = result if return_bins else (result, None)
         bins = list(bins) if bins is not None else None
         return (torch.as_tensor(hist), torch.ones(n, dtype=torch.bool), list(answer_sizes),

@@ -60,3 +60,39 @@ def test_bad_batches_are_refused():
         tolerance_histograms_delta_e(torch.from_numpy(o), a, i, "cie94")
     with pytest.raises(ValueError, match="one shape"):
         tolerance_histograms_delta_e(o[:, :5], a, i, "cie94")
+
+
+@pytest.mark.parametrize("formula", ["cie76", "cie94", "ciede2000"])
+@pytest.mark.parametrize("backend", ["numba", "torch"])
+def test_g_samples_per_problem_count_like_repeated_answers(formula, backend):
+    """Problem k is the reference of outputs 2k and 2k + 1, read in place (not repeated)."""
+    rng = np.random.default_rng(21)
+    o, a, i = _batch(rng, n=6)
+    a, i = a[:3], i[:3]
+    wide = (np.repeat(a, 2, axis=0), np.repeat(i, 2, axis=0))
+    arrays = (o, a, i, *wide) if backend == "numba" else \
+        tuple(torch.from_numpy(np.ascontiguousarray(x)) for x in (o, a, i, *wide))
+    o, a, i, wide_a, wide_i = arrays
+    got, bins = tolerance_histograms_delta_e(o, a, i, formula, return_bins=True,
+                                             samples_per_problem=2)
+    want, want_bins = tolerance_histograms_delta_e(o, wide_a, wide_i, formula, return_bins=True)
+    np.testing.assert_array_equal(np.asarray(got), np.asarray(want))
+    np.testing.assert_array_equal(np.asarray(bins), np.asarray(want_bins))
+
+
+@pytest.mark.parametrize("kernel", ["benchmark", "formula"])
+def test_samples_per_problem_that_does_not_fit_the_shapes_is_refused(kernel):
+    o, a, i = _batch(np.random.default_rng(3), n=4)
+
+    def call(o, a, i, samples):
+        if kernel == "benchmark":
+            return tolerance_histograms_numba(o, a, i, samples_per_problem=samples)
+        return tolerance_histograms_delta_e(o, a, i, "cie94", samples_per_problem=samples)
+
+    with pytest.raises(ValueError, match=r"answers and inputs of one shape \(B / 3, H, W, 3\)"):
+        call(o, a[:1], i[:1], 3)  # 4 outputs are not 3 samples of 1 problem
+    with pytest.raises(ValueError, match=r"got \(4, 17, 23, 3\), \(2, 17, 23, 3\), \(1, 17"):
+        call(o, a[:2], i[:1], 2)
+    with pytest.raises(ValueError, match="samples_per_problem: expected an int >= 1, got 0"):
+        call(o, a, i, 0)
+    assert np.asarray(call(o, a[:2], i[:2], 2)).shape == (4, 3, 12)

@@ -107,6 +107,29 @@ def test_a_buffer_overflow_recounts_the_whole_problem_exactly():
     _check_exact(_numba_one_chunk, outputs, answers, inputs)
 
 
+@pytest.mark.parametrize("rows", [1, 8], ids=["one-row", "buffer-overflow"])
+@pytest.mark.parametrize("chunks", [None, 1])
+def test_g_samples_of_a_problem_count_exactly_against_it_in_place(rows, chunks):
+    """Two samples per adversarial problem (its output and a noisy one), the answers and
+    inputs given once: the guard band (and its buffer overflow) is counted against the
+    sample's own problem, bit for bit like repeated answers and like the oracle."""
+    outputs, answers, inputs = (np.ascontiguousarray(np.repeat(x, rows, axis=1))
+                                for x in adversarial_batch())
+    noise = np.random.default_rng(9).integers(-2, 3, outputs.shape)
+    noisy = np.clip(outputs.astype(np.int16) + noise, 0, 255).astype(np.uint8)
+    grouped = np.ascontiguousarray(np.stack([outputs, noisy], axis=1).reshape(-1, *outputs.shape[1:]))
+    wide = [np.ascontiguousarray(np.repeat(x, 2, axis=0)) for x in (answers, inputs)]
+    got, bins = tolerance_histograms_numba(grouped, answers, inputs, samples_per_problem=2,
+                                           chunks_per_problem=chunks, return_bins=True)
+    want, want_bins = tolerance_histograms_numba(grouped, *wide, chunks_per_problem=chunks,
+                                                 return_bins=True)
+    assert np.array_equal(got, want) and np.array_equal(bins, want_bins)
+    _check_exact(lambda o, a, i: tolerance_histograms_numba(o, answers, inputs,
+                                                            samples_per_problem=2,
+                                                            chunks_per_problem=chunks),
+                 grouped, *wide)
+
+
 @pytest.mark.parametrize("kernel", [_numba, _numba_one_chunk], ids=["numba", "numba-one-chunk"])
 def test_a_palette_guard_band_converts_each_colour_once_and_counts_exactly(kernel):
     # 8 near-integer pairs, each on 128 pixels of every row: thousands of guard-band pixels

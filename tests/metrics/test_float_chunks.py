@@ -47,7 +47,7 @@ def whole(fn):
 
 
 @pytest.mark.parametrize("layout", ["nchw", "nhwc", "channels_last"])
-@pytest.mark.parametrize("samples", [1, 3])
+@pytest.mark.parametrize("samples", [1, 2, 3])
 def test_chunked_counts_equal_the_whole_batch(small_chunks, layout, samples):
     out, ans, inp = batch(n=7 if samples == 1 else 3)
     targets = prepare_targets(torch.from_numpy(ans), torch.from_numpy(inp))
