@@ -239,9 +239,9 @@ def _numba_float_chunks(outputs: Any, reference: Targets, samples: int, chunk: i
                 return None
             if isinstance(outs, list) or _size(outs[0]) != size:
                 return None
-            if chunk % samples == 0:
-                problems, per = slice(start // samples, stop // samples), samples
-            else:  # a group larger than a chunk: its problem repeated for the chunk's outputs
+            problems: slice | np.ndarray = slice(start // samples, stop // samples)
+            per = samples
+            if chunk % samples:  # a group larger than a chunk: its problem repeated per output
                 problems, per = np.arange(start, stop) // samples, 1
             hists.append(histograms(np.ascontiguousarray(_numpy(outs)), answers[problems],
                                     inputs[problems], samples_per_problem=per))
