@@ -4,10 +4,12 @@ the oracle's rules (docs/metric-definition.md §6-8, §10)."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 import torch
 
 from paintkit.metrics import score
 from paintkit.metrics.figures import mean_over_tolerances, tolerance_figures
+from paintkit.metrics.statistics import ToleranceStatistics
 from tests.support import metric_oracle as oracle
 
 
@@ -30,6 +32,21 @@ def test_numpy_and_torch_give_the_same_bits(rng):
     theirs = tolerance_figures(*(torch.from_numpy(np.asarray(x)) for x in counts))
     for key, value in ours.items():
         assert np.array_equal(value.view(np.uint64), theirs[key].numpy().view(np.uint64)), key
+
+
+@pytest.mark.parametrize("dtype", [None, torch.float64, torch.float32, torch.float16])
+def test_cpu_statistics_figures_are_torch_s_bits_in_every_dtype(rng, dtype):
+    """On the CPU ``ToleranceStatistics.figures`` runs on NumPy views (a reward per image
+    paid ~100 µs of torch's per-operation overhead): the bits of the torch operations, as
+    tensors of the asked dtype; a dtype NumPy does not mirror here stays in torch."""
+    counts = [torch.from_numpy(np.asarray(x)) for x in _random_counts(rng)]
+    stats = ToleranceStatistics(*counts)
+    got = stats.figures(dtype)
+    want = tolerance_figures(*counts, dtype)
+    assert got.keys() == want.keys()
+    for key, value in want.items():
+        assert isinstance(got[key], torch.Tensor) and got[key].dtype == value.dtype, key
+        assert torch.equal(got[key].view(torch.uint8), value.view(torch.uint8)), key
 
 
 def test_the_rules_of_the_definition(rng):
