@@ -24,12 +24,16 @@ if TYPE_CHECKING:
 TOLERANCES: tuple[int, ...] = tuple(range(11))
 
 
-def _numpy_float(dtype):
+def _numpy_float(dtype: DTypeLike | None) -> type[np.floating] | None:
     """The NumPy dtype of the CPU figures for a torch float dtype (None: float64), or None
     where the figures stay in torch (another dtype)."""
     import torch  # heavy: already loaded with the counts
 
-    return {None: np.float64, torch.float64: np.float64, torch.float32: np.float32}.get(dtype)
+    floats: dict[object, type[np.floating]] = {None: np.float64, torch.float64: np.float64,
+                                                torch.float32: np.float32}
+    return floats.get(dtype)
+
+
 __all__ = ["MEDIAN_TOLERANCE", "TOLERANCES", "ToleranceStatistics"]
 
 
@@ -104,7 +108,8 @@ class ToleranceStatistics:
             return tolerance_figures(*counts, dtype)
         import torch  # heavy: already loaded with the counts
 
-        found = tolerance_figures(*(c.numpy() for c in counts), numpy_dtype)
+        e, p, ce, cp, ch, has = (c.numpy() for c in counts)
+        found = tolerance_figures(e, p, ce, cp, ch, has, numpy_dtype)
         return {name: torch.from_numpy(np.asarray(value)) for name, value in found.items()}
 
     def edit_accuracy(self, dtype: DTypeLike | None = None) -> torch.Tensor:
