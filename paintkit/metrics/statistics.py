@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from paintkit.types import DeviceLike, DTypeLike
 
 TOLERANCES: tuple[int, ...] = tuple(range(11))
+__all__ = ["MEDIAN_TOLERANCE", "TOLERANCES", "ToleranceStatistics"]
 
 
 def _numpy_float(dtype: DTypeLike | None) -> type[np.floating] | None:
@@ -32,9 +33,6 @@ def _numpy_float(dtype: DTypeLike | None) -> type[np.floating] | None:
     floats: dict[object, type[np.floating]] = {None: np.float64, torch.float64: np.float64,
                                                 torch.float32: np.float32}
     return floats.get(dtype)
-
-
-__all__ = ["MEDIAN_TOLERANCE", "TOLERANCES", "ToleranceStatistics"]
 
 
 @dataclass
