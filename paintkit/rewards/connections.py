@@ -26,6 +26,8 @@ from urllib.parse import SplitResult, urlsplit
 #: What a reused connection raises when the server closed it while it sat idle.
 STALE = (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError,
          ConnectionAbortedError)
+#: What sending raises when the server closed the connection; it may have answered first.
+CUT_WHILE_SENDING = (ConnectionResetError, BrokenPipeError, ConnectionAbortedError)
 
 
 def http_url(url: str, name: str = "url") -> SplitResult:
@@ -136,8 +138,16 @@ class ConnectionPool:
     def _exchange(self, connection: http.client.HTTPConnection, method: str, path: str,
                   body: Any, headers: dict[str, str]) -> Response:
         try:
-            connection.request(method, path, body=body, headers=headers)
-            response = connection.getresponse()
+            try:
+                connection.request(method, path, body=body, headers=headers)
+            except CUT_WHILE_SENDING:
+                # The server may have answered before the body was through (401 without the
+                # token, 413 over the size limit) and closed: that answer is the result.
+                response = _early_response(connection)
+                if response is None:
+                    raise
+            else:
+                response = connection.getresponse()
             answer = Response(response.status, response.headers, response.read())
         except BaseException:
             connection.close()
@@ -155,6 +165,16 @@ class ConnectionPool:
             idle = self._idle[:]
             self._idle.clear()
         _close_all(idle)
+
+
+def _early_response(connection: http.client.HTTPConnection
+                    ) -> http.client.HTTPResponse | None:
+    """The response a server sent before it closed a connection whose request body was
+    still being sent, or None if it sent none (a stale connection: nothing to read)."""
+    try:
+        return connection.getresponse()
+    except (OSError, http.client.HTTPException):
+        return None
 
 
 def _close_all(connections: list[http.client.HTTPConnection]) -> None:

@@ -132,3 +132,54 @@ def test_https_connections_verify_certificates_and_other_schemes_are_refused():
     assert connection._context.check_hostname
     with pytest.raises(ValueError, match="http"):
         ConnectionPool("ftp://reward.example", maxsize=1, timeout=1)
+
+
+class _AnswersBeforeTheBody:
+    """A loopback server that reads a request's head, answers ``413`` at once and closes the
+    connection with the body unread (what the service's guard does for a body over the
+    limit or a request without its token): the client is still sending."""
+
+    def __init__(self):
+        self.sock = socket.create_server(("127.0.0.1", 0))
+        self.url = f"http://127.0.0.1:{self.sock.getsockname()[1]}"
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
+
+    def _serve(self):
+        while True:
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:
+                return
+            with conn:
+                head = b""
+                while b"\r\n\r\n" not in head:
+                    chunk = conn.recv(65536)
+                    if not chunk:
+                        break
+                    head += chunk
+                answer = b'{"error": "request body too large"}'
+                conn.sendall(b"HTTP/1.1 413 Content Too Large\r\ncontent-type: application/json"
+                             b"\r\nconnection: close\r\ncontent-length: %d\r\n\r\n%s"
+                             % (len(answer), answer))
+
+    def close(self):
+        self.sock.close()
+
+
+def test_an_answer_sent_before_the_body_was_through_is_the_result():
+    """64 MiB cannot sit in the sockets' buffers, so sending is cut when the server closes:
+    the client reads the answer the server sent first instead of reporting a broken pipe
+    (the service's 401 and 413 reached users as 'BrokenPipeError' or 'Connection reset')."""
+    early = _AnswersBeforeTheBody()
+    body = bytes(64 << 20)
+    try:
+        pool = ConnectionPool(early.url, maxsize=2, timeout=10)
+        response = pool.request("POST", "/x", body)
+        assert response.status == 413 and b"too large" in response.data
+        client = RewardClient(early.url, max_retries=0)
+        with pytest.raises(RemoteRewardError, match="HTTP 413: request body too large"):
+            client.post("/v1/score", [body[:1 << 20], memoryview(body)[1 << 20:]],
+                        {"content-length": str(len(body))})
+    finally:
+        early.close()
