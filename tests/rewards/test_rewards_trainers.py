@@ -165,15 +165,17 @@ def test_verl_keyword_call_and_ground_truth_aliases(rng, tmp_path):
 
 def test_cache_is_bounded_in_bytes_and_refuses_other_devices(rng):
     from paintkit.rewards import pixel_miou
-    from paintkit.rewards._common import BYTES_PER_PIXEL, TargetCache
+    from paintkit.rewards._common import RAW_BYTES_PER_PIXEL, TargetCache
 
-    cache = TargetCache(torch.device("cpu"), max_bytes=3 * 12 * 16 * BYTES_PER_PIXEL)
+    cache = TargetCache(torch.device("cpu"), max_bytes=3 * 12 * 16 * RAW_BYTES_PER_PIXEL)
     for k in range(5):
         _, ans, inp = problem(rng, 12, 16)
         cache.get(("id", k), ans, inp)
         assert cache.nbytes <= cache.max_bytes
     assert len(cache) == 3 and [key[1] for key in cache._items] == [2, 3, 4]
-    assert cache.nbytes == 3 * 12 * 16 * BYTES_PER_PIXEL  # 31 bytes a pixel, as documented
+    # 6 bytes a pixel on the CPU, as documented: the answer and input, no Lab made
+    assert cache.nbytes == 3 * 12 * 16 * RAW_BYTES_PER_PIXEL
+    assert all(not e.reference._torch_cache for e in cache._items.values())
     _, ans, inp = problem(rng, 24, 32)  # larger than the whole budget: used, not kept
     cache.get(("id", "big"), ans, inp)
     assert ("id", "big") not in cache._items and cache.nbytes <= cache.max_bytes
