@@ -14,16 +14,14 @@ from paintkit.rewards.client import RemoteRewardError, RewardClient
 from paintkit.rewards.connections import ConnectionPool
 
 
-class _OneAnswerPerConnection:
-    """A loopback server that answers one request per connection and then closes it,
-    without saying so (no ``Connection: close``): the client keeps the connection as if
-    it stayed open. ``hang_up`` instead closes a connection without answering."""
+class _LoopbackServer:
+    """A loopback HTTP/1.1 server of one thread: :meth:`handle` gets each accepted
+    connection in turn (and the server closes it afterwards)."""
 
-    def __init__(self, hang_up: bool = False):
+    def __init__(self):
         self.sock = socket.create_server(("127.0.0.1", 0))
         self.url = f"http://127.0.0.1:{self.sock.getsockname()[1]}"
         self.accepted = 0
-        self.hang_up = hang_up
         self.thread = threading.Thread(target=self._serve, daemon=True)
         self.thread.start()
 
@@ -41,19 +39,36 @@ class _OneAnswerPerConnection:
                     if not chunk:
                         break
                     head += chunk
-                if self.hang_up or not head:
-                    continue
-                length = next((int(line.split(b":")[1]) for line in head.split(b"\r\n")
-                               if line.lower().startswith(b"content-length:")), 0)
-                body = head.split(b"\r\n\r\n", 1)[1]
-                while len(body) < length:
-                    body += conn.recv(65536)
-                answer = b'{"status": "ok", "got": %d}' % len(body)
-                conn.sendall(b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\n"
-                             b"content-length: %d\r\n\r\n%s" % (len(answer), answer))
+                if head:
+                    self.handle(conn, head)
+
+    def handle(self, conn, head: bytes) -> None:
+        raise NotImplementedError
 
     def close(self):
         self.sock.close()
+
+
+class _OneAnswerPerConnection(_LoopbackServer):
+    """Answers one request per connection and then closes it, without saying so (no
+    ``Connection: close``): the client keeps the connection as if it stayed open.
+    ``hang_up`` instead closes a connection without answering."""
+
+    def __init__(self, hang_up: bool = False):
+        self.hang_up = hang_up
+        super().__init__()
+
+    def handle(self, conn, head: bytes) -> None:
+        if self.hang_up:
+            return
+        length = next((int(line.split(b":")[1]) for line in head.split(b"\r\n")
+                       if line.lower().startswith(b"content-length:")), 0)
+        body = head.split(b"\r\n\r\n", 1)[1]
+        while len(body) < length:
+            body += conn.recv(65536)
+        answer = b'{"status": "ok", "got": %d}' % len(body)
+        conn.sendall(b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\n"
+                     b"content-length: %d\r\n\r\n%s" % (len(answer), answer))
 
 
 @pytest.fixture
@@ -134,37 +149,16 @@ def test_https_connections_verify_certificates_and_other_schemes_are_refused():
         ConnectionPool("ftp://reward.example", maxsize=1, timeout=1)
 
 
-class _AnswersBeforeTheBody:
-    """A loopback server that reads a request's head, answers ``413`` at once and closes the
-    connection with the body unread (what the service's guard does for a body over the
-    limit or a request without its token): the client is still sending."""
+class _AnswersBeforeTheBody(_LoopbackServer):
+    """Reads a request's head, answers ``413`` at once and closes the connection with the
+    body unread (what the service's guard does for a body over the limit or a request
+    without its token): the client is still sending."""
 
-    def __init__(self):
-        self.sock = socket.create_server(("127.0.0.1", 0))
-        self.url = f"http://127.0.0.1:{self.sock.getsockname()[1]}"
-        self.thread = threading.Thread(target=self._serve, daemon=True)
-        self.thread.start()
-
-    def _serve(self):
-        while True:
-            try:
-                conn, _ = self.sock.accept()
-            except OSError:
-                return
-            with conn:
-                head = b""
-                while b"\r\n\r\n" not in head:
-                    chunk = conn.recv(65536)
-                    if not chunk:
-                        break
-                    head += chunk
-                answer = b'{"error": "request body too large"}'
-                conn.sendall(b"HTTP/1.1 413 Content Too Large\r\ncontent-type: application/json"
-                             b"\r\nconnection: close\r\ncontent-length: %d\r\n\r\n%s"
-                             % (len(answer), answer))
-
-    def close(self):
-        self.sock.close()
+    def handle(self, conn, head: bytes) -> None:
+        answer = b'{"error": "request body too large"}'
+        conn.sendall(b"HTTP/1.1 413 Content Too Large\r\ncontent-type: application/json"
+                     b"\r\nconnection: close\r\ncontent-length: %d\r\n\r\n%s"
+                     % (len(answer), answer))
 
 
 def test_an_answer_sent_before_the_body_was_through_is_the_result():
