@@ -11,28 +11,26 @@ default HTTP parser and event loop, no access log), on 127.0.0.1:
   service reads the body, checks it and refuses it (422) without scoring it: the service's
   whole path except the scoring.
 
-The clients are ``--clients`` threads in this process, each with its own keep-alive
-``http.client`` connection, sending the raw RGB body (``size x size x 3`` bytes, what
-``RewardClient.score_one`` sends). The two servers are run ``--rounds`` times in turn.
-Printed, as medians over the rounds: requests/s, and CPU ms per request of the server's
-process and of this process (the clients). The service's CPU per request minus the bare
-app's is what the service itself adds to HTTP; the bare app's is the stack's floor.
+The clients are ``--clients`` threads in this process, sharing paintkit's pool of
+keep-alive ``http.client`` connections (one per thread), sending the raw RGB body
+(``size x size x 3`` bytes, what ``RewardClient.score_one`` sends). The two servers are
+run ``--rounds`` times in turn. Printed, as medians over the rounds: requests/s, and CPU ms
+per request of the server's process and of this process (the clients). The service's CPU
+per request minus the bare app's is what the service itself adds to HTTP; the bare app's
+is the stack's floor.
 """
 
 from __future__ import annotations
 
 import argparse
-import http.client
 import os
 import socket
 import subprocess
 import sys
-import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
-from serve_throughput import cpu_seconds, median_case, start_service
+from serve_throughput import median_case, run_case, start_service
 
 ANSWER = b'{"reward": 0.5, "metric_version": "bare"}'
 
@@ -79,33 +77,17 @@ def start_bare():
             time.sleep(0.1)
 
 
-def run_case(url: str, path: str, body, clients: int, requests: int, server_pid: int,
-             expect: int) -> dict:
-    """Requests/s and CPU ms per request (server, this process) of ``requests`` POSTs of
-    ``body`` to ``path`` from ``clients`` threads, each on its own connection."""
-    host, port = url.removeprefix("http://").split(":")
-    local = threading.local()
+def poster(pool, path: str, body, expect: int):
+    """``call(k)`` for :func:`serve_throughput.run_case`: POST ``body`` to ``path`` through
+    ``pool`` (paintkit's keep-alive ``http.client`` pool), expecting status ``expect``."""
     headers = {"content-type": "application/octet-stream"}
 
     def call(_):
-        connection = getattr(local, "connection", None)
-        if connection is None:
-            connection = local.connection = http.client.HTTPConnection(host, int(port))
-        connection.request("POST", path, body=body, headers=headers)
-        response = connection.getresponse()
-        response.read()
-        if response.status != expect:
-            raise RuntimeError(f"{url}{path}: HTTP {response.status}, expected {expect}")
+        status = pool.request("POST", path, body, headers).status
+        if status != expect:
+            raise RuntimeError(f"{path}: HTTP {status}, expected {expect}")
 
-    with ThreadPoolExecutor(clients) as pool:
-        list(pool.map(call, range(clients)))  # connections opened, the server warm
-        cpu = cpu_seconds(server_pid), cpu_seconds(None)
-        start = time.perf_counter()
-        list(pool.map(call, range(requests)))
-        wall = time.perf_counter() - start
-    return {"rate": requests / wall,
-            "server_cpu": (cpu_seconds(server_pid) - cpu[0]) / requests * 1000,
-            "client_cpu": (cpu_seconds(None) - cpu[1]) / requests * 1000}
+    return call
 
 
 def main() -> None:
@@ -120,6 +102,7 @@ def main() -> None:
         return serve_bare(args.serve_bare)
 
     from paintkit.rewards.client import RewardClient
+    from paintkit.rewards.connections import ConnectionPool
     from paintkit.suites import build_problem
     from paintkit.suites.suite import Suite
 
@@ -130,19 +113,24 @@ def main() -> None:
     shape = f"{args.size},{args.size},3"
     bare, bare_url = start_bare()
     service, service_url = start_service(None)
+    pools: list = []
     try:
         probe = RewardClient(service_url)
         while probe.health().get("status") != "ok":
             time.sleep(0.1)
         probe.close()
-        cases = {"bare ASGI app": (bare_url, "/", bare.pid, 200),
-                 "paintkit serve, unscored": (service_url, f"/v1/score/{other}?shape={shape}",
-                                              service.pid, 422)}
+        pools = [ConnectionPool(url, maxsize=args.clients, timeout=60)
+                 for url in (bare_url, service_url)]
+        cases = {"bare ASGI app": (poster(pools[0], "/", body, 200), bare.pid),
+                 "paintkit serve, unscored": (
+                     poster(pools[1], f"/v1/score/{other}?shape={shape}", body, 422),
+                     service.pid)}
+        for call, pid in cases.values():  # connections opened, both servers warm
+            run_case(call, args.clients, args.clients, pid)
         rounds: dict = {name: [] for name in cases}
         for _ in range(args.rounds):  # alternated, so a burst of load hits both
-            for name, (url, path, pid, expect) in cases.items():
-                rounds[name].append(run_case(url, path, body, args.clients, args.requests,
-                                             pid, expect))
+            for name, (call, pid) in cases.items():
+                rounds[name].append(run_case(call, args.requests, args.clients, pid))
         print(f"load average {os.getloadavg()[0]:.1f}; {args.size}x{args.size} raw RGB bodies "
               f"({body.nbytes / 2**20:.1f} MiB), {args.clients} clients, {args.requests} "
               f"requests x {args.rounds} rounds")
@@ -153,6 +141,8 @@ def main() -> None:
             print(f"| {name} | {got['rate']:.0f} | {got['server_cpu']:.2f} | "
                   f"{got['client_cpu']:.2f} |")
     finally:
+        for pool in pools:
+            pool.close()
         for process in (bare, service):
             process.terminate()
             process.wait(60)
