@@ -23,11 +23,10 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import SplitResult, urlsplit
 
-#: What a reused connection raises when the server closed it while it sat idle.
-STALE = (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError,
-         ConnectionAbortedError)
 #: What sending raises when the server closed the connection; it may have answered first.
 CUT_WHILE_SENDING = (ConnectionResetError, BrokenPipeError, ConnectionAbortedError)
+#: What a reused connection raises when the server closed it while it sat idle.
+STALE = (http.client.RemoteDisconnected, *CUT_WHILE_SENDING)
 
 
 def http_url(url: str, name: str = "url") -> SplitResult:
