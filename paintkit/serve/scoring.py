@@ -56,9 +56,8 @@ def kernel_threads(n: int) -> None:
 def _outputs(images: list, device):
     """The images as the metric takes them: on the CPU a list of the NumPy images (the
     Numba kernel counts each in place, against its problem's answer and input; a stacked
-    batch would copy every image, and a problem's G samples would copy its answer and input
-    G times, about 0.3 ms per 1024x1024 image, page faults included), tensors on ``device``
-    otherwise, stacked when they share a size."""
+    batch would copy every image, about 0.3 ms per 1024x1024 image, page faults included),
+    tensors on ``device`` otherwise, stacked when they share a size."""
     import torch  # heavy: loaded on first use
 
     if device.type != "cpu":
