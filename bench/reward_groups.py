@@ -27,6 +27,8 @@ import numpy as np  # noqa: E402
 
 
 def best_ms(fn, repeats: int) -> float:
+    """Best wall-clock ms of ``fn()`` (the kernel runs on several threads, so the thread-CPU
+    time of ``bench.floors.best_ms`` would miss its workers)."""
     fn()  # warm-up: kernels compiled
     times = []
     for _ in range(repeats):

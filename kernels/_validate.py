@@ -158,7 +158,8 @@ def check_size(name: str, size: Any) -> tuple[int, int]:
     return int(values[0]), int(values[1])
 
 
-def check_samples(outputs: tuple, answers: tuple, inputs: tuple, samples_per_problem) -> int:
+def check_samples(outputs: tuple, answers: tuple, inputs: tuple, samples_per_problem: Any
+                  ) -> int:
     """``G = samples_per_problem`` once the shapes agree: outputs ``(B, H, W, 3)``, answers
     and inputs ``(B / G, H, W, 3)``; else ValueError naming the shapes."""
     samples = int(samples_per_problem)
