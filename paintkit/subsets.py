@@ -69,11 +69,20 @@ def item_of(key: str, meta: Mapping) -> Item:
     elements = scene.get("elements", []) if isinstance(scene, dict) else None
     if not isinstance(elements, list):
         raise wrong("scene", "an object with a list of 'elements'")
-    objects = sum(1 for e in elements if isinstance(e, dict) and e.get("kind") == "shape")
+    for element in elements:
+        if not isinstance(element, dict):
+            raise ValueError(f"problem {key}: each of 'scene.elements' must be an object, got "
+                             f"{element!r:.60} ({type(element).__name__})")
+    objects = sum(1 for e in elements if e.get("kind") == "shape")
     params = meta.get("params", {})
-    steps = params.get("steps") if isinstance(params, dict) else None
+    if not isinstance(params, dict):
+        raise wrong("params", "an object")
+    steps = params.get("steps")
+    if steps is not None and not isinstance(steps, list):
+        raise ValueError(f"problem {key}: 'params.steps' must be a list of edits, got "
+                         f"{steps!r:.60} ({type(steps).__name__})")
     return Item(key, objects, edit_pixels / (meta["W"] * meta["H"]),
-                len(steps) if isinstance(steps, list) else 1)
+                len(steps) if steps is not None else 1)
 
 
 def _tercile_levels(values: Sequence[float]) -> list[str]:
@@ -139,8 +148,15 @@ def load_pool(benchmark_root) -> list[Item]:
     paths = metadata_files(root)
     if not paths:
         raise ValueError(f"{root}: no problem JSON files ({metadata_name('NNN')}) found")
-    return [item_of(str(p.relative_to(root).with_name(parse_problem_file(p.name)[0])), _read_problem(p))
-            for p in paths]
+    items = []
+    for p in paths:
+        meta = _read_problem(p)
+        try:
+            items.append(item_of(str(p.relative_to(root).with_name(parse_problem_file(p.name)[0])),
+                                 meta))
+        except ValueError as exc:
+            raise ValueError(f"{p}: {exc}") from None
+    return items
 
 
 def _read_problem(path: Path) -> dict:

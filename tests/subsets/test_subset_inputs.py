@@ -19,7 +19,10 @@ GOOD = {"W": 10, "H": 10, "edit_pixels": 5, "scene": {"elements": [{"kind": "sha
     ("scene", {"elements": 3}, "'scene' must be an object with a list of 'elements'"),
     ("edit_pixels", "x", "'edit_pixels' must be a number of pixels >= 0, got 'x' (str)"),
     ("edit_pixels", -1, "'edit_pixels' must be a number of pixels >= 0, got -1 (int)"),
-    ("params", [], None),  # not an object: a single-step problem, as when absent
+    ("scene", {"elements": [1]}, "each of 'scene.elements' must be an object, got 1 (int)"),
+    ("params", [], "'params' must be an object, got [] (list)"),
+    ("params", {"steps": 3}, "'params.steps' must be a list of edits, got 3 (int)"),
+    ("params", {"steps": [{}, {}]}, None),
 ])
 def test_a_wrong_typed_field_is_one_line(field, value, says, tmp_path, capsys):
     folder = tmp_path / "Bench" / "task"
@@ -35,7 +38,8 @@ def test_a_wrong_typed_field_is_one_line(field, value, says, tmp_path, capsys):
         assert code == 0, err
         return
     assert code == 2
-    assert err.strip().startswith(f"paintkit subset: error: problem Bench/task/001: {says}")
+    named = f"paintkit subset: error: {folder / '001.json'}: problem Bench/task/001: {says}"
+    assert err.strip().startswith(named)
     assert len(err.strip().splitlines()) == 1
 
 
