@@ -1,4 +1,4 @@
-"""0.4 removed the names deprecated in 0.3 (CHANGELOG.md, "Migrating to 0.4"): each old name
+"""0.4 removed the names deprecated in 0.3 (CHANGELOG.md, "Migrating from 0.3"): each old name
 is an ordinary ImportError / AttributeError / TypeError, and its replacement works."""
 
 from __future__ import annotations
@@ -78,7 +78,7 @@ def test_the_old_explain_argument_order_is_a_clear_error():
     ("paintkit.sources.tinygrafix", "paintkit.tinygrafix.source"),
 ])
 def test_tinygrafixbench_lives_in_one_folder_without_shims(old, new):
-    """0.4 moved TinyGrafixBench into ``paintkit.tinygrafix`` (CHANGELOG.md, issue 33.6)."""
+    """0.4 moved TinyGrafixBench into ``paintkit.tinygrafix`` (CHANGELOG.md, "Migrating from 0.3")."""
     with pytest.raises(ModuleNotFoundError):
         importlib.import_module(old)
     assert importlib.import_module(new).__name__ == new
