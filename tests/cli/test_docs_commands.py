@@ -17,7 +17,7 @@ import pytest
 from paintkit.cli.main import build_parser
 
 ROOT = Path(__file__).resolve().parents[2]
-DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+DOCS = [ROOT / "README.md", ROOT / "CONTRIBUTING.md", *sorted((ROOT / "docs").glob("*.md"))]
 EXAMPLES = sorted((ROOT / "examples").glob("*.py"))
 FENCE = re.compile(r"^```(bash|sh|shell|console)\n(.*?)^```", re.M | re.S)
 
