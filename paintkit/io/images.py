@@ -87,11 +87,24 @@ def _check_size(width: int, height: int, where: str, limit: int = MAX_PIXELS,
         )
 
 
-def png_header(data: bytes) -> tuple[int, int, int, int] | None:
-    """``(width, height, bit_depth, color_type)`` from a PNG's IHDR, or None if not a PNG."""
+def png_header(data: bytes, where: str = "PNG") -> tuple[int, int, int, int] | None:
+    """``(width, height, bit_depth, color_type)`` from a PNG's IHDR, or None if not a PNG.
+
+    The chunks up to the first IDAT are walked (their headers only): a second IHDR there
+    raises :class:`ImageDecodeError`, since Pillow would decode the size the last one
+    declares while this header (and every size check made from it) reads the first."""
     if len(data) < 26 or not data.startswith(_PNG_SIGNATURE) or data[12:16] != b"IHDR":
         return None
     width, height, depth, color = struct.unpack(">IIBB", data[16:26])
+    pos = 20 + int.from_bytes(data[8:12], "big")  # past IHDR: length, type, data, CRC
+    while pos + 8 <= len(data):
+        kind = bytes(data[pos + 4:pos + 8])
+        if kind in (b"IDAT", b"IEND"):
+            break
+        if kind == b"IHDR":
+            raise ImageDecodeError(f"{where}: more than one IHDR chunk (a PNG has exactly "
+                                   "one); refused before decoding")
+        pos += 12 + int.from_bytes(data[pos:pos + 4], "big")
     return width, height, depth, color
 
 
@@ -168,7 +181,7 @@ def decode_rgb_bytes(data: bytes, where: str = "<bytes>", max_pixels: int = MAX_
     if not data:
         raise ImageDecodeError(f"{where}: empty file")
     max_pixels = min(max_pixels, MAX_PIXELS)
-    header = png_header(data)
+    header = png_header(data, where)
     if header is not None:
         width, height, depth, color = header
         _check_size(width, height, where, max_pixels, limit_text)

@@ -127,7 +127,8 @@ class RewardService:
                 raise ValueError(f"problem {problem_id!r}: cannot make it: {one_line(exc)}") from None
         size = declared_size(data, shape, where)
         check_size(size, target.answer_size(0), fit, self.options.max_pixels, where)
-        return ScoreItem(problem_id, target, decode(data, shape, where), fit, tolerance, figures)
+        return ScoreItem(problem_id, target, decode(data, shape, where, self.options.max_pixels),
+                         fit, tolerance, figures)
 
     def parse_batch(self, body, binary: bool = False):
         """``(request, images)`` of a batch body: a :class:`~protocol.BatchRequest` and

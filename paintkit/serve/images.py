@@ -36,7 +36,10 @@ def declared_size(data: bytes, shape, where: str) -> tuple[int, int]:
     """``(W, H)`` an image says it has: from its PNG header, or from the raw ``shape``
     ``(H, W, 3)`` (then ``data`` must hold exactly ``H * W * 3`` bytes)."""
     if shape is None:
-        header = png_header(data)
+        try:
+            header = png_header(data, where)
+        except ImageDecodeError as exc:
+            raise ImageRefused(str(exc)) from None
         if header is None:
             raise ImageRefused(f"{where}: not a PNG (images travel as PNG bytes, or as raw "
                                f"uint8 with their shape)")
@@ -65,11 +68,13 @@ def check_size(size: tuple[int, int], answer: tuple[int, int], fit: str, max_pix
                            f"fit 'cover' or 'stretch')")
 
 
-def decode(data: bytes, shape, where: str) -> np.ndarray:
-    """uint8 ``(H, W, 3)`` pixels of an image whose size was checked."""
+def decode(data: bytes, shape, where: str, max_pixels: int) -> np.ndarray:
+    """uint8 ``(H, W, 3)`` pixels of an image whose size was checked; the decoder refuses
+    anything over ``max_pixels`` again from what it reads (the service's limit, never the
+    decoder's own larger default)."""
     if shape is not None:
         return np.frombuffer(data, dtype=np.uint8).reshape(shape)
     try:
-        return decode_rgb_bytes(data, where)
+        return decode_rgb_bytes(data, where, max_pixels, "the service's --max-pixels")
     except ImageDecodeError as exc:
         raise ImageRefused(str(exc)) from None

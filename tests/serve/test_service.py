@@ -161,9 +161,9 @@ def test_decoding_runs_off_the_event_loop(start_service, problems, monkeypatch):
 
     from paintkit.serve import images
 
-    def slow_decode(data, shape, where):  # a large image that takes long to decode
+    def slow_decode(data, shape, where, max_pixels):  # a large image that takes long to decode
         time.sleep(3)
-        return images.decode(data, shape, where)
+        return images.decode(data, shape, where, max_pixels)
 
     monkeypatch.setattr("paintkit.serve.app.decode", slow_decode)
     service = start_service()
