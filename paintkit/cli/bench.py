@@ -6,7 +6,6 @@ from __future__ import annotations
 import argparse
 import sys
 
-from paintkit.bench_steps import Bench, BenchConfig, StepFailed, load_config
 from paintkit.cli.flags import count, integer, seed
 from paintkit.cli.generate import MAX_PER_CELL
 from paintkit.errors import one_line
@@ -54,6 +53,9 @@ def register(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    # numpy and every stage's modules: imported when the command runs
+    from paintkit.bench_steps import Bench, BenchConfig, StepFailed, load_config
+
     settings = load_config(args.config) if args.config else {}
     for key in ("out", "benchmarks", "baselines", "models", "outputs", "tasks", "conditions", "per_cell",
                 "size", "jobs", "n_boot", "seed", "gallery_per_model"):

@@ -6,11 +6,9 @@ import argparse
 import time
 from pathlib import Path
 
-from paintkit.attempts import SCENE_ATTEMPTS, search_attempts
 from paintkit.cli.flags import count
 from paintkit.conditions import CONDITIONS
 from paintkit.io.atomic import write_text_atomic
-from paintkit.seeds import python_rng, seed_from_key
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -41,9 +39,11 @@ def _names(text: str) -> list[str]:
 def run(args: argparse.Namespace) -> int:
     # Deferred (heavy): Skia (the renderer), the PNG encoders and the shape sampler load
     # only when scenes are drawn, so `paintkit --help` starts fast.
+    from paintkit.attempts import SCENE_ATTEMPTS, search_attempts
     from paintkit.io.images import write_png
     from paintkit.renderers import render
     from paintkit.sampling.condition import condition_scene
+    from paintkit.seeds import python_rng, seed_from_key
 
     if args.per_condition < 1:
         raise ValueError(f"--per-condition must be >= 1, got {args.per_condition}")

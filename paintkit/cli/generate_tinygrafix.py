@@ -7,7 +7,6 @@ import argparse
 from collections.abc import Callable
 
 from paintkit.cli.namespaces import choose_namespace
-from paintkit.tinygrafix.environment import check_matplotlib
 
 # PaintBench-only options a chart suite cannot take (charts have no conditions or modes).
 _PAINTBENCH_ONLY = (("conditions", "--conditions"), ("modes", "--modes"), ("size", "--size"),
@@ -17,6 +16,7 @@ _PAINTBENCH_ONLY = (("conditions", "--conditions"), ("modes", "--modes"), ("size
 def _chart_suite(args: argparse.Namespace, tasks):
     # Deferred (heavy): the chart suite imports the chart tasks and the Numba kernels;
     # `paintkit --help` stays fast.
+    from paintkit.tinygrafix.environment import check_matplotlib
     from paintkit.tinygrafix.suite import TINYGRAFIX_PER_TASK, TinyGrafixSuite
 
     any_matplotlib = bool(getattr(args, "any_matplotlib", False))

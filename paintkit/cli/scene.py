@@ -8,7 +8,6 @@ from pathlib import Path
 from paintkit.cli.flags import integer, renamed, seed
 from paintkit.conditions import CONDITIONS
 from paintkit.io.atomic import write_text_atomic
-from paintkit.seeds import python_rng
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -34,6 +33,7 @@ def run(args: argparse.Namespace) -> int:
     from paintkit.io.images import write_png
     from paintkit.renderers import render
     from paintkit.sampling.condition import condition_scene
+    from paintkit.seeds import python_rng
 
     if args.seed < 0:
         raise ValueError(f"--seed must be a non-negative int, got {args.seed}")

@@ -9,7 +9,6 @@ from collections import Counter
 
 from paintkit.cli.flags import count, renamed, seed
 from paintkit.io.atomic import write_bytes_atomic
-from paintkit.subsets import balanced_subset, levels, load_pool
 
 
 def register(subparsers) -> None:
@@ -28,6 +27,9 @@ def register(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    # numpy (the seeded shuffles): imported when the command runs
+    from paintkit.subsets import balanced_subset, levels, load_pool
+
     factors = tuple(f.strip() for f in args.factors.split(",") if f.strip())
     pool = load_pool(args.benchmarks)
     level_of = dict(zip((it.key for it in pool), levels(pool), strict=True))

@@ -13,10 +13,13 @@ import csv
 import io
 import json
 import math
+from typing import TYPE_CHECKING
 
 from paintkit.layout.names import display
 from paintkit.stats.order import category_key
-from paintkit.stats.table import ProblemTable
+
+if TYPE_CHECKING:  # numpy: 'paintkit stats --help' reads FORMATS without it
+    from paintkit.stats.table import ProblemTable
 
 FORMATS = ("text", "md", "csv", "latex", "json")
 
