@@ -22,6 +22,7 @@ from __future__ import annotations
 import os
 import socket
 import tempfile
+import time
 from contextlib import contextmanager
 from urllib.parse import urlsplit
 
@@ -29,7 +30,8 @@ from paintkit.engines.local import Engine
 from paintkit.engines.work import run_unit
 from paintkit.parallel import default_jobs, single_thread_worker
 
-CONNECT_TIMEOUT_S = 5.0
+#: Seconds an address gets to open a TCP connection and answer as Ray (gRPC) does.
+CONNECT_TIMEOUT_S = 10.0
 #: Ray re-runs a task whose worker or node died this many times (Ray's own retry).
 MAX_RETRIES = 3
 _RAY_CLIENT_PORT = 10001
@@ -37,10 +39,33 @@ _GCS_PORT = 6379
 _AUTH_MARKERS = ("InvalidAuthToken", "Unauthenticated", "UNAUTHENTICATED")
 TOKEN_HELP = ("set RAY_AUTH_MODE=token and RAY_AUTH_TOKEN to the cluster's token (or "
               "RAY_AUTH_TOKEN_PATH to a file holding it); 'ray get-auth-token' on the head prints it")
+#: An HTTP/2 client's connection preface and an empty SETTINGS frame: a gRPC server (Ray's
+#: GCS and its client server both are) answers with a SETTINGS frame of its own.
+_HTTP2_HELLO = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + b"\x00\x00\x00\x04\x00\x00\x00\x00\x00"
+_SETTINGS_FRAME = 0x04
 
 
-def check_reachable(address: str, timeout: float = CONNECT_TIMEOUT_S) -> None:
-    """``ValueError`` naming ``address`` unless a TCP connection to it opens in ``timeout``."""
+def _read_frame_header(sock: socket.socket, deadline: float) -> bytes:
+    """The first 9 bytes the peer sends before ``deadline`` (fewer if it closes)."""
+    data = b""
+    while len(data) < 9:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise TimeoutError
+        sock.settimeout(left)
+        chunk = sock.recv(9 - len(data))
+        if not chunk:
+            break
+        data += chunk
+    return data
+
+
+def check_reachable(address: str, timeout: float | None = None) -> None:
+    """``ValueError`` naming ``address`` unless, within ``timeout`` seconds (default
+    :data:`CONNECT_TIMEOUT_S`), a TCP connection to it opens and the peer answers an HTTP/2
+    hello as a gRPC server (Ray's GCS and client server) does; ``ray.init`` has no deadline
+    of its own, so an address that accepts and says nothing would hang it."""
+    timeout = CONNECT_TIMEOUT_S if timeout is None else timeout
     parts = urlsplit(address if "://" in address else f"tcp://{address}")
     default_port = _RAY_CLIENT_PORT if parts.scheme == "ray" else _GCS_PORT
     try:
@@ -49,12 +74,26 @@ def check_reachable(address: str, timeout: float = CONNECT_TIMEOUT_S) -> None:
         raise ValueError(f"Ray address {address!r} is not HOST:PORT: {exc}") from None
     if not host:
         raise ValueError(f"Ray address {address!r} is not HOST:PORT or ray://HOST:PORT")
+    deadline = time.monotonic() + timeout
     try:
-        with socket.create_connection((host, port), timeout=timeout):
-            pass
+        sock = socket.create_connection((host, port), timeout=timeout)
     except OSError as exc:
         raise ValueError(f"cannot reach the Ray cluster at {address} ({host}:{port}): "
                          f"{exc.strerror or exc}") from None
+    not_ray = (f"{address} ({host}:{port}) accepts connections but does not answer as a Ray "
+               "cluster (a gRPC server)")
+    with sock:
+        try:
+            sock.sendall(_HTTP2_HELLO)
+            head = _read_frame_header(sock, deadline)
+        except TimeoutError:
+            raise ValueError(f"{not_ray}: no answer within {timeout:g} s; check the address "
+                             "and port ('ray status' on the head prints them)") from None
+        except OSError as exc:
+            raise ValueError(f"{not_ray}: {exc.strerror or exc}") from None
+    if len(head) < 9 or head[3] != _SETTINGS_FRAME:
+        raise ValueError(f"{not_ray}: it answered {head[:16]!r}; check the address and port "
+                         "('ray status' on the head prints them)")
 
 
 def _has_token() -> bool:
