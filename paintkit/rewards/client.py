@@ -30,6 +30,8 @@ import numpy as np
 
 from paintkit.io.png_encode import encode_png
 from paintkit.metrics.coerce import as_images, is_tensor, tensor_to_uint8_nhwc
+from paintkit.metrics.fit import DEFAULT_FIT, check_fit
+from paintkit.rewards.answers import RemoteRewardError, batch_results, load_answer, single_result
 from paintkit.rewards.connections import ConnectionPool, Response, http_url
 
 if TYPE_CHECKING:
@@ -43,10 +45,6 @@ TOKEN_ENV = "PAINTKIT_SERVE_TOKEN"
 RETRY_STATUSES = frozenset({408, 429, 500, 502, 503, 504})
 #: Longest wait a server's ``Retry-After`` may ask for (seconds).
 MAX_RETRY_AFTER = 30.0
-
-
-class RemoteRewardError(RuntimeError):
-    """The service could not be reached or failed after the retries."""
 
 
 def to_hwc_uint8(image: ImageLike, where: str = "image") -> np.ndarray:
@@ -107,13 +105,11 @@ def _detail(response: Response) -> str:
         return response.data[:200].decode("utf-8", "replace")
 
 
-def _results(response: Response, problem_ids: Sequence[str],
-             tolerance_figures: bool) -> np.ndarray | tuple[np.ndarray, np.ndarray]:
-    """Rewards float32 ``(B,)`` (and IoUs ``(B, 11)``) from a batch response."""
-    body = _json(response)
-    results = body["results"]
-    if len(results) != len(problem_ids):
-        raise RemoteRewardError(f"service answered {len(results)} results for {len(problem_ids)} items")
+def _results(response: Response, problem_ids: Sequence[str], tolerance_figures: bool,
+             where: str) -> np.ndarray | tuple[np.ndarray, np.ndarray]:
+    """Rewards float32 ``(B,)`` (and IoUs ``(B, 11)``) from a batch response, its results
+    matched to the items asked (:func:`~paintkit.rewards.answers.batch_results`)."""
+    results = batch_results(load_answer(response.data, where), problem_ids, where)
     errors = [f"{r['problem_id']}: {r['error']}" for r in results if r.get("error") is not None]
     if errors:
         raise ValueError(f"{len(errors)} of {len(results)} items not scored: " + "; ".join(errors[:5]))
@@ -134,7 +130,8 @@ class RewardClient:
         encoding: ``"raw"`` (uint8 bytes: no encode/decode, best on a fast network) or
             ``"png"`` (lossless and smaller on the wire).
         fit: what the service does with an image of another size than its answer
-            (``"exact"``: that item's error, ``"cover"``, ``"stretch"``).
+            (``"exact"``, the default of every reward path: that item's error; ``"cover"``,
+            ``"stretch"``; see :mod:`paintkit.metrics.fit`).
         batch: how :meth:`score` sends a batch: ``"binary"`` (a JSON header line, then the
             images' bytes as they are) or ``"json"`` (base64 inside JSON: 4/3 the bytes and
             several ms of encoding and decoding per MiB-sized image).
@@ -151,18 +148,20 @@ class RewardClient:
 
     def __init__(self, server_url: str, *, token: str | None = None, max_retries: int = 2,
                  retry_backoff: float = 0.5, timeout: float = 120.0, encoding: str = "raw",
-                 fit: str = "exact", batch: str = "binary", max_connections: int = 32) -> None:
+                 fit: str = DEFAULT_FIT, batch: str = "binary", max_connections: int = 32) -> None:
         if max_retries < 0 or retry_backoff < 0:
             raise ValueError(f"max_retries and retry_backoff must be >= 0, got {max_retries}, "
                              f"{retry_backoff}")
         if encoding not in ("raw", "png"):
             raise ValueError(f"encoding must be 'raw' or 'png', got {encoding!r}")
+        check_fit(fit)
         if batch not in ("binary", "json"):
             raise ValueError(f"batch must be 'binary' or 'json', got {batch!r}")
         if not isinstance(max_connections, int) or max_connections < 1:
             raise ValueError(f"max_connections must be an int >= 1, got {max_connections!r}")
         self.url = server_url.rstrip("/")
         self._base_path = http_url(self.url, "server_url").path
+        self._where = f"reward service {self.url}"
         token = token if token is not None else os.environ.get(TOKEN_ENV)
         self._headers = {"authorization": f"Bearer {token}"} if token else {}
         self.max_retries, self.retry_backoff, self.timeout = max_retries, retry_backoff, timeout
@@ -276,15 +275,16 @@ class RewardClient:
         also the IoUs ``(B, 11)``."""
         if self.batch == "json":
             body, ids = self._payload(images, problem_ids, tolerance, figures)
-            return _results(self.post("/v1/score", body, _JSON), ids, figures)
+            return _results(self.post("/v1/score", body, _JSON), ids, figures, self._where)
         chunks, headers, ids = self._binary_payload(images, problem_ids, tolerance, figures)
-        return _results(self.post("/v1/score", chunks, headers), ids, figures)
+        return _results(self.post("/v1/score", chunks, headers), ids, figures, self._where)
 
     def score_one(self, image: ImageLike, problem_id: str, *,
                   tolerance: int | None = None) -> float:
         """One image's reward through the single-image endpoint (the body is the image)."""
         path, body, headers = self._one(image, problem_id, tolerance)
-        return float(np.float32(_json(self.post(path, body, headers))["reward"]))
+        answer = load_answer(self.post(path, body, headers).data, self._where)
+        return float(np.float32(single_result(answer, problem_id, self._where)["reward"]))
 
     def health(self) -> dict[str, Any]:
         return _json(self._connections().request("GET", self._base_path + "/health"))

@@ -1,0 +1,58 @@
+"""What a reward service's answer must be before :class:`~paintkit.rewards.client.RewardClient`
+believes it: one result per item asked, in the items' order, each naming the item's
+``problem_id`` (the batch protocol, :mod:`paintkit.serve.protocol`, answers in item order);
+anything else is :class:`RemoteRewardError`, never a reward given to another sample."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+
+class RemoteRewardError(RuntimeError):
+    """The service could not be reached, failed after the retries, or answered something
+    that is not a reward for what was asked."""
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def load_answer(data: bytes, where: str) -> Any:
+    """The JSON of an answer; :class:`RemoteRewardError` when it is not JSON."""
+    try:
+        return json.loads(data)
+    except (ValueError, RecursionError):
+        raise RemoteRewardError(f"{where} answered {len(data)} bytes that are not JSON") from None
+
+
+def batch_results(body: Any, problem_ids: Sequence[str], where: str) -> list[dict[str, Any]]:
+    """The ``results`` of a batch answer, checked to be one per item, in item order:
+    ``results[k]["problem_id"]`` is ``problem_ids[k]``."""
+    results = body.get("results") if isinstance(body, dict) else None
+    if not isinstance(results, list):
+        raise RemoteRewardError(f"{where} answered no results list (got {_short(body)})")
+    if len(results) != len(problem_ids):
+        raise RemoteRewardError(f"{where} answered {len(results)} results for "
+                                f"{len(problem_ids)} items")
+    for k, (result, pid) in enumerate(zip(results, problem_ids, strict=True)):
+        if not isinstance(result, dict):
+            raise RemoteRewardError(f"{where} answered results[{k}] = {_short(result)}, "
+                                    f"not an object")
+        if result.get("problem_id") != pid:
+            raise RemoteRewardError(f"{where} answered results[{k}] is for "
+                                    f"{_short(result.get('problem_id'))}, items[{k}] is "
+                                    f"{pid!r}: results out of order are never re-assigned")
+    return results
+
+
+def single_result(body: Any, problem_id: str, where: str) -> dict[str, Any]:
+    """The single-image endpoint's answer, checked to name ``problem_id``."""
+    if not isinstance(body, dict):
+        raise RemoteRewardError(f"{where} answered {_short(body)}, not an object")
+    if body.get("problem_id") != problem_id:
+        raise RemoteRewardError(f"{where} answered a reward for "
+                                f"{_short(body.get('problem_id'))}, asked for {problem_id!r}")
+    return body
