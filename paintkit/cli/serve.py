@@ -37,6 +37,9 @@ def register(subparsers) -> None:
     parser.add_argument("--score-threads", type=integer(0, 1024), default=0, metavar="N",
                         help="batches scored at once (default: one per CPU core on the CPU, "
                         "each on one core; 1 on CUDA)")
+    parser.add_argument("--max-items", type=count(1 << 20), default=1024, metavar="N",
+                        help="most items in one batch request, counted before any is "
+                        "decoded (default: %(default)s)")
     parser.add_argument("--max-mb", type=count(1 << 16), default=64, metavar="MB",
                         help="largest request body (default: %(default)s)")
     parser.add_argument("--max-pixels", type=count(1 << 31), default=4096 * 4096, metavar="N",
@@ -58,6 +61,7 @@ def run(args) -> int:
     from paintkit.serve.options import ServeOptions  # numpy, PIL: kept out of paintkit --help
     options = ServeOptions(benchmarks=args.benchmarks, device=args.device, cache_mb=args.cache_mb,
                            max_batch=args.max_batch, max_wait_ms=args.max_wait_ms,
+                           max_items=args.max_items,
                            max_mb=args.max_mb, max_pixels=args.max_pixels, token=args.token,
                            body_timeout_s=args.body_timeout, score_threads=args.score_threads)
     serve(options, args.host, args.port, log_level=args.log_level)

@@ -133,18 +133,27 @@ class RewardService:
     def parse_batch(self, body, binary: bool = False):
         """``(request, images)`` of a batch body: a :class:`~protocol.BatchRequest` and
         None (JSON, images in base64 inside), or a :class:`~protocol.BinaryBatchHeader` and
-        each item's bytes (:data:`~protocol.BINARY_BATCH`); :class:`ImageRefused` says why not."""
+        each item's bytes (:data:`~protocol.BINARY_BATCH`); :class:`ImageRefused` says why not,
+        :class:`~protocol.BatchTooLarge` when it holds more than ``--max-items`` items."""
+        limit = self.options.max_items
         try:
             if not binary:
-                return protocol.BatchRequest.model_validate_json(body), None
+                protocol.check_item_count(body, limit)  # before the items are parsed
+                request = protocol.BatchRequest.model_validate_json(body)
+                protocol.check_item_count(request.items, limit)
+                return request, None
             header, rest = protocol.split_binary_batch(body)
+            protocol.check_item_count(header, limit)
             request = protocol.BinaryBatchHeader.model_validate_json(header)
+            protocol.check_item_count(request.items, limit)
             return request, protocol.binary_payloads(request, rest)
         except ValidationError as exc:
             error = exc.errors()[0]
             where = ".".join(str(p) for p in error.get("loc", ())) or "body"
             raise ImageRefused(f"malformed body: {where}: {error.get('msg')} "
                                f"({exc.error_count()} error(s))") from None
+        except protocol.BatchTooLarge:
+            raise
         except ValueError as exc:
             raise ImageRefused(f"malformed body: {exc}") from None
 
@@ -310,6 +319,8 @@ def create_app(options: ServeOptions | None = None, **settings) -> FastAPI:
         try:
             parsed, images = await service.run(service.parse_batch, body,
                                                kind == protocol.BINARY_BATCH)
+        except protocol.BatchTooLarge as exc:
+            return _error(413, str(exc))
         except ImageRefused as exc:
             return _error(400, str(exc))
         try:

@@ -25,6 +25,8 @@ class ServeOptions:
         max_wait_ms: how long the first image of a batch waits for others (None: 0 on the
             CPU, where an image costs the same alone or in a batch, so waiting would only
             leave a core idle; 5 on CUDA, where a batch fills the device).
+        max_items: most items in one ``POST /v1/score`` request; a batch with more is
+            answered 413 before any item is decoded or any problem read.
         max_mb: largest request body (MiB); a larger one is answered 413 unread.
         max_pixels: largest image (W * H) accepted, checked from the PNG header or the raw
             shape before anything is decoded.
@@ -42,6 +44,7 @@ class ServeOptions:
     cache_mb: int = 1024
     max_batch: int = 32
     max_wait_ms: float | None = None
+    max_items: int = 1024
     max_mb: int = 64
     max_pixels: int = 4096 * 4096
     token: str | None = None
@@ -50,8 +53,8 @@ class ServeOptions:
     score_threads: int = 0
 
     def __post_init__(self) -> None:
-        for name, low in (("cache_mb", 0), ("max_batch", 1), ("max_mb", 1), ("max_pixels", 1),
-                          ("decode_threads", 1), ("score_threads", 0)):
+        for name, low in (("cache_mb", 0), ("max_batch", 1), ("max_items", 1), ("max_mb", 1),
+                          ("max_pixels", 1), ("decode_threads", 1), ("score_threads", 0)):
             check_int(getattr(self, name), name, low)
         for name in ("max_wait_ms", "body_timeout_s"):
             value = getattr(self, name)

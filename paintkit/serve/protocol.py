@@ -68,6 +68,27 @@ class BinaryBatchHeader(BaseModel):
     figures: bool = False
 
 
+class BatchTooLarge(ValueError):
+    """A batch with more items than the service takes in one request (``--max-items``)."""
+
+
+#: Each item's one ``problem_id`` key as JSON writers put it (no space before the colon).
+#: Inside a JSON string a quote is escaped, so these bytes are always a key.
+_ITEM_KEY = b'"problem_id":'
+
+
+def check_item_count(items, limit: int) -> None:
+    """:class:`BatchTooLarge` when a batch holds more than ``limit`` items: ``items`` the
+    parsed list, or the body's bytes before parsing (each ``"problem_id":`` key counted, a
+    byte search: a batch too large is refused before its items are parsed; one written
+    another way is counted again once parsed)."""
+    count = items.count(_ITEM_KEY) if isinstance(items, bytes | bytearray) else len(items)
+    if count > limit:
+        raise BatchTooLarge(f"batch of {count} items exceeds the service's limit of {limit} "
+                            f"items per request (--max-items): send it in requests of at "
+                            f"most {limit}")
+
+
 def split_binary_batch(body) -> tuple[bytes, memoryview]:
     """A binary batch's header line and a view (no copy) of the bytes after it;
     ``ValueError`` when there is no header line."""
