@@ -35,6 +35,7 @@ from paintkit.writers.manifest import (
     read_manifest,
     write_incomplete,
 )
+from paintkit.writers.previous import previous_files
 
 
 def write_suite_scaleout(suite, target: Target, writer, header: dict, runner, *, layout: Layout,
@@ -102,6 +103,9 @@ def _prepare_url(target: Target, header: dict, overwrite: bool) -> tuple[str, di
     except ValueError as exc:
         raise ValueError(f"{target.display(MANIFEST_NAME)}: unreadable manifest ({exc}); "
                          "fix or remove it, or use --overwrite") from None
+    if not isinstance(manifest, dict):
+        raise ValueError(f"{target.display(MANIFEST_NAME)}: not a paintkit manifest (expected "
+                         "a JSON object); fix or remove it")
     diffs = [f"{k}: {json.dumps(manifest.get(k))} there, {json.dumps(header[k])} now"
              for k in COMPATIBLE_KEYS if manifest.get(k) != header[k]]
     if not diffs:
@@ -109,8 +113,9 @@ def _prepare_url(target: Target, header: dict, overwrite: bool) -> tuple[str, di
     if not overwrite:
         raise ValueError(f"{target}: holds another suite's files ({MANIFEST_NAME} differs: "
                          f"{'; '.join(diffs[:4])}); use another location, or --overwrite")
-    for name in sorted(target.listing()):  # the previous run's files go
+    for name in previous_files(manifest, target.listing()):  # what the previous run wrote
         target.remove(name)
+    target.remove(MANIFEST_NAME)
     return "overwrite", {}
 
 

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 from pathlib import Path
 
 from paintkit._version import __version__
@@ -24,6 +23,7 @@ from paintkit.io.jsonl import parse_json
 from paintkit.io.png_encode import encoder_info
 from paintkit.suites import ProblemSuite
 from paintkit.writers.base import TempFile, Writer, is_temporary, write_error
+from paintkit.writers.previous import remove_previous_local
 from paintkit.writers.record import FileRecord
 
 MANIFEST_NAME = "manifest.json"
@@ -62,26 +62,9 @@ def _differences(old, new, prefix: str = "") -> list[str]:
 
 
 def remove_previous(root: Path, manifest: dict) -> None:
-    """Delete what the run described by ``manifest`` wrote under ``root`` (``--overwrite``)."""
-    layout = manifest.get("layout") or {}
-    if layout.get("format") == "directory":
-        suite = manifest.get("suite") or {}
-        parts = suite.get("parts") if isinstance(suite.get("parts"), list) else [suite]
-        for part in parts:
-            benchmark = str((part or {}).get("benchmark", ""))
-            if benchmark and "/" not in benchmark and benchmark not in (".", ".."):
-                shutil.rmtree(root / benchmark, ignore_errors=True)
-    elif layout.get("format") in ("flow-grpo", "flow-factory"):
-        shutil.rmtree(root / "images", ignore_errors=True)
-        for name in ("train_metadata.jsonl", "test_metadata.jsonl", "train.jsonl", "test.jsonl"):
-            (root / name).unlink(missing_ok=True)
-    elif layout.get("format"):
-        extension = {"webdataset": ".tar", "parquet": ".parquet", "verl-omni": ".parquet",
-                     "pix2pix": ".parquet"}.get(layout["format"], "")
-        folder = root / "data" if layout["format"] == "pix2pix" else root
-        for name in os.listdir(folder) if folder.is_dir() else ():
-            if extension and name.startswith("shard-") and name.endswith(extension):
-                os.unlink(folder / name)
+    """Delete what the run described by ``manifest`` wrote under ``root`` (``--overwrite``):
+    the files it lists, never through a link (:mod:`paintkit.writers.previous`)."""
+    remove_previous_local(root, manifest)
     (root / MANIFEST_NAME).unlink(missing_ok=True)
 
 
