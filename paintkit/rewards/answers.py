@@ -1,11 +1,13 @@
 """What a reward service's answer must be before :class:`~paintkit.rewards.client.RewardClient`
 believes it: one result per item asked, in the items' order, each naming the item's
-``problem_id`` (the batch protocol, :mod:`paintkit.serve.protocol`, answers in item order);
-anything else is :class:`RemoteRewardError`, never a reward given to another sample."""
+``problem_id`` (the batch protocol, :mod:`paintkit.serve.protocol`, answers in item order),
+and each reward (and per-tolerance IoU) a finite JSON number in [0, 1]; anything else is
+:class:`RemoteRewardError`, never a reward given to another sample or a NaN in a loss."""
 
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -56,3 +58,24 @@ def single_result(body: Any, problem_id: str, where: str) -> dict[str, Any]:
         raise RemoteRewardError(f"{where} answered a reward for "
                                 f"{_short(body.get('problem_id'))}, asked for {problem_id!r}")
     return body
+
+
+#: Per-tolerance IoUs of one item (t = 0..10).
+FIGURES = 11
+
+
+def check_reward(value: Any, where: str) -> float:
+    """``value`` if it is a JSON number (not a bool, not a string) that is finite and in
+    [0, 1], as a float; else :class:`RemoteRewardError` naming it."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or \
+            not math.isfinite(value) or not 0.0 <= value <= 1.0:
+        raise RemoteRewardError(f"{where} is {_short(value)}: a reward is a finite number "
+                                f"in [0, 1]")
+    return float(value)
+
+
+def check_figures(value: Any, where: str) -> list[float]:
+    """The 11 per-tolerance IoUs of an item, each checked as :func:`check_reward`."""
+    if not isinstance(value, list) or len(value) != FIGURES:
+        raise RemoteRewardError(f"{where} is {_short(value)}: expected a list of {FIGURES} IoUs")
+    return [check_reward(v, f"{where}[{t}]") for t, v in enumerate(value)]

@@ -31,7 +31,14 @@ import numpy as np
 from paintkit.io.png_encode import encode_png
 from paintkit.metrics.coerce import as_images, is_tensor, tensor_to_uint8_nhwc
 from paintkit.metrics.fit import DEFAULT_FIT, check_fit
-from paintkit.rewards.answers import RemoteRewardError, batch_results, load_answer, single_result
+from paintkit.rewards.answers import (
+    RemoteRewardError,
+    batch_results,
+    check_figures,
+    check_reward,
+    load_answer,
+    single_result,
+)
 from paintkit.rewards.connections import ConnectionPool, Response, http_url
 
 if TYPE_CHECKING:
@@ -113,9 +120,11 @@ def _results(response: Response, problem_ids: Sequence[str], tolerance_figures: 
     errors = [f"{r['problem_id']}: {r['error']}" for r in results if r.get("error") is not None]
     if errors:
         raise ValueError(f"{len(errors)} of {len(results)} items not scored: " + "; ".join(errors[:5]))
-    rewards = np.array([r["reward"] for r in results], dtype=np.float32)
+    rewards = np.array([check_reward(r.get("reward"), f"{where}: results[{k}].reward")
+                        for k, r in enumerate(results)], dtype=np.float32)
     if tolerance_figures:
-        return rewards, np.array([r["iou"] for r in results], dtype=np.float32)
+        return rewards, np.array([check_figures(r.get("iou"), f"{where}: results[{k}].iou")
+                                  for k, r in enumerate(results)], dtype=np.float32)
     return rewards
 
 
@@ -284,7 +293,8 @@ class RewardClient:
         """One image's reward through the single-image endpoint (the body is the image)."""
         path, body, headers = self._one(image, problem_id, tolerance)
         answer = load_answer(self.post(path, body, headers).data, self._where)
-        return float(np.float32(single_result(answer, problem_id, self._where)["reward"]))
+        value = single_result(answer, problem_id, self._where).get("reward")
+        return float(np.float32(check_reward(value, f"{self._where}: reward")))
 
     def health(self) -> dict[str, Any]:
         return _json(self._connections().request("GET", self._base_path + "/health"))
