@@ -5,12 +5,12 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
 from paintkit.eval.device_scoring import check_device
 from paintkit.eval.problem import needs_scoring, score_problem
+from paintkit.eval.summary import EvalSummary
 from paintkit.explainer.problem import check_tolerance
 from paintkit.io.folder_lock import FolderLock
 from paintkit.io.progress import Progress
@@ -35,29 +35,6 @@ if TYPE_CHECKING:
 
 __all__ = ["EvalSummary", "check_extra_metrics", "check_one_delta_e", "evaluate",
            "evaluate_shards", "needs_scoring", "same_metric"]
-
-@dataclass
-class EvalSummary:
-    """What a run did: rows written, rows already there, missing outputs, seconds.
-
-    ``rescored``: rows replaced because their output appeared or changed; ``ignored``:
-    output files no problem reads (near-miss names); ``notes``: repairs of the results file.
-    """
-
-    results_path: Path
-    scored: int = 0
-    skipped: int = 0
-    missing: int = 0
-    rescored: int = 0
-    seconds: float = 0.0
-    models: list[str] = field(default_factory=list)
-    ignored: list[Path] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-
-    @property
-    def problems_per_second(self) -> float:
-        return self.scored / self.seconds if self.seconds > 0 else 0.0
-
 
 def _score_chunk(chunk: Sequence[Work], outputs_root: Path, images_root: Path | None,
                  delta_e: str = "cie76", extra_metrics: tuple[str, ...] = (),

@@ -36,7 +36,7 @@ from paintkit.storage import Target, is_url
 from paintkit.writers.manifest import MANIFEST_NAME
 
 if TYPE_CHECKING:
-    from paintkit.eval.runner import EvalSummary
+    from paintkit.eval.summary import EvalSummary
     from paintkit.io.progress import Progress
 
 #: Shard formats scored from their rows, and their file extension.

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
-from paintkit import __version__
+from paintkit._version import __version__
 from paintkit.io.atomic import write_text_atomic
 from paintkit.layout.benchmark import read_metadata
 from paintkit.loader import load

@@ -6,7 +6,7 @@ import datetime
 import json
 from pathlib import Path
 
-from paintkit import __version__
+from paintkit._version import __version__
 from paintkit.io.atomic import atomic_open, write_text_atomic
 from paintkit.io.jsonl import dumps_finite
 from paintkit.layout.results import AGGREGATE_NAME, COMPARISONS_NAME, aggregate_path, provenance_path
