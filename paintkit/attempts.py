@@ -9,7 +9,7 @@ the problem or raises :class:`~paintkit.errors.RejectedSeed` for a seed that giv
 first accepted attempt wins. The result is a pure function of the slot, so the same slot
 gives the same bytes in any process, on any worker count.
 
->>> from paintkit.errors import RejectedSeed
+>>> from paintkit.errors import PaintkitError, RejectedSeed
 >>> def make(seed):
 ...     if seed % 2:
 ...         raise RejectedSeed(f"odd seed {seed}")
@@ -21,12 +21,14 @@ gives the same bytes in any process, on any worker count.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 from paintkit.arguments import check_int
-from paintkit.errors import RejectedSeed
+from paintkit.errors import PaintkitError, RejectedSeed
 
 T = TypeVar("T")
 
@@ -40,18 +42,57 @@ CHART_ATTEMPTS = 100
 SCENE_ATTEMPTS = 100
 
 
-class AttemptsExhausted(RuntimeError):
+#: Seconds a slot's attempt search may run before it gives up (checked after each rejected
+#: attempt): a problem takes well under a second at the default sizes, so a slot still
+#: rejecting seeds after this long is an impossible setting (a canvas too small for the
+#: condition's shapes), not bad luck. Giving up raises; it never picks another seed, so no
+#: problem's bytes depend on it. ``None``: no limit. :func:`slot_seconds` changes it.
+SLOT_SECONDS: float | None = 120.0
+_limit: list[float | None] = [SLOT_SECONDS]
+
+
+class AttemptsExhausted(PaintkitError, RuntimeError):
     """Every attempt of a slot was rejected: a bug in the generator or an impossible setting.
 
     A ``RuntimeError`` (what the retry loops raised before the search was shared).
     ``what`` names the slot, ``attempts`` is how many seeds were tried and ``last`` the
-    last rejection (its reason is in the message).
+    last rejection (its reason is in the message); ``seconds`` is set when the search gave
+    up on the time limit (:data:`SLOT_SECONDS`) before the attempt limit. It crosses
+    process boundaries (a pool worker's error comes back pickled): :meth:`__reduce__`
+    rebuilds it from its fields.
     """
 
-    def __init__(self, what: str, attempts: int, last: RejectedSeed | None):
-        self.what, self.attempts, self.last = what, attempts, last
-        super().__init__(f"{what}: {attempts} attempts in a row were rejected; "
-                         f"last reason: {last}")
+    def __init__(self, what: str, attempts: int, last: RejectedSeed | None,
+                 seconds: float | None = None):
+        self.what, self.attempts, self.last, self.seconds = what, attempts, last, seconds
+        if seconds is None:
+            head = f"{attempts} attempts in a row were rejected"
+        else:
+            head = (f"gave up after {attempts} rejected attempts in {seconds:.0f} s (the "
+                    "time limit of one problem)")
+        super().__init__(f"{what}: {head}; last reason: {last}")
+
+    def __reduce__(self):
+        return type(self), (self.what, self.attempts, self.last, self.seconds), self.__dict__
+
+
+class ImpossibleSlot(PaintkitError, ValueError):
+    """A generator refused a slot's settings outright (a ``ValueError`` such as "2 shapes of
+    at least 32 px cannot fit a 34x34 canvas"); the message starts with the slot (task,
+    mode, condition, size) the search was for."""
+
+
+@contextmanager
+def slot_seconds(seconds: float | None) -> Iterator[None]:
+    """Within the block, a slot's search gives up after ``seconds`` (``None``: never)."""
+    if seconds is not None and (isinstance(seconds, bool) or not seconds > 0):
+        raise ValueError(f"slot seconds must be a number > 0 or None, got {seconds!r}")
+    previous = _limit[0]
+    _limit[0] = seconds
+    try:
+        yield
+    finally:
+        _limit[0] = previous
 
 
 @dataclass(frozen=True)
@@ -79,10 +120,14 @@ def search_attempts(seed_of: Callable[[int], int], make: Callable[[int], T], *,
         :class:`Found` with ``make``'s result, the attempt and the seed that made it.
 
     Raises:
-        AttemptsExhausted: every attempt was rejected; the message names ``what``, the
-            number of attempts and the last rejection's reason.
+        AttemptsExhausted: every attempt was rejected, or the search ran past the time
+            limit (:func:`slot_seconds`); the message names ``what``, the number of
+            attempts and the last rejection's reason.
+        ImpossibleSlot: ``make`` raised a ``ValueError`` (its settings cannot work); the
+            message is ``what`` and its reason.
     """
     max_attempts = check_int(max_attempts, "max_attempts", 1)
+    limit, start = _limit[0], time.monotonic()
     last: RejectedSeed | None = None
     for attempt in range(max_attempts):
         seed = seed_of(attempt)
@@ -90,4 +135,11 @@ def search_attempts(seed_of: Callable[[int], int], make: Callable[[int], T], *,
             return Found(make(seed), attempt, seed)
         except RejectedSeed as exc:
             last = exc
+        except ImpossibleSlot:
+            raise
+        except ValueError as exc:
+            raise ImpossibleSlot(f"{what}: {exc}") from exc
+        spent = time.monotonic() - start
+        if limit is not None and spent > limit and attempt + 1 < max_attempts:
+            raise AttemptsExhausted(what, attempt + 1, last, seconds=spent)
     raise AttemptsExhausted(what, max_attempts, last)

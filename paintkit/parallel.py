@@ -26,6 +26,7 @@ import ctypes
 import multiprocessing
 import multiprocessing.context
 import os
+import pickle
 import signal
 import sys
 import threading
@@ -101,6 +102,35 @@ class _QuietSpawnProcess(multiprocessing.context.SpawnProcess):
 
 class _QuietSpawnContext(multiprocessing.context.SpawnContext):
     Process = _QuietSpawnProcess
+
+
+class WorkerError(RuntimeError):
+    """A worker's error whose own type cannot cross the process boundary (it does not
+    survive pickling); the message keeps its type name and text."""
+
+
+def portable(exc: BaseException) -> BaseException:
+    """``exc`` itself when it survives a pickle round trip, else a :class:`WorkerError`
+    with its type and message: a worker's error must come back as that error, never break
+    the pool (an exception the parent cannot unpickle makes ``concurrent.futures`` report a
+    broken pool, which reads like a worker killed from outside)."""
+    try:
+        pickle.loads(pickle.dumps(exc))
+    except Exception:  # noqa: BLE001 - any failure to round-trip: send text instead
+        return WorkerError(f"{type(exc).__name__}: {exc}")
+    return exc
+
+
+def call_portably(function, *args):
+    """``function(*args)`` in a worker, its error made :func:`portable` (submit this to a
+    pool instead of ``function`` itself)."""
+    try:
+        return function(*args)
+    except Exception as exc:
+        safe = portable(exc)
+        if safe is exc:
+            raise
+        raise safe from None
 
 
 def default_jobs() -> int:
@@ -199,7 +229,7 @@ def map_in_workers(function, chunks, args: tuple, jobs: int, consume) -> None:
     with worker_pool(jobs, one_thread_worker) as pool:  # a SIGKILLed run leaves no worker
         in_flight: deque = deque()
         for chunk in chunks:
-            in_flight.append(pool.submit(function, chunk, *args))
+            in_flight.append(pool.submit(call_portably, function, chunk, *args))
             if len(in_flight) >= 2 * jobs:
                 consume(in_flight.popleft().result())
         while in_flight:

@@ -151,6 +151,7 @@ def dropped_modes(suite) -> str | None:
 def run(args: argparse.Namespace) -> int:
     # Deferred (heavy: Skia, numba, imagecodecs): the engines load the suites, writers and PNG
     # encoders.
+    from paintkit.attempts import AttemptsExhausted
     from paintkit.engines import write_suite
     from paintkit.writers import WriteError
 
@@ -176,6 +177,11 @@ def run(args: argparse.Namespace) -> int:
     except WriteError as exc:
         print(f"paintkit generate: error: {one_line(exc)}", file=sys.stderr)
         return 1
+    except AttemptsExhausted as exc:  # an impossible setting: one line, what to change
+        print(f"paintkit generate: error: {one_line(exc)}; this size or condition cannot make "
+              "that problem: use a larger --size, or leave the condition or task out",
+              file=sys.stderr)
+        return 2
     except KeyboardInterrupt as exc:
         what = "terminated (SIGTERM)" if isinstance(exc, Terminated) else "interrupted"
         print(f"\npaintkit generate: {what}; every finished file is kept, run the same "

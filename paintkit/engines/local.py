@@ -13,7 +13,7 @@ from abc import ABC, abstractmethod
 from concurrent.futures import FIRST_COMPLETED, wait
 
 from paintkit.engines.work import WorkOptions, pool_worker, run_unit
-from paintkit.parallel import default_jobs, start_pool
+from paintkit.parallel import call_portably, default_jobs, start_pool
 from paintkit.suites import ProblemSuite
 
 
@@ -80,10 +80,10 @@ class ProcessPoolEngine(Engine):
         self._pool = start_pool(jobs, pool_worker, start="forkserver")
 
     def submit(self, suite, start, stop, options):
-        return self._pool.submit(run_unit, suite, start, stop, options)
+        return self._pool.submit(call_portably, run_unit, suite, start, stop, options)
 
     def call(self, function, *args):
-        return self._pool.submit(function, *args)
+        return self._pool.submit(call_portably, function, *args)
 
     def wait(self, handles):
         done, pending = wait(handles, return_when=FIRST_COMPLETED)

@@ -19,6 +19,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from paintkit.attempts import slot_seconds
 from paintkit.engines.work import WorkOptions
 from paintkit.storage import Target
 from paintkit.suites import ProblemSuite, build_problem
@@ -90,11 +91,13 @@ def _write(suite, start, stop, layout: Layout, root: Path, options: WorkOptions)
     writer = layout.writer(root, suite)
     records: list[FileRecord] = []
     try:
-        for index in range(start, stop):
-            spec = suite.spec(index)
-            problem = build_problem(suite, spec)
-            records += writer.write(encode_problem(spec, problem, png_encoder=options.png_encoder,
-                                                   json_indent=writer.json_indent, svg=options.svg))
+        with slot_seconds(options.slot_seconds):
+            for index in range(start, stop):
+                spec = suite.spec(index)
+                problem = build_problem(suite, spec)
+                records += writer.write(encode_problem(
+                    spec, problem, png_encoder=options.png_encoder,
+                    json_indent=writer.json_indent, svg=options.svg))
         records += writer.close()
     except BaseException:
         writer.abort()

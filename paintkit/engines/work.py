@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from paintkit.attempts import SLOT_SECONDS, slot_seconds
 from paintkit.parallel import single_thread_worker
 from paintkit.suites import ProblemSuite, build_problem
 from paintkit.worker_memory import reuse_freed_memory
@@ -22,20 +23,23 @@ class WorkOptions:
     png_encoder: str = "auto"
     json_indent: int | None = 1
     svg: bool = False  # also encode input and answer as SVG (directory format, --svg)
+    #: a problem's attempt search gives up after this long (None: never; --slot-seconds)
+    slot_seconds: float | None = SLOT_SECONDS
 
 
 def run_unit(suite: ProblemSuite, start: int, stop: int, options: WorkOptions) -> list:
     """Problems ``start .. stop-1`` of ``suite``: a list of
     :class:`~paintkit.writers.record.EncodedProblem` (or of indices when not encoding)."""
     out = []
-    for index in range(start, stop):
-        spec = suite.spec(index)
-        problem = build_problem(suite, spec)
-        if options.encode:
-            out.append(encode_problem(spec, problem, png_encoder=options.png_encoder,
-                                      json_indent=options.json_indent, svg=options.svg))
-        else:
-            out.append(index)
+    with slot_seconds(options.slot_seconds):
+        for index in range(start, stop):
+            spec = suite.spec(index)
+            problem = build_problem(suite, spec)
+            if options.encode:
+                out.append(encode_problem(spec, problem, png_encoder=options.png_encoder,
+                                          json_indent=options.json_indent, svg=options.svg))
+            else:
+                out.append(index)
     return out
 
 
