@@ -38,13 +38,6 @@ from paintkit.scene import RGB, Element, Line, Polygon, Scene, Shape
 from paintkit.shapes.outlines import shape_outline
 from paintkit.shapes.strokes import capsule_outline, stroke_outline
 
-#: Path coordinates are rounded to this grid (1/64 px), the vertex grid of the Skia render's
-#: rasterizer and of resvg's (a port of it): a renderer that truncates to it then keeps the
-#: vertices exactly, which removes about 40% of the pixels that disagree with the Skia
-#: render (docs/svg.md). Multiples of 1/64 have short exact decimal forms (at most 6
-#: decimals), which is what Python's ``repr`` writes for them.
-GRID = 64
-
 
 def _path_data(contours: list[np.ndarray]) -> str:
     """SVG path data of closed polylines ``(N, 2)`` (batches ``(M, N, 2)`` allowed)."""
@@ -54,8 +47,10 @@ def _path_data(contours: list[np.ndarray]) -> str:
         for poly in (c[None] if c.ndim == 2 else c):
             if len(poly) < 2:
                 continue
-            snapped = (np.round(poly * GRID) / GRID + 0.0).ravel().tolist()  # + 0.0: no -0.0
-            parts.append(f"M{' '.join(map(repr, snapped))}Z")
+            # every vertex as the float64 the PNG renderer fills (repr round-trips exactly),
+            # so paintkit.svg draws the file back to the PNG's pixels; + 0.0: no -0.0
+            exact = (poly + 0.0).ravel().tolist()
+            parts.append(f"M{' '.join(map(repr, exact))}Z")
     return "".join(parts)
 
 
@@ -101,15 +96,35 @@ def _element_svg(element: Element) -> str:
 
 
 def _runs_data(mask: np.ndarray) -> str:
-    """Path data of the pixel runs of bool ``(H, W)`` ``mask``: one rectangle per run."""
+    """Path data of the pixels of bool ``(H, W)`` ``mask``: one rectangle per run of pixels,
+    a run repeated in the rows below it (same start and end) joined into one taller
+    rectangle."""
     h, w = mask.shape
     padded = np.zeros((h, w + 2), np.int8)
     padded[:, 1:-1] = mask
     step = np.diff(padded, axis=1)
     rows, starts = np.nonzero(step == 1)
     _, ends = np.nonzero(step == -1)  # row-major order: the k-th end closes the k-th start
-    return "".join(f"M{x} {y}h{e - x}v1h{x - e}z" for y, x, e in
-                   zip(rows.tolist(), starts.tolist(), ends.tolist(), strict=True))
+    open_runs: dict[tuple[int, int], list[int]] = {}  # (start, end) -> [top row, rows]
+    done: list[tuple[int, int, int, int]] = []
+    last_row = -1
+    for y, x, e in zip(rows.tolist(), starts.tolist(), ends.tolist(), strict=True):
+        if y != last_row:
+            for key, (top, n) in list(open_runs.items()):
+                if top + n < y:  # not continued in the row just finished
+                    done.append((top, key[0], key[1], n))
+                    del open_runs[key]
+            last_row = y
+        run = open_runs.get((x, e))
+        if run is not None and run[0] + run[1] == y:
+            run[1] += 1
+        else:
+            if run is not None:
+                done.append((run[0], x, e, run[1]))
+            open_runs[(x, e)] = [y, 1]
+    done.extend((top, x, e, n) for (x, e), (top, n) in open_runs.items())
+    done.sort()
+    return "".join(f"M{x} {y}h{e - x}v{n}h{x - e}z" for y, x, e, n in done)
 
 
 def _background_svg(scene: Scene) -> str:
