@@ -29,6 +29,9 @@ from paintkit.tasks import Problem
 _SLOT = re.compile(r"^\d{6,}$")
 _CONDITION = re.compile(r"^(?P<name>[a-z_]+)(?:@(?P<w>\d+)x(?P<h>\d+))?(?:@n(?P<n>\d+))?$")
 _STEPS = re.compile(r"^(?P<kind>[a-z_]+)_steps(?P<steps>\d+)$")
+#: Largest ``@nK`` object count a key may ask for (what ``paintkit generate --counts`` takes):
+#: regeneration time grows with the count, and the service makes it inside a request.
+MAX_COUNT = 500
 
 
 class ProblemKeyError(ValueError):
@@ -69,6 +72,11 @@ def _condition(key: str, table: str, where: str, max_pixels: int | None = None):
     if match is None or match["name"] not in CONDITIONS:
         raise ProblemKeyError(f"{where}: unknown condition {key!r}; allowed: "
                               f"{', '.join(CONDITIONS)}, optionally with @WxH and/or @nK")
+    if match["n"] is not None:  # before anything is made: counts as paintkit generate takes
+        count = int(match["n"]) if len(match["n"]) <= 4 else MAX_COUNT + 1
+        if not 1 <= count <= MAX_COUNT:
+            raise ProblemKeyError(f"{where}: @n{match['n']}: an object count must lie in "
+                                  f"1..{MAX_COUNT} (paintkit generate --counts takes the same)")
     base = get_condition(match["name"])
     if match["w"] is None and match["n"] is None:
         return match["name"], None

@@ -54,3 +54,50 @@ def test_the_default_limit_is_documented_and_on_the_cli():
     from pathlib import Path
 
     assert "--max-items" in (Path(__file__).parents[2] / "docs" / "serve.md").read_text()
+
+
+def test_a_key_counts_are_bounded_as_the_cli_does_before_anything_is_made(monkeypatch):
+    import time
+
+    import pytest
+
+    import paintkit.sources
+    from paintkit.serve.problem_keys import MAX_COUNT, ProblemKeyError, problem_from_key
+    from paintkit.suites.variants import parse_counts
+
+    with pytest.raises(ValueError, match=r"\[1, 500\]"):
+        parse_counts([str(MAX_COUNT + 1)])  # the CLI's bound is the key's
+    made = []
+    real = paintkit.sources.get_source
+
+    class Spy:  # a source that records what it is asked to make
+        def __init__(self, source):
+            self.source = source
+
+        def __getattr__(self, name):
+            return getattr(self.source, name)
+
+        def problem(self, *args, **kwargs):
+            made.append(args)
+
+    def spy(name):
+        return Spy(real(name))
+
+    monkeypatch.setattr(paintkit.sources, "get_source", spy)
+    for count in ("0", "501", "200000", "9" * 5000):
+        key = f"paintbench-translation-baseline@n{count}-amount-000000"
+        start = time.monotonic()
+        with pytest.raises(ProblemKeyError, match=r"an object count must lie in 1\.\.500"):
+            problem_from_key(key)
+        assert time.monotonic() - start < 1
+    assert made == []
+
+
+def test_the_service_refuses_a_huge_count_at_once(start_service, problems):
+    service = start_service()
+    raw = np.zeros((1024, 1024, 3), np.uint8).tobytes()
+    answer = httpx.post(f"{service.url}/v1/score/paintbench-translation-baseline@n200000-amount-"
+                        f"000000?shape=1024,1024,3", content=raw, timeout=10,
+                        headers={"content-type": "application/octet-stream"})
+    assert answer.status_code == 422
+    assert "@n200000: an object count must lie in 1..500" in answer.json()["error"]
