@@ -18,6 +18,7 @@ import asyncio
 import binascii
 import http.client
 import json
+import math
 import os
 import threading
 import time
@@ -52,6 +53,8 @@ TOKEN_ENV = "PAINTKIT_SERVE_TOKEN"
 RETRY_STATUSES = frozenset({408, 429, 500, 502, 503, 504})
 #: Longest wait a server's ``Retry-After`` may ask for (seconds).
 MAX_RETRY_AFTER = 30.0
+#: Seconds an attempt may take in all, unless told otherwise.
+DEFAULT_TIMEOUT = 120.0
 
 
 def to_hwc_uint8(image: ImageLike, where: str = "image") -> np.ndarray:
@@ -90,14 +93,17 @@ def encode_item(problem_id: str, image: np.ndarray, encoding: str) -> bytes:
 
 def retry_delay(response: Response | None, attempt: int,
                 backoff: float) -> float:
-    """Seconds to wait before retry ``attempt + 1``: the server's ``Retry-After`` (seconds)
-    when it gives one, else exponential backoff."""
+    """Seconds to wait before retry ``attempt + 1``: the server's ``Retry-After`` (seconds,
+    at most :data:`MAX_RETRY_AFTER`) when it gives a finite number >= 0, else exponential
+    backoff (a ``Retry-After`` of ``nan``, ``-5``, a date or garbage counts as none)."""
     header = None if response is None else response.headers.get("retry-after")
     if header is not None:
         try:
-            return min(max(float(header), 0.0), MAX_RETRY_AFTER)
+            seconds = float(header)
         except ValueError:
-            pass
+            seconds = math.nan
+        if math.isfinite(seconds) and seconds >= 0:
+            return min(seconds, MAX_RETRY_AFTER)
     return backoff * (2 ** attempt)
 
 
@@ -135,7 +141,8 @@ class RewardClient:
         server_url: e.g. ``"http://127.0.0.1:8000"``.
         token: the service's bearer token (default: ``$PAINTKIT_SERVE_TOKEN``).
         max_retries, retry_backoff: retries after the first attempt, and the first wait (s).
-        timeout: seconds per attempt (to connect, and between bytes of the answer).
+        timeout: seconds an attempt may take in all (to connect, send the images and read
+            the answer: a server that drips its answer is given up on at this deadline).
         encoding: ``"raw"`` (uint8 bytes: no encode/decode, best on a fast network) or
             ``"png"`` (lossless and smaller on the wire).
         fit: what the service does with an image of another size than its answer
@@ -156,8 +163,9 @@ class RewardClient:
     """
 
     def __init__(self, server_url: str, *, token: str | None = None, max_retries: int = 2,
-                 retry_backoff: float = 0.5, timeout: float = 120.0, encoding: str = "raw",
-                 fit: str = DEFAULT_FIT, batch: str = "binary", max_connections: int = 32) -> None:
+                 retry_backoff: float = 0.5, timeout: float = DEFAULT_TIMEOUT,
+                 encoding: str = "raw", fit: str = DEFAULT_FIT, batch: str = "binary",
+                 max_connections: int = 32) -> None:
         if max_retries < 0 or retry_backoff < 0:
             raise ValueError(f"max_retries and retry_backoff must be >= 0, got {max_retries}, "
                              f"{retry_backoff}")

@@ -10,16 +10,25 @@ of idle connections, a check that an idle connection is still open before it is 
 and one immediate retry on a new connection when a reused one turns out closed by the
 server (its keep-alive ran out between two training steps). Every other failure is the
 caller's to retry (:meth:`RewardClient.post`).
+
+A request has one deadline, ``timeout`` seconds from its start: connecting, sending and
+reading the answer all end there (each socket wait gets what is left), so a server that
+drips its answer a byte a second is given up on at the deadline, not after a timeout per
+byte.
 """
 
 from __future__ import annotations
 
 import http.client
+import io
 import select
 import ssl
 import threading
+import time
 import weakref
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 from urllib.parse import SplitResult, urlsplit
 
@@ -48,6 +57,53 @@ class Response:
     data: bytes
 
 
+class _DeadlineReader(io.RawIOBase):
+    """A socket's bytes until ``deadline`` (``time.monotonic()``): each read waits at most
+    what is left, then :class:`TimeoutError`."""
+
+    def __init__(self, sock: Any, deadline: float) -> None:
+        super().__init__()
+        self._sock, self._raw, self._deadline = sock, sock.makefile("rb", buffering=0), deadline
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        _arm(self._sock, self._deadline)
+        return self._raw.readinto(buffer)
+
+    def close(self) -> None:
+        self._raw.close()
+        super().close()
+
+
+class _DeadlineResponse(http.client.HTTPResponse):
+    """An ``HTTPResponse`` whose status line, headers and body are read by the deadline."""
+
+    def __init__(self, sock: Any, debuglevel: int = 0, method: str | None = None,
+                 url: str | None = None, *, deadline: float) -> None:
+        super().__init__(sock, debuglevel, method, url)
+        plain, self.fp = self.fp, io.BufferedReader(_DeadlineReader(sock, deadline))
+        plain.close()
+
+
+def _arm(sock: Any, deadline: float) -> None:
+    """Give ``sock``'s next wait what is left until ``deadline``; TimeoutError if nothing."""
+    left = deadline - time.monotonic()
+    if left <= 0:
+        raise TimeoutError("the request's deadline passed")
+    if sock is not None:
+        sock.settimeout(left)
+
+
+def _timed(chunks: Iterable[Any], connection: http.client.HTTPConnection,
+           deadline: float) -> Iterator[Any]:
+    """``chunks`` sent one by one, each within what is left until ``deadline``."""
+    for chunk in chunks:
+        _arm(connection.sock, deadline)
+        yield chunk
+
+
 def closed_by_peer(connection: http.client.HTTPConnection) -> bool:
     """Whether an idle connection can no longer be used: no socket, or something to read
     (the server's end of stream, or bytes nobody asked for)."""
@@ -72,7 +128,7 @@ class ConnectionPool:
     Args:
         url: ``http://host[:port]`` or ``https://...`` (certificates verified).
         maxsize: idle connections kept.
-        timeout: seconds to connect, and per blocking read or write.
+        timeout: seconds a request may take in all (to connect, send and read the answer).
         headers: sent with every request (a request's own win).
     """
 
@@ -126,17 +182,27 @@ class ConnectionPool:
                 the server had closed is retried once on a new one first).
         """
         headers = {**self.headers, **(headers or {})}
+        deadline = time.monotonic() + self.timeout
         connection, reused = self._take()
         try:
-            return self._exchange(connection, method, path, body, headers)
+            return self._exchange(connection, method, path, body, headers, deadline)
         except STALE:
             if not reused:
                 raise
-        return self._exchange(self._new(), method, path, body, headers)
+        return self._exchange(self._new(), method, path, body, headers, deadline)
 
     def _exchange(self, connection: http.client.HTTPConnection, method: str, path: str,
-                  body: Any, headers: dict[str, str]) -> Response:
+                  body: Any, headers: dict[str, str], deadline: float) -> Response:
         try:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError("the request's deadline passed")
+            connection.timeout = left  # to connect, when it is new
+            _arm(connection.sock, deadline)
+            connection.response_class = partial(_DeadlineResponse,  # type: ignore[assignment]
+                                                deadline=deadline)
+            if isinstance(body, list):
+                body = _timed(body, connection, deadline)
             try:
                 connection.request(method, path, body=body, headers=headers)
             except CUT_WHILE_SENDING:
