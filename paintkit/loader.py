@@ -35,10 +35,8 @@ model names of an outputs tree (``LoadedSet.models``) from it.
 
 from __future__ import annotations
 
-import json
 import os
 import re
-import tarfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -49,8 +47,9 @@ import numpy as np
 from paintkit.layout.benchmark import BenchmarkProblem, discover_problems, read_metadata_file
 from paintkit.layout.errors import LayoutError
 from paintkit.layout.outputs import discover_models
+from paintkit.loader_shards import DuplicateKeyError, shard_set
 
-__all__ = ["KINDS", "LoadedProblem", "LoadedSet", "load"]
+__all__ = ["KINDS", "DuplicateKeyError", "LoadedProblem", "LoadedSet", "load"]
 
 #: What :func:`load` opens.
 KINDS = ("benchmark", "shards", "outputs")
@@ -61,7 +60,7 @@ _OUTPUT = re.compile(r"^(\d{4,})_output\.png$")
 class LoadedProblem:
     """One problem (or one model's output of it); images and metadata load on access.
     ``problem``: the files on disk (benchmark trees, and outputs trees loaded with their
-    benchmark), None for shards."""
+    benchmark), None for shards; ``shard``: the shard file's name (shard sets)."""
 
     key: str
     benchmark: str | None
@@ -69,6 +68,8 @@ class LoadedProblem:
     idx: int | None
     model: str | None = None
     problem: BenchmarkProblem | None = None
+    #: The shard file it was read from (shard sets), None otherwise.
+    shard: str | None = None
     _read: dict[str, Callable[..., Any]] = field(default_factory=dict, repr=False)
 
     def _get(self, name: str) -> Any:
@@ -145,12 +146,6 @@ class LoadedSet(Sequence[LoadedProblem]):
         return f"LoadedSet(kind={self.kind!r}, root={str(self.root)!r}, problems={len(self)})"
 
 
-def _png(data: bytes) -> np.ndarray:
-    from paintkit.io.images import load_rgb  # imagecodecs, pillow
-
-    return load_rgb(data)
-
-
 def _file_image(path: Path) -> Callable[[], np.ndarray]:
     def read() -> np.ndarray:
         from paintkit.io.images import load_rgb  # imagecodecs, pillow
@@ -171,67 +166,6 @@ def _benchmark(root: Path, benchmarks: Sequence[str] | None = None,
                                             "answer": _file_image(p.answer_path),
                                             "metadata": _file_json(p.metadata_path)})
             for p in discover_problems(root, benchmarks, tasks)]
-
-
-def _tar_slice(shard: Path, member: tarfile.TarInfo | None,
-               decode: Callable[[bytes], Any]) -> Callable[[], Any]:
-    """A reader of one member of an uncompressed tar: a seek to its data, no header scan."""
-    def read() -> Any:
-        if member is None:
-            return None
-        with open(shard, "rb") as fh:
-            fh.seek(member.offset_data)
-            return decode(fh.read(member.size))
-
-    return read
-
-
-def _webdataset(shards: list[Path]) -> list[LoadedProblem]:
-    """Each shard's headers are read once; its metadata now, its images when asked for."""
-    items = []
-    for shard in shards:
-        with tarfile.open(shard) as tar:
-            members = {m.name: m for m in tar.getmembers() if m.isfile()}
-            metas = {name: tar.extractfile(m).read()  # type: ignore[union-attr]  # a file
-                     for name, m in members.items()
-                     if name.endswith(".json")}
-        for name, raw in metas.items():
-            key, meta = name[:-len(".json")], json.loads(raw)
-            items.append(LoadedProblem(key, meta.get("benchmark"), meta.get("task"),
-                                       meta.get("idx"), _read={
-                "input": _tar_slice(shard, members.get(f"{key}.input.png"), _png),
-                "answer": _tar_slice(shard, members.get(f"{key}.answer.png"), _png),
-                "metadata": lambda raw=raw: json.loads(raw)}))
-    return items
-
-
-def _parquet(shards: list[Path]) -> list[LoadedProblem]:
-    """Each shard's metadata column is read now; an image, from its row group when asked."""
-    try:
-        import pyarrow.parquet as pq
-    except ImportError:
-        raise ValueError("reading parquet shards needs pyarrow: pip install "
-                         "'paintkit[shards]'") from None
-    items = []
-    for shard in shards:
-        groups = pq.ParquetFile(shard).metadata
-        where = [(g, k) for g in range(groups.num_row_groups)
-                 for k in range(groups.row_group(g).num_rows)]
-        texts = pq.read_table(shard, columns=["metadata"]).column("metadata").to_pylist()
-        for row, text in enumerate(texts):
-            meta = json.loads(text)
-
-            def cell(column: str, shard: Path = shard, at: tuple[int, int] = where[row]) -> Any:
-                group = pq.ParquetFile(shard).read_row_group(at[0], columns=[column])
-                return group.column(column)[at[1]].as_py()
-
-            items.append(LoadedProblem(
-                str(meta.get("problem_id", f"{shard.name}/{row}")), meta.get("benchmark"),
-                meta.get("task"), meta.get("idx"), _read={
-                    "input": lambda cell=cell: _png(cell("input")["bytes"]),
-                    "answer": lambda cell=cell: _png(cell("answer")["bytes"]),
-                    "metadata": lambda meta=meta: dict(meta)}))
-    return items
 
 
 def _outputs(root: Path, model_names: list[str],
@@ -293,13 +227,16 @@ def load(path: str | os.PathLike[str], *, kind: str | None = None,
         benchmarks: for an outputs tree, the benchmark tree its outputs answer (a path or a
             loaded benchmark; then one item per (model, problem)); for a benchmark tree,
             benchmark names to keep.
-        tasks: for a benchmark tree, task folder names to keep.
+        tasks: for a benchmark tree or a shard set, the tasks to keep (a task none of its
+            problems has is a ``ValueError``).
         models: for an outputs tree, model folder names to keep.
 
     Raises:
         ValueError: ``path`` is none of these (one line naming it); with ``kind`` given, the
             layout's own :class:`~paintkit.layout.errors.LayoutError` (naming the first
-            offending path, an unknown benchmark, task or model).
+            offending path, an unknown benchmark, task or model); a shard that cannot be
+            read, or two problems of a shard set with one key
+            (:class:`DuplicateKeyError`), one line naming the shards.
     """
     if kind is not None and kind not in KINDS:
         raise ValueError(f"kind: expected one of {', '.join(KINDS)}, got {kind!r}")
@@ -317,10 +254,7 @@ def load(path: str | os.PathLike[str], *, kind: str | None = None,
                          "folder of shards or an outputs tree)")
     guessed = _guess(root) if kind is None else kind
     if guessed == "shards":
-        tars, parquets = sorted(root.glob("shard-*.tar")), sorted(root.glob("shard-*.parquet"))
-        if not tars and not parquets:
-            raise ValueError(f"{root}: no shard-*.tar or shard-*.parquet files")
-        return LoadedSet("shards", root, _webdataset(tars) if tars else _parquet(parquets))
+        return LoadedSet("shards", root, shard_set(root, tasks))
     if guessed == "outputs":
         return load(root, kind="outputs", benchmarks=benchmarks, models=models)
     names = benchmarks if isinstance(benchmarks, list | tuple) else None

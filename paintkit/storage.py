@@ -97,10 +97,23 @@ class Target:
         return urlsplit(self.url).scheme.lower() if self.url else "file"
 
     def filesystem(self):
-        """The fsspec filesystem of a URL target (instances are cached by fsspec)."""
+        """The fsspec filesystem of a URL target (instances are cached by fsspec), made from
+        the whole URL as fsspec does (``ftp://HOST:PORT/...`` passes its host, port and user).
+
+        Raises ``ValueError`` (one line, credentials masked) when it cannot be made (a host
+        that does not answer, a refused login)."""
         import fsspec
 
-        return fsspec.filesystem(self.scheme)
+        try:
+            fs_class = fsspec.get_filesystem_class(self.scheme)
+            return fsspec.filesystem(self.scheme, **fs_class._get_kwargs_from_urls(self.url))
+        except Exception as exc:  # any filesystem package's own error: one line
+            from paintkit.errors import one_line
+            from paintkit.io.redact import redact_url_text
+
+            reason = one_line(exc) or type(exc).__name__
+            raise ValueError(redact_url_text(f"--out {self.url}: cannot open {self.scheme}:// "
+                                             f"({type(exc).__name__}: {reason})")) from None
 
     def location(self, relative: str) -> str:
         """``relative`` under the root, as a local path or a filesystem path."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from concurrent.futures import BrokenExecutor
 
@@ -79,6 +80,8 @@ def main(argv: list[str] | None = None) -> int:
     Exit codes: 0 done, 2 bad input (``ValueError``), 1 a fault of the system (a full disk,
     a read-only folder, out of memory), 130 interrupted (Ctrl-C), 143 terminated (SIGTERM);
     a second Ctrl-C or SIGTERM while the command stops ends it at once (:mod:`.signals`).
+    Any other paintkit error is bad input too (exit 2); an unexpected exception is a bug:
+    one line that says so (exit 1), its traceback with ``PAINTKIT_DEBUG=1``.
     """
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -101,8 +104,6 @@ def _run(args, prefix: str) -> int:
         print(f"\n{prefix}: {what}; {kept}", file=sys.stderr)
         return exit_status(exc)
     except BrokenPipeError:  # `paintkit tasks --json | head`: the reader has what it wanted
-        import os
-
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no flush error at exit
         return 0
     except ValueError as exc:  # bad user input: one clear line, no traceback
@@ -119,6 +120,21 @@ def _run(args, prefix: str) -> int:
     except MemoryError:
         print(f"{prefix}: error: out of memory; use smaller inputs or options (for example "
               "fewer --jobs or a smaller --n-boot)", file=sys.stderr)
+        return 1
+    except PaintkitError as exc:  # paintkit's own errors are about the input: one line
+        print(f"{prefix}: error: {one_line(exc)}", file=sys.stderr)
+        return 2
+    except RecursionError:  # input nested deeper than any reader of it expects
+        print(f"{prefix}: error: an input is nested too deeply to read (a JSON document or "
+              "tree hundreds of thousands of levels deep?); check the files you named",
+              file=sys.stderr)
+        return 2
+    except Exception as exc:  # a bug: one line saying so, the traceback on request
+        if os.environ.get("PAINTKIT_DEBUG"):
+            raise
+        print(f"{prefix}: internal error: {type(exc).__name__}: {one_line(exc)[:300]}; this "
+              "is a bug in paintkit, please report it with the command; run with "
+              "PAINTKIT_DEBUG=1 for the traceback", file=sys.stderr)
         return 1
 
 

@@ -24,9 +24,11 @@ import json
 from pathlib import Path
 
 from paintkit._version import __version__
+from paintkit.errors import one_line
+from paintkit.layout.errors import LayoutError
 from paintkit.layout.folders import visible_dirs
-from paintkit.layout.problem_files import parse_problem_file
-from paintkit.loader import load
+from paintkit.layout.problem_files import answer_name, input_name, metadata_name, parse_problem_file
+from paintkit.loader import DuplicateKeyError, load
 from paintkit.parallel import map_in_workers
 from paintkit.stats.results_file import MANIFEST_FILE_NAME, file_sha256
 from paintkit.verify.release import (
@@ -37,6 +39,12 @@ from paintkit.verify.release import (
     read_release,
     tree_files,
 )
+from paintkit.verify.tree_manifest import (
+    drop_unreadable_entries,
+    names_in,
+    read_tree_manifest,
+    suite_of,
+)
 from paintkit.verify.verdict import Verdict
 
 __all__ = ["verify_benchmark"]
@@ -45,6 +53,7 @@ __all__ = ["verify_benchmark"]
 #: preservation split only choose among them).
 SETTINGS = ("conditions", "per_cell", "start_slot", "size", "counts", "any_matplotlib")
 _FILE_PART = {"input": "input.png", "answer": "answer.png", "metadata": "json"}
+_PART_NAME = {"input": input_name, "answer": answer_name, "metadata": metadata_name}
 
 
 def _is_benchmark_folder(folder: Path) -> bool:
@@ -55,28 +64,6 @@ def _is_benchmark_folder(folder: Path) -> bool:
     return False
 
 
-def _manifest(tree_root: Path) -> dict | None:
-    path = tree_root / MANIFEST_FILE_NAME
-    if not path.is_file():
-        return None
-    try:
-        manifest = json.loads(path.read_text(encoding="utf-8"))
-        if not isinstance(manifest.get("files"), dict) or not manifest.get("complete"):
-            raise ValueError("incomplete (the generation did not finish)")
-    except (ValueError, AttributeError, TypeError) as exc:
-        raise ValueError(f"{path}: not a complete paintkit manifest ({exc}); remove it to "
-                         "check the copy against the release alone") from None
-    return manifest
-
-
-def _suite_of(manifest: dict | None, benchmark: str) -> dict | None:
-    suite = (manifest or {}).get("suite") or {}
-    for part in [suite, *(suite.get("parts") or [])]:
-        if isinstance(part, dict) and part.get("benchmark") == benchmark:
-            return part
-    return None
-
-
 def _tree_reason(manifest: dict | None, benchmark: str, release: dict) -> str:
     """Why a released benchmark's problems in this copy would differ (from its manifest)."""
     if manifest is None:
@@ -85,7 +72,7 @@ def _tree_reason(manifest: dict | None, benchmark: str, release: dict) -> str:
     if version != release["paintkit_version"]:
         return (f"made by paintkit {version}, the release list is of "
                 f"{release['paintkit_version']}: tasks changed between them (CHANGELOG.md)")
-    mine, theirs = _suite_of(manifest, benchmark), release["benchmarks"][benchmark]["suite"]
+    mine, theirs = suite_of(manifest, benchmark), release["benchmarks"][benchmark]["suite"]
     if mine is None:
         return f"{MANIFEST_FILE_NAME} does not describe {benchmark}"
     if mine.get("namespace") != theirs.get("namespace"):
@@ -94,9 +81,9 @@ def _tree_reason(manifest: dict | None, benchmark: str, release: dict) -> str:
     if mine.get("matplotlib"):
         return f"charts drawn with matplotlib {mine['matplotlib']} (--any-matplotlib)"
     other = [key for key in SETTINGS if mine.get(key) != theirs.get(key)]
-    tasks = set(mine.get("tasks") or ())
-    if {m for m in mine.get("modes") or () if m.split(":")[0] in tasks} != \
-            {m for m in theirs.get("modes") or () if m.split(":")[0] in tasks}:
+    tasks = names_in(mine.get("tasks"))
+    if {m for m in names_in(mine.get("modes")) if m.split(":")[0] in tasks} != \
+            {m for m in names_in(theirs.get("modes")) if m.split(":")[0] in tasks}:
         other.append("modes")
     if other:
         return "made with other settings: " + ", ".join(
@@ -175,8 +162,14 @@ def _tree_found(bench_dir: Path, expected: dict, jobs: int) -> dict[str, tuple]:
     found: dict[str, tuple] = {key: (None, None) for key in files}
     for key in set(files) & set(expected):
         if len(files[key]) < len(PARTS):
-            gone = [_FILE_PART[p] for p in PARTS if p not in files[key]]
-            found[key] = (None, f"{', '.join(gone)} missing")
+            gone = [p for p in PARTS if p not in files[key]]
+            task, stem = key.split("/")
+            linked = [_FILE_PART[p] for p in gone if
+                      (bench_dir / task / _PART_NAME[p](stem)).is_symlink()]
+            missing = [_FILE_PART[p] for p in gone if _FILE_PART[p] not in linked]
+            found[key] = (None, "; ".join(
+                [*([f"{', '.join(missing)} missing"] if missing else []),
+                 *([f"{', '.join(linked)}: a symbolic link (not followed)"] if linked else [])]))
     complete = [k for k in sorted(set(files) & set(expected)) if len(files[k]) == len(PARTS)]
     for key, (hashes, error) in _hash_tree(bench_dir, complete, jobs).items():
         found[key] = (hashes, None if error is None else f"unreadable ({error})")
@@ -234,12 +227,15 @@ def _shard_set(root: Path, release: dict, verdict: Verdict) -> Verdict:
     """A folder of ``shard-*.tar`` / ``shard-*.parquet`` files: every problem (opened with
     :func:`paintkit.load`) against the release, by its ``task`` and ``idx``; shard files
     against the manifest (a shard holds many problems: an edited one is named once)."""
-    manifest = _manifest(root)
+    manifest = read_tree_manifest(root)
     edited_shards = []
+    present = sorted(p.name for p in root.iterdir()
+                     if p.name.startswith("shard-") and p.suffix in (".tar", ".parquet"))
     if manifest is None:
         verdict.notes.append(f"no {MANIFEST_FILE_NAME}: the shards are checked against the "
                              "release alone")
     else:
+        drop_unreadable_entries(root, manifest, verdict)
         for name, entry in sorted(manifest["files"].items()):
             target = root / name
             if not target.is_file() or file_sha256(target) != entry.get("sha256"):
@@ -247,19 +243,35 @@ def _shard_set(root: Path, release: dict, verdict: Verdict) -> Verdict:
         if edited_shards:
             verdict.notes.append(f"{', '.join(edited_shards)}: missing or edited since they "
                                  f"were generated (their hash differs from {MANIFEST_FILE_NAME})")
+        for name in present:
+            if name not in manifest["files"]:
+                verdict.checked += 1
+                verdict.differs.append(f"{name}: a shard {MANIFEST_FILE_NAME} does not list "
+                                       "(not written by the run it describes)")
     owner = {key.split("/")[0]: bench for bench, entry in release["benchmarks"].items()
              for key in entry["problems"]}
     found: dict[str, dict[str, tuple]] = {}
-    for item in load(root, kind="shards"):
+    try:
+        items = load(root, kind="shards")
+    except DuplicateKeyError as exc:
+        verdict.checked += len(exc.duplicates)
+        verdict.differs += [f"{key}: in both {first} and {other} (a shard set holds each "
+                            "problem once)" for key, first, other in exc.duplicates]
+        return verdict
+    except LayoutError as exc:  # a shard that cannot be read: named, nothing else compared
+        verdict.checked += 1
+        verdict.differs.append(one_line(exc))
+        return verdict
+    for item in items:
         try:
-            meta = item.metadata
+            meta = item.metadata or {}
             key = f"{meta['task']}/{int(meta['idx']):03d}"
             hashes = " ".join((content_hash(item.input), content_hash(item.answer),
                                content_hash(meta)))
             found.setdefault(owner.get(meta["task"], "?"), {})[key] = (hashes, None)
         except (KeyError, TypeError, ValueError) as exc:
             verdict.checked += 1
-            verdict.differs.append(f"{item.key}: unreadable ({exc})")
+            verdict.differs.append(f"{item.key}: unreadable ({one_line(exc)})")
     for name in sorted(found):
         if name not in release["benchmarks"]:
             verdict.checked += len(found[name])
@@ -301,13 +313,14 @@ def verify_benchmark(root, *, jobs: int = 1, release: dict | None = None) -> Ver
     if not bench_dirs:
         raise ValueError(f"{root}: holds no <Benchmark>/<task>/ folders; 'paintkit verify' "
                          "checks a tree made by 'paintkit generate'")
-    manifest = _manifest(tree_root)
+    manifest = read_tree_manifest(tree_root)
     verdict = Verdict()
     if release["paintkit_version"] != __version__:
         verdict.notes.append(f"the release list is of paintkit {release['paintkit_version']}, "
                              f"this is {__version__}")
     edited: dict[str, list[str]] = {}
     if manifest is not None:
+        drop_unreadable_entries(tree_root, manifest, verdict)
         _, edited = _against_manifest(tree_root, manifest,
                                             tuple(f"{d.name}/" for d in bench_dirs))
     else:

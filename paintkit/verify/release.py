@@ -79,14 +79,17 @@ def problem_hashes(folder: Path, stem: str) -> str:
 
 def tree_files(bench_dir: Path) -> dict[str, dict[str, Path]]:
     """``{"<task>/<NNN>": {"input" | "answer" | "metadata": path}}`` of the problem files in
-    a benchmark folder (hidden files and other names skipped; parts may be missing)."""
+    a benchmark folder (hidden files and other names skipped; parts may be missing).
+    Symbolic links are never followed: a linked task folder or problem file is left out
+    (reported missing), so nothing outside the tree is read."""
     kinds = SUFFIX_PART
     found: dict[str, dict[str, Path]] = {}
-    for task in sorted(p for p in bench_dir.iterdir() if p.is_dir()
+    for task in sorted(p for p in bench_dir.iterdir() if p.is_dir() and not p.is_symlink()
                        and not p.name.startswith(".")):
         for path in sorted(task.iterdir()):
             parsed = parse_problem_file(path.name)
-            if parsed is None or parsed[1] not in kinds or not path.is_file():
+            if parsed is None or parsed[1] not in kinds or path.is_symlink() or \
+                    not path.is_file():
                 continue
             found.setdefault(f"{task.name}/{parsed[0]}", {})[kinds[parsed[1]]] = path
     return found

@@ -7,14 +7,16 @@ the submitted row. Whether the benchmark copy itself is the release is
 
 from __future__ import annotations
 
-import json
 import tempfile
 from pathlib import Path
 
+from paintkit.errors import one_line
+from paintkit.io.jsonl import parse_json
 from paintkit.layout.results import problem_stats_path
 from paintkit.layout.rows import row_key
 from paintkit.stats.results_file import RESULTS_FILE_NAME, file_sha256, manifest_sha256, output_key
 from paintkit.verify.verdict import Verdict
+from paintkit.writers.previous import safe_relative
 
 __all__ = ["verify_submission"]
 
@@ -27,11 +29,39 @@ def _submitted(results: Path) -> tuple[dict, list[dict]]:
         raise ValueError(f"{results}: no {RESULTS_FILE_NAME} (written by 'paintkit eval' and "
                          "'paintkit bench' since 0.4.0); score the outputs again to write it")
     try:
-        doc = json.loads(doc_path.read_text(encoding="utf-8"))
-        doc["models"].items()
-    except (ValueError, KeyError, AttributeError) as exc:
-        raise ValueError(f"{doc_path}: not a paintkit results file ({exc})") from None
+        doc = parse_json(doc_path.read_text(encoding="utf-8"))
+        _check_shape(doc)
+    except (OSError, ValueError) as exc:
+        raise ValueError(f"{doc_path}: not a paintkit results file ({one_line(exc)})") from None
     return doc, read_rows(problem_stats_path(results))
+
+
+def _check_shape(doc) -> None:
+    """``ValueError`` (the field) unless ``doc`` has the objects of a results file:
+    ``models`` -> model -> benchmark -> ``{"outputs_sha256": {key: hex}}``, and
+    ``benchmarks`` -> benchmark -> ``{"manifest_sha256": hex}``."""
+    def obj(value, where: str) -> dict:
+        if not isinstance(value, dict):
+            raise ValueError(f"{where} is a JSON {type(value).__name__}, not an object")
+        return value
+
+    obj(doc, "the document")
+    for model, per_bench in obj(doc.get("models"), "'models'").items():
+        for bench, entry in obj(per_bench, f"models.{model}").items():
+            hashes = obj(entry, f"models.{model}.{bench}").get("outputs_sha256")
+            if hashes is not None:
+                for key, sha in obj(hashes, f"models.{model}.{bench}.outputs_sha256").items():
+                    if not isinstance(sha, str):
+                        raise ValueError(f"models.{model}.{bench}.outputs_sha256.{key} is not "
+                                         "a string")
+    for bench, entry in obj(doc.get("benchmarks", {}), "'benchmarks'").items():
+        obj(entry, f"benchmarks.{bench}")
+
+
+def _inside(*names: str) -> bool:
+    """Whether the folder names and key stay inside their tree (no ``..``, ``/`` ...)."""
+    *folders, key = names
+    return all(safe_relative(n) and "/" not in n for n in folders) and safe_relative(key)
 
 
 def verify_submission(results, outputs, benchmarks=None, *, jobs: int = 1) -> Verdict:
@@ -50,6 +80,10 @@ def verify_submission(results, outputs, benchmarks=None, *, jobs: int = 1) -> Ve
                 continue
             for key, sha in hashes.items():
                 verdict.checked += 1
+                if not _inside(model, bench, key):
+                    verdict.differs.append(f"{one_line(repr(f'{model}/{bench}/{key}'))[:200]}: "
+                                           "the path leaves the outputs tree (not read)")
+                    continue
                 task, _, idx = key.rpartition("/")
                 path = outputs / model / bench / task / f"{idx}_output.png"
                 if not path.is_file():
