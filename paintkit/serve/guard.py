@@ -5,6 +5,8 @@ Before the application sees a request, it
 
 - answers 401 to a scoring request without ``Authorization: Bearer <token>`` when the
   service has a token (compared in constant time; the token is never logged or echoed);
+- answers 413 to a request with a body on an open path (health, schema), without reading
+  it: those paths take none, and anyone may reach them;
 - answers 415 to a pickle body (by its content type), without reading it;
 - answers 413 to a body over the limit, from ``Content-Length`` or while reading;
 - answers 408 when the client sends nothing for ``body_timeout_s`` mid-body (other
@@ -127,7 +129,11 @@ class GuardMiddleware:
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
         headers = dict(scope["headers"])  # later duplicates win; these are not list headers
-        if self._token is not None and scope["path"] not in OPEN_PATHS and \
+        if scope["path"] in OPEN_PATHS:
+            if headers.get(b"content-length", b"0") != b"0" or b"transfer-encoding" in headers:
+                return await send_error(send, 413, f"{scope['path']} takes no request body; "
+                                                   "the body was not read")
+        elif self._token is not None and \
                 not hmac.compare_digest(headers.get(b"authorization", b""), self._token):
             return await send_error(send, 401, "missing or wrong bearer token",
                                     [(b"www-authenticate", b"Bearer")])
