@@ -1,22 +1,36 @@
-"""Flow-Factory style pointwise reward model, loadable by dotted path.
+"""Flow-Factory's pointwise reward model, loadable by dotted path.
 
 Flow-Factory's reward registry imports a reward model class from its dotted path
 (``paintkit.rewards.flow_factory.PixelIoURewardModel``) and builds it as
-``cls(config=reward_args, accelerator=accelerator)``; the trainer reads ``model.device``
-and calls ``model(prompt=..., image=..., condition_images=..., **batch_fields)``, where
-``image`` is a list of PIL images or of float ``(3, H, W)`` tensors in [0, 1] (generated at
-the trainer's square resolution) and ``condition_images`` holds per sample the condition
-images *resized* for the model. The metric needs the full-size input and the answer, so
-they come from each sample's ``metadata`` dict (answer and input keys as in
-:data:`~paintkit.rewards._common.ANSWER_KEYS`), or from its ``problem_id`` looked up in a
-benchmark folder (``root``), or from ``answer_images=`` with full-size conditions. The
-result is a :class:`RewardOutput` whose ``rewards`` is float32 ``(B,)`` on ``device``.
+``cls(config=reward_args, accelerator=accelerator)``. Its ``RewardProcessor`` keeps only the
+models that are instances of its ``PointwiseRewardModel`` / ``GroupwiseRewardModel``, so
+when Flow-Factory is importable the class here subclasses its ``PointwiseRewardModel``
+(resolved when this module is imported; :data:`FLOW_FACTORY_BASE` names the base found).
+The processor passes every field of the sample (``prompt``, ``image``, ``condition_images``,
+``height``, ...; ``use_tensor_inputs`` is set, so images come as float ``(3, H, W)``
+tensors in [0, 1], generated at the trainer's square resolution, and the condition images
+*resized* for the model).
+
+Flow-Factory's GRPO loop drops the dataset's other columns before the sample is made (the
+edit adapters' ``inference`` takes no ``metadata``), so the problem is found from the
+prompt: with ``dataset`` (the folder ``paintkit generate --format flow-factory`` wrote,
+the one the trainer's ``dataset_dir`` names) each prompt is looked up in its JSONL lines and
+the condition image tells apart problems that share an instruction
+(:class:`~paintkit.rewards.prompt_index.PromptIndex`); targets come from the dataset's
+images or, where absent, are regenerated from the problem key. A caller that has them may
+instead give each sample's ``metadata`` dict (answer and input keys as in
+:data:`~paintkit.rewards._common.ANSWER_KEYS`, or its ``problem_id`` with a benchmark folder
+``root``), or ``answer_images=`` with full-size conditions. The result is a
+:class:`RewardOutput` whose ``rewards`` is float32 ``(B,)`` on ``device``.
 """
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from paintkit.arguments import check_int
@@ -35,6 +49,7 @@ from paintkit.rewards._common import (
     resolve,
     score_grouped,
 )
+from paintkit.rewards.prompt_index import PromptIndex, condition_array, is_dataset_folder
 
 if TYPE_CHECKING:
     import torch
@@ -51,6 +66,23 @@ class RewardOutput:
     extra_info: dict[str, Any] = field(default_factory=dict)
 
 
+def _flow_factory_base() -> type:
+    """Flow-Factory's ``PointwiseRewardModel`` when Flow-Factory is importable, else
+    ``object`` (the class then works alone, as for tests and other trainers)."""
+    if importlib.util.find_spec("flow_factory") is None:
+        return object
+    try:
+        module = importlib.import_module("flow_factory.rewards.abc")
+    except ImportError:
+        return object
+    return getattr(module, "PointwiseRewardModel", object)
+
+
+#: The base class the reward models here derive from: Flow-Factory's
+#: ``PointwiseRewardModel`` when it is importable, else ``object``.
+FLOW_FACTORY_BASE: type = _flow_factory_base()
+
+
 def _option(config: Any, name: str, default: Any) -> Any:
     if config is None:
         return default
@@ -63,13 +95,15 @@ def _option(config: Any, name: str, default: Any) -> Any:
     return default if value is None else value
 
 
-class PixelIoURewardModel:
+class PixelIoURewardModel(FLOW_FACTORY_BASE):  # type: ignore[misc, valid-type]
     """Pointwise reward: per image its PaintBench mIoU (or IoU_t) against its answer.
 
     Args:
         config: the trainer's reward arguments (an object or a dict); read for ``device``,
-            ``fit``, ``tolerance``, ``root`` and ``cache_bytes`` (as attributes or in its
-            ``extra_kwargs``). A device string in its place is the device.
+            ``fit``, ``tolerance``, ``dataset``, ``root`` and ``cache_bytes`` (as attributes
+            or in its ``extra_kwargs``). A device string in its place is the device.
+        dataset: the Flow-Factory dataset folder (``train.jsonl`` / ``test.jsonl``); a
+            ``root`` holding those files counts as ``dataset`` too.
         accelerator: the trainer's accelerator; its ``device`` is used when the config
             names none (or names plain ``"cuda"``).
         device, fit, tolerance, root, cache_bytes: keyword overrides. ``fit`` defaults to
@@ -80,10 +114,13 @@ class PixelIoURewardModel:
     """
 
     model_type = "pointwise"
+    required_fields = ("image", "prompt", "condition_images")
+    use_tensor_inputs = True  # the generated floats, quantized here (rounded), not by PIL
 
     def __init__(self, config: Any = None, accelerator: Any = None, *,
                  device: DeviceLike | None = None, fit: str | None = None,
                  tolerance: int | None = None, root: PathLike | None = None,
+                 dataset: PathLike | None = None,
                  cache_bytes: int | None = None, cache_size: int | None = None) -> None:
         import torch  # heavy: loaded on first use
 
@@ -99,6 +136,10 @@ class PixelIoURewardModel:
         cache_size = check_int(cache_size, "cache_size", 1, allow_none=True)
         self.tolerance = tolerance if tolerance is not None else _option(config, "tolerance", None)
         root = root if root is not None else _option(config, "root", None)
+        dataset = dataset if dataset is not None else _option(config, "dataset", None)
+        if dataset is None and is_dataset_folder(root):
+            dataset, root = root, str(Path(root) / "images")  # type: ignore[arg-type]
+        self.prompts = PromptIndex(dataset) if dataset is not None else None
         self.index = ProblemIndex(root) if root is not None else None
         self.root = root
         self.cache = TargetCache(self.device, cache_bytes or _option(
@@ -123,11 +164,13 @@ class PixelIoURewardModel:
             raise ValueError("image: the PaintBench reward scores generated images; got none")
         n = len(image)
         answers, inputs, metas = [], [], []
+        prompts = [prompt] * n if isinstance(prompt, str) else prompt
         for k in range(n):
             meta = metadata[k] if metadata is not None and k < len(metadata) else None
             cond = condition_images[k] if condition_images is not None and \
                 k < len(condition_images) else None
-            answer, inp, meta = self._problem(k, meta, cond, answer_images)
+            text = prompts[k] if prompts is not None and k < len(prompts) else None
+            answer, inp, meta = self._problem(k, meta, cond, answer_images, text)
             answers.append(answer)
             inputs.append(inp)
             metas.append(meta)
@@ -138,8 +181,8 @@ class PixelIoURewardModel:
         mean = rewards.mean() if n else torch.tensor(float("nan"), device=self.device)
         return RewardOutput(rewards, {"miou_mean": mean})
 
-    def _problem(self, k: int, meta: Any, cond: Any, answer_images: Sequence[Any] | None
-                 ) -> tuple[Any, Any, Any]:
+    def _problem(self, k: int, meta: Any, cond: Any, answer_images: Sequence[Any] | None,
+                 prompt: Any = None) -> tuple[Any, Any, Any]:
         """``(answer, full-size input, metadata)`` of sample ``k``."""
         if isinstance(cond, list | tuple) and len(cond) == 1:
             cond = cond[0]  # one condition image per sample
@@ -154,6 +197,10 @@ class PixelIoURewardModel:
             if meta.get("problem_id") is not None and self.index is not None:
                 inp, answer = self.index.paths(meta["problem_id"])
                 return answer, inp, meta
+        if self.prompts is not None and prompt is not None and answer_images is None:
+            line = self.prompts.find(prompt, cond, f"sample {k}")
+            answer, inp = self.prompts.target(line)
+            return answer, inp, {"problem_id": line["problem_id"]}
         if answer_images is not None and cond is not None:
             answer, inp = _hwc(answer_images[k]), _hwc(cond)
             if hasattr(answer, "shape") and hasattr(inp, "shape") and \
@@ -165,6 +212,7 @@ class PixelIoURewardModel:
             return answer, inp, None
         raise ValueError(
             f"sample {k}: the PaintBench reward needs the answer and the full-size input; give "
+            f"dataset= (the folder paintkit generate --format flow-factory wrote), or "
             f"metadata[{k}] with the answer and input (keys {', '.join(ANSWER_KEYS[:3])} / "
             f"{', '.join(INPUT_KEYS[:3])}), or its problem_id with root= (a benchmark folder), "
             f"or answer_images=[...] with full-size condition_images; got "

@@ -20,8 +20,9 @@ import threading
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
-from paintkit.rewards.client import DEFAULT_TIMEOUT, RewardClient
-from paintkit.rewards.flow_factory import RewardOutput, _option
+from paintkit.rewards.client import RewardClient
+from paintkit.rewards.flow_factory import FLOW_FACTORY_BASE, RewardOutput, _option
+from paintkit.rewards.prompt_index import PromptIndex
 
 if TYPE_CHECKING:
     import torch
@@ -69,8 +70,7 @@ async def compute_score(solution_image: ImageLike, ground_truth: str, server_url
             (doubling; a ``Retry-After`` header wins).
         kwargs: ``fit`` (default ``"cover"``: verl-omni letterboxes, see
             :mod:`paintkit.metrics.fit`), ``tolerance``, ``token``, ``encoding``
-            (``"raw"``/``"png"``), ``timeout`` (seconds an attempt may take in all, default
-            120); verl-omni's own (``data_source``, ``extra_info``, ...)
+            (``"raw"``/``"png"``); verl-omni's own (``data_source``, ``extra_info``, ...)
             are ignored.
 
     Returns:
@@ -90,8 +90,7 @@ async def compute_score(solution_image: ImageLike, ground_truth: str, server_url
                          f"problem_id), got {type(ground_truth).__name__}")
     client = shared_client(server_url, max_retries=max_retries, retry_backoff=retry_backoff,
                            fit=kwargs.get("fit", "cover"), token=kwargs.get("token"),
-                           encoding=kwargs.get("encoding", "raw"),
-                           timeout=kwargs.get("timeout", DEFAULT_TIMEOUT))
+                           encoding=kwargs.get("encoding", "raw"))
     score = await client.ascore_one(solution_image, ground_truth, tolerance=kwargs.get("tolerance"))
     return {"score": score}
 
@@ -118,17 +117,17 @@ def _batch(images: Any) -> list[Any]:
 
 def pixel_miou(device: DeviceLike = "cpu", *, server_url: str, fit: str = "stretch",
                tolerance: int | None = None, token: str | None = None, max_retries: int = 2,
-               retry_backoff: float = 0.5, encoding: str = "raw",
-               timeout: float = DEFAULT_TIMEOUT, **unused: Any) -> RemoteFlowGrpoReward:
+               retry_backoff: float = 0.5, encoding: str = "raw", **unused: Any
+               ) -> RemoteFlowGrpoReward:
     """flow_grpo's reward function, scored on a service: ``fn(images, prompts, metadata) ->
     (scores, info)`` as :func:`paintkit.rewards.flow_grpo.pixel_miou` (``scores`` float32
     ``(B,)`` on ``device``; ``info["miou_mean"]`` a 0-d tensor). Each metadata dict carries
-    the sample's ``problem_id``; ``timeout``: seconds an attempt may take in all. Safe from
-    flow_grpo's executor threads (one connection pool, shared)."""
+    the sample's ``problem_id``. Safe from flow_grpo's executor threads (one connection
+    pool, shared)."""
     import torch  # heavy: loaded on first use
 
     client = shared_client(server_url, fit=fit, token=token, max_retries=max_retries,
-                           retry_backoff=retry_backoff, encoding=encoding, timeout=timeout)
+                           retry_backoff=retry_backoff, encoding=encoding)
     device = torch.device(device)
 
     def fn(images: ImageBatch, prompts: Sequence[str] | None,
@@ -144,26 +143,34 @@ def pixel_miou(device: DeviceLike = "cpu", *, server_url: str, fit: str = "stret
     return reward
 
 
-class PixelIoURewardModel:
-    """Flow-Factory's pointwise reward model, scored on a service.
+class PixelIoURewardModel(FLOW_FACTORY_BASE):  # type: ignore[misc, valid-type]
+    """Flow-Factory's pointwise reward model, scored on a service (a Flow-Factory
+    ``PointwiseRewardModel`` when Flow-Factory is importable).
 
     Built as ``cls(config=reward_args, accelerator=accelerator)`` like
     :class:`paintkit.rewards.flow_factory.PixelIoURewardModel`; ``server_url`` (and ``fit``,
     ``tolerance``, ``token``) come from the config (attributes or ``extra_kwargs``) or as
     keywords. ``__call__(prompt=None, image=None, condition_images=None, metadata=None,
     **kwargs)`` returns a ``RewardOutput`` with float32 ``rewards`` ``(B,)`` on ``device``;
-    each ``metadata[k]`` carries the sample's ``problem_id``.
+    each ``metadata[k]`` carries the sample's ``problem_id``, or, as Flow-Factory's GRPO loop
+    passes no metadata, ``dataset`` (config or keyword: the folder ``paintkit generate
+    --format flow-factory`` wrote) maps each prompt to it
+    (:class:`~paintkit.rewards.prompt_index.PromptIndex`).
     """
 
     model_type = "pointwise"
+    required_fields = ("image", "prompt", "condition_images")
+    use_tensor_inputs = True
 
     def __init__(self, config: Any = None, accelerator: Any = None, *,
                  server_url: str | None = None, device: DeviceLike | None = None,
                  fit: str | None = None, tolerance: int | None = None,
-                 token: str | None = None) -> None:
+                 token: str | None = None, dataset: Any = None) -> None:
         import torch  # heavy: loaded on first use
 
         self.config, self.accelerator = config, accelerator
+        dataset = dataset if dataset is not None else _option(config, "dataset", None)
+        self.prompts = PromptIndex(dataset) if dataset is not None else None
         server_url = server_url or _option(config, "server_url", None)
         if not server_url:
             raise ValueError("server_url: the remote reward needs the service's URL (config "
@@ -193,7 +200,13 @@ class PixelIoURewardModel:
 
         if image is None:
             raise ValueError("image: the PaintBench reward scores generated images; got none")
-        ids = _problem_ids(metadata, len(image))
+        if metadata is None and self.prompts is not None:
+            prompts = [prompt] * len(image) if isinstance(prompt, str) else prompt
+            conds = condition_images if condition_images is not None else [None] * len(image)
+            ids = [self.prompts.find(prompts[k], conds[k], f"sample {k}")["problem_id"]
+                   for k in range(len(image))]
+        else:
+            ids = _problem_ids(metadata, len(image))
         rewards = torch.from_numpy(self.client.score(_batch(image), ids,
                                                      tolerance=self.tolerance)).to(self.device)
         mean = rewards.mean() if len(ids) else torch.tensor(float("nan"), device=self.device)

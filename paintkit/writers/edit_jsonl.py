@@ -7,9 +7,12 @@ image's path under ``image``; the other keys reach the reward as the sample's me
   relative to ``<root>``; the reward :func:`paintkit.rewards.pixel_miou` reads ``image``
   and ``answer`` from the metadata line, relative to ``root=`` (the dataset folder);
 - Flow-Factory (``GeneralDataset``): ``<root>/{train,test}.jsonl``, ``image`` relative to
-  ``<root>/images``; ``image`` is consumed by the loader, so each line also names the input
-  under ``input``, read by :class:`paintkit.rewards.PixelIoURewardModel` with ``root`` =
-  ``<root>/images``.
+  ``<root>/images`` (the condition image). Flow-Factory's GRPO loop keeps only the sample's
+  own fields (the prompt verbatim, the generated image, the resized condition images): the
+  other columns never reach the reward. :class:`paintkit.rewards.PixelIoURewardModel` with
+  ``dataset`` = ``<root>`` maps each prompt back to its line here (the condition image
+  telling apart problems that share an instruction) and reads ``answer`` and ``input``
+  under ``<root>/images``, or regenerates them from ``problem_id``.
 
 Images go to ``images/<task folder>/<NNN>_input.png`` and ``_answer.png``; every line also
 carries ``problem_id`` (the rewards' cache key) and ``task``. Problems whose index ends in 9
