@@ -1,7 +1,7 @@
 """Model-output trees: ``<outputs>/<model>/<Benchmark>/<task>/<NNNN>_output.png`` (docs/file-layout.md).
 
 The names of every file a model folder may hold are spelled here once: the output of a
-problem (``NNNN_output.png``), the output of one turn of a conversational problem
+problem (``NNNN_output.png``, or as code ``NNNN_output.svg`` / ``NNNN_output.json``), the output of one turn of a conversational problem
 (``NNNN_turn<k>_output.png``), the model's text saved beside an output by ``paintkit run``
 (``NNNN_reasoning.txt``, ``NNNN_plan.txt``) and the run's own records in
 ``<outputs>/<model>/`` (``run_manifest.json``, ``run_log.jsonl``, the run lock).
@@ -19,7 +19,10 @@ from paintkit.layout.folders import visible_dirs
 
 #: Files of one problem in an outputs task folder: the output, and the model's text saved
 #: beside it by ``paintkit run`` (never scored, never reported as ignored).
-OUTPUT_COMPANIONS = ("output.png", "reasoning.txt", "plan.txt")
+OUTPUT_COMPANIONS = ("output.png", "output.svg", "output.json", "reasoning.txt", "plan.txt")
+#: A problem's output as code, in place of ``NNNN_output.png``: an SVG (scene-based problems)
+#: or a chart state (TinyGrafixBench), rendered before scoring (paintkit.eval.code_outputs).
+CODE_OUTPUTS = ("output.svg", "output.json")
 #: ``<outputs>/<model>/run_manifest.json``: one entry per ``paintkit run`` (docs/run.md).
 RUN_MANIFEST_NAME = "run_manifest.json"
 #: ``<outputs>/<model>/run_log.jsonl``: one line per problem attempted by ``paintkit run``.

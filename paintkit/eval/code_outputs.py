@@ -1,0 +1,75 @@
+"""Outputs that are code: an SVG or a chart state in place of the output PNG.
+
+A problem's output in an outputs tree is one of ``NNNN_output.png`` (an image),
+``NNNN_output.svg`` (an SVG: PaintBench and other scene-based problems) or
+``NNNN_output.json`` (a chart state: TinyGrafixBench). :func:`output_file` finds the one
+there is; :func:`load_output_file` turns it into the pixels the metric scores, plus, for a
+chart state, the data-level comparison with the answer state. Rendering is a step before the
+metric: what it draws is scored like any decoded image, and a file that cannot be drawn is
+that output's one-line reason (scored as missing), never a crash.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from paintkit.layout.outputs import CODE_OUTPUTS, output_name
+
+__all__ = ["CODE_OUTPUTS", "load_output_file", "output_file"]
+
+MAX_CODE_BYTES = 64 * 1024 * 1024
+
+
+def output_file(image_path: Path) -> tuple[Path, str | None]:
+    """``(the output file, None)``, or ``(image_path, reason)`` when two forms are there.
+
+    ``image_path`` is the problem's ``NNNN_output.png`` (or one of its code forms); when it
+    is absent and exactly one of ``NNNN_output.svg`` / ``.json`` exists, that is the output.
+    """
+    idx = int(image_path.name.split("_", 1)[0])
+    image_path = image_path.with_name(output_name(idx))
+    present = [p for p in (image_path, *(image_path.with_name(output_name(idx, kind))
+                                         for kind in CODE_OUTPUTS)) if p.exists()]
+    if len(present) > 1:
+        names = ", ".join(p.name for p in present)
+        return image_path, f"{image_path.parent}: more than one output of one problem ({names})"
+    return (present[0] if present else image_path), None
+
+
+def _read(path: Path) -> bytes:
+    size = path.stat().st_size
+    if size > MAX_CODE_BYTES:
+        raise ValueError(f"{size:,} bytes, above the {MAX_CODE_BYTES:,}-byte limit for code outputs")
+    return path.read_bytes()
+
+
+def load_output_file(path: Path, meta: dict) -> tuple[np.ndarray, dict | None]:
+    """The pixels of a code output, and its structural comparison (chart states) or None.
+
+    Args:
+        path: ``NNNN_output.svg`` or ``NNNN_output.json``.
+        meta: the problem's metadata (its canvas ``W`` x ``H``; a chart's ``input_state``
+            and ``answer_state``).
+
+    Raises:
+        ValueError: one line: the file cannot be read, is outside the supported subset or
+            limits, or does not fit this problem.
+    """
+    data = _read(path)
+    if path.suffix == ".svg":
+        from paintkit.svg import render_svg
+
+        if "scene" not in meta:
+            raise ValueError("an SVG output needs a scene-based problem (this one has no scene)")
+        return render_svg(data, width=int(meta["W"]), height=int(meta["H"])), None
+    if path.suffix == ".json":
+        from paintkit.tinygrafix.state_output import render_output_state, state_difference
+
+        if "input_state" not in meta or "answer_state" not in meta:
+            raise ValueError("a chart-state output needs a chart problem (this one has no "
+                             "input_state)")
+        pixels, state = render_output_state(data, meta["input_state"], meta["answer_state"])
+        return pixels, state_difference(state, meta["answer_state"])
+    raise ValueError(f"{path.name}: not a code output (.svg or .json)")
