@@ -40,7 +40,7 @@ from paintkit.rewards.answers import (
     load_answer,
     single_result,
 )
-from paintkit.rewards.connections import ConnectionPool, Response, http_url
+from paintkit.rewards.connections import AnswerTooLarge, ConnectionPool, Response, http_url
 
 if TYPE_CHECKING:
     from paintkit.types import ImageBatch, ImageLike
@@ -55,6 +55,17 @@ RETRY_STATUSES = frozenset({408, 429, 500, 502, 503, 504})
 MAX_RETRY_AFTER = 30.0
 #: Seconds an attempt may take in all, unless told otherwise.
 DEFAULT_TIMEOUT = 120.0
+#: Bytes of an answer besides its results (an error line, the metric version), and of one
+#: item's result besides 12 bytes a character of its ``problem_id`` (JSON escapes, the id
+#: repeated in an error line): the most a client reads of an answer (:func:`answer_limit`).
+ANSWER_BASE_BYTES = 64 << 10
+ITEM_ANSWER_BYTES = 4 << 10
+
+
+def answer_limit(problem_ids: Sequence[str]) -> int:
+    """The most bytes an answer for ``problem_ids`` can take (with the per-tolerance IoUs
+    and an error line per item); a longer answer is refused unread beyond this bound."""
+    return ANSWER_BASE_BYTES + sum(ITEM_ANSWER_BYTES + 12 * len(pid) for pid in problem_ids)
 
 
 def to_hwc_uint8(image: ImageLike, where: str = "image") -> np.ndarray:
@@ -265,15 +276,19 @@ class RewardClient:
             return self._pool
 
     def post(self, path: str, body: bytes | memoryview | list,
-             headers: dict[str, str] | None = None) -> Response:
+             headers: dict[str, str] | None = None, limit: int | None = None) -> Response:
         """POST ``body`` to ``path`` with the retry policy; the final 200 response (its
         ``data`` read). ``body``: bytes or any buffer (sent as is), or a list of them sent
-        one after the other (then ``headers`` must give its ``content-length``)."""
+        one after the other (then ``headers`` must give its ``content-length``); ``limit``:
+        most bytes of answer read (a longer one is :class:`RemoteRewardError`, not retried)."""
         pool = self._connections()
         for attempt in range(self.max_retries + 1):
             response = None
             try:
-                response = pool.request("POST", self._base_path + path, body, headers)
+                response = pool.request("POST", self._base_path + path, body, headers, limit)
+            except AnswerTooLarge as exc:
+                raise RemoteRewardError(f"{self._where}: {exc}; refused (is server_url a "
+                                        f"paintkit reward service?)") from None
             except (OSError, http.client.HTTPException) as exc:
                 if attempt >= self.max_retries:
                     raise RemoteRewardError(f"reward service {self.url}: {type(exc).__name__}: "
@@ -292,20 +307,28 @@ class RewardClient:
         also the IoUs ``(B, 11)``."""
         if self.batch == "json":
             body, ids = self._payload(images, problem_ids, tolerance, figures)
-            return _results(self.post("/v1/score", body, _JSON), ids, figures, self._where)
+            response = self.post("/v1/score", body, _JSON, answer_limit(ids))
+            return _results(response, ids, figures, self._where)
         chunks, headers, ids = self._binary_payload(images, problem_ids, tolerance, figures)
-        return _results(self.post("/v1/score", chunks, headers), ids, figures, self._where)
+        response = self.post("/v1/score", chunks, headers, answer_limit(ids))
+        return _results(response, ids, figures, self._where)
 
     def score_one(self, image: ImageLike, problem_id: str, *,
                   tolerance: int | None = None) -> float:
         """One image's reward through the single-image endpoint (the body is the image)."""
         path, body, headers = self._one(image, problem_id, tolerance)
-        answer = load_answer(self.post(path, body, headers).data, self._where)
+        answer = load_answer(self.post(path, body, headers, answer_limit([problem_id])).data,
+                             self._where)
         value = single_result(answer, problem_id, self._where).get("reward")
         return float(np.float32(check_reward(value, f"{self._where}: reward")))
 
     def health(self) -> dict[str, Any]:
-        return _json(self._connections().request("GET", self._base_path + "/health"))
+        try:
+            response = self._connections().request("GET", self._base_path + "/health",
+                                                   limit=ANSWER_BASE_BYTES)
+        except AnswerTooLarge as exc:
+            raise RemoteRewardError(f"{self._where}: /health: {exc}") from None
+        return load_answer(response.data, self._where)
 
     def close(self) -> None:
         with self._lock:
@@ -333,9 +356,9 @@ class RewardClient:
         return await asyncio.get_running_loop().run_in_executor(threads, fn, *args)
 
     async def apost(self, path: str, body: bytes | memoryview | list,
-                    headers: dict[str, str] | None = None) -> Response:
+                    headers: dict[str, str] | None = None, limit: int | None = None) -> Response:
         """:meth:`post` for asyncio (in the client's threads)."""
-        return await self._in_thread(self.post, path, body, headers)
+        return await self._in_thread(self.post, path, body, headers, limit)
 
     async def ascore(self, images: ImageBatch, problem_ids: str | Sequence[str], *,
                      tolerance: int | None = None, figures: bool = False

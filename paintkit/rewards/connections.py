@@ -14,7 +14,9 @@ caller's to retry (:meth:`RewardClient.post`).
 A request has one deadline, ``timeout`` seconds from its start: connecting, sending and
 reading the answer all end there (each socket wait gets what is left), so a server that
 drips its answer a byte a second is given up on at the deadline, not after a timeout per
-byte.
+byte. A request may also bound the answer's size (``limit``): a longer answer is refused
+after reading at most ``limit + 1`` bytes (:class:`AnswerTooLarge`), so memory never grows
+with what a server sends.
 """
 
 from __future__ import annotations
@@ -36,6 +38,10 @@ from urllib.parse import SplitResult, urlsplit
 CUT_WHILE_SENDING = (ConnectionResetError, BrokenPipeError, ConnectionAbortedError)
 #: What a reused connection raises when the server closed it while it sat idle.
 STALE = (http.client.RemoteDisconnected, *CUT_WHILE_SENDING)
+
+
+class AnswerTooLarge(Exception):
+    """An answer longer than the request's ``limit`` (read no further)."""
 
 
 def http_url(url: str, name: str = "url") -> SplitResult:
@@ -173,26 +179,29 @@ class ConnectionPool:
         connection.close()
 
     def request(self, method: str, path: str, body: Any = None,
-                headers: dict[str, str] | None = None) -> Response:
+                headers: dict[str, str] | None = None, limit: int | None = None) -> Response:
         """Send one request and read its whole response. ``body``: bytes, any buffer, or a
-        list of them sent one after the other (then ``headers`` give ``content-length``).
+        list of them sent one after the other (then ``headers`` give ``content-length``);
+        ``limit``: most bytes of answer body read (None: any).
 
         Raises:
             OSError, http.client.HTTPException: the request failed (a reused connection
                 the server had closed is retried once on a new one first).
+            AnswerTooLarge: the answer is longer than ``limit`` (its connection closed).
         """
         headers = {**self.headers, **(headers or {})}
         deadline = time.monotonic() + self.timeout
         connection, reused = self._take()
         try:
-            return self._exchange(connection, method, path, body, headers, deadline)
+            return self._exchange(connection, method, path, body, headers, deadline, limit)
         except STALE:
             if not reused:
                 raise
-        return self._exchange(self._new(), method, path, body, headers, deadline)
+        return self._exchange(self._new(), method, path, body, headers, deadline, limit)
 
     def _exchange(self, connection: http.client.HTTPConnection, method: str, path: str,
-                  body: Any, headers: dict[str, str], deadline: float) -> Response:
+                  body: Any, headers: dict[str, str], deadline: float,
+                  limit: int | None) -> Response:
         try:
             left = deadline - time.monotonic()
             if left <= 0:
@@ -213,7 +222,7 @@ class ConnectionPool:
                     raise
             else:
                 response = connection.getresponse()
-            answer = Response(response.status, response.headers, response.read())
+            answer = Response(response.status, response.headers, _read(response, limit))
         except BaseException:
             connection.close()
             raise
@@ -230,6 +239,21 @@ class ConnectionPool:
             idle = self._idle[:]
             self._idle.clear()
         _close_all(idle)
+
+
+def _read(response: http.client.HTTPResponse, limit: int | None) -> bytes:
+    """The body of ``response``, at most ``limit`` bytes (else :class:`AnswerTooLarge`,
+    having read at most ``limit + 1``)."""
+    if limit is None:
+        return response.read()
+    if response.length is not None and response.length > limit:
+        raise AnswerTooLarge(f"the answer declares {response.length} bytes, more than the "
+                             f"{limit} a result for this request can take")
+    data = response.read(limit + 1)
+    if len(data) > limit:
+        raise AnswerTooLarge(f"the answer is longer than the {limit} bytes a result for this "
+                             f"request can take")
+    return data
 
 
 def _early_response(connection: http.client.HTTPConnection
