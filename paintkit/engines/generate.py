@@ -136,7 +136,7 @@ def write_suite(suite: ProblemSuite, out: Path | str, *, format: str = "director
         # The lock comes first: nothing is checked, deleted (--overwrite) or written in the
         # folder while another run may be writing there.
         try:
-            lock = FolderLock(root, LOCK_NAME, "paintkit generate")
+            lock = FolderLock(root, LOCK_NAME, "paintkit generate", remove=True)
         except FolderNotWritableError as exc:  # read-only --out: one line, no traceback
             raise WriteError(str(exc)) from None
         try:

@@ -46,7 +46,7 @@ def write_suite_scaleout(suite, target: Target, writer, header: dict, runner, *,
     if target.local:
         root = target.local_root
         try:
-            lock = FolderLock(root, LOCK_NAME, "paintkit generate")
+            lock = FolderLock(root, LOCK_NAME, "paintkit generate", remove=True)
         except FolderNotWritableError as exc:
             raise WriteError(str(exc)) from None
         try:

@@ -4,13 +4,17 @@
 runs into one folder never interleave (duplicate rows, each other's temporary files
 deleted). The lock is taken before anything in the folder is changed or deleted, and the
 kernel drops it when the process dies, so a killed run never leaves the folder locked.
-The empty lock file is never deleted: every run locks the same inode, so the lock cannot be
-held twice (deleting it on release would let a run that opened the old file and one that
-creates a new file both succeed).
+By default the empty lock file is never deleted: every run locks the same inode, so the lock
+cannot be held twice. With ``remove=True`` (``paintkit generate``: a finished corpus folder
+holds only the corpus) the holder deletes it on release, while still holding the lock, and
+every run checks after locking that the file it locked is still the one at the path (else it
+opens the path again), so a run that opened the old file and one that creates a new file
+never both hold the lock.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
@@ -45,27 +49,44 @@ class FolderLock:
             full disk); one line naming the path and the reason.
     """
 
-    def __init__(self, root: Path | str, name: str, command: str):
+    def __init__(self, root: Path | str, name: str, command: str, *, remove: bool = False):
         self.root = Path(root)
         self.path = self.root / name
-        try:
-            self.root.mkdir(parents=True, exist_ok=True)
-            self._fh = open(self.path, "a+")  # noqa: SIM115 - closed in release()
-        except OSError as exc:
-            raise FolderNotWritableError(
-                f"{self.root}: cannot write into this folder ({exc.strerror or exc}); "
-                "choose a writable folder") from None
-        if fcntl is not None:
+        self.remove = remove
+        while True:
+            try:
+                self.root.mkdir(parents=True, exist_ok=True)
+                self._fh = open(self.path, "a+")  # noqa: SIM115 - closed in release()
+            except OSError as exc:
+                raise FolderNotWritableError(
+                    f"{self.root}: cannot write into this folder ({exc.strerror or exc}); "
+                    "choose a writable folder") from None
+            if fcntl is None:
+                return
             try:
                 fcntl.flock(self._fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except OSError:
                 self._fh.close()
                 raise FolderBusyError(f"{self.root}: another '{command}' is writing into this "
                                       "folder; wait for it to finish") from None
+            if self._still_the_file():
+                return
+            self._fh.close()  # its holder deleted it meanwhile: lock the path's file
+
+    def _still_the_file(self) -> bool:
+        try:
+            return os.stat(self.path).st_ino == os.fstat(self._fh.fileno()).st_ino
+        except OSError:
+            return False
 
     def release(self) -> None:
-        # The file stays: unlinking it would let a run that opened the old file just before
-        # the unlink and a run that creates a new one both hold "the" lock.
+        # Without ``remove`` the file stays. With it, the file goes while the lock is held;
+        # a run that opened it meanwhile finds it is no longer the path's file and retries.
+        if self.remove and fcntl is not None:
+            try:
+                os.unlink(self.path)
+            except OSError:
+                pass
         self._fh.close()
 
     def __enter__(self) -> FolderLock:

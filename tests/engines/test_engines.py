@@ -44,7 +44,7 @@ def test_process_pool_gives_the_in_process_bytes(reference, tmp_path, format, jo
                        progress=False)
     assert (summary.engine, summary.workers, summary.generated) == ("process", jobs, len(SUITE))
     assert tree_digest(tmp_path) == reference[format]
-    assert (tmp_path / LOCK_NAME).stat().st_size == 0  # kept (see FolderLock.release)
+    assert not (tmp_path / LOCK_NAME).exists()  # removed at the end (FolderLock remove=True)
 
 
 KILL_SUITE = small_suite(tasks=("translation", "removal", "flood_fill"), per_cell=4)  # 32 problems
