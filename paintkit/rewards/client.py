@@ -20,16 +20,18 @@ import http.client
 import json
 import math
 import os
+import re
 import threading
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
-from urllib.parse import quote, urlencode
+from urllib.parse import quote, urlencode, urlsplit
 
 import numpy as np
 
 from paintkit.io.png_encode import encode_png
+from paintkit.io.redact import MASK, redact_url_text
 from paintkit.metrics.coerce import as_images, is_tensor, tensor_to_uint8_nhwc
 from paintkit.metrics.fit import DEFAULT_FIT, check_fit
 from paintkit.rewards.answers import (
@@ -129,14 +131,19 @@ def _detail(response: Response) -> str:
         return response.data[:200].decode("utf-8", "replace")
 
 
+_BEARER = re.compile(r"(?i)\b(bearer\s+)[^\s\"',;]+")
+
+
 def _results(response: Response, problem_ids: Sequence[str], tolerance_figures: bool,
-             where: str) -> np.ndarray | tuple[np.ndarray, np.ndarray]:
+             where: str, redact: Callable[[str], str] = str
+             ) -> np.ndarray | tuple[np.ndarray, np.ndarray]:
     """Rewards float32 ``(B,)`` (and IoUs ``(B, 11)``) from a batch response, its results
     matched to the items asked (:func:`~paintkit.rewards.answers.batch_results`)."""
     results = batch_results(load_answer(response.data, where), problem_ids, where)
     errors = [f"{r['problem_id']}: {r['error']}" for r in results if r.get("error") is not None]
     if errors:
-        raise ValueError(f"{len(errors)} of {len(results)} items not scored: " + "; ".join(errors[:5]))
+        raise ValueError(redact(f"{len(errors)} of {len(results)} items not scored: "
+                                + "; ".join(errors[:5])))
     rewards = np.array([check_reward(r.get("reward"), f"{where}: results[{k}].reward")
                         for k, r in enumerate(results)], dtype=np.float32)
     if tolerance_figures:
@@ -189,7 +196,8 @@ class RewardClient:
             raise ValueError(f"max_connections must be an int >= 1, got {max_connections!r}")
         self.url = server_url.rstrip("/")
         self._base_path = http_url(self.url, "server_url").path
-        self._where = f"reward service {self.url}"
+        self._secrets = [secret for secret in (token, urlsplit(self.url).password) if secret]
+        self._where = f"reward service {self._redact(self.url)}"
         token = token if token is not None else os.environ.get(TOKEN_ENV)
         self._headers = {"authorization": f"Bearer {token}"} if token else {}
         self.max_retries, self.retry_backoff, self.timeout = max_retries, retry_backoff, timeout
@@ -200,7 +208,15 @@ class RewardClient:
         self._lock = threading.Lock()
 
     def __repr__(self) -> str:  # never the token
-        return f"RewardClient({self.url!r}, encoding={self.encoding!r}, fit={self.fit!r})"
+        return (f"RewardClient({self._redact(self.url)!r}, encoding={self.encoding!r}, "
+                f"fit={self.fit!r})")
+
+    def _redact(self, text: str) -> str:
+        """``text`` without the token, the URL's password or any bearer credential (a server
+        may echo the request's headers in its error body)."""
+        for secret in self._secrets:
+            text = text.replace(secret, MASK)
+        return _BEARER.sub(r"\1" + MASK, redact_url_text(text))
 
     # -- request building ----------------------------------------------------------------
     def _payload(self, images: ImageBatch, problem_ids: str | Sequence[str],
@@ -262,7 +278,7 @@ class RewardClient:
             return response
         if response.status in RETRY_STATUSES and attempt < self.max_retries:
             return None
-        message = f"reward service {self.url} answered HTTP {response.status}: {_detail(response)}"
+        message = f"{self._where} answered HTTP {response.status}: {self._redact(_detail(response))}"
         if response.status in (400, 422):
             raise ValueError(message)
         raise RemoteRewardError(message)
@@ -291,8 +307,9 @@ class RewardClient:
                                         f"paintkit reward service?)") from None
             except (OSError, http.client.HTTPException) as exc:
                 if attempt >= self.max_retries:
-                    raise RemoteRewardError(f"reward service {self.url}: {type(exc).__name__}: "
-                                            f"{exc} (after {attempt + 1} attempts)") from exc
+                    raise RemoteRewardError(f"{self._where}: {type(exc).__name__}: "
+                                            f"{self._redact(str(exc))} (after {attempt + 1} "
+                                            f"attempts)") from exc
             else:
                 if self._check(response, attempt) is not None:
                     return response
@@ -308,10 +325,10 @@ class RewardClient:
         if self.batch == "json":
             body, ids = self._payload(images, problem_ids, tolerance, figures)
             response = self.post("/v1/score", body, _JSON, answer_limit(ids))
-            return _results(response, ids, figures, self._where)
+            return _results(response, ids, figures, self._where, self._redact)
         chunks, headers, ids = self._binary_payload(images, problem_ids, tolerance, figures)
         response = self.post("/v1/score", chunks, headers, answer_limit(ids))
-        return _results(response, ids, figures, self._where)
+        return _results(response, ids, figures, self._where, self._redact)
 
     def score_one(self, image: ImageLike, problem_id: str, *,
                   tolerance: int | None = None) -> float:

@@ -34,6 +34,8 @@ from functools import partial
 from typing import Any
 from urllib.parse import SplitResult, urlsplit
 
+from paintkit.io.redact import redact_url_text
+
 #: What sending raises when the server closed the connection; it may have answered first.
 CUT_WHILE_SENDING = (ConnectionResetError, BrokenPipeError, ConnectionAbortedError)
 #: What a reused connection raises when the server closed it while it sat idle.
@@ -49,7 +51,7 @@ def http_url(url: str, name: str = "url") -> SplitResult:
     ``name``."""
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise ValueError(f"{name}: expected http(s)://host[:port], got {url!r}")
+        raise ValueError(f"{name}: expected http(s)://host[:port], got {redact_url_text(url)!r}")
     return parts
 
 
