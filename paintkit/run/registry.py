@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from paintkit.run.api.chat_code import ChatCodeEdit
 from paintkit.run.api.gemini_images import GeminiImageEdit
 from paintkit.run.api.openai_images import OpenAIImageEdit
 from paintkit.run.callable_model import CallableModel
@@ -21,7 +22,7 @@ from paintkit.run.interface import EditModel
 
 @dataclass(frozen=True)
 class ApiSpec:
-    provider: str  # "openai" or "gemini"
+    provider: str  # "openai", "gemini" or "chat" (code edits over chat completions)
     model: str
     note: str = ""
 
@@ -33,6 +34,9 @@ APIS: dict[str, ApiSpec] = {
                              "Gemini generate_content; GEMINI_API_KEY"),
     "nano-banana-1": ApiSpec("gemini", "gemini-2.5-flash-image",
                              "Gemini generate_content; GEMINI_API_KEY"),
+    "chat-code": ApiSpec("chat", "gpt-5", "edits the input SVG or chart state over any "
+                         "OpenAI-compatible chat/completions (--api-base for vLLM or SGLang, "
+                         "--api-model); writes NNNN_output.svg / .json"),
 }
 
 #: Models run through the callable interface with code from their own repositories.
@@ -117,6 +121,9 @@ def build_model(name: str, *, weights: str | None = None, revision: str | None =
         api = APIS[name]
         limits: dict[str, Any] = {"rpm": rpm, "retries": retries, "base_delay": retry_delay,
                                   "timeout": timeout, "concurrency": concurrency}
+        if api.provider == "chat":
+            return ChatCodeEdit(name, api_model or api.model, base_url=api_base,
+                                options=options, **limits)
         if api.provider == "openai":
             return OpenAIImageEdit(name, api_model or api.model, base_url=api_base,
                                    options=options, **limits)
