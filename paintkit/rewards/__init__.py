@@ -21,7 +21,8 @@ letterboxed or stretched it) is in :mod:`paintkit.metrics.fit`; see docs/rewards
 """
 
 from paintkit.metrics.fit import FITS, fit_output
-from paintkit.rewards._common import ProblemIndex, TargetCache
+from paintkit.rewards._common import TargetCache
+from paintkit.rewards._problem_index import ProblemIndex
 from paintkit.rewards.flow_factory import PixelIoURewardModel
 from paintkit.rewards.flow_grpo import pixel_miou
 from paintkit.rewards.plain import reward_fn

@@ -14,13 +14,12 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from paintkit.arguments import check_int
 from paintkit.kernels import numba_lock
-from paintkit.loader import load
 from paintkit.metrics.coerce import (
     as_images,
     float_to_uint8_unchecked,
@@ -32,6 +31,7 @@ from paintkit.metrics.device import canonical_device, same_device
 from paintkit.metrics.fit import fit_output
 from paintkit.metrics.reward import reward
 from paintkit.metrics.targets import Targets, prepare_targets
+from paintkit.rewards._problem_index import ProblemIndex  # noqa: F401 - the adapters import it from here
 
 if TYPE_CHECKING:
     import torch
@@ -349,47 +349,3 @@ def score_grouped(outputs: Sequence[torch.Tensor], keys: Sequence[tuple[Hashable
     if invalid is not None:
         result = result.masked_fill(invalid, float("nan"))
     return result
-
-
-class ProblemIndex:
-    """``problem_id`` -> ``(input, answer)`` of the problems ``paintkit generate`` wrote under
-    ``root``, opened with :func:`paintkit.load` (scanned once, on first use): a benchmark
-    tree (``<task>/<NNN>.json`` beside ``<NNN>_input.png`` and ``<NNN>_answer.png``, see
-    docs/file-layout.md) gives the two file paths; a folder of ``shard-*.tar`` /
-    ``shard-*.parquet`` shards gives the two images, uint8 ``(H, W, 3)``, decoded on each
-    call (the callers' target cache keeps what they prepare from them)."""
-
-    def __init__(self, root: PathLike) -> None:
-        self.root = Path(root)
-        self._found: dict[str, Any] | None = None
-        self._lock = threading.Lock()
-
-    def _scan(self) -> dict[str, Any]:
-        loaded = load(self.root)
-        if loaded.kind == "outputs":
-            raise ValueError(f"{self.root}: a model-outputs tree; the reward needs the "
-                             "benchmark folder (or its shards)")
-        found: dict[str, Any] = {}
-        for item in loaded:
-            pid = cast(dict, item.metadata).get("problem_id")  # benchmark and shard items have it
-            if pid is not None:
-                found[str(pid)] = item
-        return found
-
-    def paths(self, problem_id: object) -> tuple[Any, Any]:
-        """``(input, answer)`` of ``problem_id``: two paths (a tree) or two arrays (shards).
-
-        Raises:
-            ValueError: no such problem under ``root``, or ``root`` is no benchmark tree or
-                shard folder (one line naming it).
-        """
-        with self._lock:
-            if self._found is None:
-                self._found = self._scan()
-        item = self._found.get(str(problem_id))
-        if item is None:
-            raise ValueError(f"problem_id {problem_id!r}: not found under {self.root} "
-                             f"({len(self._found)} problems indexed)")
-        if item.problem is not None:
-            return str(item.problem.input_path), str(item.problem.answer_path)
-        return item.input, item.answer

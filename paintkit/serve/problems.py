@@ -26,7 +26,15 @@ class ProblemTargets:
     def __init__(self, device, cache_bytes: int, benchmarks=None, max_pixels: int | None = None):
         self.cache = TargetCache(device, cache_bytes)
         self.max_pixels = max_pixels
-        self.index = ProblemIndex(benchmarks) if benchmarks is not None else None
+        # errors name "the --benchmarks tree", never where the server's files live
+        self.index = None if benchmarks is None else \
+            ProblemIndex(benchmarks, label="the service's --benchmarks tree")
+
+    @property
+    def damaged(self) -> list[str]:
+        """``"<path under the tree> (why)"`` of each problem file that could not be read."""
+        return [] if self.index is None else \
+            [f"{name} ({why})" for name, why in self.index.damaged.items()]
 
     def get(self, problem_id: str):
         """The prepared :class:`~paintkit.metrics.Targets` (one problem) of ``problem_id``.

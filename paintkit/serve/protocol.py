@@ -141,9 +141,17 @@ class ErrorResponse(BaseModel):
 
 
 class Health(BaseModel):
-    status: Literal["ok", "starting"]
+    """``status``: ``ok``; ``degraded`` when problem files of ``--benchmarks`` could not be
+    read (each listed in ``damaged``; every other problem is served); ``starting`` (503)
+    while warming up."""
+
+    status: Literal["ok", "degraded", "starting"]
     metric_version: int
     device: str
     paintkit: str
     #: batches this process scores at once (``--score-threads``)
     score_threads: int
+    #: most items one batch request may hold (``--max-items``)
+    max_items: int
+    #: ``"<path under the tree> (why)"`` of each problem file that could not be read
+    damaged: list[str] = []
