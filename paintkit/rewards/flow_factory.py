@@ -49,7 +49,7 @@ from paintkit.rewards._common import (
     resolve,
     score_grouped,
 )
-from paintkit.rewards.prompt_index import PromptIndex, condition_array, is_dataset_folder
+from paintkit.rewards.prompt_index import PromptIndex, is_dataset_folder
 
 if TYPE_CHECKING:
     import torch

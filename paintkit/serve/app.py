@@ -52,6 +52,7 @@ from paintkit.serve.memory import keep_freed_memory
 from paintkit.serve.options import ServeOptions
 from paintkit.serve.problems import ProblemTargets
 from paintkit.serve.scoring import ScoreItem, kernel_threads, score_items
+from paintkit.serve.trainer_protocols import add_trainer_routes
 
 _ERRORS = {code: {"model": protocol.ErrorResponse, "description": text} for code, text in (
     (400, "malformed body or parameters"), (401, "missing or wrong bearer token"),
@@ -104,8 +105,6 @@ class RewardService:
         result = score_items([ScoreItem("warm-up", target, answer)], self.device)[0]
         if isinstance(result, BaseException):
             raise result
-        if self.targets.index is not None:  # damaged problem files are listed by /health
-            self.targets.index.scan()
 
     def start_warm_up(self):
         if self._warm is None:
@@ -293,12 +292,9 @@ def create_app(options: ServeOptions | None = None, **settings) -> FastAPI:
         warm = service.start_warm_up()
         if warm.done() and warm.exception() is not None:
             return _error(500, f"warm-up failed: {one_line(warm.exception())}")
-        damaged = service.targets.damaged if service.ready else []
-        body = protocol.Health(status=("degraded" if damaged else "ok") if service.ready
-                               else "starting", metric_version=METRIC_VERSION,
-                               device=str(service.device), paintkit=__version__,
-                               score_threads=service.batcher.threads,
-                               max_items=service.options.max_items, damaged=damaged)
+        body = protocol.Health(status="ok" if service.ready else "starting",
+                               metric_version=METRIC_VERSION, device=str(service.device),
+                               paintkit=__version__, score_threads=service.batcher.threads)
         return JSONResponse(body.model_dump(), status_code=200 if service.ready else 503)
 
     # the batch body is parsed off the event loop, so FastAPI does not see its model: add it
@@ -348,6 +344,8 @@ def create_app(options: ServeOptions | None = None, **settings) -> FastAPI:
         kind = request.headers.get("content-type", "")
         return await service.answer_one(problem_id, kind, await _body(request), shape, fit,
                                         tolerance, figures)
+
+    add_trainer_routes(app, service, _body)  # Flow-Factory's /compute, UniRL's /score
 
     return app
 
