@@ -20,7 +20,7 @@ import threading
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
-from paintkit.rewards.client import RewardClient
+from paintkit.rewards.client import DEFAULT_TIMEOUT, RewardClient
 from paintkit.rewards.flow_factory import FLOW_FACTORY_BASE, RewardOutput, _option
 from paintkit.rewards.prompt_index import PromptIndex
 
@@ -70,7 +70,8 @@ async def compute_score(solution_image: ImageLike, ground_truth: str, server_url
             (doubling; a ``Retry-After`` header wins).
         kwargs: ``fit`` (default ``"cover"``: verl-omni letterboxes, see
             :mod:`paintkit.metrics.fit`), ``tolerance``, ``token``, ``encoding``
-            (``"raw"``/``"png"``); verl-omni's own (``data_source``, ``extra_info``, ...)
+            (``"raw"``/``"png"``), ``timeout`` (seconds an attempt may take in all, default
+            120); verl-omni's own (``data_source``, ``extra_info``, ...)
             are ignored.
 
     Returns:
@@ -90,7 +91,8 @@ async def compute_score(solution_image: ImageLike, ground_truth: str, server_url
                          f"problem_id), got {type(ground_truth).__name__}")
     client = shared_client(server_url, max_retries=max_retries, retry_backoff=retry_backoff,
                            fit=kwargs.get("fit", "cover"), token=kwargs.get("token"),
-                           encoding=kwargs.get("encoding", "raw"))
+                           encoding=kwargs.get("encoding", "raw"),
+                           timeout=kwargs.get("timeout", DEFAULT_TIMEOUT))
     score = await client.ascore_one(solution_image, ground_truth, tolerance=kwargs.get("tolerance"))
     return {"score": score}
 
@@ -117,17 +119,17 @@ def _batch(images: Any) -> list[Any]:
 
 def pixel_miou(device: DeviceLike = "cpu", *, server_url: str, fit: str = "stretch",
                tolerance: int | None = None, token: str | None = None, max_retries: int = 2,
-               retry_backoff: float = 0.5, encoding: str = "raw", **unused: Any
-               ) -> RemoteFlowGrpoReward:
+               retry_backoff: float = 0.5, encoding: str = "raw",
+               timeout: float = DEFAULT_TIMEOUT, **unused: Any) -> RemoteFlowGrpoReward:
     """flow_grpo's reward function, scored on a service: ``fn(images, prompts, metadata) ->
     (scores, info)`` as :func:`paintkit.rewards.flow_grpo.pixel_miou` (``scores`` float32
     ``(B,)`` on ``device``; ``info["miou_mean"]`` a 0-d tensor). Each metadata dict carries
-    the sample's ``problem_id``. Safe from flow_grpo's executor threads (one connection
-    pool, shared)."""
+    the sample's ``problem_id``; ``timeout``: seconds an attempt may take in all. Safe from
+    flow_grpo's executor threads (one connection pool, shared)."""
     import torch  # heavy: loaded on first use
 
     client = shared_client(server_url, fit=fit, token=token, max_retries=max_retries,
-                           retry_backoff=retry_backoff, encoding=encoding)
+                           retry_backoff=retry_backoff, encoding=encoding, timeout=timeout)
     device = torch.device(device)
 
     def fn(images: ImageBatch, prompts: Sequence[str] | None,

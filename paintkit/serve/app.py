@@ -105,6 +105,8 @@ class RewardService:
         result = score_items([ScoreItem("warm-up", target, answer)], self.device)[0]
         if isinstance(result, BaseException):
             raise result
+        if self.targets.index is not None:  # damaged problem files are listed by /health
+            self.targets.index.scan()
 
     def start_warm_up(self):
         if self._warm is None:
@@ -292,9 +294,12 @@ def create_app(options: ServeOptions | None = None, **settings) -> FastAPI:
         warm = service.start_warm_up()
         if warm.done() and warm.exception() is not None:
             return _error(500, f"warm-up failed: {one_line(warm.exception())}")
-        body = protocol.Health(status="ok" if service.ready else "starting",
-                               metric_version=METRIC_VERSION, device=str(service.device),
-                               paintkit=__version__, score_threads=service.batcher.threads)
+        damaged = service.targets.damaged if service.ready else []
+        body = protocol.Health(status=("degraded" if damaged else "ok") if service.ready
+                               else "starting", metric_version=METRIC_VERSION,
+                               device=str(service.device), paintkit=__version__,
+                               score_threads=service.batcher.threads,
+                               max_items=service.options.max_items, damaged=damaged)
         return JSONResponse(body.model_dump(), status_code=200 if service.ready else 503)
 
     # the batch body is parsed off the event loop, so FastAPI does not see its model: add it
