@@ -7,6 +7,8 @@ Before the application sees a request, it
   service has a token (compared in constant time; the token is never logged or echoed);
 - answers 413 to a request with a body on an open path (health, schema), without reading
   it: those paths take none, and anyone may reach them;
+- answers 400 to a request with more than one ``Content-Type`` (or ``Content-Length``)
+  header, without reading it: which one counts would depend on who reads it;
 - answers 415 to a pickle body (by its content type), without reading it;
 - answers 413 to a body over the limit, from ``Content-Length`` or while reading;
 - answers 408 when the client sends nothing for ``body_timeout_s`` mid-body (other
@@ -128,7 +130,11 @@ class GuardMiddleware:
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
-        headers = dict(scope["headers"])  # later duplicates win; these are not list headers
+        headers = dict(scope["headers"])  # one of each checked below; others: the last wins
+        for name in (b"content-type", b"content-length"):
+            if sum(1 for key, _ in scope["headers"] if key == name) > 1:
+                return await send_error(send, 400, f"more than one {name.decode()} header: "
+                                                   "send one")
         if scope["path"] in OPEN_PATHS:
             if headers.get(b"content-length", b"0") != b"0" or b"transfer-encoding" in headers:
                 return await send_error(send, 413, f"{scope['path']} takes no request body; "
