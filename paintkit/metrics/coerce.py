@@ -212,8 +212,14 @@ def _float_to_uint8_in_steps(flat: torch.Tensor, step: int
     return out, extremes[0].min(), extremes[1].max()
 
 
-def array_to_uint8_nhwc(array: np.ndarray, name: str) -> np.ndarray:
-    """A NumPy image array -> uint8 ``(B, H, W, 3)`` (channels last)."""
+def nhwc_view(value: Any, name: str) -> Any:
+    """A tensor or NumPy image batch (or one image) as a channels-last ``(B, H, W, 3)`` view
+    of the same storage and dtype: no copy, no conversion (tensors keep their gradient).
+    Axes are read as :func:`as_images` reads them (tensors channels-first when ambiguous,
+    arrays channels-last)."""
+    if is_tensor(value):
+        return tensor_nhwc(value, name)
+    array = value
     if array.ndim not in (3, 4):
         raise _layout_error(name, array.shape, array.dtype)
     channels_last = _channels_last_axis(array.shape, prefer_first=False)
@@ -223,6 +229,12 @@ def array_to_uint8_nhwc(array: np.ndarray, name: str) -> np.ndarray:
         array = array[None]
     if not channels_last:
         array = array.transpose(0, 2, 3, 1)
+    return array
+
+
+def array_to_uint8_nhwc(array: np.ndarray, name: str) -> np.ndarray:
+    """A NumPy image array -> uint8 ``(B, H, W, 3)`` (channels last)."""
+    array = nhwc_view(array, name)
     if array.dtype != np.uint8 and array.dtype.kind != "f":
         raise ValueError(
             f"{name}: expected dtype uint8 or float in [0, 1], got {array.dtype} "

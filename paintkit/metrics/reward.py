@@ -8,6 +8,7 @@ from paintkit.arguments import check_int
 from paintkit.kernels.delta_e import check_delta_e
 from paintkit.metrics import tolerance as tolerance_check
 from paintkit.metrics.coerce import is_tensor
+from paintkit.metrics.fit import DEFAULT_FIT, check_fit, fit_outputs
 from paintkit.metrics.score import fused_cuda_reward, tolerance_statistics
 from paintkit.metrics.targets import Targets, prepare_targets
 
@@ -19,7 +20,7 @@ if TYPE_CHECKING:
 
 def reward(outputs: ImageBatch, targets: ImageBatch | Targets, inputs: ImageBatch | None = None,
            *, tolerance: int | None = None, backend: str = "auto", samples_per_problem: int = 1,
-           delta_e: str = "cie76") -> torch.Tensor:
+           delta_e: str = "cie76", fit: str = DEFAULT_FIT) -> torch.Tensor:
     """Reward of each output: its mIoU over t = 0..10, or its IoU at ``tolerance``.
 
     Args:
@@ -34,6 +35,10 @@ def reward(outputs: ImageBatch, targets: ImageBatch | Targets, inputs: ImageBatc
         samples_per_problem: G outputs per problem (GRPO), problem-major: outputs
             ``k * G .. k * G + G - 1`` are scored against target ``k`` (never copied).
         delta_e: ``"cie76"`` (default, the benchmark's), ``"cie94"`` or ``"ciede2000"``.
+        fit: outputs of another size than their answer: ``"exact"`` (default: a mismatch is
+            an error naming the choices), ``"cover"`` (the metric's own normalisation, what
+            :func:`~paintkit.metrics.score` and ``paintkit eval`` do) or ``"stretch"``; see
+            :mod:`paintkit.metrics.fit`.
 
     Returns:
         float32 tensor ``(B,)`` on the outputs' device (for lists of tensors: theirs; CPU for
@@ -54,10 +59,13 @@ def reward(outputs: ImageBatch, targets: ImageBatch | Targets, inputs: ImageBatc
 
     tolerance = tolerance_check.check_tolerance(tolerance, allow_none=True)
     samples_per_problem = check_int(samples_per_problem, "samples_per_problem", 1)
+    check_fit(fit)
+    delta_e = check_delta_e(delta_e)  # before any work: a typo fails fast
+    targets, inputs = prepare_targets(targets, inputs), None
+    outputs = fit_outputs(outputs, targets, fit, samples_per_problem)
     if is_tensor(outputs) and outputs.device.type == "cuda":
-        targets, inputs = prepare_targets(targets, inputs), None
         rewards = fused_cuda_reward(outputs, targets, backend, samples_per_problem, tolerance,
-                                    delta_e=check_delta_e(delta_e))
+                                    delta_e=delta_e)
         if rewards is not None:  # a CUDA batch: counts and rewards in one kernel launch
             return rewards
     batch = tolerance_statistics(outputs, targets, inputs, backend=backend,

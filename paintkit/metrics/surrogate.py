@@ -22,6 +22,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from paintkit.kernels.lab import LAB_EPSILON, LAB_KAPPA, LAB_OFFSET, SRGB_TO_XYZ, WHITE_D65
+from paintkit.metrics.fit import DEFAULT_FIT
 from paintkit.metrics.statistics import TOLERANCES
 from paintkit.metrics.targets import prepare_targets
 from paintkit.metrics.tolerance import check_tolerance
@@ -96,7 +97,7 @@ def _check_outputs(outputs: object) -> None:
 
 def soft_reward(outputs: torch.Tensor, targets: ImageBatch | Targets,
                 inputs: ImageBatch | None = None, *, tau: float = 1.0, margin: float = 1e-5,
-                tolerance: int | None = None, fit: str = "cover") -> torch.Tensor:
+                tolerance: int | None = None, fit: str = DEFAULT_FIT) -> torch.Tensor:
     """Differentiable surrogate of :func:`paintkit.metrics.reward` (soft mIoU), ``(B,)``.
 
     Args:
@@ -110,8 +111,9 @@ def soft_reward(outputs: torch.Tensor, targets: ImageBatch | Targets,
             step; the tail keeps a gradient at any distance).
         margin: added to each tolerance so ``ΔE = 0`` counts as correct at t = 0.
         tolerance: None for the soft mIoU, or an integer 0..10 for the soft IoU_t.
-        fit: outputs of another size than the answers: ``"cover"`` (the metric's own
-            normalisation), ``"stretch"`` or ``"exact"``, as in :mod:`paintkit.metrics.fit`.
+        fit: outputs of another size than the answers: ``"exact"`` (default: an error),
+            ``"cover"`` (the metric's own normalisation) or ``"stretch"``, as in
+            :func:`~paintkit.metrics.reward` (see :mod:`paintkit.metrics.fit`).
 
     Returns:
         float ``(B,)`` (float32, or float64 for float64 outputs) on the outputs' device: per

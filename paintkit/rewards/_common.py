@@ -336,11 +336,11 @@ def score_grouped(outputs: Sequence[torch.Tensor], keys: Sequence[tuple[Hashable
     for key, rows in groups.items():
         target = cache.get(key, answers[rows[0]], inputs[rows[0]])
         size = target.answer_size(0)
-        subs: Any = [fit_output(outputs[k], size, fit) for k in rows]
+        subs: Any = [fit_output(outputs[k], size, fit, f"outputs[{k}]") for k in rows]
         if all(s.shape == subs[0].shape for s in subs):
             subs = torch.stack(subs)
-        value = reward(subs, target, samples_per_problem=len(rows), tolerance=tolerance
-                       ).to(result.device)
+        value = reward(subs, target, samples_per_problem=len(rows), tolerance=tolerance,
+                       fit="cover").to(result.device)  # fitted above: what is left, the metric's
         if rows == list(range(rows[0], rows[-1] + 1)):
             result[rows[0]:rows[-1] + 1] = value
         else:  # scattered rows: their positions go to the device without a stall

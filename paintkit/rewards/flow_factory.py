@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 from paintkit.arguments import check_int
 from paintkit.metrics.coerce import is_tensor, tensor_to_uint8_nhwc
 from paintkit.metrics.device import canonical_device
-from paintkit.metrics.fit import check_fit
+from paintkit.metrics.fit import DEFAULT_FIT, check_fit
 from paintkit.rewards._common import (
     ANSWER_KEYS,
     DEFAULT_CACHE_BYTES,
@@ -107,7 +107,8 @@ class PixelIoURewardModel(FLOW_FACTORY_BASE):  # type: ignore[misc, valid-type]
         accelerator: the trainer's accelerator; its ``device`` is used when the config
             names none (or names plain ``"cuda"``).
         device, fit, tolerance, root, cache_bytes: keyword overrides. ``fit`` defaults to
-            ``"stretch"``: Flow-Factory generates squares, stretching the canvas.
+            ``"exact"``, as on every reward path (another size is an error naming the
+            choices); Flow-Factory generates squares, stretching the canvas: ``"stretch"``.
 
     ``__call__(prompt=None, image=None, condition_images=None, metadata=None,
     answer_images=None, **kwargs)`` returns a :class:`RewardOutput`.
@@ -132,7 +133,7 @@ class PixelIoURewardModel(FLOW_FACTORY_BASE):  # type: ignore[misc, valid-type]
             if accelerator is not None and (device is None or str(device) == "cuda"):
                 device = accelerator.device
         self.device = canonical_device(device if device is not None else "cpu")
-        self.fit = check_fit(fit or _option(config, "fit", "stretch"))
+        self.fit = check_fit(fit or _option(config, "fit", DEFAULT_FIT))
         cache_size = check_int(cache_size, "cache_size", 1, allow_none=True)
         self.tolerance = tolerance if tolerance is not None else _option(config, "tolerance", None)
         root = root if root is not None else _option(config, "root", None)

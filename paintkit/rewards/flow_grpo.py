@@ -21,7 +21,7 @@ import os
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
-from paintkit.metrics.fit import check_fit
+from paintkit.metrics.fit import DEFAULT_FIT, check_fit
 from paintkit.rewards._common import (
     ANSWER_KEYS,
     DEFAULT_CACHE_BYTES,
@@ -57,7 +57,7 @@ FLOW_GRPO_INPUT_KEYS = (*INPUT_KEYS, "image")
 ROOT_ENV = "PAINTKIT_REWARD_ROOT"
 
 
-def pixel_miou(device: DeviceLike = "cpu", *, root: PathLike | None = None, fit: str = "stretch",
+def pixel_miou(device: DeviceLike = "cpu", *, root: PathLike | None = None, fit: str = DEFAULT_FIT,
                tolerance: int | None = None, cache_bytes: int = DEFAULT_CACHE_BYTES,
                cache_size: int | None = None) -> FlowGrpoReward:
     """A flow_grpo reward function scoring edits with the PaintBench mIoU.
@@ -66,10 +66,11 @@ def pixel_miou(device: DeviceLike = "cpu", *, root: PathLike | None = None, fit:
         device: where scoring runs (the images' device: images elsewhere are refused).
         root: the dataset folder relative paths in the metadata are resolved against
             (default: ``$PAINTKIT_REWARD_ROOT``, else the working directory).
-        fit: how outputs of another size map onto the answer. Default ``"stretch"``:
-            flow_grpo resizes the input to a ``config.resolution`` square without keeping
-            its aspect ratio, so each axis is mapped back on its own (see
-            :mod:`paintkit.metrics.fit`).
+        fit: how outputs of another size map onto the answer. Default ``"exact"`` (another
+            size is an error naming the choices), as on every reward path; flow_grpo resizes
+            the input to a ``config.resolution`` square without keeping its aspect ratio, so
+            a run at another resolution than the problems' passes ``"stretch"`` (each axis
+            mapped back on its own; see :mod:`paintkit.metrics.fit`).
         tolerance: None for the mIoU, or an integer 0..10 for IoU_t.
         cache_bytes: device memory the prepared problems kept between calls may take
             (default 1 GiB; a 1024x1024 problem takes 6 MiB on the CPU and with the fused

@@ -7,8 +7,7 @@ from typing import TYPE_CHECKING, Any
 from paintkit.arguments import check_int
 from paintkit.kernels import numba_lock
 from paintkit.metrics import targets as metric_targets
-from paintkit.metrics.coerce import as_images
-from paintkit.metrics.fit import check_fit, fit_output
+from paintkit.metrics.fit import DEFAULT_FIT, check_fit
 from paintkit.metrics.reward import reward
 
 if TYPE_CHECKING:
@@ -30,7 +29,7 @@ def batch_targets(problems: dict[str, Any], device: DeviceLike | None = None
 
 
 def reward_fn(outputs: ImageBatch, problems: dict[str, Any] | metric_targets.Targets, *,
-              samples_per_problem: int = 1, fit: str = "cover", tolerance: int | None = None
+              samples_per_problem: int = 1, fit: str = DEFAULT_FIT, tolerance: int | None = None
               ) -> torch.Tensor:
     """Per-output mIoU ``(B,)`` on the outputs' device.
 
@@ -39,16 +38,12 @@ def reward_fn(outputs: ImageBatch, problems: dict[str, Any] | metric_targets.Tar
             (mixed canvas sizes); ``samples_per_problem`` outputs per problem, problem-major.
         problems: a ``ProblemStream`` batch (dict with ``"answer"`` and ``"input"``, stacked
             or lists), or targets from :func:`batch_targets` (faster: prepared once).
-        fit: ``"cover"`` / ``"stretch"`` / ``"exact"`` (see :mod:`paintkit.metrics.fit`).
+        fit: ``"exact"`` (default: another size is an error) / ``"cover"`` / ``"stretch"``,
+            as in :func:`paintkit.reward` (see :mod:`paintkit.metrics.fit`).
     """
     check_fit(fit)
     samples_per_problem = check_int(samples_per_problem, "samples_per_problem", 1)
     with numba_lock():  # safe from several threads; a no-op with Numba's TBB layer
         targets = problems if isinstance(problems, metric_targets.Targets) else batch_targets(problems)
-        if fit != "cover":
-            outs = as_images(outputs, "outputs", allow_missing=True)
-            outputs = [o if not hasattr(o, "shape") else
-                       fit_output(o, targets.answer_size(k // samples_per_problem), fit)
-                       for k, o in enumerate(outs)]
         return reward(outputs, targets, samples_per_problem=samples_per_problem,
-                      tolerance=tolerance)
+                      tolerance=tolerance, fit=fit)

@@ -20,6 +20,7 @@ import threading
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
+from paintkit.metrics.fit import DEFAULT_FIT
 from paintkit.rewards.client import DEFAULT_TIMEOUT, RewardClient
 from paintkit.rewards.flow_factory import FLOW_FACTORY_BASE, RewardOutput, _option
 from paintkit.rewards.prompt_index import PromptIndex
@@ -68,8 +69,9 @@ async def compute_score(solution_image: ImageLike, ground_truth: str, server_url
         server_url: the service, e.g. ``"http://10.0.0.5:8000"``.
         max_retries, retry_backoff: retries after the first attempt, first wait in seconds
             (doubling; a ``Retry-After`` header wins).
-        kwargs: ``fit`` (default ``"cover"``: verl-omni letterboxes, see
-            :mod:`paintkit.metrics.fit`), ``tolerance``, ``token``, ``encoding``
+        kwargs: ``fit`` (default ``"exact"``, as on every reward path; ``"cover"`` maps a
+            letterboxed output back, see :mod:`paintkit.metrics.fit`), ``tolerance``,
+            ``token``, ``encoding``
             (``"raw"``/``"png"``), ``timeout`` (seconds an attempt may take in all, default
             120); verl-omni's own (``data_source``, ``extra_info``, ...)
             are ignored.
@@ -90,7 +92,7 @@ async def compute_score(solution_image: ImageLike, ground_truth: str, server_url
         raise ValueError(f"ground_truth: expected the problem key (a string, the problem's "
                          f"problem_id), got {type(ground_truth).__name__}")
     client = shared_client(server_url, max_retries=max_retries, retry_backoff=retry_backoff,
-                           fit=kwargs.get("fit", "cover"), token=kwargs.get("token"),
+                           fit=kwargs.get("fit", DEFAULT_FIT), token=kwargs.get("token"),
                            encoding=kwargs.get("encoding", "raw"),
                            timeout=kwargs.get("timeout", DEFAULT_TIMEOUT))
     score = await client.ascore_one(solution_image, ground_truth, tolerance=kwargs.get("tolerance"))
@@ -117,7 +119,7 @@ def _batch(images: Any) -> list[Any]:
     return list(images) if not hasattr(images, "ndim") or images.ndim == 4 else [images]
 
 
-def pixel_miou(device: DeviceLike = "cpu", *, server_url: str, fit: str = "stretch",
+def pixel_miou(device: DeviceLike = "cpu", *, server_url: str, fit: str = DEFAULT_FIT,
                tolerance: int | None = None, token: str | None = None, max_retries: int = 2,
                retry_backoff: float = 0.5, encoding: str = "raw",
                timeout: float = DEFAULT_TIMEOUT, **unused: Any) -> RemoteFlowGrpoReward:
@@ -183,7 +185,7 @@ class PixelIoURewardModel(FLOW_FACTORY_BASE):  # type: ignore[misc, valid-type]
                 device = accelerator.device
         self.device = torch.device(device if device is not None else "cpu")
         self.tolerance = tolerance if tolerance is not None else _option(config, "tolerance", None)
-        self.client = shared_client(server_url, fit=fit or _option(config, "fit", "stretch"),
+        self.client = shared_client(server_url, fit=fit or _option(config, "fit", DEFAULT_FIT),
                                     token=token or _option(config, "token", None))
 
     def to(self, device: DeviceLike) -> PixelIoURewardModel:

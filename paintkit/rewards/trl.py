@@ -24,7 +24,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from paintkit.metrics.coerce import as_images
-from paintkit.metrics.fit import check_fit
+from paintkit.metrics.fit import DEFAULT_FIT, check_fit
 from paintkit.rewards._common import (
     ANSWER_KEYS,
     DEFAULT_CACHE_BYTES,
@@ -111,7 +111,7 @@ def _problem_id(row: dict[str, Any]) -> Any:
 
 def pixel_miou_reward(render: Callable[[str, Any, dict[str, Any]], ImageLike | None] | None = None,
                       *, root: PathLike | None = None, device: DeviceLike = "cpu",
-                      fit: str = "cover", tolerance: int | None = None,
+                      fit: str = DEFAULT_FIT, tolerance: int | None = None,
                       cache_bytes: int = DEFAULT_CACHE_BYTES, cache_size: int | None = None,
                       name: str = "paintbench_miou") -> TrlReward:
     """A trl reward function scoring each completion's edited image with the PaintBench mIoU.
@@ -125,8 +125,8 @@ def pixel_miou_reward(render: Callable[[str, Any, dict[str, Any]], ImageLike | N
             problem by ``problem_id`` (or ``reward_model["ground_truth"]``) instead of
             carrying the answer image.
         device: where scoring runs; rendered host images move there once.
-        fit: outputs of another size than the answer (default ``"cover"``, the metric's
-            own normalisation; see :mod:`paintkit.metrics.fit`).
+        fit: outputs of another size than the answer (default ``"exact"``: an error naming
+            the choices, as on every reward path; see :mod:`paintkit.metrics.fit`).
         tolerance: None for the mIoU, or an integer 0..10 for IoU_t.
         cache_bytes, cache_size: bound on the prepared problems kept between calls (the G
             samples of a prompt and later steps reuse them).

@@ -23,7 +23,7 @@ import numpy as np
 
 from paintkit.kernels import numba_lock
 from paintkit.metrics.coerce import as_images
-from paintkit.metrics.fit import check_fit, fit_output
+from paintkit.metrics.fit import DEFAULT_FIT, check_fit, fit_output
 from paintkit.metrics.score import score
 from paintkit.rewards._common import ANSWER_KEYS, INPUT_KEYS, find, resolve
 
@@ -33,14 +33,15 @@ if TYPE_CHECKING:
 
 def compute_score(data_source: str | None = None, solution_image: ImageLike | None = None,
                   ground_truth: Any = None, extra_info: dict[str, Any] | None = None, *,
-                  fit: str = "cover", solution_str: Any = None, **kwargs: Any
+                  fit: str = DEFAULT_FIT, solution_str: Any = None, **kwargs: Any
                   ) -> dict[str, Any]:
     """Score one edited image; returns ``{"score": mIoU, "iou_5": ..., "edit_accuracy":
     mean over t, "preservation_accuracy": mean over t, "missing": bool}``.
 
     A ``solution_image`` of None (the model produced nothing) scores 0 as missing.
-    ``fit``: default ``"cover"``, right for verl-omni, which letterboxes (see
-    :mod:`paintkit.metrics.fit`). Extra keyword arguments are ignored (verl passes its own).
+    ``fit``: default ``"exact"`` (another size is an error naming the choices), as on every
+    reward path; ``"cover"`` maps back a letterboxed output (see :mod:`paintkit.metrics.fit`).
+    Extra keyword arguments are ignored (verl passes its own).
     Thread-safe: calls from several threads at once give what sequential calls give.
     """
     check_fit(fit)
@@ -80,7 +81,7 @@ def compute_score(data_source: str | None = None, solution_image: ImageLike | No
                 solution_image = solution_image[..., :3]  # RGBA: alpha dropped (metric §1)
             out = as_images([resolve(solution_image)], "solution_image")[0]
             a: Any = as_images([answer], "ground_truth")[0]
-            out = fit_output(out, (int(a.shape[1]), int(a.shape[0])), fit)
+            out = fit_output(out, (int(a.shape[1]), int(a.shape[0])), fit, "solution_image")
             answer = a
         result = score([out], [answer], [inp])[0]
     return {"score": result.miou, "iou_5": result.iou[5],

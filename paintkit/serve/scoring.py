@@ -77,7 +77,8 @@ def score_group(images: list, target, device, tolerance: int | None = None,
     samples = len(images) if samples is None else samples
     with numba_lock():
         if not figures:
-            return reward(outputs, target, samples_per_problem=samples, tolerance=tolerance), None
+            return reward(outputs, target, samples_per_problem=samples, tolerance=tolerance,
+                          fit="cover"), None  # fitted by score_items: what is left, the metric's
         # the reward and the IoUs from one count of the pixels
         stats = tolerance_statistics(outputs, target, samples_per_problem=samples).stats
     found = stats.figures(torch.float64)

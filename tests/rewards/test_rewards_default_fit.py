@@ -1,11 +1,12 @@
-"""Each adapter's default ``fit`` is right for its trainer's images: a perfect output,
-prepared the way that trainer prepares images, scores >= 0.9 on square, landscape and
-portrait PaintBench problems (1024x1024, 1024x576, 576x1024).
+"""The ``fit`` docs/rewards.md gives for each trainer is right for its images: a perfect
+output, prepared the way that trainer prepares images, scores >= 0.9 on square, landscape and
+portrait PaintBench problems (1024x1024, 1024x576, 576x1024); at the default (``exact``) the
+non-square ones are an error naming ``fit=``, never a guessed score.
 
 "Perfect" is the answer drawn at the trainer's square resolution with sharp edges
 (nearest-neighbour resize: PaintBench renders without anti-aliasing). The same answer
 resized with Pillow's default (bicubic: edges blended into new colours, which no
-normalisation can undo) is also checked: the default fit keeps it well above the wrong one
+normalisation can undo) is also checked: the trainer's fit keeps it well above the wrong one
 (measured at 1024: stretch 0.88-0.97 where cover gives 0.09-0.35, docs/rewards.md).
 
 - flow_grpo generates squares at ``config.resolution``: the input is stretched to the
@@ -55,25 +56,28 @@ def nchw(images: list) -> torch.Tensor:
 
 
 @pytest.mark.parametrize("cond", ["baseline", "horizontal", "vertical"])
-def test_flow_grpo_default_fit_on_its_squares(canvases, cond):
+def test_flow_grpo_stretch_on_its_squares(canvases, cond):
     p = canvases[cond]
     images = nchw([stretched(p.answer, 1024)])
     meta = [{"answer": p.answer, "image": p.input, "prompt": p.instruction}]
-    scores, _ = pixel_miou("cpu")(images, [p.instruction], meta)
+    if cond != "baseline":  # the default refuses to guess
+        with pytest.raises(ValueError, match="fit='stretch'"):
+            pixel_miou("cpu")(images, [p.instruction], meta)
+    scores, _ = pixel_miou("cpu", fit="stretch")(images, [p.instruction], meta)
     assert float(scores[0]) >= 0.9
     smooth = nchw([stretched(p.answer, 1024, Image.BICUBIC)])
-    scores, _ = pixel_miou("cpu")(smooth, [p.instruction], meta)
+    scores, _ = pixel_miou("cpu", fit="stretch")(smooth, [p.instruction], meta)
     assert float(scores[0]) >= 0.85
-    if cond != "baseline":  # what the old default did to non-square problems
+    if cond != "baseline":  # what the wrong fit does to non-square problems
         for batch in (images, smooth):
             cover, _ = pixel_miou("cpu", fit="cover")(batch, [p.instruction], meta)
             assert float(cover[0]) < 0.6
 
 
 @pytest.mark.parametrize("cond", ["baseline", "horizontal", "vertical"])
-def test_flow_factory_default_fit_on_its_pil_squares(canvases, cond):
+def test_flow_factory_stretch_on_its_pil_squares(canvases, cond):
     p = canvases[cond]
-    model = PixelIoURewardModel({"device": "cpu"}, None)
+    model = PixelIoURewardModel({"device": "cpu", "fit": "stretch"}, None)
     out = model(prompt=[p.instruction], image=[stretched(p.answer, 1024)],
                 condition_images=[[stretched(p.input, 1024)]],
                 metadata=[{"answer": p.answer, "input": p.input}])
@@ -81,12 +85,16 @@ def test_flow_factory_default_fit_on_its_pil_squares(canvases, cond):
 
 
 @pytest.mark.parametrize("cond", ["baseline", "horizontal", "vertical"])
-def test_verl_default_fit_on_letterboxed_outputs(canvases, cond):
+def test_verl_cover_on_letterboxed_outputs(canvases, cond):
     p = canvases[cond]
     solution = np.ascontiguousarray(letterboxed(p.answer, 1024).transpose(2, 0, 1))
+    if cond != "baseline":  # the default refuses to guess
+        with pytest.raises(ValueError, match="fit='cover'"):
+            compute_score(data_source="paintbench", solution_image=solution,
+                          ground_truth={"answer": p.answer, "input": p.input})
     result = compute_score(data_source="paintbench", solution_image=solution,
-                           ground_truth={"answer": p.answer, "input": p.input})
+                           ground_truth={"answer": p.answer, "input": p.input}, fit="cover")
     assert result["score"] >= 0.9
     smooth = np.ascontiguousarray(letterboxed(p.answer, 1024, Image.BICUBIC).transpose(2, 0, 1))
-    assert compute_score("paintbench", smooth, {"answer": p.answer, "input": p.input}
-                         )["score"] >= 0.9
+    assert compute_score("paintbench", smooth, {"answer": p.answer, "input": p.input},
+                         fit="cover")["score"] >= 0.9

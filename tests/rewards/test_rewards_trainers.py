@@ -38,7 +38,8 @@ def problem(rng, h, w):
 
 def test_flow_factory_loads_by_dotted_path_and_scores_pil_and_tensor_lists(rng, tmp_path):
     cls = load_by_dotted_path("paintkit.rewards.flow_factory.PixelIoURewardModel")
-    config = SimpleNamespace(device=torch.device("cuda"), dtype=torch.float32, batch_size=4)
+    config = SimpleNamespace(device=torch.device("cuda"), dtype=torch.float32, batch_size=4,
+                             fit="stretch")  # Flow-Factory's squares stretch the canvas
     accelerator = SimpleNamespace(device=torch.device("cpu"))  # "cuda" means the process's
     model = cls(config=config, accelerator=accelerator)
     assert model.device == torch.device("cpu") and model.model_type == "pointwise"
