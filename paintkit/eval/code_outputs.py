@@ -11,15 +11,57 @@ that output's one-line reason (scored as missing), never a crash.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
 
 from paintkit.layout.outputs import CODE_OUTPUTS, output_name
 
-__all__ = ["CODE_OUTPUTS", "load_output_file", "output_file"]
+__all__ = ["CODE_OUTPUTS", "NoCode", "code_kind", "extract_code", "load_output_file",
+           "output_file", "render_code"]
 
 MAX_CODE_BYTES = 64 * 1024 * 1024
+_FENCE = re.compile(r"```[ \t]*([A-Za-z0-9_+-]*)[^\n]*\n(.*?)```", re.DOTALL)
+_SVG = re.compile(r"<svg\b.*?</svg\s*>", re.DOTALL | re.IGNORECASE)
+_TAGS = {"svg": ("svg", "xml", "html"), "json": ("json", "json5", "javascript")}
+
+
+class NoCode(ValueError):
+    """The reply holds no usable code block; the message says why (one line)."""
+
+
+def extract_code(text: str, kind: str, *, finish_reason: str | None = None) -> str:
+    """The code of ``kind`` (``"svg"`` or ``"json"``) in a model's reply.
+
+    Raises:
+        NoCode: no block, several blocks that cannot be told apart, or a cut-off reply.
+    """
+    if finish_reason == "length":
+        raise NoCode("the reply was cut off at the token limit (finish_reason=length)")
+    blocks = [(tag.lower(), body) for tag, body in _FENCE.findall(text)]
+    tagged = [body for tag, body in blocks if tag in _TAGS[kind]]
+    if len(tagged) == 1:
+        return tagged[0].strip()
+    if len(tagged) > 1:
+        raise NoCode(f"the reply holds {len(tagged)} {kind} code blocks; expected one")
+    untagged = [body for tag, body in blocks if not tag]
+    if len(untagged) == 1:
+        return untagged[0].strip()
+    if len(untagged) > 1:
+        raise NoCode(f"the reply holds {len(untagged)} code blocks and none is tagged {kind}")
+    if text.count("```") % 2 == 1:
+        raise NoCode("the reply's code block is not closed (the code is cut off)")
+    if kind == "svg":
+        found = _SVG.findall(text)
+        if len(found) == 1:
+            return found[0].strip()
+        if "<svg" in text.lower():
+            raise NoCode("the reply's SVG is not closed (no </svg>: the code is cut off)"
+                         if not found else f"the reply holds {len(found)} SVG documents")
+    raise NoCode(f"the reply holds no {kind} code")
+
+
 
 
 def output_file(image_path: Path) -> tuple[Path, str | None]:
@@ -57,14 +99,22 @@ def load_output_file(path: Path, meta: dict) -> tuple[np.ndarray, dict | None]:
         ValueError: one line: the file cannot be read, is outside the supported subset or
             limits, or does not fit this problem.
     """
-    data = _read(path)
-    if path.suffix == ".svg":
+    if path.suffix not in (".svg", ".json"):
+        raise ValueError(f"{path.name}: not a code output (.svg or .json)")
+    return render_code(_read(path), path.suffix[1:], meta)
+
+
+def render_code(data: bytes | str, kind: str, meta: dict) -> tuple[np.ndarray, dict | None]:
+    """Code of ``kind`` (``"svg"`` or ``"json"``) for the problem of ``meta`` -> ``(pixels,
+    structure)``, as :func:`load_output_file` (``paintkit run`` checks a model's code with it
+    before writing the file)."""
+    if kind == "svg":
         from paintkit.svg import render_svg
 
         if "scene" not in meta:
             raise ValueError("an SVG output needs a scene-based problem (this one has no scene)")
         return render_svg(data, width=int(meta["W"]), height=int(meta["H"])), None
-    if path.suffix == ".json":
+    if kind == "json":
         from paintkit.tinygrafix.state_output import render_output_state, state_difference
 
         if "input_state" not in meta or "answer_state" not in meta:
@@ -72,4 +122,17 @@ def load_output_file(path: Path, meta: dict) -> tuple[np.ndarray, dict | None]:
                              "input_state)")
         pixels, state = render_output_state(data, meta["input_state"], meta["answer_state"])
         return pixels, state_difference(state, meta["answer_state"])
-    raise ValueError(f"{path.name}: not a code output (.svg or .json)")
+    raise ValueError(f"code of kind {kind!r}: expected 'svg' or 'json'")
+
+
+def code_kind(meta: dict) -> str:
+    """``"json"`` for a chart problem (its output is a state), ``"svg"`` for a scene.
+
+    Raises:
+        ValueError: the problem has neither a chart state nor a scene.
+    """
+    if "input_state" in meta:
+        return "json"
+    if "scene" in meta:
+        return "svg"
+    raise ValueError("this problem has no scene and no chart state: its output cannot be code")

@@ -8,8 +8,9 @@ eval``. Any compatible server works by ``--api-base``: a hosted API, or a local 
 SGLang server. Retries, pacing, timeouts and secrets are those of every API model
 (:class:`~paintkit.run.api.base.ApiModel`).
 
-What counts as the code (:func:`extract_code`): a fenced block tagged with the language
-(```` ```svg ````, ```` ```xml ```` or ```` ```json ````) first, else the only untagged block,
+What counts as the code (:func:`paintkit.eval.code_outputs.extract_code`): a fenced block
+tagged with the language (```` ```svg ````, ```` ```xml ```` or ```` ```json ````) first, else
+the only untagged block,
 else, for SVG, the ``<svg ...>...</svg>`` in the text. No code, several candidates with no
 way to choose, or a reply the server cut off (``finish_reason == "length"``, an unclosed
 fence) is that problem's one-line reason, retried by the next run.
@@ -20,19 +21,16 @@ from __future__ import annotations
 import base64
 import json
 import os
-import re
 from typing import Any
 
 import numpy as np
 
+from paintkit.eval.code_outputs import NoCode, extract_code
 from paintkit.io.redact import redact_url_text
 from paintkit.run.api.base import ApiModel, NotJSONAnswer, api_key
 from paintkit.run.interface import EditRequest, EditResult, png_bytes
 
 KEY_VARIABLES = ("OPENAI_API_KEY",)
-_FENCE = re.compile(r"```[ \t]*([A-Za-z0-9_+-]*)[^\n]*\n(.*?)```", re.DOTALL)
-_SVG = re.compile(r"<svg\b.*?</svg\s*>", re.DOTALL | re.IGNORECASE)
-_TAGS = {"svg": ("svg", "xml", "html"), "json": ("json", "json5", "javascript")}
 
 SYSTEM = {
     "svg": ("You edit SVG images. Apply the instruction to the SVG you are given and reply "
@@ -43,41 +41,6 @@ SYSTEM = {
              "you are given and reply with the complete edited state in one ```json code "
              "block, with the same keys and structure."),
 }
-
-
-class NoCode(ValueError):
-    """The reply holds no usable code block; the message says why (one line)."""
-
-
-def extract_code(text: str, kind: str, *, finish_reason: str | None = None) -> str:
-    """The code of ``kind`` (``"svg"`` or ``"json"``) in a model's reply.
-
-    Raises:
-        NoCode: no block, several blocks that cannot be told apart, or a cut-off reply.
-    """
-    if finish_reason == "length":
-        raise NoCode("the reply was cut off at the token limit (finish_reason=length)")
-    blocks = [(tag.lower(), body) for tag, body in _FENCE.findall(text)]
-    tagged = [body for tag, body in blocks if tag in _TAGS[kind]]
-    if len(tagged) == 1:
-        return tagged[0].strip()
-    if len(tagged) > 1:
-        raise NoCode(f"the reply holds {len(tagged)} {kind} code blocks; expected one")
-    untagged = [body for tag, body in blocks if not tag]
-    if len(untagged) == 1:
-        return untagged[0].strip()
-    if len(untagged) > 1:
-        raise NoCode(f"the reply holds {len(untagged)} code blocks and none is tagged {kind}")
-    if text.count("```") % 2 == 1:
-        raise NoCode("the reply's code block is not closed (the code is cut off)")
-    if kind == "svg":
-        found = _SVG.findall(text)
-        if len(found) == 1:
-            return found[0].strip()
-        if "<svg" in text.lower():
-            raise NoCode("the reply's SVG is not closed (no </svg>: the code is cut off)"
-                         if not found else f"the reply holds {len(found)} SVG documents")
-    raise NoCode(f"the reply holds no {kind} code")
 
 
 def input_code(request: EditRequest) -> tuple[str, str]:
