@@ -49,6 +49,8 @@ SCENE_ATTEMPTS = 100
 #: problem's bytes depend on it. ``None``: no limit. :func:`slot_seconds` changes it.
 SLOT_SECONDS: float | None = 120.0
 _limit: list[float | None] = [SLOT_SECONDS]
+#: The search running in this process, for :func:`check_time` (None outside a search).
+_running: list[_Search | None] = [None]
 
 
 class AttemptsExhausted(PaintkitError, RuntimeError):
@@ -68,8 +70,8 @@ class AttemptsExhausted(PaintkitError, RuntimeError):
         if seconds is None:
             head = f"{attempts} attempts in a row were rejected"
         else:
-            head = (f"gave up after {attempts} rejected attempts in {seconds:.0f} s (the "
-                    "time limit of one problem)")
+            head = (f"gave up after {attempts} attempts in {seconds:.0f} s (the time limit of "
+                    "one problem)")
         super().__init__(f"{what}: {head}; last reason: {last}")
 
     def __reduce__(self):
@@ -93,6 +95,32 @@ def slot_seconds(seconds: float | None) -> Iterator[None]:
         yield
     finally:
         _limit[0] = previous
+
+
+@dataclass
+class _Search:
+    what: str
+    start: float
+    limit: float | None
+    attempt: int = 0
+    last: RejectedSeed | None = None
+
+    def check(self) -> None:
+        spent = time.monotonic() - self.start
+        if self.limit is not None and spent > self.limit:
+            raise AttemptsExhausted(self.what, self.attempt + 1, self.last, seconds=spent)
+
+
+def check_time() -> None:
+    """Give up the running slot search once its time limit passed (:func:`slot_seconds`).
+
+    For the loops inside one attempt that may run for seconds (the scene sampler's
+    restarts): the limit then holds within an attempt too. It raises
+    :class:`AttemptsExhausted`, never a rejection, so it never decides which seed a problem
+    gets; outside a search it does nothing."""
+    search = _running[0]
+    if search is not None:
+        search.check()
 
 
 @dataclass(frozen=True)
@@ -127,19 +155,22 @@ def search_attempts(seed_of: Callable[[int], int], make: Callable[[int], T], *,
             message is ``what`` and its reason.
     """
     max_attempts = check_int(max_attempts, "max_attempts", 1)
-    limit, start = _limit[0], time.monotonic()
-    last: RejectedSeed | None = None
-    for attempt in range(max_attempts):
-        seed = seed_of(attempt)
-        try:
-            return Found(make(seed), attempt, seed)
-        except RejectedSeed as exc:
-            last = exc
-        except ImpossibleSlot:
-            raise
-        except ValueError as exc:
-            raise ImpossibleSlot(f"{what}: {exc}") from exc
-        spent = time.monotonic() - start
-        if limit is not None and spent > limit and attempt + 1 < max_attempts:
-            raise AttemptsExhausted(what, attempt + 1, last, seconds=spent)
-    raise AttemptsExhausted(what, max_attempts, last)
+    search = _Search(what, time.monotonic(), _limit[0])
+    outer, _running[0] = _running[0], search
+    try:
+        for attempt in range(max_attempts):
+            search.attempt = attempt
+            seed = seed_of(attempt)
+            try:
+                return Found(make(seed), attempt, seed)
+            except RejectedSeed as exc:
+                search.last = exc
+            except ImpossibleSlot:
+                raise
+            except ValueError as exc:
+                raise ImpossibleSlot(f"{what}: {exc}") from exc
+            if attempt + 1 < max_attempts:
+                search.check()
+        raise AttemptsExhausted(what, max_attempts, search.last)
+    finally:
+        _running[0] = outer

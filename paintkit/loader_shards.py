@@ -49,11 +49,14 @@ class DuplicateKeyError(LayoutError):
     other shard)`` of each)."""
 
     def __init__(self, root: Path, duplicates: list[tuple[str, str, str]]):
-        self.duplicates = duplicates
+        self.root, self.duplicates = root, duplicates
         key, first, other = duplicates[0]
         more = f" (and {len(duplicates) - 1:,} more)" if len(duplicates) > 1 else ""
         super().__init__(f"{root}: problem {key} is in both {first} and {other}{more}; a shard "
                          "set holds each problem once (regenerate it, or remove the extra shard)")
+
+    def __reduce__(self):  # crosses process boundaries (a data loader's workers)
+        return type(self), (self.root, self.duplicates), self.__dict__
 
 
 def _shard_meta(shard: Path, where: str, raw: bytes | str) -> dict:

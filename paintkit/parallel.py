@@ -211,14 +211,20 @@ def worker_pool(jobs: int, initializer=None, initargs: tuple = ()) -> Iterator[P
     try:
         yield pool
     except BaseException:
-        processes = list((getattr(pool, "_processes", None) or {}).values())
-        pool.shutdown(wait=False, cancel_futures=True)
-        for process in processes:
-            process.kill()
-        for process in processes:
-            process.join(5)
+        stop_now(pool)
         raise
     pool.shutdown(wait=True)
+
+
+def stop_now(pool: ProcessPoolExecutor) -> None:
+    """Cancel ``pool``'s queued work and kill its workers at once, instead of waiting for
+    what they hold (a first Ctrl-C must stop a run whose units take minutes)."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        process.kill()
+    for process in processes:
+        process.join(5)
 
 
 def map_in_workers(function, chunks, args: tuple, jobs: int, consume) -> None:

@@ -93,6 +93,13 @@ def register(subparsers) -> None:
     o.add_argument("--overwrite", action="store_true",
                    help="replace another suite's files in --out instead of refusing")
     o.add_argument("--quiet", action="store_true", help="no progress bar")
+    o.add_argument("--skip-infeasible", action="store_true",
+                   help="with --size or --counts: leave out the task x condition x mode cells "
+                   "that cannot be made at that size (each is named, with the smallest size "
+                   "that works) instead of stopping before any work")
+    o.add_argument("--slot-seconds", type=float, default=None, metavar="S",
+                   help="a problem still rejecting seeds after S seconds gives up with an "
+                   "error naming it (default 120; 0: no limit)")
     p.set_defaults(func=run)
 
 
@@ -148,10 +155,63 @@ def dropped_modes(suite) -> str | None:
             "to choose")
 
 
+class InfeasibleCells(ValueError):
+    """Cells of a custom-size suite that cannot be made (``cells``: their
+    :class:`~paintkit.engines.feasibility.Infeasible` records)."""
+
+    def __init__(self, message: str, cells: tuple = ()):
+        super().__init__(message)
+        self.cells = cells
+
+    def __reduce__(self):
+        return type(self), (str(self), self.cells), self.__dict__
+
+
+def feasible_engine(suite, args: argparse.Namespace):
+    """Check a custom-size suite's cells before any work (:mod:`paintkit.engines.feasibility`):
+    None when nothing was checked (the benchmark's own canvas and counts), else the suite
+    to write (without the cells that cannot be made, with ``--skip-infeasible``) and the
+    started engine to write it with (the check ran on its workers).
+
+    Raises:
+        InfeasibleCells: some cells cannot be made and ``--skip-infeasible`` is not given.
+    """
+    from paintkit.engines.feasibility import SkippingSuite, check_cells, has_changed_cells
+    from paintkit.engines.generate import make_engine
+    from paintkit.engines.local import ProcessPoolEngine
+
+    if not has_changed_cells(suite):
+        return None
+    engine = make_engine(args.engine, args.jobs, args.address)
+    checker = ProcessPoolEngine(args.jobs) if args.engine == "ray" else engine
+    try:
+        cells = check_cells(suite, checker, show=not args.quiet)
+        if cells and not getattr(args, "skip_infeasible", False):
+            size = "x".join(map(str, suite.size)) if suite.size else "these counts"
+            raise InfeasibleCells(f"{len(cells)} cell(s) cannot be made at {size} (checked "
+                                  "before any work):", tuple(cells))
+    except InfeasibleCells:
+        engine.close()  # its workers are idle
+        raise
+    except BaseException:
+        engine.abort()
+        raise
+    finally:
+        if checker is not engine:
+            checker.close()
+    if cells:
+        print(f"paintkit generate: note: --skip-infeasible leaves out {len(cells)} cell(s):",
+              file=sys.stderr)
+        for cell in cells:
+            print(f"  {cell.describe()}", file=sys.stderr)
+        suite = SkippingSuite(suite, [(c.task, c.condition, c.mode) for c in cells])
+    return suite, engine
+
+
 def run(args: argparse.Namespace) -> int:
     # Deferred (heavy: Skia, numba, imagecodecs): the engines load the suites, writers and PNG
     # encoders.
-    from paintkit.attempts import AttemptsExhausted
+    from paintkit.attempts import SLOT_SECONDS, AttemptsExhausted
     from paintkit.engines import write_suite
     from paintkit.writers import WriteError
 
@@ -168,12 +228,25 @@ def run(args: argparse.Namespace) -> int:
         from paintkit.engines.unit_write import shard_plan  # numba, Skia: the suites
 
         shard_size, shards = shard_plan(len(suite), args.world_size, args.shard_size)
+    seconds = getattr(args, "slot_seconds", None)
+    if seconds is not None and not (seconds >= 0 and seconds < float("inf")):
+        raise ValueError(f"--slot-seconds must be a number of seconds >= 0, got {seconds}")
+    seconds = SLOT_SECONDS if seconds is None else (seconds or None)
     try:
-        summary = write_suite(suite, args.out, format=args.format, shard_size=shard_size,
-                              shards=shards,
-                              engine=args.engine, jobs=args.jobs, address=args.address,
+        engine = feasible_engine(suite, args)
+        summary = write_suite(suite if engine is None else engine[0], args.out,
+                              format=args.format, shard_size=shard_size, shards=shards,
+                              engine=args.engine if engine is None else engine[1],
+                              jobs=args.jobs, address=args.address,
                               overwrite=args.overwrite, progress=not args.quiet,
-                              svg=getattr(args, "svg", False))
+                              svg=getattr(args, "svg", False), slot_seconds=seconds)
+    except InfeasibleCells as exc:
+        print(f"paintkit generate: error: {exc}", file=sys.stderr)
+        for cell in exc.cells:
+            print(f"  {cell.describe()}", file=sys.stderr)
+        print("paintkit generate: use a larger --size, leave those conditions or tasks out, "
+              "or --skip-infeasible to generate the rest", file=sys.stderr)
+        return 2
     except WriteError as exc:
         print(f"paintkit generate: error: {one_line(exc)}", file=sys.stderr)
         return 1

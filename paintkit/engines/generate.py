@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from paintkit.arguments import check_int
+from paintkit.attempts import SLOT_SECONDS
 from paintkit.engines.local import Engine, InProcessEngine, ProcessPoolEngine
 from paintkit.engines.ray_engine import RayEngine
 from paintkit.engines.scaleout import write_suite_scaleout
@@ -44,6 +45,8 @@ from paintkit.writers.manifest import (
 ENGINES = ("process", "inprocess", "ray")
 UNIT_SIZE = 4
 MAX_AHEAD_UNITS = 64
+#: How often the progress line is redrawn while no unit finishes (seconds).
+TICK_SECONDS = 1.0
 
 def make_engine(engine: str = "process", jobs: int | None = None, address: str | None = None) -> Engine:
     """An engine by name: ``process`` (default), ``inprocess`` or ``ray``."""
@@ -73,7 +76,8 @@ def write_suite(suite: ProblemSuite, out: Path | str, *, format: str = "director
              jobs: int | None = None, address: str | None = None, overwrite: bool = False,
              progress: bool = True, png_encoder: str = "auto",
              unit_size: int = UNIT_SIZE, svg: bool = False,
-             shards: int | None = None) -> GenerateSummary:
+             shards: int | None = None,
+             slot_seconds: float | None = SLOT_SECONDS) -> GenerateSummary:
     """Generate ``suite`` and write it into ``out`` in ``format``, with ``out/manifest.json``.
 
     Args:
@@ -93,6 +97,9 @@ def write_suite(suite: ProblemSuite, out: Path | str, *, format: str = "director
         overwrite: replace another suite's files instead of refusing.
         progress: show a progress bar on stderr.
         svg: also write each problem's input and answer as SVG (directory format only).
+        slot_seconds: a problem whose attempt search runs longer gives up with
+            :class:`~paintkit.attempts.AttemptsExhausted` naming it (None: no limit; it
+            never changes which seed a problem gets).
 
     Returns:
         a :class:`~paintkit.engines.summary.GenerateSummary`.
@@ -126,7 +133,8 @@ def write_suite(suite: ProblemSuite, out: Path | str, *, format: str = "director
             return write_suite_scaleout(
                 suite, target, writer, header, runner,
                 layout=Layout(writer.format, shard_size, svg, shards), overwrite=overwrite,
-                progress=progress, options=WorkOptions(png_encoder=png_encoder, svg=svg),
+                progress=progress, options=WorkOptions(png_encoder=png_encoder, svg=svg,
+                                    slot_seconds=slot_seconds),
                 unit_size=unit_size)
     if root.exists() and not root.is_dir():
         raise ValueError(f"{root}: exists and is not a folder")
@@ -147,7 +155,7 @@ def write_suite(suite: ProblemSuite, out: Path | str, *, format: str = "director
             write_incomplete(root, header, writer.kept.unreached())
             return _drive(suite, writer, runner, root, header, state, progress,
                           WorkOptions(png_encoder=png_encoder, json_indent=writer.json_indent,
-                                      svg=svg),
+                                      svg=svg, slot_seconds=slot_seconds),
                           unit_size)
         finally:
             lock.release()
@@ -190,13 +198,16 @@ def _drive(suite: ProblemSuite, writer: Writer, engine: Engine, root: Path, head
                 if exhausted and not steps:
                     break
                 continue
-            finished, _ = engine.wait(set(pending))
+            finished, _ = engine.poll(set(pending), TICK_SECONDS)
+            if not finished:
+                bar.tick()  # the clock moves while a unit works
             for handle, results in finished:
                 del pending[handle]
                 for problem in results:
                     buffer[problem.index] = problem
         manifest.add(writer.close())
         _check_still_there(writer, len(suite), root)
+        manifest.add(writer.finish())  # a shard corpus's README.md
         manifest.commit()
     except BaseException:
         writer.abort()

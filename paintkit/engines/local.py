@@ -13,7 +13,7 @@ from abc import ABC, abstractmethod
 from concurrent.futures import FIRST_COMPLETED, wait
 
 from paintkit.engines.work import WorkOptions, pool_worker, run_unit
-from paintkit.parallel import call_portably, default_jobs, start_pool
+from paintkit.parallel import call_portably, default_jobs, start_pool, stop_now
 from paintkit.suites import ProblemSuite
 
 
@@ -26,8 +26,11 @@ class Engine(ABC):
     def __enter__(self) -> Engine:
         return self
 
-    def __exit__(self, *exc) -> None:
-        self.close()
+    def __exit__(self, kind, value, traceback) -> None:
+        if kind is None:
+            self.close()
+        else:  # Ctrl-C, an error: drop what is running instead of waiting for it
+            self.abort()
 
     @abstractmethod
     def submit(self, suite: ProblemSuite, start: int, stop: int, options: WorkOptions):
@@ -37,6 +40,12 @@ class Engine(ABC):
     def wait(self, handles: set) -> tuple[list[tuple[object, list]], set]:
         """Block until one or more ``handles`` finished; raises the first unit's error."""
 
+    def poll(self, handles: set, seconds: float) -> tuple[list[tuple[object, list]], set]:
+        """:meth:`wait`, but return after about ``seconds`` with nothing finished (so the
+        driver can redraw its progress while a unit works); engines that cannot wait
+        with a timeout block as :meth:`wait` does."""
+        return self.wait(handles)
+
     def call(self, function, *args):
         """Start ``function(*args)`` (a picklable module-level function) on a worker;
         returns a handle for :meth:`wait` (scaled-out writes, :mod:`paintkit.engines.scaleout`)."""
@@ -44,6 +53,10 @@ class Engine(ABC):
 
     def close(self) -> None:  # noqa: B027 - engines without workers have nothing to stop
         """Stop workers and drop unfinished work."""
+
+    def abort(self) -> None:
+        """Stop at once (the run failed or was interrupted): by default :meth:`close`."""
+        self.close()
 
 
 class _Done:
@@ -86,8 +99,14 @@ class ProcessPoolEngine(Engine):
         return self._pool.submit(call_portably, function, *args)
 
     def wait(self, handles):
-        done, pending = wait(handles, return_when=FIRST_COMPLETED)
+        return self.poll(handles, None)
+
+    def poll(self, handles, seconds):
+        done, pending = wait(handles, timeout=seconds, return_when=FIRST_COMPLETED)
         return [(f, f.result()) for f in done], set(pending)
 
     def close(self) -> None:
         self._pool.shutdown(wait=True, cancel_futures=True)
+
+    def abort(self) -> None:
+        stop_now(self._pool)  # kill the workers: a unit may hold them for minutes

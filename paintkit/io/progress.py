@@ -34,17 +34,23 @@ class Progress:
     ``verb`` starts the line (``"generated"``, ``"scored"``); ``total`` counts every
     problem the run walks, skipped ones included. ``update(processed=, skipped=)`` adds
     problems done this run and problems found already done (on disk, in the results
-    file); the rate and the ETA count only the processed ones.
+    file); the rate and the ETA count only the processed ones. The ETA comes from the rate
+    after the first problems came back (the warm-up before them, starting workers and
+    compiling kernels on a first run, would make it hours long): until a second batch came
+    back it shows ``?``, with ``note`` (for example ``"compiling kernels (first run only)"``)
+    when one is set. :meth:`tick` redraws the line (its clock moves) while nothing finishes.
     """
 
     def __init__(self, total: int, *, verb: str = "done", enabled: bool = True,
-                 stream: TextIO | None = None):
-        self.total, self.verb, self.enabled = total, verb, enabled
+                 stream: TextIO | None = None, unit: str = "problems"):
+        self.total, self.verb, self.enabled, self.unit = total, verb, enabled, unit
         self.stream = stream or sys.stderr
         self.processed = self.skipped = 0
         self.start = self.last = _now()
         self.tty = bool(getattr(self.stream, "isatty", lambda: False)())
         self._shown = False
+        self.note = ""  # said beside "ETA ?" until the rate is measured
+        self._warm: tuple[float, int] | None = None  # (time, processed) of the first batch
 
     @property
     def done(self) -> int:
@@ -56,8 +62,20 @@ class Progress:
         if not self.enabled or not (processed or skipped):
             return
         now = _now()
+        if processed and self._warm is None:
+            self._warm = (now, self.processed)
         interval = TTY_INTERVAL if self.tty else LOG_INTERVAL
         if now - self.last >= interval or self.done == self.total:
+            self.last = now
+            self._show(now)
+
+    def tick(self) -> None:
+        """Redraw the line when its interval passed, though nothing finished: the clock
+        moves while a slow unit works."""
+        if not self.enabled:
+            return
+        now = _now()
+        if now - self.last >= (TTY_INTERVAL if self.tty else LOG_INTERVAL):
             self.last = now
             self._show(now)
 
@@ -66,10 +84,16 @@ class Progress:
         filled = int(BAR_WIDTH * fraction)
         rate = self.processed / max(now - self.start, 1e-9)
         left = self.total - self.done
-        eta = clock(left / rate) if rate > 0 else ("0:00" if left == 0 else "?")
+        if left == 0:
+            eta = "0:00"
+        elif self._warm is not None and self.processed > self._warm[1] and now > self._warm[0]:
+            steady = (self.processed - self._warm[1]) / (now - self._warm[0])
+            eta = clock(left / steady)
+        else:
+            eta = f"? ({self.note})" if self.note else "?"
         text = (f"{self.verb} [{'#' * filled}{'.' * (BAR_WIDTH - filled)}] "
                 f"{self.done:,}/{self.total:,} {100 * fraction:3.0f}%  "
-                f"{rate:.1f} problems/s  ETA {eta}")
+                f"{rate:.1f} {self.unit}/s  ETA {eta}  {clock(now - self.start)} elapsed")
         if self.skipped:
             text += f"  ({self.skipped:,} already there)"
         return text

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from paintkit.attempts import check_time
 from paintkit.errors import SceneSamplingError
 from paintkit.scene import (
     RGB,
@@ -196,6 +197,7 @@ def sample_shapes(rng: random.Random, canvas: Canvas, object_colors: Sequence[RG
             raise ValueError(f"match_count must be an int in [0, {n}], got {match_count!r}")
         matching = set(rng.sample(range(n), match_count))
     for _ in range(rules.scene_restarts):
+        check_time()  # a slot's time limit holds within a long attempt (raises, never rejects)
         placed: list[Shape] = []
         boxes = np.empty((len(occupied) + n, 4))
         boxes[:len(occupied)] = np.asarray(occupied, dtype=float).reshape(-1, 4)

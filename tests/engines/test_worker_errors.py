@@ -8,6 +8,7 @@ import pickle
 import pkgutil
 import re
 from concurrent.futures import BrokenExecutor
+from pathlib import Path
 
 import pytest
 
@@ -24,6 +25,7 @@ ARGS = {
     "AttemptsExhausted": [("paintbench comparison/default/n_xhigh@512x512 slot 0", 200,
                            RejectedSeed("9 distinct heights do not fit the size range")),
                           ("slot", 7, None, 121.5)],
+    "DuplicateKeyError": [(Path("shards"), [("key", "a.tar", "b.tar")])],
 }
 #: Optional parts whose missing third-party module may keep a paintkit module from importing.
 OPTIONAL = {"ray", "fastapi", "starlette", "uvicorn", "pyarrow", "datasets", "torchmetrics"}
@@ -115,7 +117,9 @@ def test_a_generator_error_in_a_worker_is_that_error(tmp_path, engine):
 
 
 @pytest.mark.parametrize("engine", ["process", "inprocess"])
-def test_generate_prints_one_line_for_an_impossible_cell(tmp_path, capsys, engine):
+def test_generate_prints_one_line_for_an_impossible_cell(tmp_path, capsys, monkeypatch, engine):
+    # as if the cell's first problem passed the check before the run and a later one failed
+    monkeypatch.setattr("paintkit.engines.feasibility.check_cells", lambda *a, **k: [])
     code = main(["generate", "paintbench", "--out", str(tmp_path / "x"), "--tasks",
                  "comparison", "--conditions", "n_xhigh", "--per-cell", "1", "--size",
                  "512x512", "--engine", engine, "--jobs", "1", "--quiet"])
