@@ -9,6 +9,17 @@ could not do (recorded as failed, retried on the next run). If the function decl
 ``--option key=value`` arrive as keyword arguments. An exception raised by the function
 fails the whole batch, with its message as the reason.
 
+Which problems the batch holds, for a function that declares the parameter by name (one
+list entry per pair, in order; ``**kwargs`` alone gets none of them, so functions written
+before these existed see the same call):
+
+- ``keys``: ``<Benchmark>/<task>/<NNNN>``, the problem's key in the outputs tree;
+- ``problem_ids``: each problem's ``problem_id`` (the key ``paintkit serve`` and the
+  trainer formats use; None for a problem whose metadata has none);
+- ``metadata``: each problem's metadata dict, its ``NNN.json``;
+- ``problems``: all of it, a dict per problem: ``key``, ``problem_id``, ``benchmark``,
+  ``task``, ``index``, ``metadata``.
+
 To load weights once rather than per batch, write ``module:factory()``: paintkit calls
 ``factory(**options)`` once and then calls what it returns for every batch.
 
@@ -55,12 +66,26 @@ def load_callable(spec: str) -> tuple[Callable, bool]:
     return target, factory
 
 
-def _accepts(function: Callable, name: str) -> bool:
+def _accepts(function: Callable, name: str, by_name: bool = False) -> bool:
+    """Whether ``function`` takes ``name`` as a keyword (``by_name``: declared as such, not
+    only through ``**kwargs``)."""
     try:
         params = inspect.signature(function).parameters
     except (TypeError, ValueError):
         return False
-    return name in params or any(p.kind is p.VAR_KEYWORD for p in params.values())
+    param = params.get(name)
+    if param is not None:
+        return param.kind in (param.POSITIONAL_OR_KEYWORD, param.KEYWORD_ONLY)
+    return not by_name and any(p.kind is p.VAR_KEYWORD for p in params.values())
+
+
+#: What a callable may ask for about its batch's problems, by parameter name.
+IDENTITY: dict[str, Callable[[EditRequest], object]] = {
+    "keys": lambda r: r.key,
+    "problem_ids": lambda r: r.problem_id,
+    "metadata": lambda r: r.metadata,
+    "problems": lambda r: r.identity(),
+}
 
 
 class CallableModel(EditModel):
@@ -74,12 +99,19 @@ class CallableModel(EditModel):
         self.name = spec
         self.batch_size = batch_size
         self._seeds = _accepts(self.function, "seeds")
+        self._identity = [name for name in IDENTITY if _accepts(self.function, name, True)]
+        clash = sorted(set(self._identity) & set(self.call_options))
+        if clash:
+            raise ValueError(f"model {spec!r}: --option {clash[0]}= is the name of the problem "
+                             f"identity paintkit passes to {spec}; rename the option")
 
     def edit_batch(self, requests: list[EditRequest]) -> list[EditResult]:
         batch = [(r.image, r.instruction) for r in requests]
         kwargs = dict(self.call_options)
         if self._seeds:
             kwargs["seeds"] = [r.seed for r in requests]
+        for name in self._identity:
+            kwargs[name] = [IDENTITY[name](r) for r in requests]
         items = self.function(batch, **kwargs)
         items = list(items) if items is not None else []
         if len(items) != len(requests):

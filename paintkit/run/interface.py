@@ -27,13 +27,32 @@ class EditRequest:
     ``image``: the input as an RGB PIL image; ``instruction``: the text given to the model
     (with the planner's plan appended when ``--planner`` is used); ``seed``: derived from the
     run's ``--seed`` and the problem, so a problem gets the same seed whatever the batch,
-    the order or the worker; ``key``: ``<Benchmark>/<task>/<NNNN>``, for messages.
+    the order or the worker; ``key``: ``<Benchmark>/<task>/<NNNN>``, for messages;
+    ``metadata``: the problem's metadata (its ``NNN.json``: ``problem_id``, ``task``,
+    ``instruction``, ...), for a model that asks which problem it edits.
     """
 
     image: Image.Image
     instruction: str
     seed: int
     key: str = ""
+    metadata: dict = field(default_factory=dict)
+
+    @property
+    def problem_id(self) -> str | None:
+        """The problem's ``problem_id`` (the key ``paintkit serve`` and the trainer formats
+        use), or None when its metadata has none."""
+        value = self.metadata.get("problem_id")
+        return None if value is None else str(value)
+
+    def identity(self) -> dict:
+        """``{"key", "problem_id", "benchmark", "task", "index", "metadata"}``: which problem
+        this is, as a callable model asking for ``problems=`` gets it."""
+        benchmark, _, rest = self.key.partition("/")
+        task, _, index = rest.rpartition("/")
+        return {"key": self.key, "problem_id": self.problem_id, "benchmark": benchmark,
+                "task": task, "index": int(index) if index.isdigit() else None,
+                "metadata": self.metadata}
 
 
 @dataclass

@@ -93,7 +93,7 @@ def produce_batch(model: EditModel, problems: list[BenchmarkProblem], outputs_ro
                 records[n] = _fail(problem, f"planner: {type(exc).__name__}: {exc}", seed=pseed)
                 continue
             instruction = planner.augment(instruction, plans[n])
-        requests.append(EditRequest(image, instruction, pseed, key))
+        requests.append(EditRequest(image, instruction, pseed, key, meta))
         pending.append(n)
     if requests:
         start = time.perf_counter()
