@@ -12,6 +12,7 @@ count, and memory stays flat whatever the suite size.
 from __future__ import annotations
 
 import os
+import sys
 import time
 import warnings
 from collections import deque
@@ -26,6 +27,7 @@ from paintkit.engines.ray_engine import RayEngine
 from paintkit.engines.scaleout import write_suite_scaleout
 from paintkit.engines.summary import GenerateSummary
 from paintkit.engines.unit_write import Layout, workers_can_write
+from paintkit.engines.warmup import COMPILING, kernels_cold
 from paintkit.engines.work import WorkOptions
 from paintkit.io.folder_lock import FolderLock, FolderNotWritableError
 from paintkit.io.progress import Progress
@@ -172,6 +174,10 @@ def _drive(suite: ProblemSuite, writer: Writer, engine: Engine, root: Path, head
            show: bool, options: WorkOptions, unit_size: int) -> GenerateSummary:
     start = time.perf_counter()
     bar = Progress(len(suite), verb="generated", enabled=show)
+    if show and kernels_cold():  # a first run: say why the first problems take minutes
+        bar.note = COMPILING
+        print(f"paintkit: {COMPILING}; the ETA appears once the first problems are back",
+              file=sys.stderr, flush=True)
     manifest = ManifestBuilder(root, header)
     # planned ("skip"|"gen", a, b) in suite order, not yet written
     steps: deque[tuple[str, int, int]] = deque()
