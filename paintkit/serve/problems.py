@@ -44,7 +44,16 @@ class ProblemTargets:
         """
         if not isinstance(problem_id, str) or not problem_id:
             raise ProblemKeyError(f"problem_id: expected a non-empty string, got {problem_id!r}")
-        return self.cache.get(("id", problem_id), load=lambda: self._load(problem_id))
+        try:
+            return self.cache.get(("id", problem_id), load=lambda: self._load(problem_id))
+        except (OSError, ValueError) as exc:  # a file of the tree: named under the tree only
+            if self.index is None or str(self.index.root.resolve()) not in str(exc) and \
+                    str(self.index.root) not in str(exc):
+                raise
+            text = " ".join(str(exc).split())
+            for root in (str(self.index.root.resolve()), str(self.index.root)):
+                text = text.replace(root + "/", "").replace(root, "the --benchmarks tree")
+            raise ProblemKeyError(f"problem_id {problem_id!r}: {text}") from None
 
     def cached(self, problem_id: str):
         """The prepared targets of ``problem_id`` if they are ready now, else None (never

@@ -6,6 +6,8 @@ flight (up to ``graceful_s`` seconds), then runs the application's shutdown.
 
 from __future__ import annotations
 
+import logging
+import re
 import sys
 
 import uvicorn
@@ -14,6 +16,28 @@ from uvicorn.config import LOGGING_CONFIG
 from paintkit.metrics.version import METRIC_VERSION
 from paintkit.serve.app import create_app
 from paintkit.serve.options import ServeOptions
+
+#: Query parameters whose value never reaches the access log (a token sent in the URL).
+SECRET_PARAMETER = re.compile(r"(?i)([?&][^=&]*(?:token|auth|key|secret|password|passwd)"
+                              r"[^=&]*=)[^&]*")
+
+
+class RedactSecrets(logging.Filter):
+    """On uvicorn's access log: the value of any query parameter named like a secret, and
+    the service's token wherever it appears in the path, written as ``***``."""
+
+    def __init__(self, token: str | None):
+        super().__init__()
+        self.token = token
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        args = record.args
+        if isinstance(args, tuple) and len(args) >= 3 and isinstance(args[2], str):
+            path = SECRET_PARAMETER.sub(r"\1***", args[2])
+            if self.token:
+                path = path.replace(self.token, "***")
+            record.args = (*args[:2], path, *args[3:])
+        return True
 
 
 def build_server(options: ServeOptions, host: str = "127.0.0.1", port: int = 8000, *,
@@ -34,6 +58,10 @@ def build_server(options: ServeOptions, host: str = "127.0.0.1", port: int = 800
                             timeout_graceful_shutdown=graceful_s, lifespan="on",
                             proxy_headers=False, server_header=False,
                             log_config=LOGGING_CONFIG if log_config == "uvicorn" else log_config)
+    access = logging.getLogger("uvicorn.access")
+    for old in [f for f in access.filters if isinstance(f, RedactSecrets)]:
+        access.removeFilter(old)
+    access.addFilter(RedactSecrets(options.token))
     return RewardServer(config)
 
 

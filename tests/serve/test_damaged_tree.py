@@ -74,3 +74,24 @@ def test_the_service_serves_the_rest_and_lists_the_damaged_file(start_service, w
         assert unknown.status_code == 422 and str(root) not in unknown.json()["error"]
     finally:
         path.write_bytes(original)
+
+
+def test_a_damaged_image_of_the_tree_is_named_under_the_tree(start_service, written):
+    root, problems = written
+    path = sorted(root.glob("*/recolor/*_answer.png"))[0]
+    original = path.read_bytes()
+    path.write_bytes(original[:100])
+    try:
+        service = start_service(benchmarks=str(root))
+        ids = [p.metadata["problem_id"] for p in problems if "-recolor-" in p.metadata["problem_id"]]
+        errors = []
+        for pid in ids:
+            answer = httpx.post(f"{service.url}/v1/score/{pid}?shape=256,256,3",
+                                content=problems[0].answer.tobytes(),
+                                headers={"content-type": "application/octet-stream"})
+            if answer.status_code != 200:
+                errors.append(answer.json()["error"])
+        assert errors and str(root) not in " ".join(errors)
+        assert path.relative_to(root).as_posix() in " ".join(errors)
+    finally:
+        path.write_bytes(original)
