@@ -15,7 +15,6 @@ never a reward of 0.
 from __future__ import annotations
 
 import asyncio
-import binascii
 import http.client
 import json
 import math
@@ -42,14 +41,22 @@ from paintkit.rewards.answers import (
     load_answer,
     single_result,
 )
+from paintkit.rewards.batches import BINARY_BATCH as BINARY_BATCH  # public here too
+from paintkit.rewards.batches import (
+    Piece,
+    binary_body,
+    binary_piece,
+    body_size,
+    json_body,
+    json_piece,
+    spans,
+)
 from paintkit.rewards.connections import AnswerTooLarge, ConnectionPool, Response, http_url
 
 if TYPE_CHECKING:
     from paintkit.types import ImageBatch, ImageLike
 
 _JSON = {"content-type": "application/json"}
-#: Content type of a binary batch (``paintkit.serve.protocol.BINARY_BATCH``).
-BINARY_BATCH = "application/x-paintkit-batch"
 #: Environment variable holding the service's bearer token (read by client and server).
 TOKEN_ENV = "PAINTKIT_SERVE_TOKEN"
 RETRY_STATUSES = frozenset({408, 429, 500, 502, 503, 504})
@@ -87,21 +94,8 @@ def to_hwc_uint8(image: ImageLike, where: str = "image") -> np.ndarray:
 
 
 def encode_item(problem_id: str, image: np.ndarray, encoding: str) -> bytes:
-    """One request item as JSON bytes: ``{"problem_id", "image": {"raw", "shape"} | {"png"}}``.
-
-    Written directly (base64 needs no escaping): serialising a 4 MiB string through
-    ``json.dumps`` would cost as much as encoding it.
-    """
-    data: bytes | memoryview
-    if encoding == "raw":
-        data, extra = image.data, b',"shape":' + json.dumps(list(image.shape)).encode()
-    elif encoding == "png":
-        data, extra = encode_png(image), b""
-    else:
-        raise ValueError(f"encoding must be 'raw' or 'png', got {encoding!r}")
-    return b"".join((b'{"problem_id":', json.dumps(problem_id).encode(), b',"image":{"',
-                     encoding.encode(), b'":"', binascii.b2a_base64(data, newline=False), b'"',
-                     extra, b"}}"))
+    """One request item as JSON bytes: ``{"problem_id", "image": {"raw", "shape"} | {"png"}}``."""
+    return json_piece(problem_id, image, encoding).item
 
 
 def retry_delay(response: Response | None, attempt: int,
@@ -150,6 +144,10 @@ def _results(response: Response, problem_ids: Sequence[str], tolerance_figures: 
         return rewards, np.array([check_figures(r.get("iou"), f"{where}: results[{k}].iou")
                                   for k, r in enumerate(results)], dtype=np.float32)
     return rewards
+
+
+class _TooLarge(RemoteRewardError):
+    """A request answered 413: more than the service takes at once."""
 
 
 class RewardClient:
@@ -204,6 +202,8 @@ class RewardClient:
         self.encoding, self.fit, self.batch = encoding, fit, batch
         self.max_connections = max_connections
         self._pool: ConnectionPool | None = None
+        self._reported: tuple[int | None, int | None] | None = None  # /health's limits
+        self._learned_body: int | None = None  # a body size answered 413, less one
         self._threads: ThreadPoolExecutor | None = None
         self._lock = threading.Lock()
 
@@ -219,41 +219,55 @@ class RewardClient:
         return _BEARER.sub(r"\1" + MASK, redact_url_text(text))
 
     # -- request building ----------------------------------------------------------------
-    def _payload(self, images: ImageBatch, problem_ids: str | Sequence[str],
-                 tolerance: int | None, figures: bool) -> tuple[bytes, list[str]]:
-        """The batch request's JSON body and the item ids."""
-        problem_ids = _one_id_per_image(images, problem_ids)
-        items = [encode_item(pid, to_hwc_uint8(image, f"images[{k}]"), self.encoding)
-                 for k, (image, pid) in enumerate(zip(images, problem_ids, strict=True))]
-        head = json.dumps({"fit": self.fit, "tolerance": tolerance, "figures": figures})
-        body = b"".join((head[:-1].encode(), b',"items":[', b",".join(items), b"]}"))
-        return body, problem_ids
+    def _pieces(self, images: ImageBatch, problem_ids: Sequence[str]) -> list[Piece]:
+        """Each item encoded once, for the batch kind the client sends."""
+        piece = binary_piece if self.batch == "binary" else json_piece
+        return [piece(pid, to_hwc_uint8(image, f"images[{k}]"), self.encoding)
+                for k, (image, pid) in enumerate(zip(images, problem_ids, strict=True))]
 
-    def _binary_payload(self, images: ImageBatch, problem_ids: str | Sequence[str],
-                        tolerance: int | None, figures: bool
-                        ) -> tuple[list[bytes | memoryview], dict[str, str], list[str]]:
-        """A binary batch (``application/x-paintkit-batch``): the header line and each
-        image's bytes as separate chunks (raw pixels are the arrays' own memory, sent as
-        they are), its headers, and the item ids."""
-        problem_ids = _one_id_per_image(images, problem_ids)
-        chunks: list[bytes | memoryview] = []
-        items = []
-        for k, (image, pid) in enumerate(zip(images, problem_ids, strict=True)):
-            pixels = to_hwc_uint8(image, f"images[{k}]")
-            data: bytes | memoryview
-            if self.encoding == "raw":
-                data = pixels.data.cast("B")
-                items.append({"problem_id": pid, "nbytes": data.nbytes,
-                              "shape": list(pixels.shape)})
+    def _limits(self) -> tuple[int | None, int | None]:
+        """The service's body and item limits per request (``/health``'s
+        ``max_body_bytes`` and ``max_items``; None where it does not say), the body limit
+        lowered to what a 413 taught."""
+        if self._reported is None:
+            try:
+                health = self.health()
+            except (RemoteRewardError, OSError, http.client.HTTPException):
+                health = None  # asked again next time; a 413 still cuts the batch
+            if isinstance(health, dict):
+                self._reported = tuple(  # type: ignore[assignment]
+                    v if isinstance(v, int) and not isinstance(v, bool) and v > 0 else None
+                    for v in (health.get("max_body_bytes"), health.get("max_items")))
+        body, items = self._reported if self._reported is not None else (None, None)
+        if self._learned_body is not None:
+            body = self._learned_body if body is None else min(body, self._learned_body)
+        return body, items
+
+    def _send_batch(self, pieces: list[Piece], ids: list[str], head: dict[str, Any],
+                    first: int) -> list[tuple[np.ndarray, np.ndarray | None]]:
+        """Rewards (and IoUs) of one request of ``pieces`` (items ``first`` on); answered
+        413, cut in two and sent again."""
+        limit = answer_limit(ids)
+        try:
+            if self.batch == "json":
+                response = self.post("/v1/score", json_body(pieces, head), _JSON, limit)
             else:
-                data = encode_png(pixels)
-                items.append({"problem_id": pid, "nbytes": len(data)})
-            chunks.append(data)
-        head = json.dumps({"items": items, "fit": self.fit, "tolerance": tolerance,
-                           "figures": figures}).encode() + b"\n"
-        size = len(head) + sum(memoryview(c).nbytes for c in chunks)
-        headers = {"content-type": BINARY_BATCH, "content-length": str(size)}
-        return [head, *chunks], headers, problem_ids
+                chunks, headers = binary_body(pieces, head)
+                response = self.post("/v1/score", chunks, headers, limit)
+        except _TooLarge as exc:
+            if len(pieces) == 1:
+                raise RemoteRewardError(
+                    f"images[{first}] alone ({pieces[0].size} bytes) is more than the service "
+                    f"takes in one request ({exc}): send encoding='png', or start the service "
+                    f"with a larger --max-mb") from None
+            half = len(pieces) // 2  # and later batches are cut as small as these halves
+            size = max(body_size(pieces[:half]), body_size(pieces[half:]))
+            self._learned_body = size if self._learned_body is None else \
+                min(self._learned_body, size)
+            return (self._send_batch(pieces[:half], ids[:half], head, first)
+                    + self._send_batch(pieces[half:], ids[half:], head, first + half))
+        found = _results(response, ids, head["figures"], self._where, self._redact)
+        return [found if isinstance(found, tuple) else (found, None)]
 
     def _one(self, image: ImageLike, problem_id: str, tolerance: int | None
              ) -> tuple[str, memoryview | bytes, dict[str, str]]:
@@ -281,6 +295,8 @@ class RewardClient:
         message = f"{self._where} answered HTTP {response.status}: {self._redact(_detail(response))}"
         if response.status in (400, 422):
             raise ValueError(message)
+        if response.status == 413:
+            raise _TooLarge(message)
         raise RemoteRewardError(message)
 
     # -- synchronous ---------------------------------------------------------------------
@@ -321,14 +337,20 @@ class RewardClient:
               ) -> np.ndarray | tuple[np.ndarray, np.ndarray]:
         """Rewards float32 ``(B,)`` of ``images`` (a batch tensor, or a list of tensors,
         arrays or PIL images), each against the problem its id names; with ``figures``
-        also the IoUs ``(B, 11)``."""
-        if self.batch == "json":
-            body, ids = self._payload(images, problem_ids, tolerance, figures)
-            response = self.post("/v1/score", body, _JSON, answer_limit(ids))
-            return _results(response, ids, figures, self._where, self._redact)
-        chunks, headers, ids = self._binary_payload(images, problem_ids, tolerance, figures)
-        response = self.post("/v1/score", chunks, headers, answer_limit(ids))
-        return _results(response, ids, figures, self._where, self._redact)
+        also the IoUs ``(B, 11)``. A batch larger than the service takes in one request
+        (its ``/health``'s ``max_body_bytes`` and ``max_items``, or a 413) goes as several,
+        the rewards in the order of ``images``."""
+        ids = _one_id_per_image(images, problem_ids)
+        pieces = self._pieces(images, ids)
+        head = {"fit": self.fit, "tolerance": tolerance, "figures": figures}
+        max_body, max_items = self._limits() if len(pieces) > 1 else (None, None)
+        parts = [part for a, b in spans(pieces, max_body, max_items)
+                 for part in self._send_batch(pieces[a:b], ids[a:b], head, a)]
+        rewards = np.concatenate([r for r, _ in parts]) if parts else np.zeros(0, np.float32)
+        if figures:
+            ious = [i for _, i in parts if i is not None]
+            return rewards, (np.concatenate(ious) if ious else np.zeros((0, 11), np.float32))
+        return rewards
 
     def score_one(self, image: ImageLike, problem_id: str, *,
                   tolerance: int | None = None) -> float:

@@ -299,7 +299,8 @@ def create_app(options: ServeOptions | None = None, **settings) -> FastAPI:
                                else "starting", metric_version=METRIC_VERSION,
                                device=str(service.device), paintkit=__version__,
                                score_threads=service.batcher.threads,
-                               max_items=service.options.max_items, damaged=damaged)
+                               max_items=service.options.max_items,
+                               max_body_bytes=service.options.max_mb << 20, damaged=damaged)
         return JSONResponse(body.model_dump(), status_code=200 if service.ready else 503)
 
     # the batch body is parsed off the event loop, so FastAPI does not see its model: add it

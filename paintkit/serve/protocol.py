@@ -153,5 +153,7 @@ class Health(BaseModel):
     score_threads: int
     #: most items one batch request may hold (``--max-items``)
     max_items: int
+    #: largest request body, bytes (``--max-mb``): RewardClient cuts a batch to fit
+    max_body_bytes: int
     #: ``"<path under the tree> (why)"`` of each problem file that could not be read
     damaged: list[str] = []
