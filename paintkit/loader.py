@@ -45,6 +45,7 @@ from typing import Any, cast, overload
 import numpy as np
 
 from paintkit.layout.benchmark import BenchmarkProblem, discover_problems, read_metadata_file
+from paintkit.layout.code_outputs import load_output_file, output_file
 from paintkit.layout.errors import LayoutError
 from paintkit.layout.outputs import discover_models
 from paintkit.loader_shards import DuplicateKeyError, shard_set
@@ -53,7 +54,7 @@ __all__ = ["KINDS", "DuplicateKeyError", "LoadedProblem", "LoadedSet", "load"]
 
 #: What :func:`load` opens.
 KINDS = ("benchmark", "shards", "outputs")
-_OUTPUT = re.compile(r"^(\d{4,})_output\.png$")
+_OUTPUT = re.compile(r"^(\d{4,})_output\.(?:png|svg|json)$")
 
 
 @dataclass(eq=False)
@@ -182,10 +183,9 @@ def _outputs(root: Path, model_names: list[str],
         for model in model_names:
             for item in bench:
                 p = cast(BenchmarkProblem, item.problem)  # a benchmark item: on disk
-                path = p.output_path(root, model)
+                path, _ = output_file(p.output_path(root, model))
                 read = dict(item._read)
-                read["output"] = (lambda path=path: _file_image(path)() if path.is_file()
-                                  else None)
+                read["output"] = (lambda path=path, item=item: _output_pixels(path, item))
                 items.append(LoadedProblem(f"{model}/{p.benchmark}/{p.task}/{p.idx:04d}",
                                            p.benchmark, p.task, p.idx, model, p, _read=read))
         return items
@@ -193,23 +193,48 @@ def _outputs(root: Path, model_names: list[str],
     def files() -> list[LoadedProblem]:
         items = []
         for model in model_names:
-            for path in sorted((root / model).glob("*/*/*_output.png")):
+            for path in sorted((root / model).glob("*/*/*_output.*")):
                 m = _OUTPUT.match(path.name)
                 if m is None:
                     continue
                 bench, task = path.parent.parent.name, path.parent.name
                 items.append(LoadedProblem(f"{model}/{bench}/{task}/{m[1]}", bench, task,
                                            int(m[1]), model,
-                                           _read={"output": _file_image(path)}))
+                                           _read={"output": _code_or_image(path)}))
         return items
 
     return files if benchmarks is None else paired
 
 
+def _output_pixels(path: Path, item: LoadedProblem) -> np.ndarray | None:
+    """A paired output's pixels: an image decoded, an SVG or chart state drawn against the
+    problem's metadata (paintkit.layout.code_outputs), None when there is no output."""
+    if not path.is_file():
+        return None
+    if path.suffix in (".svg", ".json"):
+        return load_output_file(path, item.metadata or {})[0]
+    return _file_image(path)()
+
+
+def _code_or_image(path: Path) -> Callable[[], np.ndarray]:
+    """An unpaired output's reader: an SVG draws at its own size; a chart state needs its
+    problem (give ``benchmarks=``)."""
+    if path.suffix == ".svg":
+        from paintkit.svg import render_svg
+
+        return lambda: render_svg(path.read_bytes())
+    if path.suffix == ".json":
+        def refuse() -> np.ndarray:
+            raise ValueError(f"{path}: a chart-state output is drawn against its problem; "
+                             "load the outputs with benchmarks=")
+        return refuse
+    return _file_image(path)
+
+
 def _guess(root: Path) -> str:
     if any(root.glob("shard-*.tar")) or any(root.glob("shard-*.parquet")):
         return "shards"
-    if any(p.is_file() and _OUTPUT.match(p.name) for p in root.glob("*/*/*/*_output.png")):
+    if any(p.is_file() and _OUTPUT.match(p.name) for p in root.glob("*/*/*/*_output.*")):
         return "outputs"
     return "benchmark"
 

@@ -4,7 +4,7 @@
 LLM trained with trl (GRPO, RLOO) to edit SVGs or chart states: it takes the code out of a
 completion (a fenced ```` ```svg ```` / ```` ```json ```` block, or a bare ``<svg>...</svg>``)
 and draws it as ``paintkit eval`` draws an ``NNNN_output.svg`` / ``.json``
-(:mod:`paintkit.eval.code_outputs`). The problem's metadata (its canvas, scene or chart states)
+(:mod:`paintkit.layout.code_outputs`). The problem's metadata (its canvas, scene or chart states)
 comes from the row: a ``metadata`` column (the problem's JSON, a dict or text), else its
 ``problem_id`` looked up in ``root`` (a benchmark folder) or, without ``root``, regenerated
 from the key as ``paintkit serve`` does.
@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from paintkit.eval.code_outputs import NoCode, code_kind, extract_code, render_code
+from paintkit.layout.code_outputs import NoCode, code_kind, extract_code, render_code
 
 __all__ = ["code_render"]
 

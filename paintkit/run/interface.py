@@ -57,8 +57,9 @@ class EditRequest:
 
 @dataclass
 class EditResult:
-    """The answer to one request: ``image`` (PIL image, uint8 array or encoded bytes) or
-    ``error`` (a one-line reason); ``text``: the model's reasoning or reply, if any;
+    """The answer to one request: ``image`` (PIL image, uint8 array or encoded bytes),
+    ``code`` (SVG text or a chart state, see below) or ``error`` (a one-line reason);
+    ``text``: the model's reasoning or reply, if any;
     ``usage``: token or image counts reported by a provider; ``attempts``: requests made."""
 
     image: Any = None
@@ -66,6 +67,10 @@ class EditResult:
     error: str | None = None
     usage: dict = field(default_factory=dict)
     attempts: int = 1
+    #: An answer as code instead of an image: the SVG text or chart-state JSON, written as
+    #: ``NNNN_output.svg`` / ``.json`` (``code_kind`` ``"svg"`` or ``"json"``).
+    code: str | None = None
+    code_kind: str | None = None
 
 
 class EditModel:

@@ -13,6 +13,7 @@ written escaped (``\\ud800``).
 from __future__ import annotations
 
 import errno
+import json
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -23,6 +24,8 @@ from paintkit.errors import one_line
 from paintkit.io.atomic import write_text_atomic
 from paintkit.io.images import load_rgb, write_png
 from paintkit.layout.benchmark import BenchmarkProblem, read_metadata
+from paintkit.layout.code_outputs import output_file, render_code
+from paintkit.layout.outputs import CODE_OUTPUTS, output_name
 from paintkit.run.interface import (
     EditModel,
     EditRequest,
@@ -47,7 +50,16 @@ def text_path(problem: BenchmarkProblem, outputs_root: Path, folder: str, kind: 
 
 
 def output_decodes(path: Path) -> bool:
-    """Whether ``path`` holds an image that decodes (a kept output on resume)."""
+    """Whether ``path`` holds an image that decodes, or one code output (``NNNN_output.svg``
+    / ``.json``) stands in its place (a kept output on resume)."""
+    found, clash = output_file(path)
+    if clash is not None:
+        return False
+    if found.suffix in (".svg", ".json"):
+        try:
+            return found.stat().st_size > 0
+        except OSError:
+            return False
     try:
         load_rgb(path)
     except (ValueError, OSError):
@@ -124,6 +136,8 @@ def produce_batch(model: EditModel, problems: list[BenchmarkProblem], outputs_ro
 def _write(problem: BenchmarkProblem, result: EditResult, outputs_root: Path, folder: str,
            plan: Plan | None, extra: dict[str, Any], input_size: tuple[int, int]) -> dict:
     key = problem_key(problem)
+    if result.error is None and result.code is not None:
+        return _write_code(problem, result, outputs_root, folder, plan, extra)
     if result.error is not None or result.image is None:
         return _fail(problem, result.error or "the model returned no image", **extra)
     try:
@@ -137,5 +151,41 @@ def _write(problem: BenchmarkProblem, result: EditResult, outputs_root: Path, fo
     if result.text:
         write_text_atomic(text_path(problem, outputs_root, folder, "reasoning"), str(result.text),
                           errors="backslashreplace")
+    _remove_other_outputs(problem.output_path(outputs_root, folder))
     write_png(problem.output_path(outputs_root, folder), pixels)
     return {"key": key, "status": "ok", "size": [pixels.shape[1], pixels.shape[0]], **extra}
+
+
+def _remove_other_outputs(keep: Path) -> None:
+    """Remove the problem's outputs in other forms than ``keep`` (one output per problem)."""
+    idx = int(keep.name.split("_", 1)[0])
+    for kind in ("output.png", *CODE_OUTPUTS):
+        other = keep.with_name(output_name(idx, kind))
+        if other != keep and other.is_file() and not other.is_symlink():
+            other.unlink()
+
+
+def _write_code(problem: BenchmarkProblem, result: EditResult, outputs_root: Path, folder: str,
+                plan: Plan | None, extra: dict[str, Any]) -> dict:
+    """Write a code answer as ``NNNN_output.svg`` / ``.json`` after the checks eval will
+    draw it under; code that cannot be drawn fails the problem (retried next run)."""
+    key = problem_key(problem)
+    kind = result.code_kind
+    if kind not in ("svg", "json"):
+        return _fail(problem, f"code of kind {kind!r}; expected 'svg' or 'json'", **extra)
+    code = result.code if isinstance(result.code, str) else json.dumps(result.code)
+    try:
+        render_code(code, kind, read_metadata(problem))
+    except (ValueError, OSError) as exc:
+        return _fail(problem, f"the model's {kind} cannot be drawn: {exc}", **extra)
+    if plan is not None:
+        write_text_atomic(text_path(problem, outputs_root, folder, "plan"), plan.text,
+                          errors="backslashreplace")
+    if result.text:
+        write_text_atomic(text_path(problem, outputs_root, folder, "reasoning"), str(result.text),
+                          errors="backslashreplace")
+    path = problem.output_path(outputs_root, folder, f"output.{kind}")
+    _remove_other_outputs(path)
+    write_text_atomic(path, code, errors="backslashreplace")
+    return {"key": key, "status": "ok", "output": path.name, **extra}
+

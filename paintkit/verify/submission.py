@@ -12,6 +12,7 @@ from pathlib import Path
 
 from paintkit.errors import one_line
 from paintkit.io.jsonl import parse_json
+from paintkit.layout.code_outputs import output_file
 from paintkit.layout.results import problem_stats_path
 from paintkit.layout.rows import row_key
 from paintkit.stats.results_file import RESULTS_FILE_NAME, file_sha256, manifest_sha256, output_key
@@ -79,13 +80,13 @@ def verify_submission(results, outputs, benchmarks=None, *, jobs: int = 1) -> Ve
                 verdict.notes.append(f"{model} / {bench}: no output hashes recorded")
                 continue
             for key, sha in hashes.items():
-                verdict.checked += 1
+                verdict.count("output hashes")
                 if not _inside(model, bench, key):
                     verdict.differs.append(f"{one_line(repr(f'{model}/{bench}/{key}'))[:200]}: "
                                            "the path leaves the outputs tree (not read)")
                     continue
                 task, _, idx = key.rpartition("/")
-                path = outputs / model / bench / task / f"{idx}_output.png"
+                path, _ = output_file(outputs / model / bench / task / f"{idx}_output.png")
                 if not path.is_file():
                     verdict.differs.append(f"{model}/{bench}/{key}: output missing")
                 elif file_sha256(path) != sha:
@@ -108,7 +109,7 @@ def verify_submission(results, outputs, benchmarks=None, *, jobs: int = 1) -> Ve
                            jobs=jobs, progress=False, delta_e=delta_e)
         rescored = {row_key(r): r for r in read_rows(summary.results_path)}
     for key, row in sorted(submitted.items(), key=lambda kv: tuple(map(str, kv[0]))):
-        verdict.checked += 1
+        verdict.count("rows rescored")
         again = rescored.get(key)
         name = f"{key.model}/{key.benchmark}/{output_key(key.task, key.idx)}"
         if again is None:

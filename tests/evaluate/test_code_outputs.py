@@ -87,3 +87,28 @@ def test_undrawable_code_and_two_outputs_are_reasons(trees, tmp_path) -> None:  
     assert "more than one output" in rows[("answer", "recolor")]["error"]
     chart_row = next(r for (m, t), r in rows.items() if m == "answer" and t == chart.name)
     assert chart_row["has_output"] is False and "items" in chart_row["error"]
+
+
+def test_load_report_and_verify_take_code_outputs(trees, tmp_path) -> None:  # noqa: ANN001
+    import numpy as np
+
+    import paintkit
+    from paintkit.report.write import write_report
+    from paintkit.verify.submission import verify_submission
+
+    bench, outputs = trees
+    loaded = paintkit.load(outputs, kind="outputs", benchmarks=bench / "pb")
+    answers = {item.key: item for item in loaded if item.model == "answer"}
+    assert len(answers) == 2
+    for item in answers.values():
+        assert np.array_equal(item.output, item.answer)
+    unpaired = paintkit.load(outputs, kind="outputs")
+    assert any(item.key.endswith("translation/0000") for item in unpaired)
+    res = tmp_path / "res"
+    assert main(["eval", "--benchmarks", str(bench / "pb"), "--outputs", str(outputs),
+                 "--results", str(res), "--jobs", "1"]) == 0
+    page = write_report(res, tmp_path / "report.html", benchmarks_root=bench / "pb",
+                        outputs_root=outputs, n_boot=200)
+    assert "data:image/png;base64" in page.read_text()
+    verdict = verify_submission(res, outputs, bench / "pb")
+    assert not any("output missing" in line for line in verdict.differs), verdict.differs

@@ -8,7 +8,7 @@ eval``. Any compatible server works by ``--api-base``: a hosted API, or a local 
 SGLang server. Retries, pacing, timeouts and secrets are those of every API model
 (:class:`~paintkit.run.api.base.ApiModel`).
 
-What counts as the code (:func:`paintkit.eval.code_outputs.extract_code`): a fenced block
+What counts as the code (:func:`paintkit.layout.code_outputs.extract_code`): a fenced block
 tagged with the language (```` ```svg ````, ```` ```xml ```` or ```` ```json ````) first, else
 the only untagged block,
 else, for SVG, the ``<svg ...>...</svg>`` in the text. No code, several candidates with no
@@ -25,8 +25,8 @@ from typing import Any
 
 import numpy as np
 
-from paintkit.eval.code_outputs import NoCode, extract_code
 from paintkit.io.redact import redact_url_text
+from paintkit.layout.code_outputs import NoCode, extract_code
 from paintkit.run.api.base import ApiModel, NotJSONAnswer, api_key
 from paintkit.run.interface import EditRequest, EditResult, png_bytes
 
@@ -101,8 +101,8 @@ class ChatCodeEdit(ApiModel):
 
     def request(self, request: EditRequest) -> EditResult:
         kind, messages = self.messages(request)
-        response = self.client.chat.completions.create(model=self.model, messages=messages,
-                                                       **self.options)
+        response = self.client.chat.completions.create(
+            model=self.model, messages=messages, **self.options)  # type: ignore[arg-type]
         if isinstance(response, str | bytes):
             raise NotJSONAnswer.of(response)
         if not getattr(response, "choices", None):
