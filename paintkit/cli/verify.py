@@ -45,6 +45,14 @@ def _print(verdict, what: str) -> int:
         print(line)
     if len(verdict.differs) > SHOW:
         print(f"... and {len(verdict.differs) - SHOW:,} more")
+    if verdict.kinds:  # say what was counted: "1,008 output hashes and 1,008 rows rescored"
+        checked = verdict.what_was_checked()
+        if verdict.ok:
+            print(f"paintkit verify: {what}: {checked} checked, all match", file=sys.stderr)
+            return 0
+        print(f"paintkit verify: {what}: {checked} checked, {len(verdict.differs):,} differ",
+              file=sys.stderr)
+        return 1
     if verdict.ok:
         print(f"paintkit verify: {what}: all {verdict.checked:,} checks match", file=sys.stderr)
         return 0
