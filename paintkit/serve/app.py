@@ -48,10 +48,10 @@ from paintkit.serve.images import (
     decode,
     from_base64,
 )
-from paintkit.serve.memory import keep_freed_memory
 from paintkit.serve.options import ServeOptions
 from paintkit.serve.problems import ProblemTargets
 from paintkit.serve.scoring import ScoreItem, kernel_threads, score_items
+from paintkit.worker_memory import reuse_freed_memory
 from paintkit.serve.trainer_protocols import add_trainer_routes
 
 _ERRORS = {code: {"model": protocol.ErrorResponse, "description": text} for code, text in (
@@ -81,7 +81,7 @@ class RewardService:
     the batcher and the decode threads."""
 
     def __init__(self, options: ServeOptions):
-        keep_freed_memory()  # each request's pixels reuse the last one's memory
+        reuse_freed_memory()  # each request's pixels reuse the last one's memory
         self.options = options
         self.device = options.torch_device()
         self.targets = ProblemTargets(self.device, options.cache_mb << 20, options.benchmarks,

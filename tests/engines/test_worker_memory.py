@@ -48,3 +48,26 @@ def test_pool_initializers_apply_it(monkeypatch):
     work.pool_worker()
     parallel.one_thread_worker()
     assert calls == ["generate", "eval"]
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's mallopt")
+@pytest.mark.parametrize("env", [{"GLIBC_TUNABLES": "glibc.malloc.mmap_threshold=131072"},
+                                 {"GLIBC_TUNABLES": "glibc.malloc.trim_threshold=0"},
+                                 {"MALLOC_TRIM_THRESHOLD_": "0"}])
+def test_the_users_glibc_settings_win(env):
+    import os
+
+    probe = "from paintkit.worker_memory import reuse_freed_memory; print(reuse_freed_memory())"
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          check=True, env={**os.environ, **env})
+    assert done.stdout.strip() == "False"
+
+
+def test_one_tuner_serves_the_workers_and_the_service():
+    import importlib.util
+
+    import paintkit.serve.app as app
+    from paintkit.worker_memory import reuse_freed_memory
+
+    assert app.reuse_freed_memory is reuse_freed_memory
+    assert importlib.util.find_spec("paintkit.serve.memory") is None

@@ -9,10 +9,10 @@ import sys
 import pytest
 
 # A fresh process (the test process's malloc is already tuned by any service it started):
-# page faults of ten requests' worth of body buffers, before and after keep_freed_memory.
+# page faults of ten requests' worth of body buffers, before and after reuse_freed_memory.
 SCRIPT = """
 import json, resource
-from paintkit.serve.memory import keep_freed_memory
+from paintkit.worker_memory import reuse_freed_memory
 
 def requests():
     before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
@@ -26,7 +26,7 @@ def requests():
 
 requests()
 plain = requests()
-kept = keep_freed_memory()
+kept = reuse_freed_memory()
 requests()
 print(json.dumps({"kept": kept, "plain": plain, "tuned": requests()}))
 """
