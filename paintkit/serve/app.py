@@ -51,8 +51,8 @@ from paintkit.serve.images import (
 from paintkit.serve.options import ServeOptions
 from paintkit.serve.problems import ProblemTargets
 from paintkit.serve.scoring import ScoreItem, kernel_threads, score_items
-from paintkit.worker_memory import reuse_freed_memory
 from paintkit.serve.trainer_protocols import add_trainer_routes
+from paintkit.worker_memory import reuse_freed_memory
 
 _ERRORS = {code: {"model": protocol.ErrorResponse, "description": text} for code, text in (
     (400, "malformed body or parameters"), (401, "missing or wrong bearer token"),
