@@ -16,6 +16,7 @@ See docs/serve.md.
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Protocol, cast
@@ -119,7 +120,13 @@ def _batch(images: Any) -> list[Any]:
     return list(images) if not hasattr(images, "ndim") or images.ndim == 4 else [images]
 
 
-def pixel_miou(device: DeviceLike = "cpu", *, server_url: str, fit: str = DEFAULT_FIT,
+#: The environment variable naming the service :func:`pixel_miou` scores on when it is not
+#: given ``server_url`` (flow_grpo builds each reward as ``factory(device)``).
+URL_ENV = "PAINTKIT_REWARD_URL"
+
+
+def pixel_miou(device: DeviceLike = "cpu", *, server_url: str | None = None,
+               fit: str = DEFAULT_FIT,
                tolerance: int | None = None, token: str | None = None, max_retries: int = 2,
                retry_backoff: float = 0.5, encoding: str = "raw",
                timeout: float = DEFAULT_TIMEOUT, **unused: Any) -> RemoteFlowGrpoReward:
@@ -127,9 +134,21 @@ def pixel_miou(device: DeviceLike = "cpu", *, server_url: str, fit: str = DEFAUL
     (scores, info)`` as :func:`paintkit.rewards.flow_grpo.pixel_miou` (``scores`` float32
     ``(B,)`` on ``device``; ``info["miou_mean"]`` a 0-d tensor). Each metadata dict carries
     the sample's ``problem_id``; ``timeout``: seconds an attempt may take in all. Safe from
-    flow_grpo's executor threads (one connection pool, shared)."""
+    flow_grpo's executor threads (one connection pool, shared).
+
+    ``server_url`` defaults to ``$PAINTKIT_REWARD_URL`` (read when the reward is built), so
+    that flow_grpo's ``multi_score``, which builds each reward as ``factory(device)``, takes
+    the factory itself: one line in its ``score_functions``::
+
+        "paintbench": paintkit.rewards.remote.pixel_miou,  # PAINTKIT_REWARD_URL=http://host:8000
+    """
     import torch  # heavy: loaded on first use
 
+    server_url = server_url if server_url is not None else os.environ.get(URL_ENV)
+    if not server_url:
+        raise ValueError(f"server_url: the remote reward needs the service's URL: pass "
+                         f"server_url=..., or set {URL_ENV}=http://HOST:PORT (flow_grpo "
+                         f"builds the reward as factory(device))")
     client = shared_client(server_url, fit=fit, token=token, max_retries=max_retries,
                            retry_backoff=retry_backoff, encoding=encoding, timeout=timeout)
     device = torch.device(device)
