@@ -26,6 +26,7 @@ from paintkit.io.jsonl import parse_json
 from paintkit.io.progress import Progress
 from paintkit.storage import Target
 from paintkit.writers import WriteError
+from paintkit.writers.dataset_card import CARD_NAME, card_bytes
 from paintkit.writers.manifest import (
     COMPATIBLE_KEYS,
     LOCK_NAME,
@@ -36,6 +37,7 @@ from paintkit.writers.manifest import (
     write_incomplete,
 )
 from paintkit.writers.previous import previous_files
+from paintkit.writers.record import FileRecord
 
 
 def write_suite_scaleout(suite, target: Target, writer, header: dict, runner, *, layout: Layout,
@@ -162,6 +164,10 @@ def _drive(suite, target: Target, writer, header, runner, layout, state, show, o
                 bar.update(**({"processed": count} if result.generated else {"skipped": count}))
                 next_record += 1
         _check_present(target, writer, plan)
+        card = card_bytes(writer, manifest.nbytes)  # README.md of a shard corpus
+        if card is not None:
+            target.put_bytes(CARD_NAME, card)
+            manifest.add([FileRecord.of_bytes(CARD_NAME, card)])
         manifest.commit()
         if staging is not None:
             target.put_file(MANIFEST_NAME, Path(staging.name) / MANIFEST_NAME)

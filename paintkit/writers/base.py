@@ -144,5 +144,10 @@ class Writer(ABC):
         """Flush; returns records of files completed by closing (none by default)."""
         return []
 
+    def finish(self) -> list[FileRecord]:
+        """Files the run's driver writes once the whole suite is in place (a shard corpus's
+        dataset card); their records. Never called by a worker writing one unit."""
+        return []
+
     def abort(self) -> None:  # noqa: B027 - writers without open files have nothing to drop
         """Drop any partly written file (the run stops)."""

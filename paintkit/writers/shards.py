@@ -18,7 +18,7 @@ from abc import abstractmethod
 from pathlib import Path
 
 from paintkit.suites import ProblemSuite
-from paintkit.writers.base import TempFile, Writer, write_error
+from paintkit.writers.base import TempFile, Writer, write_error, write_files
 from paintkit.writers.record import EncodedProblem, FileRecord
 
 DEFAULT_SHARD_SIZE = 1000
@@ -113,6 +113,16 @@ class ShardWriter(Writer):
         name = self.shard_name(shard)
         self._open = None
         return [FileRecord.of_file(self.root, name)]
+
+    def finish(self) -> list[FileRecord]:
+        """The corpus's dataset card (``README.md``, :mod:`paintkit.writers.dataset_card`)
+        for the formats that get one, once every shard is in place."""
+        from paintkit.writers.dataset_card import CARD_NAME, card_bytes
+
+        shard_bytes = sum((self.root / self.shard_name(k)).stat().st_size
+                          for k in range(self.shards))
+        card = card_bytes(self, shard_bytes)
+        return [] if card is None else write_files(self.root, [CARD_NAME], [card])
 
     def abort(self) -> None:
         if self._open is not None:

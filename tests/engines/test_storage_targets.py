@@ -8,6 +8,7 @@ import pytest
 from paintkit.cli.main import main
 from paintkit.engines import write_suite
 from paintkit.storage import Target
+from paintkit.writers.dataset_card import CARD_NAME
 from paintkit.writers.manifest import LOCK_NAME, MANIFEST_NAME
 from tests.support.generate_helpers import small_suite, tree_digest
 
@@ -43,7 +44,7 @@ def test_memory_url_gets_the_local_bytes_and_resumes(references, format):
                           engine="inprocess", progress=False)
     assert _memory_digest(name) == references[format]
     assert summary.out == f"memory://{name}" and summary.driver_bytes / len(SUITE) < 1024
-    lost = sorted(n for n in references[format] if n != MANIFEST_NAME)[-1]
+    lost = sorted(n for n in references[format] if n not in (MANIFEST_NAME, CARD_NAME))[-1]
     fs.rm_file(f"/{name}/{lost}")  # a file the killed run never finished
     folder, _, base = f"{name}/{lost}".rpartition("/")
     fs.pipe_file(f"/{folder}/.{base}.dead.tmp", b"half")  # and its temporary
@@ -51,7 +52,7 @@ def test_memory_url_gets_the_local_bytes_and_resumes(references, format):
                         engine="inprocess", progress=False)
     assert 0 < again.generated < len(SUITE) and again.generated + again.skipped == len(SUITE)
     assert _memory_digest(name) == references[format]  # no duplicates, no holes, no temporaries
-    kept = sorted(n for n in references[format] if n != MANIFEST_NAME)[0]
+    kept = sorted(n for n in references[format] if n not in (MANIFEST_NAME, CARD_NAME))[0]
     fs.pipe_file(f"/{name}/{kept}", fs.cat_file(f"/{name}/{kept}")[::-1])  # same size, damaged
     third = write_suite(SUITE, f"memory://{name}", format=format, shard_size=5,
                         engine="inprocess", progress=False)

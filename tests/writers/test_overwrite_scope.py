@@ -32,8 +32,8 @@ def test_overwrite_at_a_url_keeps_foreign_objects(suite):
         assert fs.cat_file("/paintkit-overwrite-scope/notes.txt") == b"mine"
         assert fs.cat_file("/paintkit-overwrite-scope/extra/shard-000009.tar") == b"also mine"
         # 12 problems in 3 shards before, 6 in 2 now: the third old shard went
-        assert names == ["manifest.json", "notes.txt", "shard-000000.tar", "shard-000001.tar",
-                         "shard-000009.tar"]
+        assert names == ["README.md", "manifest.json", "notes.txt", "shard-000000.tar",
+                         "shard-000001.tar", "shard-000009.tar"]
     finally:
         if fs.exists("/paintkit-overwrite-scope"):
             fs.rm("/paintkit-overwrite-scope", recursive=True)
