@@ -27,6 +27,14 @@ ANSWER_SVG = "_answer.svg"
 STEM_DIGITS = 3
 
 
+def problem_id(namespace: str, folder: str, condition_key: str, mode: str, slot: int) -> str:
+    """A problem's ``problem_id`` (docs/file-layout.md, "Three names for one problem"):
+    ``<namespace>-<task folder>-<condition key>-<mode>-<slot:06d>``, the same for the problem
+    wherever it is (a tree's ``NNN.json``, a shard, :func:`paintkit.generate`, the service);
+    no dots, no slashes (also the WebDataset / Parquet key)."""
+    return f"{namespace}-{folder}-{condition_key}-{mode}-{slot:06d}"
+
+
 def problem_stem(idx: int, digits: int = STEM_DIGITS) -> str:
     """``NNN``: problem ``idx`` of a task folder, zero-padded to ``digits``."""
     return f"{idx:0{digits}d}"

@@ -24,6 +24,7 @@ import importlib
 from typing import Any
 
 from paintkit.conditions import Condition
+from paintkit.layout.problem_files import problem_id
 from paintkit.sources.base import ProblemSource, Slot
 from paintkit.tasks.base import Problem
 
@@ -67,11 +68,19 @@ def generate(task: str, seed: int = 0, condition: str | Condition | None = None,
         namespace: seed namespace (default: the source's benchmark namespace).
         source: ``"paintbench"``, ``"tinygrafixbench"``, ``"guidance"`` or ``"compositional"``.
 
+    The problem's ``problem_id`` is the id the suites give the same problem (in a task folder
+    named after the task; a tree's ``NNN.json`` holds it as ``metadata["problem_id"]``): the
+    key ``paintkit serve`` and the trainer formats use (docs/file-layout.md, "Three names for
+    one problem"). The metadata itself is the slot's, byte for byte.
+
     A generator seed itself (which may be rejected) is the task module's
     ``generate(seed, condition, mode)``: ``paintkit.tasks.task_module(task).generate(...)``.
     """
-    return get_source(source).problem(task, seed, condition=condition, mode=mode,
-                                      namespace=namespace)
+    chosen = get_source(source)
+    problem = chosen.problem(task, seed, condition=condition, mode=mode, namespace=namespace)
+    where = chosen.check(task, seed, condition, mode, namespace, None)
+    problem.problem_id = problem_id(where.namespace, task, where.key, where.mode, where.slot)
+    return problem
 
 
 __all__ = ["SOURCES", "ProblemSource", "Slot", "generate", "get_source"]

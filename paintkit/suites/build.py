@@ -51,4 +51,5 @@ def build_problem(suite: ProblemSuite, spec: ProblemSpec) -> Problem:
         source_id = replace(spec, folder=spec.task).problem_id
         problem = preservation_problem(problem, source_id)
     problem.metadata = {"problem_id": spec.problem_id, "idx": spec.idx, **problem.metadata}
+    problem.problem_id = spec.problem_id
     return problem

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from paintkit.layout.problem_files import problem_stem
+from paintkit.layout.problem_files import problem_id, problem_stem
 
 PROBLEM = "problem"
 PRESERVATION = "preservation"
@@ -49,7 +49,7 @@ class ProblemSpec:
     def problem_id(self) -> str:
         """Unique, readable id, also the WebDataset / Parquet key (no dots, no slashes):
         ``<namespace>-<folder>-<condition key>-<mode>-<slot:06d>``."""
-        return f"{self.namespace}-{self.folder}-{self.seed_condition}-{self.mode}-{self.slot:06d}"
+        return problem_id(self.namespace, self.folder, self.seed_condition, self.mode, self.slot)
 
 
 _NAME = re.compile(r"^[A-Za-z0-9_]+$")
