@@ -3,8 +3,10 @@
 The function takes a batch, a list of ``(PIL image, instruction)`` pairs, and returns one
 item per pair, in order. An item is the edited image (a PIL image, a uint8 ``(H, W, 3)``
 array, or encoded image bytes), or ``(image, text)`` where ``text`` is the model's
-reasoning (saved as ``NNNN_reasoning.txt``), or an ``Exception`` for a problem the model
-could not do (recorded as failed, retried on the next run). If the function declares a
+reasoning (saved as ``NNNN_reasoning.txt``), an edited SVG (text starting ``<svg`` or
+``<?xml``) or chart state (a dict with ``"chart"``), written as ``NNNN_output.svg`` / ``.json``
+(docs/svg.md), or an ``Exception`` for a problem the model could not do (recorded as failed,
+retried on the next run). If the function declares a
 ``seeds`` parameter it also gets the per-problem seeds (a list of ints); options given with
 ``--option key=value`` arrive as keyword arguments. An exception raised by the function
 fails the whole batch, with its message as the reason.
@@ -31,6 +33,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import json
 import os
 import sys
 from collections.abc import Callable
@@ -121,6 +124,12 @@ class CallableModel(EditModel):
         for item in items:
             if isinstance(item, BaseException):
                 results.append(EditResult(error=f"{type(item).__name__}: {item}"))
+            elif isinstance(item, EditResult):
+                results.append(item)
+            elif isinstance(item, str) and item.lstrip()[:5].lower() in ("<svg ", "<svg>", "<?xml"):
+                results.append(EditResult(code=item, code_kind="svg"))  # an edited SVG
+            elif isinstance(item, dict) and "chart" in item:
+                results.append(EditResult(code=json.dumps(item), code_kind="json"))  # a state
             elif isinstance(item, tuple) and len(item) == 2:
                 results.append(EditResult(image=item[0], text=None if item[1] is None
                                           else str(item[1])))

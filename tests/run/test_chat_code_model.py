@@ -191,3 +191,23 @@ def test_chart_states_go_as_json_and_come_back_as_json(tmp_path, monkeypatch) ->
     evaluate(tmp_path / "tg", tmp_path / "out", tmp_path / "res", jobs=1, progress=False)
     row = json.loads((tmp_path / "res" / "problem_stats.jsonl").read_text())
     assert row["output"]["cie76_mean"]["iou"] == 1.0 and row["state_diff"]["exact"] is True
+
+
+def test_a_callable_may_return_svg_text(bench, tmp_path, monkeypatch) -> None:  # noqa: ANN001
+    import sys
+    import types
+
+    root, answers = bench
+    module = types.ModuleType("svg_editor_for_test")
+
+    def edit(batch):  # noqa: ANN001, ANN202
+        return [answers[instruction] for _, instruction in batch]
+
+    module.edit = edit
+    monkeypatch.setitem(sys.modules, "svg_editor_for_test", module)
+    summary = run_model(build_model("svg_editor_for_test:edit"), root, tmp_path / "out",
+                        progress=False)
+    assert summary.written == 2
+    evaluate(root, tmp_path / "out", tmp_path / "res", jobs=1, progress=False)
+    rows = [json.loads(x) for x in (tmp_path / "res" / "problem_stats.jsonl").read_text().splitlines()]
+    assert [r["output"]["cie76_mean"]["iou"] for r in rows] == [1.0, 1.0]
