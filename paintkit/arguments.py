@@ -55,3 +55,19 @@ def check_int(value, name: str, minimum: int | None = None, maximum: int | None 
             wanted = f"None or {wanted}"
         raise ValueError(f"{name}: expected {wanted}, got {value!r} ({type(value).__name__})")
     return int(value)
+
+
+def renamed_keywords(verb: str, given: dict, renames: dict[str, str]) -> dict:
+    """The keyword arguments ``given`` under their current names: each old name of
+    ``renames`` (old -> new) is moved to its new one with a ``DeprecationWarning``; any other
+    unknown keyword is a ``TypeError``, as Python's own."""
+    import warnings
+
+    out = {}
+    for old, value in given.items():
+        if old not in renames:
+            raise TypeError(f"{verb}() got an unexpected keyword argument {old!r}")
+        warnings.warn(f"{verb}({old}=...) is now {verb}({renames[old]}=...); the old keyword "
+                      "works until 0.5.0", DeprecationWarning, stacklevel=3)
+        out[renames[old]] = value
+    return out

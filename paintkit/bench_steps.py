@@ -141,6 +141,8 @@ def load_config(path: PathLike) -> dict:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
         raise ValueError(f"{path}: {exc}") from None
+    if "suites" in data:  # the flag's name (--suites); BenchConfig's field is benchmarks
+        data["benchmarks"] = data.pop("suites")
     known = set(BenchConfig.__dataclass_fields__)
     unknown = sorted(set(data) - known)
     if unknown:
@@ -314,8 +316,8 @@ class Bench:
         from paintkit.report.write import write_report  # matplotlib: the plots
 
         c = self.config
-        path = write_report(self.results, self.report, benchmarks=self.bench, outputs=roots,
-                            n_boot=c.n_boot, seed=c.seed,
+        path = write_report(self.results, self.report, benchmarks_root=self.bench,
+                            outputs_root=roots, n_boot=c.n_boot, seed=c.seed,
                             gallery_per_model=c.gallery_per_model, command=self.command)
         self.log(f"report: {path.stat().st_size / 1e6:.2f} MB -> {path}")
 

@@ -18,10 +18,12 @@ seed: same subset.
 
 from __future__ import annotations
 
+import os
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Union
 
 from paintkit.arguments import check_int
 from paintkit.layout.benchmark import read_metadata_file
@@ -162,3 +164,103 @@ def load_pool(benchmark_root) -> list[Item]:
 def _read_problem(path: Path) -> dict:
     """The one checked reader of a problem's JSON (eval and explain read it the same way)."""
     return read_metadata_file(path)
+
+
+# -- reading a subset back (``--subset FILE`` of eval, run, stats and report) ---------------
+#: What a subset key names: ``(benchmark or None, task folder, NNN as an int)``.
+SubsetKey = tuple[str | None, str, int]
+#: What ``subset=`` of the verbs takes: a :class:`Subset` or the path of a ``subset.json``.
+SubsetLike = Union["Subset", str, "os.PathLike[str]"]
+
+
+@dataclass(frozen=True)
+class Subset:
+    """The problems a ``subset.json`` of ``paintkit subset`` lists (:func:`read_subset`).
+
+    ``keys`` are ``(benchmark, task, idx)``; the benchmark is None when the subset was picked
+    from one benchmark folder (its keys are ``<task>/NNN``) and then matches any benchmark.
+    ``pool``: how many problems it was picked from.
+    """
+
+    path: str
+    keys: frozenset[SubsetKey]
+    pool: int
+
+    def __len__(self) -> int:
+        return len(self.keys)
+
+    def holds(self, benchmark: str, task: str, idx: int) -> bool:
+        """Whether problem ``idx`` of ``<benchmark>/<task>`` is in the subset."""
+        return (benchmark, task, idx) in self.keys or (None, task, idx) in self.keys
+
+    def select(self, problems: Iterable) -> list:
+        """The items of ``problems`` (anything with ``benchmark``, ``task`` and ``idx``) in
+        the subset, in their order."""
+        return [p for p in problems if self.holds(p.benchmark, p.task, int(p.idx))]
+
+    def select_rows(self, rows: Iterable[Mapping]) -> list:
+        """The results rows (``benchmark``, ``task``, ``idx`` keys) of problems in the subset."""
+        return [r for r in rows if self.holds(r["benchmark"], r["task"], int(r["idx"]))]
+
+    def missing(self, problems: Iterable) -> int:
+        """How many of the subset's problems are not among ``problems``."""
+        found = {(p.benchmark, p.task, int(p.idx)) for p in problems}
+        found |= {(None, task, idx) for _, task, idx in found}
+        return sum(1 for key in self.keys if key not in found)
+
+    def scope(self) -> dict:
+        """``{"file", "problems", "of"}``: what results files record of it."""
+        return {"file": self.path, "problems": len(self), "of": self.pool}
+
+    def describe(self) -> str:
+        """One line: ``subset subset.json: 60 of 2,016 problems``."""
+        return describe_scope(self.scope())
+
+
+def describe_scope(scope: Mapping) -> str:
+    """The one line every leaderboard and report shows for a subset's results."""
+    return (f"subset {scope.get('file')}: {scope.get('problems', 0):,} of "
+            f"{scope.get('of', 0):,} problems")
+
+
+def _subset_key(text: object, path: Path) -> SubsetKey:
+    parts = text.split("/") if isinstance(text, str) else []
+    if len(parts) not in (2, 3) or not parts[-1].isdigit() or not all(parts):
+        raise ValueError(f"{path}: problem key {text!r:.80} is not <Benchmark>/<task>/NNN "
+                         "(write the file with 'paintkit subset')")
+    bench = parts[0] if len(parts) == 3 else None
+    return bench, parts[-2], int(parts[-1])
+
+
+def read_subset(path: str | os.PathLike[str]) -> Subset:
+    """The ``subset.json`` at ``path`` (written by ``paintkit subset``).
+
+    Raises:
+        ValueError: the file is not a readable subset (one line naming it and what to do).
+    """
+    import json
+
+    path = Path(path)
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ValueError(f"{path}: cannot read the subset ({exc.strerror or exc}); write it "
+                         "with 'paintkit subset --output FILE'") from None
+    except ValueError as exc:
+        raise ValueError(f"{path}: not JSON ({exc}); write it with 'paintkit subset'") from None
+    problems = doc.get("problems") if isinstance(doc, dict) else None
+    if not isinstance(problems, list) or not all(isinstance(p, dict) for p in problems):
+        raise ValueError(f"{path}: not a subset file (no 'problems' list); write it with "
+                         "'paintkit subset'")
+    keys = frozenset(_subset_key(p.get("key"), path) for p in problems)
+    pool = doc.get("pool")
+    if isinstance(pool, bool) or not isinstance(pool, int) or pool < len(keys):
+        pool = len(keys)
+    return Subset(str(path), keys, pool)
+
+
+def as_subset(value: SubsetLike | None) -> Subset | None:
+    """``value`` as a :class:`Subset`: None, a :class:`Subset`, or a ``subset.json`` path."""
+    if value is None or isinstance(value, Subset):
+        return value
+    return read_subset(value)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from paintkit.cli.flags import renamed
+from paintkit.cli.flags import names, renamed
 from paintkit.io.plural import count_of
 
 BASELINE_NAMES = ("identity", "oracle", "blank", "noise")  # paintkit.baselines.BASELINES
@@ -24,11 +24,12 @@ def register(subparsers) -> None:
                         help="folder holding <Benchmark>/ folders (or one benchmark folder)")
     renamed(parser, "--outputs", "--out", required=True, metavar="DIR", dest="outputs_root",
             help="model-outputs tree; files go under DIR/<model>/")
-    parser.add_argument("--model", metavar="NAME", help="model folder name (default: the baseline's)")
+    renamed(parser, "--name", "--model", metavar="FOLDER", dest="model",
+            help="model folder name under --outputs (default: the baseline's)")
     parser.add_argument("--benchmark", action="append", dest="benchmarks", metavar="NAME",
                         help="only this benchmark (repeatable)")
-    parser.add_argument("--task", action="append", dest="tasks", metavar="NAME",
-                        help="only this task folder (repeatable)")
+    renamed(parser, "--tasks", "--task", type=names, action="extend", dest="tasks",
+            metavar="A,B", help="only these task folders (comma-separated, repeatable)")
     parser.add_argument("--overwrite", action="store_true", help="rewrite existing outputs")
     parser.add_argument("--quiet", action="store_true", help="no progress line")
     parser.set_defaults(func=run)

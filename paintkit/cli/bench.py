@@ -6,13 +6,9 @@ from __future__ import annotations
 import argparse
 import sys
 
-from paintkit.cli.flags import count, integer, seed
+from paintkit.cli.flags import count, integer, names, renamed, seed
 from paintkit.cli.generate import MAX_PER_CELL
 from paintkit.errors import one_line
-
-
-def _names(text: str) -> list[str]:
-    return [n.strip() for n in text.split(",") if n.strip()]
 
 
 def register(subparsers) -> None:
@@ -28,18 +24,18 @@ def register(subparsers) -> None:
     parser.add_argument("config", nargs="?", metavar="CONFIG.toml", help="settings file")
     parser.add_argument("--out", metavar="DIR", help="the run folder (required here or in "
                         "the config)")
-    parser.add_argument("--benchmarks", type=_names, metavar="A,B",
-                        help="paintbench and/or tinygrafixbench (default: paintbench)")
-    parser.add_argument("--baselines", type=_names, metavar="A,B",
+    renamed(parser, "--suites", "--benchmarks", type=names, metavar="A,B", dest="benchmarks",
+            help="suites to generate: paintbench and/or tinygrafixbench (default: paintbench)")
+    parser.add_argument("--baselines", type=names, metavar="A,B",
                         help="baselines to score (default: oracle,identity,blank,noise; "
                         "'' for none)")
-    parser.add_argument("--models", type=_names, metavar="A,B",
+    parser.add_argument("--models", type=names, metavar="A,B",
                         help="models to run with 'paintkit run' first (built-in names, "
                         "diffusers:<repo>, module:function; see docs/run.md)")
     parser.add_argument("--outputs", metavar="DIR",
                         help="your models' outputs (<model>/<Benchmark>/<task>/NNNN_output.png)")
-    parser.add_argument("--tasks", type=_names, metavar="A,B", help="only these tasks")
-    parser.add_argument("--conditions", type=_names, metavar="A,B",
+    parser.add_argument("--tasks", type=names, metavar="A,B", help="only these tasks")
+    parser.add_argument("--conditions", type=names, metavar="A,B",
                         help="only these visual conditions")
     parser.add_argument("--per-cell", type=count(MAX_PER_CELL), metavar="N", help="problems per cell")
     parser.add_argument("--size", metavar="WxH", help="canvas size")

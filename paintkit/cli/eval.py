@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from paintkit.cli.flags import integer, renamed
+from paintkit.cli.flags import integer, names, renamed
 from paintkit.io.plural import count_of
 from paintkit.layout.outputs import TURN_OUTPUT
 
@@ -29,12 +29,15 @@ def register(subparsers) -> None:
     renamed(parser, "--results", "--out", default="eval_results", metavar="DIR",
             help="results folder: problem_stats.jsonl (and diffs/) go here (default: "
             "%(default)s)")
-    parser.add_argument("--model", action="append", dest="models", metavar="NAME",
-                        help="score only this model (repeatable)")
+    renamed(parser, "--models", "--model", type=names, action="extend", dest="models",
+            metavar="A,B", help="score only these model folders (comma-separated, repeatable)")
     parser.add_argument("--benchmark", action="append", dest="benchmarks", metavar="NAME",
                         help="score only this benchmark (repeatable)")
-    parser.add_argument("--task", action="append", dest="tasks", metavar="NAME",
-                        help="score only this task folder (repeatable)")
+    renamed(parser, "--tasks", "--task", type=names, action="extend", dest="tasks",
+            metavar="A,B", help="score only these task folders (comma-separated, repeatable)")
+    parser.add_argument("--subset", metavar="FILE", default=None,
+                        help="score only the problems of this subset.json (written by "
+                        "'paintkit subset'; docs/subsets.md)")
     parser.add_argument("--jobs", "-j", type=integer(0, 4096), default=0, metavar="N",
                         help="worker processes (default: one per CPU core)")
     parser.add_argument("--engine", choices=("process", "ray"), default="process",
@@ -90,21 +93,17 @@ def _extra_metrics(text: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(names))
 
 
-#: Bootstrap resamples of the leaderboard eval prints: the B of 'paintkit stats', 'report'
-#: and 'bench', so that every leaderboard of one results folder shows the same CIs.
-LEADERBOARD_N_BOOT = 10_000  # paintkit.stats.bootstrap.DEFAULT_N_BOOT (numpy-free here)
-
-
 def print_leaderboard(results_path, args: argparse.Namespace | None = None,
                       summary=None) -> None:
-    """The leaderboard of the results folder on stdout (model, score, CI, coverage), and
-    ``results.json`` beside the rows (:mod:`paintkit.stats.results_file`)."""
-    # heavy (numpy, the bootstrap): imported when the leaderboard is printed
+    """A quick summary of the rows on stdout (model, score, coverage; no confidence
+    intervals: the bootstrap is the job of 'paintkit stats'), and ``results.json`` beside
+    the rows (:mod:`paintkit.stats.results_file`)."""
+    # heavy (numpy): imported when the summary is printed
     from paintkit.stats.aggregate_folder import aggregate
     from paintkit.stats.results_file import write_results_file
 
     try:
-        result = aggregate(results_path, n_boot=LEADERBOARD_N_BOOT, write=False)
+        result = aggregate(results_path, ci=False, write=False)
     except (ValueError, OSError) as exc:  # the scores are written; only the summary is missing
         print(f"paintkit eval: no leaderboard ({exc})", file=sys.stderr)
         return
@@ -114,14 +113,16 @@ def print_leaderboard(results_path, args: argparse.Namespace | None = None,
             "problems_per_second": round(summary.problems_per_second, 3)}
         written = write_results_file(
             results_path, result, benchmarks_root=args.benchmarks_root,
-            outputs_root=args.outputs_root, n_boot=LEADERBOARD_N_BOOT, seed=0,
+            outputs_root=args.outputs_root, n_boot=None, seed=None,
             config={"command": getattr(args, "command_line", None),
                     "extra_metrics": list(args.extra_metrics),
-                    "explain": args.explain}, timings=timings)
+                    "explain": args.explain}, timings=timings,
+            subset=None if summary is None else summary.subset)
+        result.subset = None if summary is None else summary.subset
         print(f"paintkit eval: summary -> {written}", file=sys.stderr)
     sys.stdout.write(result.leaderboard())
-    print(f"(95% CIs from {LEADERBOARD_N_BOOT:,} bootstrap resamples; 'paintkit stats' writes "
-          "the full aggregate)", file=sys.stderr)
+    print("(no confidence intervals here: 'paintkit stats' adds the 95% bootstrap CIs and "
+          "writes the full aggregate)", file=sys.stderr)
 
 
 #: Ignored output files named one by one before "... and N more".
@@ -144,6 +145,7 @@ def run(args: argparse.Namespace) -> int:
             delta_e=args.delta_e, extra_metrics=args.extra_metrics, explain=args.explain,
             engine=getattr(args, "engine", "process"), address=getattr(args, "address", None),
             num_gpus=getattr(args, "num_gpus", 0), device=getattr(args, "device", "auto"),
+            subset=getattr(args, "subset", None),
         )
     except (FolderNotWritableError, PermissionError) as exc:
         print(f"paintkit eval: error: {exc}", file=sys.stderr)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from paintkit.cli.flags import count, integer, renamed
+from paintkit.cli.flags import count, integer, names, renamed
 from paintkit.io.plural import count_of
 
 
@@ -25,9 +25,12 @@ def register(subparsers) -> None:
                         help="folder holding <model>/<Benchmark>/<task>/NNNN_output.png")
     renamed(parser, "--results", "--out", required=True, metavar="DIR",
             help="results folder: explanations.jsonl goes here")
-    parser.add_argument("--model", action="append", dest="models", metavar="NAME")
-    parser.add_argument("--benchmark", action="append", dest="benchmarks", metavar="NAME")
-    parser.add_argument("--task", action="append", dest="tasks", metavar="NAME")
+    renamed(parser, "--models", "--model", type=names, action="extend", dest="models",
+            metavar="A,B", help="only these model folders (comma-separated, repeatable)")
+    parser.add_argument("--benchmark", action="append", dest="benchmarks", metavar="NAME",
+                        help="only this benchmark (repeatable)")
+    renamed(parser, "--tasks", "--task", type=names, action="extend", dest="tasks",
+            metavar="A,B", help="only these task folders (comma-separated, repeatable)")
     parser.add_argument("--tolerance", type=integer(0, 10), default=5, metavar="T",
                         help="a pixel is right when ΔE(O, A) <= T, 0..10 (default %(default)s)")
     parser.add_argument("--delta-e", default="cie76", choices=("cie76", "cie94", "ciede2000"),

@@ -12,6 +12,11 @@ flag           value     what it names
 ``--out``      DIR       the new folder the command fills (a benchmark, a bench run, a gallery)
 ============== ========= ===============================================================
 
+Selections are comma-separated lists, also repeatable (:func:`names`): ``--tasks A,B``,
+``--models A,B``, ``--conditions A,B``; suite names (``paintbench``, ``tinygrafixbench``) are
+``--suites A,B``. A flag that takes one model to run is ``--model NAME``; the folder it
+writes is ``--name FOLDER``. No flag has a one-letter form.
+
 Spellings that meant something else before 0.4.0 still parse until :data:`OLD_SPELLINGS_UNTIL`
 with a one-line note on stderr (:func:`renamed`). Abbreviations are refused everywhere
 (``allow_abbrev=False``): ``--out`` never silently means ``--outputs``.
@@ -23,6 +28,7 @@ finite, within a stated range, one line naming the flag otherwise.
 from __future__ import annotations
 
 import argparse
+import difflib
 import math
 import sys
 
@@ -55,15 +61,16 @@ def _noted(base: type[argparse.Action]) -> type[argparse.Action]:
     return Noted
 
 
-_NOTED = {"store": _noted(argparse._StoreAction), "append": _noted(argparse._AppendAction)}
+_NOTED = {"store": _noted(argparse._StoreAction), "append": _noted(argparse._AppendAction),
+          "extend": _noted(argparse._ExtendAction)}
 
 
 def renamed(parser, new: str, *old: str, **kwargs) -> argparse.Action:
     """``parser.add_argument(new, **kwargs)`` that also parses the ``old`` spellings (with a
     note on stderr); help and error messages name only ``new``.
 
-    ``parser`` may be an argument group. ``kwargs['action']`` is ``"store"`` (default) or
-    ``"append"``.
+    ``parser`` may be an argument group. ``kwargs['action']`` is ``"store"`` (default),
+    ``"append"`` or ``"extend"``.
     """
     kind = kwargs.pop("action", "store")
     action = parser.add_argument(new, *old, action=_NOTED[kind], **kwargs)
@@ -72,6 +79,25 @@ def renamed(parser, new: str, *old: str, **kwargs) -> argparse.Action:
     # the parser maps every spelling to this action already; help and usage show the new one
     action.option_strings = [new]
     return action
+
+
+def names(text: str) -> list[str]:
+    """An argparse ``type``: a comma-separated list of names (``A,B``), blanks dropped."""
+    return [n.strip() for n in text.split(",") if n.strip()]
+
+
+def near_miss(parser: argparse.ArgumentParser, unknown: list[str]) -> str:
+    """``unrecognized arguments: ...`` for ``parser``, with ``did you mean --X?`` for each
+    unknown flag close to one of its flags (:mod:`difflib`)."""
+    flags = [s for a in parser._actions for s in a.option_strings if s.startswith("--")]
+    hints = []
+    for arg in unknown:
+        if arg.startswith("--"):
+            close = difflib.get_close_matches(arg.split("=", 1)[0], flags, n=1, cutoff=0.6)
+            if close:
+                hints.append(f"did you mean {close[0]}?")
+    text = f"unrecognized arguments: {' '.join(unknown)}"
+    return f"{text} ({'; '.join(hints)})" if hints else text
 
 
 def _range_text(minimum, maximum, what: str) -> str:
@@ -128,9 +154,20 @@ def number(minimum: float, maximum: float, *, above: bool = False):
 
 
 def strict_parsers(parser: argparse.ArgumentParser) -> None:
-    """Turn abbreviations off on ``parser`` and every subcommand parser below it."""
+    """Turn abbreviations off on ``parser`` and every subcommand parser below it, and retire
+    one-letter flags other than ``-h``: ``-j`` still parses (with a note until
+    :data:`OLD_SPELLINGS_UNTIL`) but help and errors name only ``--jobs``."""
     parser.allow_abbrev = False
     for action in parser._actions:
         if isinstance(action, argparse._SubParsersAction):
             for child in action.choices.values():
                 strict_parsers(child)
+            continue
+        short = [s for s in action.option_strings if not s.startswith("--") and s != "-h"]
+        long = [s for s in action.option_strings if s.startswith("--")]
+        if short and long and type(action) in (argparse._StoreAction, argparse._AppendAction):
+            kind = "store" if type(action) is argparse._StoreAction else "append"
+            action.__class__ = _NOTED[kind]
+            action.old_spellings = tuple(short)  # type: ignore[attr-defined]
+            action.new_spelling = long[0]  # type: ignore[attr-defined]
+            action.option_strings = long

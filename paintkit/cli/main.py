@@ -15,7 +15,7 @@ import sys
 from concurrent.futures import BrokenExecutor
 
 from paintkit._version import __version__
-from paintkit.cli.flags import strict_parsers
+from paintkit.cli.flags import near_miss, strict_parsers
 from paintkit.cli.signals import Terminated, exit_status, stop_signals
 from paintkit.errors import PaintkitError, one_line
 from paintkit.io.redact import redact_url_text
@@ -74,6 +74,18 @@ def command_line(argv: list[str]) -> str:
     return redact_url_text(shlex.join(["paintkit", *map(str, argv)]))
 
 
+def parse_command_line(parser: argparse.ArgumentParser, argv: list[str] | None
+                       ) -> argparse.Namespace:
+    """``parser.parse_args(argv)``, but an unknown flag is refused by its command's parser
+    (that command's usage) with ``did you mean --X?`` for a near miss."""
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:
+        sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+        target = sub.choices.get(getattr(args, "command", None) or "", parser)
+        target.error(near_miss(target, unknown))
+    return args
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run one command; every expected failure is one line on stderr, never a traceback.
 
@@ -84,7 +96,7 @@ def main(argv: list[str] | None = None) -> int:
     one line that says so (exit 1), its traceback with ``PAINTKIT_DEBUG=1``.
     """
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parse_command_line(parser, argv)
     args.command_line = command_line(sys.argv[1:] if argv is None else argv)
     if getattr(args, "func", None) is None:
         parser.print_help()

@@ -33,6 +33,9 @@ def register(subparsers) -> None:
                         help="problems per (task, model) in the gallery (default: %(default)s)")
     parser.add_argument("--thumb", type=integer(16, 4096), default=160, metavar="PX",
                         help="longest side of gallery images (default: %(default)s)")
+    parser.add_argument("--subset", metavar="FILE", default=None,
+                        help="report only the rows of this subset.json's problems (written "
+                        "by 'paintkit subset'; docs/subsets.md)")
     parser.add_argument("--explanations", metavar="FILE",
                         help="explanations.jsonl of 'paintkit explain': object tags on the "
                         "gallery cards (default: the one in the results folder, if any)")
@@ -42,12 +45,23 @@ def register(subparsers) -> None:
 def run(args: argparse.Namespace) -> int:
     # heavy (numba, the report's modules): imported when the command runs, so that
     # 'paintkit --help' starts fast
+    import warnings
+
+    from paintkit.report.data import ReportNote
     from paintkit.report.write import write_report
 
-    path = write_report(args.results, args.output, benchmarks=args.benchmarks,
-                        outputs=args.outputs, n_boot=args.n_boot, seed=args.seed,
-                        gallery_per_model=args.gallery_per_model, thumb=args.thumb,
-                        explanations=args.explanations,
-                        command=getattr(args, "command_line", None))
+    with warnings.catch_warnings(record=True) as notes:
+        warnings.simplefilter("always", ReportNote)
+        path = write_report(args.results, args.output, benchmarks_root=args.benchmarks,
+                            outputs_root=args.outputs, n_boot=args.n_boot, seed=args.seed,
+                            gallery_per_model=args.gallery_per_model, thumb=args.thumb,
+                            explanations=args.explanations,
+                            command=getattr(args, "command_line", None),
+                            subset=getattr(args, "subset", None))
+    for note in notes:
+        if issubclass(note.category, ReportNote):
+            print(f"report: {note.message}", file=sys.stderr)
+        else:
+            warnings.warn_explicit(note.message, note.category, note.filename, note.lineno)
     print(f"report: {path.stat().st_size / 1e6:.2f} MB -> {args.output}", file=sys.stderr)
     return 0

@@ -6,7 +6,7 @@ import argparse
 import sys
 from functools import partial
 
-from paintkit.cli.flags import count, integer, number, renamed, seed
+from paintkit.cli.flags import count, integer, names, number, renamed, seed
 from paintkit.errors import one_line
 from paintkit.io.folder_lock import FolderNotWritableError
 from paintkit.io.plural import count_of
@@ -14,10 +14,6 @@ from paintkit.io.plural import count_of
 #: Sanity bounds of --rpm (one request per 1,000 minutes) and --timeout (one day).
 MIN_RPM = 0.001
 MAX_TIMEOUT = 86_400
-
-
-def _tasks(text: str) -> list[str]:
-    return [t.strip() for t in text.split(",") if t.strip()]
 
 
 def _option(text: str) -> tuple[str, str]:
@@ -49,8 +45,11 @@ def register(subparsers) -> None:
                         help="model folder name under --outputs (default: from --model)")
     parser.add_argument("--benchmark", action="append", dest="benchmarks", metavar="NAME",
                         help="only this benchmark (repeatable)")
-    parser.add_argument("--tasks", type=_tasks, action="extend", metavar="A,B",
+    parser.add_argument("--tasks", type=names, action="extend", metavar="A,B",
                         help="only these task folders (comma-separated, repeatable)")
+    parser.add_argument("--subset", metavar="FILE", default=None,
+                        help="only the problems of this subset.json (written by 'paintkit "
+                        "subset'; docs/subsets.md)")
     parser.add_argument("--limit", type=count(), metavar="N",
                         help="only the first N problems of each task folder")
     parser.add_argument("--seed", type=seed(), default=0,
@@ -153,7 +152,7 @@ def run(args: argparse.Namespace) -> int:
             batch_size=args.batch_size, concurrency=args.concurrency, seed=args.seed,
             overwrite=args.overwrite, progress=not args.quiet, planner=planner,
             eval_out=args.eval_out, engine=args.engine, workers=args.workers,
-            address=args.address,
+            address=args.address, subset=getattr(args, "subset", None),
             settings=settings)
     except (FolderNotWritableError, PermissionError) as exc:
         print(f"paintkit run: error: {one_line(exc)}", file=sys.stderr)

@@ -36,6 +36,9 @@ def register(subparsers) -> None:
                         help="bootstrap resamples (default: %(default)s)")
     parser.add_argument("--seed", type=seed(), default=0, help="bootstrap seed (default: 0)")
     parser.add_argument("--no-ci", action="store_true", help="skip the bootstrap (no ci95_* keys)")
+    parser.add_argument("--subset", metavar="FILE", default=None,
+                        help="aggregate only the rows of this subset.json's problems (written "
+                        "by 'paintkit subset'; docs/subsets.md)")
     parser.add_argument("--jobs", "-j", type=count(4096), default=1, metavar="N",
                         help="worker processes, one (model, benchmark) each (default: 1)")
     parser.add_argument("--diagnostics", metavar="FILE",
@@ -74,13 +77,19 @@ def run(args: argparse.Namespace) -> int:
     result = aggregate(args.results, output=aggregate_file, n_boot=args.n_boot, seed=args.seed,
                        ci=not args.no_ci, jobs=args.jobs, delta_e=args.delta_e,
                        diagnostics=args.diagnostics, leaderboard=table,
-                       command=getattr(args, "command_line", None))
+                       command=getattr(args, "command_line", None),
+                       subset=getattr(args, "subset", None))
     for row in result.comparisons:
         if row["kind"] == "cross_benchmark_correlation" and row["pearson_r"] is not None:
             ci = (f" [95% CI {row['ci95_low']:.2f}, {row['ci95_high']:.2f}]"
                   if row["ci95_low"] is not None else "")
             print(f"{row['first']} vs {row['second']}: Pearson r = {row['pearson_r']:.2f}{ci} "
                   f"across {len(row['models'])} models", file=sys.stderr)
+    if result.subset is not None:
+        from paintkit.subsets import describe_scope
+
+        print(f"paintkit stats: the scores are of a {describe_scope(result.subset)}",
+              file=sys.stderr)
     print(f"{count_of(len(result.rows), 'aggregate row')} for "
           f"{count_of(len(result.tables), '(model, benchmark) pair')} in {result.seconds:.2f} s "
           f"-> {result.path}", file=sys.stderr)

@@ -27,6 +27,8 @@ class EvalSummary:
     models: list[str] = field(default_factory=list)
     ignored: list[Path] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    #: ``{"file", "problems", "of"}`` when only a subset's problems were scored.
+    subset: dict | None = None
 
     @property
     def problems_per_second(self) -> float:

@@ -2,27 +2,41 @@
 compact JSON payload for the page's tables.
 
 Reads ``problem_stats.jsonl`` (required) and ``aggregate_stats.jsonl`` beside it when present
-(and built from the same models); otherwise the aggregate is computed here.
+(and built from the same models); otherwise the aggregate is computed here. The rows are
+read once; what the reader should know (a stale aggregate file, recomputed) is a
+:class:`ReportNote` warning, never printed here.
 """
 
 from __future__ import annotations
 
-import sys
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from paintkit.io.jsonl import parse_json
-from paintkit.layout.readers import SKIP, STRICT, read_jsonl
+from paintkit.layout.readers import STRICT, read_jsonl
 from paintkit.layout.results import AGGREGATE_NAME, aggregate_path, problem_stats_path, provenance_path
 from paintkit.metrics.version import row_metric_version
 from paintkit.report.text import display, finite
 from paintkit.stats.aggregate import aggregate_tables
 from paintkit.stats.diagnostics import diagnostics_rows
 from paintkit.stats.order import category_key, task_key
-from paintkit.stats.table import BLOCKS, CI_FIGURES, PRESERVATION_TASK, ProblemTable, load_tables
+from paintkit.stats.table import (
+    BLOCKS,
+    CI_FIGURES,
+    PRESERVATION_TASK,
+    ProblemTable,
+    build_tables,
+    read_problem_rows,
+)
 
-__all__ = ["AGGREGATE_NAME", "METRICS", "ReportData", "coverage", "leaderboard",
+__all__ = ["AGGREGATE_NAME", "METRICS", "ReportData", "ReportNote", "coverage", "leaderboard",
            "load_report_data", "read_stats_provenance", "table_payload"]
+
+
+class ReportNote(UserWarning):
+    """Something the report did that its reader should know (``paintkit report`` prints it
+    as one line)."""
 #: Selector value -> (figure in the aggregate block, or a count ratio).
 METRICS = {"iou": "mIoU", "edit_accuracy": "edit accuracy",
            "preservation_accuracy": "preservation accuracy", "outputs": "outputs present",
@@ -46,40 +60,47 @@ class ReportData:
         return list(dict.fromkeys(t.benchmark for t in self.tables))
 
 
-def load_report_data(input_path, n_boot: int = 10_000, seed: int = 0) -> ReportData:
-    """Tables, aggregate rows (read or computed) and diagnostics of ``input_path``."""
+def load_report_data(input_path, n_boot: int = 10_000, seed: int = 0,
+                     subset=None) -> ReportData:
+    """Tables, aggregate rows (read or computed) and diagnostics of ``input_path``;
+    ``subset`` (a ``subset.json`` or :class:`~paintkit.subsets.Subset`): only its problems'
+    rows. ``provenance["subset"]`` names the subset the figures cover (this one, or the one
+    the results folder's ``results.json`` or ``aggregate_stats.jsonl`` records), else None."""
+    from paintkit.subsets import as_subset
+
     input_path = Path(input_path)
-    tables = load_tables(input_path)
+    subset = as_subset(subset)
+    rows = read_problem_rows(input_path)  # the one read of problem_stats.jsonl
+    if subset is not None:
+        rows = subset.select_rows(rows)
+        if not rows:
+            raise ValueError(f"{input_path}: no row is of a problem of {subset.path}")
+    tables = build_tables(rows)
     if tables and tables[0].delta_e != "cie76":  # the page's blocks and labels are CIE76
         raise ValueError(f"{input_path}: rows scored with delta_e {tables[0].delta_e}; the "
                          "report shows CIE76 results (score with 'paintkit eval' without "
                          "--delta-e)")
     results = problem_stats_path(input_path)
     agg_path = aggregate_path(results)
-    aggregate = _read_aggregate(agg_path, results, tables)
+    scope = subset.scope() if subset is not None else None
+    recorded = read_stats_provenance(agg_path).get("subset") if agg_path.is_file() else None
+    # an aggregate of other rows than the subset's is not this report's
+    same_rows = subset is None or recorded == scope
+    aggregate = _read_aggregate(agg_path, results, tables) if same_rows else None
     provenance = {"n_boot": n_boot, "seed": seed, "aggregate_file": None,
-                  "metric_version": _metric_version(results)}
+                  "metric_version": row_metric_version(rows[0])}
     if aggregate is None:
         aggregate = aggregate_tables(tables, n_boot=n_boot, seed=seed)
     else:
         provenance.update(read_stats_provenance(agg_path), aggregate_file=str(agg_path))
+    if scope is None:
+        from paintkit.stats.results_file import recorded_subset
+
+        scope = recorded_subset(results) or (recorded if aggregate is not None and
+                                             provenance["aggregate_file"] else None)
+    provenance["subset"] = scope
     diagnostics = diagnostics_rows(tables, n_boot=min(n_boot, 2000), seed=seed)
     return ReportData(tables, aggregate, diagnostics, provenance)
-
-
-def _metric_version(results: Path):
-    """The ``metric_version`` of the results rows, shown in the provenance block (the first
-    row that is an object: ``paintkit stats`` has refused a file that mixes versions); rows
-    without the field are version 1. Read under the ``skip`` policy: the rows themselves
-    were read strictly before."""
-    try:
-        read = read_jsonl(results, SKIP)
-    except ValueError:
-        return None
-    for _, row in read.rows:
-        if isinstance(row, dict):
-            return row_metric_version(row)
-    return None
 
 
 def read_stats_provenance(agg_path: Path) -> dict:
@@ -94,7 +115,7 @@ def read_stats_provenance(agg_path: Path) -> dict:
 
 def _read_aggregate(agg_path: Path, results: Path, tables: list[ProblemTable]) -> list[dict] | None:
     """The rows of ``aggregate_stats.jsonl`` when they describe ``tables``, else None (then the
-    report computes them, and says why on stderr when the file exists)."""
+    report computes them, and says why in a :class:`ReportNote` when the file exists)."""
     if not agg_path.is_file():
         return None
     why = None
@@ -112,7 +133,7 @@ def _read_aggregate(agg_path: Path, results: Path, tables: list[ProblemTable]) -
                 return rows
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
         why = f"unreadable ({exc})"
-    print(f"report: {agg_path}: {why}; recomputing the aggregate", file=sys.stderr)
+    warnings.warn(f"{agg_path}: {why}; recomputing the aggregate", ReportNote, stacklevel=2)
     return None
 
 

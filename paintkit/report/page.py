@@ -168,6 +168,12 @@ def render_page(data: ReportData, gallery: str = "", *, command: str | None = No
              " · score = mIoU (mean IoU over CIE76 tolerances 0..10), macro-averaged over "
              "categories</p>"]
     parts += [_namespace_note(b, namespaces) for b in data.benchmarks]
+    if data.provenance.get("subset"):
+        from paintkit.subsets import describe_scope
+
+        parts.append(f'<p class="note" id="subset"><b>Scores of a '
+                     f'{h(describe_scope(data.provenance["subset"]))}</b>, not of the whole '
+                     "benchmark.</p>")
     parts += [provenance_html(data, command, input_path), _controls(),
               '<h2>Leaderboard</h2><div id="leaderboard">']
     for bench in data.benchmarks:
@@ -217,19 +223,21 @@ def benchmark_namespaces(benchmarks_root) -> dict[str, set[str]]:
 
 def build_report(input_path, output_path, *, benchmarks_root=None, outputs_root=None,
                  n_boot: int = 10_000, seed: int = 0, gallery_per_model: int = 2,
-                 thumb: int = 160, explanations=None, command: str | None = None) -> int:
+                 thumb: int = 160, explanations=None, command: str | None = None,
+                 subset=None) -> int:
     """Write the report of ``input_path`` to ``output_path``; returns its size in bytes.
 
     The gallery needs ``benchmarks_root`` (and ``outputs_root`` for output/diff images).
     ``explanations``: an ``explanations.jsonl`` of ``paintkit explain`` whose object tags go
     on the gallery cards (default: the one in the results folder, else the explanations in
     the results rows of ``paintkit eval --explain``, if any). ``command``: the command line
-    shown in the provenance block.
+    shown in the provenance block. ``subset``: only the rows of this ``subset.json``'s
+    problems (the page says so).
     """
     if outputs_root is not None and benchmarks_root is None:
         raise ValueError("--outputs needs --benchmarks too: the gallery shows each output "
                          "beside the problem's input and answer")
-    data = load_report_data(input_path, n_boot=n_boot, seed=seed)
+    data = load_report_data(input_path, n_boot=n_boot, seed=seed, subset=subset)
     gallery = ""
     namespaces = None
     if benchmarks_root is not None:

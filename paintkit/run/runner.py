@@ -31,6 +31,7 @@ from paintkit.run.records import RunRecords, remove_stale_temporaries
 if TYPE_CHECKING:
     from paintkit.run.interface import EditModel
     from paintkit.run.planner import Planner
+    from paintkit.subsets import SubsetLike
     from paintkit.types import PathLike
 
 
@@ -66,12 +67,18 @@ def folder_name(model: str) -> str:
 
 def select_problems(benchmarks_root: PathLike, *, benchmarks: Sequence[str] | None = None,
                     tasks: Sequence[str] | None = None,
-                    limit: int | None = None) -> list[BenchmarkProblem]:
+                    limit: int | None = None, subset: SubsetLike | None = None) -> list[BenchmarkProblem]:
     """The problems of a run, in benchmark, task, index order; ``limit``: the first
-    ``limit`` problems of each task folder."""
+    ``limit`` problems of each task folder; ``subset``: a ``subset.json`` (or
+    :class:`~paintkit.subsets.Subset`): only its problems."""
+    from paintkit.subsets import as_subset
+
     if limit is not None and limit < 1:
         raise ValueError(f"limit: expected a positive number of problems per task, got {limit}")
     problems = load(benchmarks_root, kind="benchmark", benchmarks=benchmarks, tasks=tasks).problems
+    subset = as_subset(subset)
+    if subset is not None:
+        problems = subset.select(problems)
     if limit is None:
         return problems
     count: dict[tuple[str, str], int] = {}
@@ -97,7 +104,8 @@ def run_model(model: EditModel | Callable[[], EditModel], benchmarks_root: PathL
               concurrency: int | None = None, seed: int = 0, overwrite: bool = False,
               progress: bool = True, planner: Planner | None = None,
               eval_out: PathLike | None = None, engine: str = "local", workers: int | None = None,
-              address: str | None = None, settings: dict | None = None) -> RunSummary:
+              address: str | None = None, settings: dict | None = None,
+              subset: SubsetLike | None = None) -> RunSummary:
     """Write ``<outputs>/<folder>/<Benchmark>/<task>/NNNN_output.png`` for each problem.
 
     Args:
@@ -105,7 +113,8 @@ def run_model(model: EditModel | Callable[[], EditModel], benchmarks_root: PathL
             zero-argument picklable function that builds one in each worker.
         folder: the model folder name (default :func:`folder_name` of ``model.name``).
         limit: the first ``limit`` problems of each task; ``tasks`` / ``benchmarks``: only
-            these folders.
+            these folders; ``subset``: a ``subset.json`` of ``paintkit subset`` (or a
+            :class:`~paintkit.subsets.Subset`): only its problems.
         batch_size, concurrency: problems per model call and calls in flight (defaults:
             the model's own).
         seed: the run seed; each problem's seed is derived from it and the problem.
@@ -122,7 +131,8 @@ def run_model(model: EditModel | Callable[[], EditModel], benchmarks_root: PathL
         LayoutError: the benchmark tree breaks the layout.
         FolderBusyError: another ``paintkit run`` writes into the same model folder.
     """
-    problems = select_problems(benchmarks_root, benchmarks=benchmarks, tasks=tasks, limit=limit)
+    problems = select_problems(benchmarks_root, benchmarks=benchmarks, tasks=tasks, limit=limit,
+                               subset=subset)
     if engine not in ("local", "ray"):
         raise ValueError(f"engine: expected 'local' or 'ray', got {engine!r}")
     local_model = cast("EditModel", model) if engine == "local" else None

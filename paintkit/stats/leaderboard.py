@@ -106,22 +106,41 @@ def _latex_escape(text: str) -> str:
     return "".join(table.get(c, c) for c in text)
 
 
-def format_leaderboard(rows: list[dict], fmt: str = "text") -> str:
+def format_leaderboard(rows: list[dict], fmt: str = "text", subset: dict | None = None) -> str:
     """``rows`` of :func:`leaderboard_rows` as an aligned text table, Markdown, CSV, a
     LaTeX ``tabular`` (booktabs rules) or a JSON list of the rows; names are escaped for
-    the format."""
+    the format. ``subset`` (``{"file", "problems", "of"}``): the rows are a subset's, said
+    under the table (a ``subset`` field of each row in JSON and CSV)."""
     if fmt not in FORMATS:
         raise ValueError(f"format: expected one of {', '.join(FORMATS)}, got {fmt!r}")
+    if subset is not None and fmt in ("json", "csv"):
+        rows = [{**r, "subset": _scope_line(subset)} for r in rows]
     if fmt == "json":  # for scripts: the rows as they are (scores in 0..1, None when absent)
         return json.dumps(rows, indent=1) + "\n"
     if not rows:
         return ""
+    board = _format_table(rows, fmt)
+    if subset is None or fmt == "csv":
+        return board
+    line = f"Scores of a {_scope_line(subset)}, not of the whole benchmark."
+    return board + {"latex": f"% {_latex_escape(line)}\n", "md": f"\n_{line}_\n"}.get(
+        fmt, f"\n{line}\n")
+
+
+def _scope_line(subset: dict) -> str:
+    from paintkit.subsets import describe_scope  # numpy: only for a subset's leaderboard
+
+    return describe_scope(subset)
+
+
+def _format_table(rows: list[dict], fmt: str) -> str:
     if fmt == "csv":  # one table, numbers unrounded in 0..1, for spreadsheets and plots
         buf = io.StringIO()
         writer = csv.writer(buf, lineterminator="\n")
         cats = sorted({c for r in rows for c in r["categories"]}, key=_category_key)
+        scoped = ["subset"] if "subset" in rows[0] else []
         writer.writerow(["benchmark", "rank", "model", "miou", "ci95_low", "ci95_high", *cats,
-                         "problems", "outputs", "expected"])
+                         "problems", "outputs", "expected", *scoped])
         rank, last = 0, None
         for r in rows:
             rank = rank + 1 if r["benchmark"] == last else 1
@@ -131,7 +150,8 @@ def format_leaderboard(rows: list[dict], fmt: str = "text") -> str:
                              *("" if r["categories"].get(c) is None else r["categories"][c]
                                for c in cats),
                              *("" if r[k] is None else r[k]
-                               for k in ("problems", "outputs", "expected"))])
+                               for k in ("problems", "outputs", "expected")),
+                             *(r[k] for k in scoped)])
         return buf.getvalue()
     blocks = []
     for bench, mine in _by_benchmark(rows):

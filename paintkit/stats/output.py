@@ -30,11 +30,12 @@ def default_output(input_path) -> Path:
 
 
 def write_provenance(output, *, n_boot: int | None, seed: int, delta_e: str,
-                     command: str | None = None) -> None:
+                     command: str | None = None, subset: dict | None = None) -> None:
     """Record beside ``output`` how it was computed (the report's provenance block):
-    paintkit version, bootstrap B (None: no CI) and seed, ΔE formula, date, command line."""
+    paintkit version, bootstrap B (None: no CI) and seed, ΔE formula, date, command line,
+    and the subset the rows cover (``{"file", "problems", "of"}``), if any."""
     data = {"paintkit_version": __version__, "n_boot": n_boot, "seed": seed,
             "delta_e": delta_e,
             "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-            "command": command}
+            "command": command, "subset": subset}
     write_text_atomic(provenance_path(output), json.dumps(data, indent=1) + "\n")

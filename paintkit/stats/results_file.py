@@ -12,8 +12,12 @@ from every row of the folder on each run::
          "score": 1.0, "ci95": [1.0, 1.0], "categories": {"color_change": 1.0, ...},
          "coverage": {"problems": 2016, "outputs": 2016, "expected": 2016},
          "outputs_sha256": {"translation/0000": "...", ...}}}},
-     "timings": {"eval_seconds": 12.3, "problems_per_second": 163.9}
+     "timings": {"eval_seconds": 12.3, "problems_per_second": 163.9},
+     "subset": {"file": "subset.json", "problems": 60, "of": 2016}
     }
+
+``subset`` is there only when the run scored a subset's problems (``--subset FILE``): the
+scores are then of those problems, not of the whole benchmark.
 
 Scores are the leaderboard's (mean-over-tolerances mIoU in 0..1, the 95% percentile bootstrap
 CI, the same B and seed as ``paintkit stats``). ``manifest_sha256`` is the SHA-256 of the
@@ -30,6 +34,7 @@ from pathlib import Path
 
 from paintkit._version import __version__
 from paintkit.io.atomic import write_text_atomic
+from paintkit.layout.code_outputs import output_file
 from paintkit.layout.outputs import output_name
 
 #: The file's name in a results folder.
@@ -38,7 +43,7 @@ RESULTS_FILE_NAME = "results.json"
 MANIFEST_FILE_NAME = "manifest.json"
 
 __all__ = ["MANIFEST_FILE_NAME", "RESULTS_FILE_NAME", "file_sha256", "manifest_sha256",
-           "output_key", "results_document", "write_results_file"]
+           "output_key", "recorded_subset", "results_document", "write_results_file"]
 
 
 def file_sha256(path: Path) -> str:
@@ -76,17 +81,20 @@ def _outputs_sha256(outputs_roots: list[Path], table) -> dict[str, str]:
                                   table.has_output.tolist(), strict=True):
         if not present:
             continue
-        path = outputs_root / table.model / table.benchmark / task / output_name(int(idx))
+        path, _ = output_file(outputs_root / table.model / table.benchmark / task /
+                              output_name(int(idx)))  # or its code form (.svg, .json)
         if path.is_file():
             found[output_key(task, int(idx))] = file_sha256(path)
     return dict(sorted(found.items()))
 
 
 def results_document(result, *, benchmarks_root=None, outputs_root=None, config=None,
-                     timings=None, n_boot: int | None = None, seed: int | None = None) -> dict:
+                     timings=None, n_boot: int | None = None, seed: int | None = None,
+                     subset: dict | None = None) -> dict:
     """The ``results.json`` document of an :class:`~paintkit.stats.aggregate_folder.
     AggregateResult` (``result``); ``outputs_root`` (a folder, or several: each model's from
-    the first that has its folder) adds each output file's hash."""
+    the first that has its folder) adds each output file's hash; ``subset``: the scope of
+    a subset's run (:meth:`paintkit.subsets.Subset.scope`)."""
     from paintkit.metrics.version import METRIC_VERSION  # numba (the metrics package)
     from paintkit.stats.leaderboard import leaderboard_rows  # numpy
 
@@ -109,11 +117,25 @@ def results_document(result, *, benchmarks_root=None, outputs_root=None, config=
             roots = [outputs_root] if isinstance(outputs_root, str | Path) else outputs_root
             entry["outputs_sha256"] = _outputs_sha256([Path(r) for r in roots], table)
         models.setdefault(model, {})[bench] = entry
-    return {"paintkit_version": __version__, "metric_version": METRIC_VERSION,
-            "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-            "config": {"delta_e": result.delta_e, "n_boot": n_boot, "seed": seed,
-                       **(config or {})},
-            "benchmarks": benchmarks, "models": models, "timings": timings or {}}
+    doc = {"paintkit_version": __version__, "metric_version": METRIC_VERSION,
+           "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+           "config": {"delta_e": result.delta_e, "n_boot": n_boot, "seed": seed,
+                      **(config or {})},
+           "benchmarks": benchmarks, "models": models, "timings": timings or {}}
+    if subset is not None:
+        doc["subset"] = dict(subset)
+    return doc
+
+
+def recorded_subset(results) -> dict | None:
+    """The ``subset`` a results folder's ``results.json`` records (None: none, or no file)."""
+    path = Path(results)
+    path = (path.parent if path.is_file() else path) / RESULTS_FILE_NAME
+    try:
+        scope = json.loads(path.read_text(encoding="utf-8")).get("subset")
+    except (OSError, ValueError, AttributeError):
+        return None
+    return scope if isinstance(scope, dict) else None
 
 
 def write_results_file(results_dir, result, **kwargs) -> Path:

@@ -85,7 +85,7 @@ def test_explain_cli_refuses_bad_jobs(tmp_path, capsys):
     with pytest.raises(SystemExit) as stop:  # refused when parsed
         main(["explain", "--benchmarks", str(tmp_path), "--outputs", str(tmp_path),
               "--results", str(tmp_path / "o"), "--jobs", "0"])
-    assert stop.value.code == 2 and "--jobs/-j: expected an integer from 1" in capsys.readouterr().err
+    assert stop.value.code == 2 and "--jobs: expected an integer from 1" in capsys.readouterr().err
 
 
 KEY = ("model", "benchmark", "task", "mode", "visual_condition", "idx")

@@ -43,8 +43,6 @@ def test_vocabulary_flags_name_one_thing(name):
     for flag, action in options(parser).items():
         if flag not in VOCABULARY:
             continue
-        if name == "bench" and flag == "--benchmarks":  # suite names, not a tree (A,B)
-            continue
         assert action.metavar == VOCABULARY[flag], (name, flag, ROLES[flag], action.metavar)
         if flag == "--out":
             assert name in FILLS_A_FOLDER, f"paintkit {name} --out: use --results or --output"

@@ -8,7 +8,6 @@ import re
 
 import pytest
 
-from paintkit.cli.eval import LEADERBOARD_N_BOOT
 from paintkit.report.comparisons import TIE_PP, decimals, paired_table, verdict
 from paintkit.stats.bootstrap import DEFAULT_N_BOOT
 
@@ -53,7 +52,7 @@ def test_one_bootstrap_b_everywhere():
     parser = build_parser()
     stats = parser.parse_args(["stats", "--results", "r"])
     report = parser.parse_args(["report", "--results", "r"])
-    assert LEADERBOARD_N_BOOT == stats.n_boot == report.n_boot == DEFAULT_N_BOOT
+    assert stats.n_boot == report.n_boot == DEFAULT_N_BOOT
     assert BenchConfig(out="x").n_boot == DEFAULT_N_BOOT
     assert write_report.__kwdefaults__["n_boot"] == DEFAULT_N_BOOT
     assert comparisons_html.__defaults__[0] == DEFAULT_N_BOOT
