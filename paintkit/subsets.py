@@ -219,8 +219,45 @@ class Subset:
 
 def describe_scope(scope: Mapping) -> str:
     """The one line every leaderboard and report shows for a subset's results."""
+    if scope.get("file") is None:  # a smaller tree of a released benchmark (release_scope)
+        return (f"part of {scope.get('benchmark')}: {scope.get('problems', 0):,} of its "
+                f"{scope.get('of', 0):,} problems")
     return (f"subset {scope.get('file')}: {scope.get('problems', 0):,} of "
             f"{scope.get('of', 0):,} problems")
+
+
+def release_scope(benchmarks_root: str | os.PathLike[str]) -> dict | None:
+    """``{"file": None, "benchmark", "problems", "of"}`` when the tree at ``benchmarks_root``
+    holds fewer of a released benchmark's problems than the release does (made with
+    ``--per-cell``, ``--tasks`` or ``--conditions`` in the release's own seed namespace, as
+    its ``manifest.json`` says); None for a whole release, another namespace or no manifest."""
+    import json
+
+    from paintkit.verify.release import read_release  # numpy: the release list
+
+    root = Path(benchmarks_root)
+    manifest = next((f / "manifest.json" for f in (root, root.parent)
+                     if (f / "manifest.json").is_file()), None)
+    if manifest is None:
+        return None
+    try:
+        suite = json.loads(manifest.read_text(encoding="utf-8")).get("suite") or {}
+        parts = [suite, *(suite.get("parts") or [])]
+    except (OSError, ValueError, AttributeError, TypeError):
+        return None
+    released = read_release()["benchmarks"]
+    found = []
+    for part in parts:
+        entry = released.get(part.get("benchmark")) if isinstance(part, dict) else None
+        if entry is None or part.get("namespace") != entry["suite"].get("namespace"):
+            continue
+        mine, theirs = part.get("problems"), entry["suite"].get("problems")
+        if isinstance(mine, int) and isinstance(theirs, int) and mine < theirs:
+            found.append((part["benchmark"], mine, theirs))
+    if not found:
+        return None
+    return {"file": None, "benchmark": ", ".join(b for b, _, _ in found),
+            "problems": sum(m for _, m, _ in found), "of": sum(t for _, _, t in found)}
 
 
 def _subset_key(text: object, path: Path) -> SubsetKey:

@@ -205,7 +205,11 @@ def evaluate(
     metas = [cast(dict, item.metadata) for item in items]  # a broken JSON stops the run here
     results_path = out_dir / PROBLEM_STATS_NAME
     summary = EvalSummary(results_path=results_path, models=model_names)
-    if subset is not None:
+    if subset is None:  # a smaller tree of a released benchmark is said to be one
+        from paintkit.subsets import release_scope
+
+        summary.subset = release_scope(benchmarks_root)
+    else:
         summary.subset = subset.scope()
         if subset.missing(problems):
             summary.notes.append(f"{subset.missing(problems):,} problem(s) of {subset.path} "
