@@ -21,6 +21,7 @@ import os
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
+from paintkit.io.images import ImageDecodeError
 from paintkit.metrics.fit import DEFAULT_FIT, check_fit
 from paintkit.rewards._common import (
     ANSWER_KEYS,
@@ -112,10 +113,10 @@ def pixel_miou(device: DeviceLike = "cpu", *, root: PathLike | None = None, fit:
             raise ValueError(f"metadata: expected one dict per image ({len(images)}) carrying "
                              f"the answer and input, got {None if metadata is None else len(metadata)}")
         folder = base if base is not None else os.environ.get(ROOT_ENV)
-        answers = [resolve(find(m, ANSWER_KEYS, "answer", f"metadata[{k}]"), folder)
-                   for k, m in enumerate(metadata)]
-        inputs = [resolve(find(m, FLOW_GRPO_INPUT_KEYS, "input", f"metadata[{k}]"), folder)
-                  for k, m in enumerate(metadata)]
+        answers = [_found(find(m, ANSWER_KEYS, "answer", f"metadata[{k}]"), folder, base,
+                          f"metadata[{k}] answer") for k, m in enumerate(metadata)]
+        inputs = [_found(find(m, FLOW_GRPO_INPUT_KEYS, "input", f"metadata[{k}]"), folder, base,
+                         f"metadata[{k}] input") for k, m in enumerate(metadata)]
         keys = keys_of(answers, inputs, metadata)
         outputs, invalid = images_list(images, cache.device)
         scores = score_grouped(outputs, keys, answers, inputs, cache, fit, tolerance, invalid)
@@ -125,3 +126,23 @@ def pixel_miou(device: DeviceLike = "cpu", *, root: PathLike | None = None, fit:
     reward = cast(FlowGrpoReward, fn)  # the function itself, with its cache attached
     reward.cache = cache
     return reward
+
+
+def _found(image: Any, folder: PathLike | None, root: PathLike | None, where: str) -> Any:
+    """``image`` resolved against ``folder``; a relative path that names no file there is a
+    :class:`~paintkit.io.images.ImageDecodeError` (a ``ValueError``, as any image that cannot
+    be read) saying where it was looked for and how to point there."""
+    resolved = resolve(image, folder)
+    if isinstance(image, str | os.PathLike) and not os.path.isabs(os.fspath(image)) and \
+            not os.path.exists(resolved):
+        if root is not None:
+            there = f"under root={os.fspath(root)!r}"
+        elif folder is not None:
+            there = f"under ${ROOT_ENV}={os.fspath(folder)!r}"
+        else:
+            there = (f"in the working directory {os.getcwd()!r} (no root= given, "
+                     f"${ROOT_ENV} unset)")
+        raise ImageDecodeError(f"{where}: {os.fspath(image)}: no such file {there}; relative "
+                                f"paths are read from the dataset folder: pass "
+                                f"pixel_miou(root=DATASET_FOLDER) or set {ROOT_ENV}")
+    return resolved
