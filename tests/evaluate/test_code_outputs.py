@@ -112,3 +112,25 @@ def test_load_report_and_verify_take_code_outputs(trees, tmp_path) -> None:  # n
     assert "data:image/png;base64" in page.read_text()
     verdict = verify_submission(res, outputs, bench / "pb")
     assert not any("output missing" in line for line in verdict.differs), verdict.differs
+
+
+def test_the_explanation_names_the_svg_element_drawn_wrong(trees, tmp_path) -> None:  # noqa: ANN001
+    import re
+
+    bench, _ = trees
+    folder = bench / "pb" / "PaintBench" / "recolor"
+    svg = (folder / "000_answer.svg").read_text()
+    shapes = re.findall(r'<(?:path|g) id="([^"]+)" data-kind="shape"', svg)
+    victim = shapes[0]
+    damaged = re.sub(rf'(id="{re.escape(victim)}"[^>]*?fill=")#[0-9A-Fa-f]{{6}}', r"\g<1>#123456",
+                     svg, count=1)
+    assert damaged != svg
+    out = tmp_path / "outputs" / "m" / "PaintBench" / "recolor"
+    out.mkdir(parents=True)
+    (out / "0000_output.svg").write_text(damaged)
+    evaluate(bench / "pb", tmp_path / "outputs", tmp_path / "res", jobs=1, progress=False,
+             explain=5)
+    row = next(r for r in map(json.loads, (tmp_path / "res" / "problem_stats.jsonl")
+                              .read_text().splitlines()) if r["task"] == "recolor")
+    wrong = {o["id"]: o["tag"] for o in row["explanation"]["objects"] if o["tag"] != "correct"}
+    assert wrong == {victim: "wrong_colour"}
