@@ -3,9 +3,13 @@
 Both read one JSON object per line with the instruction under ``prompt`` and the input
 image's path under ``image``; the other keys reach the reward as the sample's metadata:
 
-- flow_grpo (its image-prompt dataset): ``<root>/{train,test}_metadata.jsonl``, ``image``
-  relative to ``<root>``; the reward :func:`paintkit.rewards.pixel_miou` reads ``image``
-  and ``answer`` from the metadata line, relative to ``root=`` (the dataset folder);
+- flow_grpo: ``<root>/{train,test}_metadata.jsonl``, paths relative to ``<root>``, read by
+  both of its editing trainers: ``train_flux_kontext.py`` (its image-prompt dataset opens
+  ``image``, the input) and ``train_qwenimage_edit_plus.py`` (its dataset opens
+  ``ctrl_image``, the image to edit: the input; ``ref_image``, the image the instruction
+  refers to: the input again, as a PaintBench edit refers to no other image; ``sup_image``,
+  the supervision target: the answer). The reward :func:`paintkit.rewards.pixel_miou` reads
+  ``image`` and ``answer`` from the metadata line, relative to ``root=`` (the dataset folder);
 - Flow-Factory (``GeneralDataset``): ``<root>/{train,test}.jsonl``, ``image`` relative to
   ``<root>/images`` (the condition image). Flow-Factory's GRPO loop keeps only the sample's
   own fields (the prompt verbatim, the generated image, the resized condition images): the
@@ -90,6 +94,12 @@ class EditJsonlWriter(Writer):
 class FlowGrpoWriter(EditJsonlWriter):
     format = "flow-grpo"
     jsonl = "{split}_metadata.jsonl"
+
+    def line(self, problem: EncodedProblem, stem: str) -> dict:
+        line = super().line(problem, stem)
+        # train_qwenimage_edit_plus.py's keys: the image to edit, the image referred to, the target
+        line.update(ctrl_image=line["image"], ref_image=line["image"], sup_image=line["answer"])
+        return line
 
 
 class FlowFactoryWriter(EditJsonlWriter):
