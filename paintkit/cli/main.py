@@ -47,6 +47,7 @@ _INTERRUPTED = {
     "explain": "every explanation written so far is kept; run the same command again to resume",
     "run": "every output written so far is kept and recorded in the run's manifest; run the "
            "same command again to resume",
+    "serve": "stopped after answering the requests in flight",
 }
 
 

@@ -64,5 +64,4 @@ def run(args) -> int:
                            max_items=args.max_items,
                            max_mb=args.max_mb, max_pixels=args.max_pixels, token=args.token,
                            body_timeout_s=args.body_timeout, score_threads=args.score_threads)
-    serve(options, args.host, args.port, log_level=args.log_level)
-    return 0
+    return serve(options, args.host, args.port, log_level=args.log_level)

@@ -265,7 +265,10 @@ def create_app(options: ServeOptions | None = None, **settings) -> FastAPI:
         yield
         service.close()
 
+    # no /docs or /redoc: their pages load Swagger UI / ReDoc from a CDN, blank offline;
+    # the schema is GET /openapi.json, and GET / lists the routes
     app = FastAPI(title="paintkit reward service", version=__version__, lifespan=lifespan,
+                  docs_url=None, redoc_url=None,
                   description="The exact PaintBench reward (pixel mIoU) over HTTP: lossless "
                               "images in, JSON rewards out. See docs/serve.md.")
     app.state.reward_service = service
@@ -287,6 +290,16 @@ def create_app(options: ServeOptions | None = None, **settings) -> FastAPI:
     @app.exception_handler(Exception)
     async def failure(request, exc):
         return service.failure_response(exc)
+
+    @app.get("/", include_in_schema=False)
+    async def index():
+        """What this service is and where its routes are (no token needed)."""
+        routes = sorted({f"{method} {route.path}" for route in app.routes
+                         for method in getattr(route, "methods", ()) or ()
+                         if getattr(route, "include_in_schema", False) and method != "HEAD"})
+        return JSONResponse({"name": "paintkit reward service", "paintkit": __version__,
+                             "metric_version": METRIC_VERSION, "docs": "docs/serve.md",
+                             "schema": "/openapi.json", "routes": routes})
 
     @app.get("/health", response_model=protocol.Health,
              responses={503: {"model": protocol.Health, "description": "warming up"}})

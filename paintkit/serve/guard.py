@@ -30,8 +30,8 @@ import json
 from paintkit.metrics.version import METRIC_VERSION
 from paintkit.serve.body_turns import MIN_BYTES, BodyTurns
 
-#: Paths anyone may read without the token (health probes, the schema).
-OPEN_PATHS = ("/health", "/openapi.json", "/docs", "/docs/oauth2-redirect", "/redoc")
+#: Paths anyone may read without the token (the index, health probes, the schema).
+OPEN_PATHS = ("/", "/health", "/openapi.json")
 PICKLE_TYPES = ("application/python-pickle", "application/x-python-pickle",
                 "application/pickle", "application/x-pickle")
 

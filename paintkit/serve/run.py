@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import re
+import signal
 import sys
 
 import uvicorn
@@ -48,6 +49,13 @@ def build_server(options: ServeOptions, host: str = "127.0.0.1", port: int = 800
     ``log_config`` ``"uvicorn"`` is uvicorn's own logging setup, None leaves logging as the
     caller set it up."""
     class RewardServer(uvicorn.Server):
+        stopped_by: int | None = None  # the first SIGINT / SIGTERM that stopped it
+
+        def handle_exit(self, sig, frame):
+            if self.stopped_by is None:
+                self.stopped_by = sig
+            super().handle_exit(sig, frame)
+
         async def startup(self, sockets=None):
             await super().startup(sockets)
             if self.started and announce is not None:
@@ -65,12 +73,27 @@ def build_server(options: ServeOptions, host: str = "127.0.0.1", port: int = 800
     return RewardServer(config)
 
 
+#: What ``paintkit serve`` says when a signal stopped it.
+STOPPED = "stopped after answering the requests in flight"
+
+
 def serve(options: ServeOptions, host: str = "127.0.0.1", port: int = 8000, *,
-          log_level: str = "info") -> None:
-    """Serve until Ctrl-C / SIGTERM, printing the URL and the metric version first."""
+          log_level: str = "info") -> int:
+    """Serve until Ctrl-C / SIGTERM, printing the URL and the metric version first.
+
+    uvicorn re-raises the signal once it has shut down (the command then exits 130 / 143);
+    where the signal is ignored in this process (started in the background by a script
+    without job control, SIGINT is), nothing is raised: the same line is printed here and
+    the same status returned."""
     def announce(url):
         print(f"paintkit serve: {url} (metric version {METRIC_VERSION}, device "
               f"{options.torch_device()}, {'token required' if options.token else 'no token'})",
               file=sys.stderr, flush=True)
 
-    build_server(options, host, port, log_level=log_level, announce=announce).run()
+    server = build_server(options, host, port, log_level=log_level, announce=announce)
+    server.run()
+    if server.stopped_by is None:
+        return 0
+    what = "terminated (SIGTERM)" if server.stopped_by == signal.SIGTERM else "interrupted"
+    print(f"paintkit serve: {what}; {STOPPED}", file=sys.stderr, flush=True)
+    return 128 + int(server.stopped_by)
