@@ -53,7 +53,8 @@ def paired_table(rows: list[dict], benchmark: str) -> str:
                     f"<td class=\"verdict\">{h(verdict(r))}</td></tr>")
     n = mine[0]["n_shared"]
     return (f"<h3>{h(benchmark)}: is A better than B?</h3><p class=\"ci\">Benchmark score "
-            f"difference A − B in percentage points on the {n:,} problems every model has, "
+            f"difference A − B in percentage points on the {n:,} scored problems every model "
+            "has (preservation problems are not scored; the leaderboard counts them), "
             f"with its 95% paired-bootstrap CI ({mine[0]['n_boot']:,} resamples of the problems "
             "within each task, the same for both models); P(A better) = share of resamples "
             f"in which A scores higher; a difference below {TIE_PP} pp (the leaderboard's "

@@ -100,9 +100,12 @@ class GalleryCard:
 
 
 def card_failure_mode(mode: str, miou: float) -> str:
-    """The tag a card shows: ``none`` only on a solved problem; a failed output whose curves
-    fit no pattern is an ``unclassified failure``, never ``none``."""
-    return "unclassified_failure" if mode == "none" and not miou >= SOLVED else mode
+    """The tag a card shows: ``solved`` for a problem without a failure pattern and an mIoU
+    of at least :data:`SOLVED` (a perfect output is no failure mode "none"); a failed output
+    whose curves fit no pattern is an ``unclassified failure``."""
+    if mode != "none":
+        return mode
+    return "solved" if miou >= SOLVED else "unclassified_failure"
 
 
 def _tolerance_label(ts: list[int]) -> str:

@@ -24,6 +24,16 @@ MODEL_COLORS = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00"
 MODE_COLORS = {"structural_catastrophe": "#3b3b3b", "execution_omission": "#8c8c8c",
                "color_imprecision": "#e08a2c", "structural_imprecision": "#2171b5",
                "none": "#e6e6e6"}
+#: How a failure mode is named on the page: "none" is no failure pattern (a solved problem,
+#: or a failed one whose curves fit no pattern), never a mode of its own.
+MODE_LABELS = {"none": "solved or unclassified"}
+
+
+def mode_label(mode: str) -> str:
+    """``execution_omission`` -> ``execution omission``; ``none`` -> ``solved or unclassified``."""
+    return MODE_LABELS.get(mode, mode.replace("_", " "))
+
+
 #: Line styles and markers, so series that coincide stay visible (drawn in turn, offset).
 _MARKERS = ["o", "s", "^", "D", "v", "P", "X", "*"]
 
@@ -124,7 +134,7 @@ def condition_bars(aggregate: list[dict], benchmark: str, models: list[str]) -> 
         ax.bar(xs, ys, width, yerr=err, capsize=2, color=model_color(models, model),
                label=plot_text(model))
     ax.set_xticks([c + 0.4 - width / 2 for c in range(len(conds))],
-                  [plot_text(c.replace("_", " ")) for c in conds], rotation=90, fontsize=8)
+                  [plot_text(c) for c in conds], rotation=90, fontsize=8)
     ax.set(ylabel="mIoU (%)", ylim=(0, 102),
            title=plot_text(f"{benchmark}: mIoU per visual condition (95% CI)"))
     _legend_outside(ax)
@@ -206,7 +216,7 @@ def failure_mode_shares(diagnostics: list[dict], benchmark: str, models: list[st
     for k, mode in enumerate(FAILURE_MODES):
         share = [100 * totals[m][k] / max(1, sum(totals[m])) for m in present]
         ax.barh(labels, share, left=left, color=MODE_COLORS[mode], edgecolor="white",
-                linewidth=0.5, label=mode.replace("_", " "))
+                linewidth=0.5, label=mode_label(mode))
         left = [a + b for a, b in zip(left, share, strict=True)]
     ax.set(xlabel="share of problems (%)", xlim=(0, 100),
            title=plot_text(f"{benchmark}: failure modes per model"))

@@ -73,7 +73,7 @@ function renderBoards(){
     rows.sort((a,b)=>{const x=a.cells[st.col][0], y=b.cells[st.col][0];
       if(x===null&&y===null) return a.rank-b.rank; if(x===null) return 1; if(y===null) return -1;
       return st.dir*cmp(x,y)||a.rank-b.rank;});
-    let s = '<thead><tr><th>#</th>'+cols.map((c,k)=>'<th class="sortable'+(st.col===k?(st.dir<0?' sorted-desc':' sorted-asc'):'')+'" data-col="'+k+'">'+esc(c.name.replace(/_/g,' '))+'</th>').join('')+'</tr></thead><tbody>';
+    let s = '<thead><tr><th>#</th>'+cols.map((c,k)=>'<th class="sortable'+(st.col===k?(st.dir<0?' sorted-desc':' sorted-asc'):'')+'" data-col="'+k+'">'+esc(c.name)+'</th>').join('')+'</tr></thead><tbody>';
     rows.forEach(r=>{s += '<tr><td>'+r.rank+'.</td>'+r.cells.map((c,k)=>'<td'+(k===0?'':' class="val'+(c[2]?' warn':'')+'"')+'>'+c[1]+'</td>').join('')+'</tr>';});
     t.innerHTML = s+'</tbody>';
   }
