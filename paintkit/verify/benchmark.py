@@ -37,6 +37,8 @@ from paintkit.verify.release import (
     content_hash,
     hash_chunk,
     read_release,
+    release_ids,
+    release_places,
     tree_files,
 )
 from paintkit.verify.tree_manifest import (
@@ -137,9 +139,14 @@ def _ranges(stems: list[str]) -> str:
     return ", ".join(r[0] if len(r) == 1 else f"{r[0]}-{r[-1]}" for r in runs)
 
 
-def _hash_tree(bench_dir: Path, keys: list[str], jobs: int) -> dict[str, tuple]:
-    """``{key: (hashes or None, error or None)}`` of the problems ``keys`` of ``bench_dir``."""
-    work = [(str(bench_dir / key.split("/")[0]), key.split("/")[1]) for key in keys]
+def _hash_tree(bench_dir: Path, keys: list[str], jobs: int,
+               places: dict[str, str] | None = None) -> dict[str, tuple]:
+    """``{key: (hashes or None, error or None)}`` of the problems ``keys`` of ``bench_dir``;
+    ``places``: release key -> the copy's ``<task>/<NNN>`` holding it, where they differ."""
+    places = places or {}
+    work: list[tuple] = [(str(bench_dir / key.split("/")[0]), key.split("/")[1]) if key not in
+                         places else (str(bench_dir / key.split("/")[0]),
+                                      places[key].split("/")[1], key) for key in keys]
     found: dict[str, tuple] = {}
 
     def consume(rows) -> None:
@@ -155,10 +162,14 @@ def _hash_tree(bench_dir: Path, keys: list[str], jobs: int) -> dict[str, tuple]:
     return found
 
 
-def _tree_found(bench_dir: Path, expected: dict, jobs: int) -> dict[str, tuple]:
+def _tree_found(bench_dir: Path, expected: dict, jobs: int,
+                places: dict[str, str] | None = None) -> dict[str, tuple]:
     """``{key: (hashes or None, what is wrong or None)}`` of a benchmark folder's problems
-    (problems not in the release: ``(None, None)``, not hashed)."""
+    (problems not in the release: ``(None, None)``, not hashed); ``places``: a smaller
+    tree's problems under their release keys (:func:`~paintkit.verify.release.release_places`)."""
     files = tree_files(bench_dir)
+    if places:
+        files = {release: files[copy] for release, copy in places.items()}
     found: dict[str, tuple] = {key: (None, None) for key in files}
     for key in set(files) & set(expected):
         if len(files[key]) < len(PARTS):
@@ -171,16 +182,17 @@ def _tree_found(bench_dir: Path, expected: dict, jobs: int) -> dict[str, tuple]:
                 [*([f"{', '.join(missing)} missing"] if missing else []),
                  *([f"{', '.join(linked)}: a symbolic link (not followed)"] if linked else [])]))
     complete = [k for k in sorted(set(files) & set(expected)) if len(files[k]) == len(PARTS)]
-    for key, (hashes, error) in _hash_tree(bench_dir, complete, jobs).items():
+    for key, (hashes, error) in _hash_tree(bench_dir, complete, jobs, places).items():
         found[key] = (hashes, None if error is None else f"unreadable ({error})")
     return found
 
 
 def _compare(name: str, expected: dict, found: dict[str, tuple], reason: str,
-             edited: dict[str, list[str]], verdict: Verdict) -> int:
+             edited: dict[str, list[str]], verdict: Verdict, part: bool = False) -> int:
     """Compare one released benchmark's problems found in the copy with its list; returns
     how many problems whose files differ from the manifest still hold the release's
-    content."""
+    content. ``part``: the copy is a smaller tree of the release (matched by
+    ``problem_id``): the released problems it does not hold are not checked."""
     present_tasks = {key.split("/")[0] for key in found}
     lines: list[str] = []
     absent_tasks: dict[str, int] = {}
@@ -194,6 +206,8 @@ def _compare(name: str, expected: dict, found: dict[str, tuple], reason: str,
             lines.append(f"{problem}: not in the release ({why})")
             continue
         task = key.split("/")[0]
+        if key not in found and part:  # a part holds what it holds (the note says how much)
+            continue
         if task not in present_tasks:
             absent_tasks[task] = absent_tasks.get(task, 0) + 1
             continue
@@ -344,8 +358,17 @@ def verify_benchmark(root, *, jobs: int = 1, release: dict | None = None) -> Ver
             continue
         reason = _tree_reason(manifest, bench_dir.name, release)
         before = len(verdict.differs)
-        found = _tree_found(bench_dir, entry["problems"], jobs)
-        reencoded += _compare(bench_dir.name, entry["problems"], found, reason, edited, verdict)
+        places = release_places(tree_files(bench_dir), release_ids(bench_dir.name,
+                                                                     entry["suite"]))
+        if places:  # a smaller tree: its NNN are not the release's, its problem_ids are
+            verdict.notes.append(
+                f"{bench_dir.name}: a part of the release ({len(places):,} of its "
+                f"{len(entry['problems']):,} problems), each matched by its problem_id")
+            copy_of = {f"{bench_dir.name}/{c}": f"{bench_dir.name}/{r}" for r, c in places.items()}
+            edited = {copy_of.get(p, p): w for p, w in edited.items()}
+        found = _tree_found(bench_dir, entry["problems"], jobs, places)
+        reencoded += _compare(bench_dir.name, entry["problems"], found, reason, edited, verdict,
+                              part=bool(places))
         if len(verdict.differs) > before and not reason.startswith("made by this version"):
             verdict.notes.append(f"{bench_dir.name}: {reason}")
     if reencoded:

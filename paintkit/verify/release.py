@@ -42,7 +42,7 @@ from paintkit.layout.problem_files import (
 )
 
 __all__ = ["DIGITS", "PARTS", "RELEASE_FILE", "SUFFIX_PART", "content_hash", "problem_hashes",
-           "read_release", "release_document", "tree_files"]
+           "read_release", "release_document", "release_ids", "release_places", "tree_files"]
 
 #: Where the shipped list lives (package data).
 RELEASE_FILE = Path(__file__).with_name("release_hashes.json")
@@ -66,15 +66,20 @@ def content_hash(value) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:DIGITS]
 
 
-def problem_hashes(folder: Path, stem: str) -> str:
-    """``"<input> <answer> <metadata>"`` of problem ``stem`` in the task folder ``folder``.
+def problem_hashes(folder: Path, stem: str, idx: int | None = None) -> str:
+    """``"<input> <answer> <metadata>"`` of problem ``stem`` in the task folder ``folder``;
+    ``idx``: hash the metadata as problem ``idx`` of its folder (a smaller tree's problem
+    under the number the release gives it, matched by ``problem_id``).
 
     Raises:
         ImageDecodeError, LayoutError: a part that is missing or unreadable.
     """
+    meta = read_metadata_file(folder / metadata_name(stem))
+    if idx is not None and isinstance(meta, dict):
+        meta = {**meta, "idx": idx}
     return " ".join((content_hash(load_rgb(folder / input_name(stem))),
                      content_hash(load_rgb(folder / answer_name(stem))),
-                     content_hash(read_metadata_file(folder / metadata_name(stem)))))
+                     content_hash(meta)))
 
 
 def tree_files(bench_dir: Path) -> dict[str, dict[str, Path]]:
@@ -95,14 +100,16 @@ def tree_files(bench_dir: Path) -> dict[str, dict[str, Path]]:
     return found
 
 
-def hash_chunk(chunk: list[tuple[str, str]]) -> list[tuple[str, str | None, str | None]]:
-    """``(key, hashes or None, error or None)`` of each ``(task folder, stem)`` (a worker's
-    share of a tree)."""
+def hash_chunk(chunk: list[tuple]) -> list[tuple[str, str | None, str | None]]:
+    """``(key, hashes or None, error or None)`` of each ``(task folder, stem)`` or
+    ``(task folder, stem, release key)`` (a worker's share of a tree): keyed ``<task>/<stem>``
+    or by the release key given, whose number the metadata is hashed under."""
     out = []
-    for folder, stem in chunk:
-        key = f"{Path(folder).name}/{stem}"
+    for folder, stem, *release in chunk:
+        key = release[0] if release else f"{Path(folder).name}/{stem}"
+        idx = int(key.split("/")[1]) if release else None
         try:
-            out.append((key, problem_hashes(Path(folder), stem), None))
+            out.append((key, problem_hashes(Path(folder), stem, idx), None))
         except ValueError as exc:  # ImageDecodeError and LayoutError are ValueErrors
             out.append((key, None, str(exc)))
     return out
@@ -154,3 +161,34 @@ def read_release(path: Path = RELEASE_FILE) -> dict:
         raise ValueError(f"{path}: the release's hash list is unreadable ({exc}); reinstall "
                          "paintkit") from None
     return doc
+
+
+def release_places(files: dict[str, dict[str, Path]], release_ids: dict[str, str]
+                    ) -> dict[str, str]:
+    """``{release key: copy key}`` when every problem of a copy is a released one by its
+    ``problem_id`` (a ``--per-cell``, ``--tasks`` or ``--conditions`` tree numbers them
+    ``000``, ``001``, ...); {} when one is not, or no number differs."""
+    places = {}
+    for key, parts in files.items():
+        try:
+            meta = read_metadata_file(parts["metadata"])
+            released = release_ids[str(meta.get("problem_id"))]
+        except (KeyError, ValueError, AttributeError):
+            return {}
+        places[released] = key
+    if len(places) != len(files) or all(k == v for k, v in places.items()):
+        return {}
+    return places
+
+
+def release_ids(name: str, suite: dict) -> dict[str, str]:
+    """``{problem_id: "<task>/<NNN>"}`` of a released benchmark (from its suite, no files)."""
+    from paintkit.suites import Suite  # numba, skia: the suites
+    from paintkit.tinygrafix.suite import TinyGrafixSuite
+
+    cls = {"PaintBench": Suite, "TinyGrafixBench": TinyGrafixSuite}.get(name)
+    if cls is None:
+        return {}
+    made = cls.from_dict(suite)
+    return {spec.problem_id: f"{spec.folder}/{spec.stem}"
+            for spec in (made.spec(i) for i in range(len(made)))}
