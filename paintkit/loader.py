@@ -279,7 +279,7 @@ def load(path: str | os.PathLike[str], *, kind: str | None = None,
                          "folder of shards or an outputs tree)")
     guessed = _guess(root) if kind is None else kind
     if guessed == "shards":
-        return LoadedSet("shards", root, shard_set(root, tasks))
+        return LoadedSet("shards", root, shard_set(root, tasks, LoadedProblem))
     if guessed == "outputs":
         return load(root, kind="outputs", benchmarks=benchmarks, models=models)
     names = benchmarks if isinstance(benchmarks, list | tuple) else None

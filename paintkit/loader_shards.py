@@ -13,14 +13,15 @@ from __future__ import annotations
 import tarfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 from zlib import error as zlib_error
 
 from paintkit.io.jsonl import parse_json
 from paintkit.layout.errors import LayoutError
 
-if TYPE_CHECKING:
-    from paintkit.loader import LoadedProblem
+#: Makes one item: ``LoadedProblem(key, benchmark, task, idx, _read=..., shard=...)``
+#: (:class:`paintkit.loader.LoadedProblem`, handed in so this module needs no loader).
+Make = Callable[..., Any]
 
 __all__ = ["DuplicateKeyError", "shard_set"]
 
@@ -77,10 +78,8 @@ def _shard_error(shard: Path, exc: BaseException) -> LayoutError:
                        "('paintkit generate' with the same options regenerates a damaged shard)")
 
 
-def _webdataset(shards: list[Path]) -> list[LoadedProblem]:
+def _webdataset(shards: list[Path], make: Make) -> list[Any]:
     """Each shard's headers are read once; its metadata now, its images when asked for."""
-    from paintkit.loader import LoadedProblem
-
     items = []
     for shard in shards:
         try:
@@ -93,7 +92,7 @@ def _webdataset(shards: list[Path]) -> list[LoadedProblem]:
         members = {m.name: m for m in listed}
         for name, raw in metas:
             key, meta = name[:-len(".json")], _shard_meta(shard, f"member {name}", raw)
-            items.append(LoadedProblem(key, meta.get("benchmark"), meta.get("task"),
+            items.append(make(key, meta.get("benchmark"), meta.get("task"),
                                        meta.get("idx"), _read={
                 "input": _tar_slice(shard, members.get(f"{key}.input.png"), _png),
                 "answer": _tar_slice(shard, members.get(f"{key}.answer.png"), _png),
@@ -101,10 +100,8 @@ def _webdataset(shards: list[Path]) -> list[LoadedProblem]:
     return items
 
 
-def _parquet(shards: list[Path]) -> list[LoadedProblem]:
+def _parquet(shards: list[Path], make: Make) -> list[Any]:
     """Each shard's metadata column is read now; an image, from its row group when asked."""
-    from paintkit.loader import LoadedProblem
-
     try:
         import pyarrow as pa
         import pyarrow.parquet as pq
@@ -130,7 +127,7 @@ def _parquet(shards: list[Path]) -> list[LoadedProblem]:
                     raise _shard_error(shard, exc) from None
                 return group.column(column)[at[1]].as_py()
 
-            items.append(LoadedProblem(
+            items.append(make(
                 str(meta.get("problem_id", f"{shard.name}/{row}")), meta.get("benchmark"),
                 meta.get("task"), meta.get("idx"), _read={
                     "input": lambda cell=cell: _png(cell("input")["bytes"]),
@@ -139,13 +136,13 @@ def _parquet(shards: list[Path]) -> list[LoadedProblem]:
     return items
 
 
-def shard_set(root: Path, tasks: Sequence[str] | None) -> list[LoadedProblem]:
+def shard_set(root: Path, tasks: Sequence[str] | None, make: Make) -> list[Any]:
     """The problems of a folder of shards, each key once (:class:`DuplicateKeyError`), of
     ``tasks`` when given (``ValueError`` for a task none of them has)."""
     tars, parquets = sorted(root.glob("shard-*.tar")), sorted(root.glob("shard-*.parquet"))
     if not tars and not parquets:
         raise ValueError(f"{root}: no shard-*.tar or shard-*.parquet files")
-    items = _webdataset(tars) if tars else _parquet(parquets)
+    items = _webdataset(tars, make) if tars else _parquet(parquets, make)
     first: dict[str, str] = {}
     duplicates = []
     for item in items:

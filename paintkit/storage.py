@@ -27,7 +27,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
+from paintkit.errors import one_line
 from paintkit.io.atomic import write_bytes_atomic
+from paintkit.io.redact import redact_url_text
 
 _URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
 #: Object stores, where one upload is atomic (no temporary object, no copy).
@@ -108,9 +110,6 @@ class Target:
             fs_class = fsspec.get_filesystem_class(self.scheme)
             return fsspec.filesystem(self.scheme, **fs_class._get_kwargs_from_urls(self.url))
         except Exception as exc:  # any filesystem package's own error: one line
-            from paintkit.errors import one_line
-            from paintkit.io.redact import redact_url_text
-
             reason = one_line(exc) or type(exc).__name__
             raise ValueError(redact_url_text(f"--out {self.url}: cannot open {self.scheme}:// "
                                              f"({type(exc).__name__}: {reason})")) from None

@@ -22,6 +22,7 @@ import json
 from collections import Counter
 
 from paintkit._version import __version__
+from paintkit.suites import Suite
 
 __all__ = ["CARD_NAME", "card_bytes", "card_text", "generate_command"]
 
@@ -58,8 +59,6 @@ def generate_command(suite, layout: dict) -> str | None:
     """The ``paintkit generate`` command that writes ``suite`` in ``layout`` (``--out``
     left to the reader), or None for a suite the command line cannot describe exactly
     (combined, compositional, ...)."""
-    from paintkit.suites import Suite
-
     if type(suite) is not Suite:
         return None
     d = suite.to_dict()

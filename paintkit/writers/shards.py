@@ -19,6 +19,7 @@ from pathlib import Path
 
 from paintkit.suites import ProblemSuite
 from paintkit.writers.base import TempFile, Writer, write_error, write_files
+from paintkit.writers.dataset_card import CARD_NAME, card_bytes
 from paintkit.writers.record import EncodedProblem, FileRecord
 
 DEFAULT_SHARD_SIZE = 1000
@@ -117,8 +118,6 @@ class ShardWriter(Writer):
     def finish(self) -> list[FileRecord]:
         """The corpus's dataset card (``README.md``, :mod:`paintkit.writers.dataset_card`)
         for the formats that get one, once every shard is in place."""
-        from paintkit.writers.dataset_card import CARD_NAME, card_bytes
-
         shard_bytes = sum((self.root / self.shard_name(k)).stat().st_size
                           for k in range(self.shards))
         card = card_bytes(self, shard_bytes)
