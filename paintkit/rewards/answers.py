@@ -8,8 +8,22 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
+
+import numpy as np
+
+#: Bytes of an answer besides its results (an error line, the metric version), and of one
+#: item's result besides 12 bytes a character of its ``problem_id`` (JSON escapes, the id
+#: repeated in an error line): the most a client reads of an answer (:func:`answer_limit`).
+ANSWER_BASE_BYTES = 64 << 10
+ITEM_ANSWER_BYTES = 4 << 10
+
+
+def answer_limit(problem_ids: Sequence[str]) -> int:
+    """The most bytes an answer for ``problem_ids`` can take (with the per-tolerance IoUs
+    and an error line per item); a longer answer is refused unread beyond this bound."""
+    return ANSWER_BASE_BYTES + sum(ITEM_ANSWER_BYTES + 12 * len(pid) for pid in problem_ids)
 
 
 class RemoteRewardError(RuntimeError):
@@ -79,3 +93,22 @@ def check_figures(value: Any, where: str) -> list[float]:
     if not isinstance(value, list) or len(value) != FIGURES:
         raise RemoteRewardError(f"{where} is {_short(value)}: expected a list of {FIGURES} IoUs")
     return [check_reward(v, f"{where}[{t}]") for t, v in enumerate(value)]
+
+
+def batch_rewards(data: bytes, problem_ids: Sequence[str], tolerance_figures: bool,
+             where: str, redact: Callable[[str], str] = str
+             ) -> np.ndarray | tuple[np.ndarray, np.ndarray]:
+    """Rewards float32 ``(B,)`` (and IoUs ``(B, 11)``) from a batch answer's bytes, its
+    results matched to the items asked (:func:`batch_results`) and checked; an item the
+    service refused is ``ValueError`` (its reason through ``redact``)."""
+    results = batch_results(load_answer(data, where), problem_ids, where)
+    errors = [f"{r['problem_id']}: {r['error']}" for r in results if r.get("error") is not None]
+    if errors:
+        raise ValueError(redact(f"{len(errors)} of {len(results)} items not scored: "
+                                + "; ".join(errors[:5])))
+    rewards = np.array([check_reward(r.get("reward"), f"{where}: results[{k}].reward")
+                        for k, r in enumerate(results)], dtype=np.float32)
+    if tolerance_figures:
+        return rewards, np.array([check_figures(r.get("iou"), f"{where}: results[{k}].iou")
+                                  for k, r in enumerate(results)], dtype=np.float32)
+    return rewards

@@ -33,10 +33,12 @@ from paintkit.io.png_encode import encode_png
 from paintkit.io.redact import MASK, redact_url_text
 from paintkit.metrics.coerce import as_images, is_tensor, tensor_to_uint8_nhwc
 from paintkit.metrics.fit import DEFAULT_FIT, check_fit
+from paintkit.rewards.answers import ANSWER_BASE_BYTES as ANSWER_BASE_BYTES
+from paintkit.rewards.answers import ITEM_ANSWER_BYTES as ITEM_ANSWER_BYTES
 from paintkit.rewards.answers import (
     RemoteRewardError,
-    batch_results,
-    check_figures,
+    answer_limit,
+    batch_rewards,
     check_reward,
     load_answer,
     single_result,
@@ -64,19 +66,6 @@ RETRY_STATUSES = frozenset({408, 429, 500, 502, 503, 504})
 MAX_RETRY_AFTER = 30.0
 #: Seconds an attempt may take in all, unless told otherwise.
 DEFAULT_TIMEOUT = 120.0
-#: Bytes of an answer besides its results (an error line, the metric version), and of one
-#: item's result besides 12 bytes a character of its ``problem_id`` (JSON escapes, the id
-#: repeated in an error line): the most a client reads of an answer (:func:`answer_limit`).
-ANSWER_BASE_BYTES = 64 << 10
-ITEM_ANSWER_BYTES = 4 << 10
-
-
-def answer_limit(problem_ids: Sequence[str]) -> int:
-    """The most bytes an answer for ``problem_ids`` can take (with the per-tolerance IoUs
-    and an error line per item); a longer answer is refused unread beyond this bound."""
-    return ANSWER_BASE_BYTES + sum(ITEM_ANSWER_BYTES + 12 * len(pid) for pid in problem_ids)
-
-
 def to_hwc_uint8(image: ImageLike, where: str = "image") -> np.ndarray:
     """uint8 ``(H, W, 3)`` host pixels from a tensor (``(C, H, W)``, ``(1, C, H, W)``,
     ``(H, W, C)``; uint8 or float in [0, 1]), an array or a PIL image."""
@@ -126,24 +115,6 @@ def _detail(response: Response) -> str:
 
 
 _BEARER = re.compile(r"(?i)\b(bearer\s+)[^\s\"',;]+")
-
-
-def _results(response: Response, problem_ids: Sequence[str], tolerance_figures: bool,
-             where: str, redact: Callable[[str], str] = str
-             ) -> np.ndarray | tuple[np.ndarray, np.ndarray]:
-    """Rewards float32 ``(B,)`` (and IoUs ``(B, 11)``) from a batch response, its results
-    matched to the items asked (:func:`~paintkit.rewards.answers.batch_results`)."""
-    results = batch_results(load_answer(response.data, where), problem_ids, where)
-    errors = [f"{r['problem_id']}: {r['error']}" for r in results if r.get("error") is not None]
-    if errors:
-        raise ValueError(redact(f"{len(errors)} of {len(results)} items not scored: "
-                                + "; ".join(errors[:5])))
-    rewards = np.array([check_reward(r.get("reward"), f"{where}: results[{k}].reward")
-                        for k, r in enumerate(results)], dtype=np.float32)
-    if tolerance_figures:
-        return rewards, np.array([check_figures(r.get("iou"), f"{where}: results[{k}].iou")
-                                  for k, r in enumerate(results)], dtype=np.float32)
-    return rewards
 
 
 class _TooLarge(RemoteRewardError):
@@ -266,7 +237,7 @@ class RewardClient:
                 min(self._learned_body, size)
             return (self._send_batch(pieces[:half], ids[:half], head, first)
                     + self._send_batch(pieces[half:], ids[half:], head, first + half))
-        found = _results(response, ids, head["figures"], self._where, self._redact)
+        found = batch_rewards(response.data, ids, head["figures"], self._where, self._redact)
         return [found if isinstance(found, tuple) else (found, None)]
 
     def _one(self, image: ImageLike, problem_id: str, tolerance: int | None
