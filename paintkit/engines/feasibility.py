@@ -20,6 +20,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from paintkit.attempts import AttemptsExhausted, ImpossibleSlot, slot_seconds
+from paintkit.engines.warmup import COMPILING, kernels_cold
 from paintkit.errors import one_line
 from paintkit.io.progress import Progress
 from paintkit.suites.base import SuiteMethods
@@ -135,6 +136,8 @@ def check_cells(suite, engine, *, show: bool = True,
     if not cells:
         return []
     bar = Progress(len(cells), verb="checked cells", enabled=show, unit="cells")
+    if show and kernels_cold():  # the check is the first work of a first run
+        bar.note = COMPILING
     pending = {engine.call(cell_feasibility, suite, index, seconds): index
                for index in cells.values()}
     found: dict[int, Infeasible] = {}

@@ -156,3 +156,11 @@ def test_the_first_ctrl_c_stops_a_long_unit_at_once(tmp_path):
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
     assert time.monotonic() - start < 15.0
+
+
+def test_slot_seconds_must_be_a_number_of_seconds(tmp_path, capsys):
+    assert main(_generate(tmp_path / "x", "--conditions", "baseline", "--slot-seconds",
+                          "-1")) == 2
+    err = capsys.readouterr().err
+    assert "--slot-seconds must be a number of seconds >= 0, got -1.0" in err
+    assert not (tmp_path / "x").exists()
