@@ -11,6 +11,7 @@ import numpy as np
 from paintkit._version import __version__
 from paintkit.io.atomic import write_text_atomic
 from paintkit.layout.benchmark import read_metadata
+from paintkit.layout.code_outputs import output_file
 from paintkit.loader import load
 from paintkit.report import plots
 from paintkit.report.comparisons import comparisons_html
@@ -117,7 +118,7 @@ def gallery_html(data: ReportData, benchmarks_root, outputs_root, per_model: int
                     if problem is None:
                         continue
                     root = model_root(tab.model)
-                    out = problem.output_path(root, tab.model) if root else None
+                    out = output_file(problem.output_path(root, tab.model))[0] if root else None
                     card = gallery_card(problem, tab.model, out if out and out.exists() else None,
                                         tab.values[pos], FAILURE_MODES[codes[k]], thumb)
                     why = (explanations or {}).get((tab.model, bench, task, int(tab.idx[pos])))
