@@ -17,6 +17,7 @@ import numpy as np
 from paintkit.io.images import ImageDecodeError, load_rgb
 from paintkit.kernels.diff_image import diff_image_from_bins
 from paintkit.layout.benchmark import BenchmarkProblem, read_metadata
+from paintkit.layout.code_outputs import load_output_file
 from paintkit.metrics.score import tolerance_statistics
 from paintkit.metrics.targets import Targets
 from paintkit.report.text import h
@@ -135,8 +136,9 @@ def gallery_card(problem: BenchmarkProblem, model: str, output_path: Path | None
     output = None
     if output_path is not None:
         try:
-            output = load_rgb(output_path)
-        except ImageDecodeError:
+            output = (load_output_file(output_path, meta)[0]
+                      if output_path.suffix in (".svg", ".json") else load_rgb(output_path))
+        except (ImageDecodeError, ValueError, OSError):  # undrawable code: "no output"
             output = None
     if output is None:
         images.append(("output", None))

@@ -134,3 +134,16 @@ def test_the_explanation_names_the_svg_element_drawn_wrong(trees, tmp_path) -> N
                               .read_text().splitlines()) if r["task"] == "recolor")
     wrong = {o["id"]: o["tag"] for o in row["explanation"]["objects"] if o["tag"] != "correct"}
     assert wrong == {victim: "wrong_colour"}
+
+
+def test_the_gallery_shows_a_code_output(trees) -> None:  # noqa: ANN001
+    import numpy as np
+
+    from paintkit.layout.benchmark import discover_problems
+    from paintkit.report.gallery import gallery_card
+
+    bench, outputs = trees
+    problem = next(p for p in discover_problems(bench / "pb") if p.task == "translation")
+    path = outputs / "answer" / "PaintBench" / "translation" / "0000_output.svg"
+    card = gallery_card(problem, "answer", path, np.ones((12, 4)), "solved")
+    assert dict(card.images)["output"] is not None
