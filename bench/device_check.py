@@ -15,9 +15,7 @@ Sections, each recorded even when another fails (most important first):
    writes it; problems/s and the share of the copy-bandwidth floor;
 5. ``kernel``: the fused kernel's GPU time per grid width (CUDA events) with its counts
    checked, and where the host time of one ``reward`` call goes;
-6. ``launches``: ``reward`` as one launch against counts and rewards in two
-   (``bench/device_launches.py``);
-7. ``memory``: what a process holds on the device per path (tables, prepared targets).
+6. ``memory``: what a process holds on the device per path (tables, prepared targets).
 
 Sections 4-6 and the Markdown summary are in ``bench/device_figures.py``; the problems and
 helpers they share in ``bench/device_common.py``.
@@ -43,10 +41,9 @@ import numpy as np
 
 from bench.device_common import PROBLEMS_FILE, benchmark_problems, log, make_problems, synchronize
 from bench.device_figures import kernel_variants, markdown, memory, throughput
-from bench.device_launches import launches, markdown_rows
 
 #: Every section, in the order they run (``environment`` always runs).
-SECTIONS = ("environment", "exact", "sync", "throughput", "kernel", "launches", "memory")
+SECTIONS = ("environment", "exact", "sync", "throughput", "kernel", "memory")
 
 
 def section(results: dict, name: str, fn, *args) -> None:
@@ -73,7 +70,7 @@ def environment(device) -> dict:
         env["numba_cuda"] = version("numba-cuda")
     except Exception:
         env["numba_cuda"] = None
-    from paintkit.metrics.histograms import fused_cuda_available
+    from paintkit.metrics.counts import fused_cuda_available
 
     env["fused_kernel"] = fused_cuda_available()
     if device.type == "cuda":
@@ -117,9 +114,9 @@ def damaged_outputs(answer, inp, rng):
 def exact(device, dry: bool) -> dict:
     import torch
 
-    from paintkit.kernels.tolerance_counts import tolerance_histograms_numba
-    from paintkit.kernels.tolerance_counts_cuda import tolerance_histograms_cuda
-    from paintkit.kernels.tolerance_counts_torch import tolerance_histograms_torch
+    from paintkit.kernels.counting.cie76_cuda import tolerance_histograms_cuda
+    from paintkit.kernels.counting.cie76_numba import tolerance_histograms_numba
+    from paintkit.kernels.counting.cie76_torch import tolerance_histograms_torch
     from paintkit.metrics import prepare_targets, reward
 
     rng = np.random.default_rng(0)
@@ -258,7 +255,6 @@ def main(argv=None) -> int:
                  "sync": (sync_check, device, args.dry_run),
                  "throughput": (throughput, device, args.dry_run, copy_gbps),
                  "kernel": (kernel_variants, device, args.dry_run),
-                 "launches": (launches, device, args.dry_run),
                  "memory": (memory, device)}
     for name in SECTIONS[1:]:
         if name in chosen:
@@ -266,7 +262,7 @@ def main(argv=None) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "device_check.json").write_text(json.dumps(results, indent=1, default=str))
     (args.out / "device_check.md").write_text(
-        "\n".join([markdown(results), *markdown_rows(results.get("launches", {}))]) + "\n")
+        markdown(results) + "\n")
     log(f"wrote {args.out / 'device_check.json'} and device_check.md")
     failed = [k for k, v in results.items() if isinstance(v, dict) and "error" in v]
     return 1 if failed else 0

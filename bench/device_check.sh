@@ -7,7 +7,7 @@
 #
 #     bash bench/device_check.sh            # on the GPU machine
 #     bash bench/device_check.sh --dry-run  # here, on the CPU: checks this script (< 1 min)
-#     DEVICE_CHECK_SECTIONS=launches DEVICE_CHECK_TESTS=0 bash bench/device_check.sh  # one section
+#     DEVICE_CHECK_SECTIONS=kernel DEVICE_CHECK_TESTS=0 bash bench/device_check.sh  # one section
 set -uo pipefail
 cd "$(dirname "$0")/.."
 REPO=$PWD
@@ -28,7 +28,7 @@ if [ "$DRY" = 0 ]; then
     export PYTHONPATH=/tmp/site
     # numba-cuda 0.30.4 (the machine's) registers np.row_stack, which NumPy 2.5 removed: give
     # it the alias back for this run only (paintkit itself falls back to its torch kernel when
-    # Numba's CUDA target cannot compile, see paintkit.kernels.tolerance_counts_cuda)
+    # Numba's CUDA target cannot compile, see paintkit.kernels.counting.cie76_cuda)
     python3 -c "import numpy as n, sys; sys.exit(hasattr(n, 'row_stack'))" && \
         printf 'import numpy\nnumpy.row_stack = numpy.vstack\n' > /tmp/site/sitecustomize.py
     log "installing paintkit from the working tree"
@@ -46,7 +46,7 @@ cp -r tests bench pyproject.toml "$RUN"/
 cd "$RUN" || exit 1
 status=0
 log "bench.device_check"
-SECTIONS=()  # DEVICE_CHECK_SECTIONS=launches,memory: those sections alone
+SECTIONS=()  # DEVICE_CHECK_SECTIONS=kernel,memory: those sections alone
 [ -n "${DEVICE_CHECK_SECTIONS:-}" ] && SECTIONS=(--sections "$DEVICE_CHECK_SECTIONS")
 if [ "$DRY" = 1 ]; then
     $PY -m bench.device_check --out "$OUT" --dry-run "${SECTIONS[@]}" || status=1

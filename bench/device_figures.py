@@ -119,7 +119,7 @@ def _kernel_side(device, side: int, answers, inputs, batch: int = 64):
     import torch
     from numba import cuda
 
-    from paintkit.kernels import tolerance_counts_cuda as kernel
+    from paintkit.kernels.counting import cie76_cuda as kernel
     from paintkit.metrics import prepare_targets, reward
 
     a = torch.stack([torch.from_numpy(tile_to(answers[k % 8], side)) for k in range(batch)])
@@ -138,7 +138,6 @@ def _kernel_side(device, side: int, answers, inputs, batch: int = 64):
                      "gpu_ms": round(ms, 3), "problems_per_s": round(batch / ms * 1e3),
                      "equal_counts": same})
         log(f"  {side}² x{per_thread} pixels a thread: {ms:.3f} ms, equal {same}")
-    report_variants = _candidate_kernels(device, side, out, a, i, reference, batch)
     targets = prepare_targets(a, i, device=device)
     nchw = out.permute(0, 3, 1, 2)
     reward(nchw, targets)
@@ -161,7 +160,7 @@ def _kernel_side(device, side: int, answers, inputs, batch: int = 64):
         host[name] = round((time.perf_counter() - t) / 20 * 1e3, 3)
         torch.cuda.synchronize()
     log(f"  {side}² host ms per call: {host}")
-    return rows + report_variants, host
+    return rows, host
 
 
 def _gpu_ms(call, repeats: int = 10) -> float:
@@ -177,32 +176,6 @@ def _gpu_ms(call, repeats: int = 10) -> float:
     return start.elapsed_time(stop) / repeats
 
 
-def _candidate_kernels(device, side, out, a, i, reference, batch) -> list:
-    """GPU time and counts of each candidate of ``bench/cuda_count_variants.py``."""
-    import torch
-
-    from bench.cuda_count_variants import VARIANTS, launcher
-    from paintkit.kernels.tolerance_counts_cuda import interleaved_lab_table
-
-    table = interleaved_lab_table(device)
-    rows = []
-    for name, knobs in VARIANTS:
-        row = {"side": side, "pixels_per_thread": 16, "variant": name}
-        try:
-            call, hist = launcher(knobs, out, a, i, table)
-            call()
-            row["equal_counts"] = bool(torch.equal(hist.view(-1, 3, 12), reference))
-            ms = _gpu_ms(call)
-            row.update(gpu_ms=round(ms, 3), problems_per_s=round(batch / ms * 1e3))
-            log(f"  {side}² candidate {name}: {ms:.3f} ms, equal {row['equal_counts']}")
-        except Exception as exc:  # one candidate failing to compile must not hide the others
-            row.update(error=f"{type(exc).__name__}: {str(exc)[:300]}", gpu_ms=None,
-                       problems_per_s=0, equal_counts=False)
-            log(f"  {side}² candidate {name}: {row['error']}")
-        rows.append(row)
-    return rows
-
-
 def _enter_device(cuda) -> None:
     with cuda.gpus[0]:
         pass
@@ -213,8 +186,8 @@ def memory(device) -> dict:
 
     if device.type != "cuda":
         return {"skipped": "no CUDA device (dry run)"}
-    from paintkit.kernels.lab_table import lab_table
-    from paintkit.kernels.tolerance_counts_cuda import interleaved_lab_table
+    from paintkit.kernels.color.lab_table import lab_table
+    from paintkit.kernels.counting.cie76_cuda import interleaved_lab_table
 
     return {"interleaved_table_mib": interleaved_lab_table(device).numel() * 4 / 2**20,
             "planar_table_mib": lab_table(device).numel() * 4 / 2**20,

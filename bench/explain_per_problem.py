@@ -33,7 +33,7 @@ import numpy as np
 import torch
 
 from paintkit.explainer import explain, prepare_scenes
-from paintkit.kernels.delta_e_counts import tolerance_histograms_delta_e
+from paintkit.kernels.counting.formulas import tolerance_histograms_delta_e
 from paintkit.metrics import score, tolerance_statistics
 from paintkit.metrics.similarity import psnr, ssim
 from paintkit.sources import generate

@@ -95,7 +95,7 @@ def main(argv=None) -> None:
     args = parser.parse_args(argv)
 
     from paintkit.io.images import load_rgb
-    from paintkit.kernels.lab_canonical import canonical_lab_table
+    from paintkit.kernels.color.lab_canonical import canonical_lab_table
     from paintkit.layout.benchmark import discover_problems
 
     started = time.perf_counter()

@@ -26,7 +26,8 @@ import numpy as np
 import torch
 
 import paintkit
-from paintkit.kernels import lab_table, tolerance_counts_torch
+from paintkit.kernels.color import lab_table
+from paintkit.kernels.counting import cie76_torch as tolerance_counts_torch
 from paintkit.metrics import prepare_targets, reward, soft_reward
 from paintkit.rewards import PixelIoURewardModel, pixel_miou, pixel_miou_reward
 
@@ -136,11 +137,11 @@ def main(argv=None):
             print(f"  {name}: {held}; per call: {'nothing' if not log else ''}")
             for line in lines:
                 print(f"      {line}")
-    tables = sum(t.numel() * t.element_size() for t in lab_table._TABLES.values())
+    tables = sum(t.numel() * t.element_size() for t in lab_table.held_tables().values())
     buckets = sum(t.numel() * t.element_size() for pair in
-                  tolerance_counts_torch._BUCKETS_ON.values() for t in pair)
+                  tolerance_counts_torch.held_bucket_tables().values() for t in pair)
     print(f"\nper-device tables: L*a*b* table {tables / 2**20:.1f} MiB on "
-          f"{len(lab_table._TABLES)} device(s); ΔE² bucket tables {buckets} B")
+          f"{len(lab_table.held_tables())} device(s); ΔE² bucket tables {buckets} B")
     print(f"(numpy {np.__version__}, torch {torch.__version__})")
 
 

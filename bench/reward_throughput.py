@@ -1,7 +1,7 @@
 """Rewards/s with prepared targets: ``reward(outputs, targets)`` at 512² and 1024², B = 16..256.
 
     python -m bench.reward_throughput [--sizes 512,1024] [--batches 16,64,256]
-        [--backends numba,torch,torch-compiled,numba-before,torch-before]
+        [--backends numba,torch]
         [--kinds noisy,flat] [--repeats 3]
         [--torch-threads N]
 
@@ -12,10 +12,7 @@ the answer with +-3 per channel (every pixel a new colour: no shortcut applies),
 outputs are palette images (most pixels equal the answer or input). On CPU both the Numba
 and the torch backends run; on CUDA (when present) the torch backend on the GPU as well,
 in the same run (one backend after the other, OpenMP threads waiting passively).
-``torch-compiled`` is the torch backend with ``PAINTKIT_TORCH_COMPILE=1`` (the per-pixel
-loop compiled by ``torch.compile``, CPU only; the compile happens in the untimed warm-up).
-``numba-before`` and ``torch-before`` run the counting kernels as they were before issue 28's
-second round (``bench/score_reference*.py``), for a side-by-side in the same run. Rates
+Rates
 are problems/s, best of ``--repeats``; the machine may be shared, so
 read the ratios, not only the figures. Batches above 64 at 1024² are synthesised by
 repeating 16 distinct problems (a reward does not care). Each rate is also given as a
@@ -35,16 +32,10 @@ import time
 # machine a pool spinning while the other computes made torch 10x slower in this script.
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
-import contextlib
-
 import numpy as np
 import torch
 
-from bench.score_reference import previous_torch_counting
-from bench.score_reference_numba import tolerance_histograms_numba_before
 from paintkit.eval.synthetic import model_output, synthetic_problem
-from paintkit.kernels.tolerance_counts_compiled import COMPILE_ENV
-from paintkit.metrics import histograms as metric_histograms
 from paintkit.metrics import prepare_targets, reward
 
 DISTINCT = 16
@@ -78,23 +69,6 @@ def rate(fn, n: int, repeats: int, device) -> float:
     return n / best
 
 
-@contextlib.contextmanager
-def previous_kernels(backend: str):
-    """Inside: the counting kernel of ``backend`` as it was before (``*-before``), else as is."""
-    if backend == "torch-before":
-        with previous_torch_counting():
-            yield
-    elif backend == "numba-before":
-        saved = metric_histograms.tolerance_histograms_numba
-        metric_histograms.tolerance_histograms_numba = tolerance_histograms_numba_before
-        try:
-            yield
-        finally:
-            metric_histograms.tolerance_histograms_numba = saved
-    else:
-        yield
-
-
 #: Bytes a reward must at least read per pixel: the float32 output (3 x 4) plus the
 #: answer and the input (uint8 RGB each). The memory-bandwidth floor of a backend is
 #: ``bandwidth / (FLOOR_BYTES_PER_PIXEL * H * W)`` problems/s.
@@ -125,7 +99,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--sizes", default="512,1024")
     parser.add_argument("--batches", default="16,64,256")
-    parser.add_argument("--backends", default="numba,torch,torch-compiled")
+    parser.add_argument("--backends", default="numba,torch")
     parser.add_argument("--kinds", default="noisy,flat")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--torch-threads", type=int, default=None)
@@ -147,11 +121,9 @@ def main() -> None:
             a, i = (torch.from_numpy(x).to(device) for x in (ans, inp))
             targets = prepare_targets(a, i, device=device if backend != "numba" else None)
             outputs = torch.from_numpy(out).to(device).permute(0, 3, 1, 2).float() / 255
-            os.environ[COMPILE_ENV] = "1" if backend == "torch-compiled" else "0"
-            with previous_kernels(backend):
-                rates[device_name, backend, kind, size, batch] = rate(
-                    lambda o=outputs, t=targets, b=backend: reward(o, t, backend=b[:5]),
-                    batch, args.repeats, device)
+            rates[device_name, backend, kind, size, batch] = rate(
+                lambda o=outputs, t=targets, b=backend: reward(o, t, backend=b),
+                batch, args.repeats, device)
     bandwidths = {name: copy_bandwidth(torch.device(name)) for name in {d for d, _ in runs}}
     print("memory floor: reading the float32 output, the answer and the input once "
           f"({FLOOR_BYTES_PER_PIXEL} bytes/pixel) at the device's copy bandwidth: " + ", ".join(

@@ -141,8 +141,8 @@ def print_rows(rows) -> None:
 def _numba_stages():
     from numba import njit
 
-    from paintkit.kernels import tolerance_counts as tc
-    from paintkit.kernels.lab import lab_planes, linear_row
+    from paintkit.kernels.color.lab import lab_planes, linear_row
+    from paintkit.kernels.counting import cie76_numba as tc
 
     @njit(cache=False)
     def lab_only(img, lut, lin, lab):
@@ -154,13 +154,13 @@ def _numba_stages():
     def bins_only(lab_a, lab_b, bins, height):
         n = 0
         for _ in range(height):
-            n += tc._delta_e_bins(lab_a, lab_b, bins)
+            n += tc.delta_e_bins_row(lab_a, lab_b, bins)
         return n
 
     @njit(cache=False)
     def count_only(ans, inp, bins, local):
         for y in range(ans.shape[0]):
-            tc._count_row(ans[y], inp[y], bins, bins, local)
+            tc.count_row(ans[y], inp[y], bins, bins, local)
 
     @njit(cache=False)
     def read_only(a, b, c):
@@ -174,21 +174,15 @@ def _numba_stages():
 
 def score_path(args) -> None:
     from bench.metrics_side_by_side import make_batch
-    from paintkit.kernels.lab import LINEAR_LUT
+    from paintkit.kernels.color.lab import LINEAR_LUT
     from paintkit.metrics import prepare_targets, tolerance_statistics
 
     out, ans, inp = make_batch(args.kind, args.batch, args.size)
     ref = prepare_targets(ans, inp)
     n = args.batch
     whole = best_ms(lambda: tolerance_statistics(out, ref, backend="numba"), args.repeats) / n
-    from bench.score_reference_numba import tolerance_histograms_numba_before
-    from paintkit.kernels.tolerance_counts import tolerance_histograms_numba
-    kernel_ms = {}
-    for _ in range(2):  # alternating, best of both rounds
-        for name, fn in (("before", tolerance_histograms_numba_before),
-                         ("now", tolerance_histograms_numba)):
-            ms = best_ms(lambda f=fn: f(out, ans, inp), args.repeats) / n
-            kernel_ms[name] = min(kernel_ms.get(name, ms), ms)
+    from paintkit.kernels.counting.cie76_numba import tolerance_histograms_numba
+    kernel = best_ms(lambda: tolerance_histograms_numba(out, ans, inp), args.repeats) / n
     lab_only, bins_only, count_only, read_only = _numba_stages()
     h, w = args.size, args.size
     lin, lab_a, lab_b = (np.empty((3, w), np.float32) for _ in range(3))
@@ -216,11 +210,8 @@ def score_path(args) -> None:
         shown = f"{floor:9.2f} {ms / floor:7.1f}x" if floor else f"{'-':>9} {'-':>8}"
         print(f"{name:28s} {ms:8.2f} {shown}  {what}")
     parts = lab + 2 * delta + count
-    print(f"{'counting kernel, before':28s} {kernel_ms['before']:8.2f} {mem:9.2f} "
-          f"{kernel_ms['before'] / mem:7.1f}x  (A/I Lab converted in full on every new row)")
-    print(f"{'counting kernel, now':28s} {kernel_ms['now']:8.2f} {mem:9.2f} "
-          f"{kernel_ms['now'] / mem:7.1f}x  (A/I Lab updated where the row changed): "
-          f"{kernel_ms['before'] / kernel_ms['now']:.2f}x")
+    print(f"{'counting kernel':28s} {kernel:8.2f} {mem:9.2f} "
+          f"{kernel / mem:7.1f}x  (A/I Lab updated where the row changed)")
     print(f"{'whole kernel, per problem':28s} {whole:8.2f} {mem:9.2f} {whole / mem:7.1f}x  "
           f"(stages sum to {parts:.2f}; rest: row checks, A/I Lab, guard band) -> "
           f"{1000 / whole:.0f} problems/s per core, {2000 / whole:.0f}/s on 2 at 100 %")

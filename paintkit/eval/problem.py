@@ -19,13 +19,11 @@ from paintkit.explainer import explain, prepare_scenes, segment_maps
 from paintkit.io.atomic import write_text_atomic
 from paintkit.io.images import ImageDecodeError, load_rgb, write_png
 from paintkit.kernels.diff_image import diff_image_from_bins
-from paintkit.kernels.normalize import normalize_output_numba
-from paintkit.kernels.tolerance_counts import counts_from_histograms
 from paintkit.layout.benchmark import BenchmarkProblem, read_images, read_metadata
 from paintkit.layout.results import diff_image_path, segments_path
 from paintkit.layout.rows import ResultRow
 from paintkit.metrics.coerce import MissingImage
-from paintkit.metrics.histograms import numpy_histograms
+from paintkit.metrics.counts import count_problem
 from paintkit.metrics.result import scores_from_counts
 from paintkit.metrics.similarity import finite_or_none, similarity
 from paintkit.metrics.version import METRIC_VERSION
@@ -208,16 +206,10 @@ def score_output(output, answer: np.ndarray, inp: np.ndarray, return_bins: bool 
     if not isinstance(output, MissingImage) and output.size == 0:
         output = MissingImage(f"empty image (shape {output.shape})")
     missing = isinstance(output, MissingImage)
-    o = answer if missing else np.ascontiguousarray(normalize_output_numba(output, answer_size))
-    result = numpy_histograms(delta_e)(o[None], answer[None], inp[None],
-                                       return_bins=return_bins and not missing)
-    hist, bins = result if return_bins and not missing else (result, None)
-    counts = counts_from_histograms(hist)
-    if missing:  # docs/metric-definition.md §8: every count 0, the regions' sizes kept
-        for key in ("edit_correct", "preservation_correct", "changed"):
-            counts[key] = np.zeros_like(counts[key])
+    counts, bins = count_problem(None if missing else output, answer, inp, delta_e=delta_e,
+                                 return_bins=return_bins)
     score = scores_from_counts(
         counts, [not missing],
         [None if missing else (int(output.shape[1]), int(output.shape[0]))], [answer_size],
         [output.error if missing else None], delta_e)[0]
-    return score, (None if bins is None else bins[0])
+    return score, bins

@@ -22,7 +22,7 @@ from paintkit.explainer.problem import (
 )
 from paintkit.io.atomic import write_text_atomic
 from paintkit.io.images import ImageDecodeError, load_rgb
-from paintkit.kernels.delta_e import check_delta_e
+from paintkit.kernels.color.delta_e import check_delta_e
 from paintkit.layout.benchmark import read_metadata
 from paintkit.layout.results import EXPLANATIONS_NAME
 from paintkit.loader import load

@@ -30,15 +30,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from paintkit.kernels.components import connected_components
-from paintkit.kernels.delta_e_numba import (
+from paintkit.kernels.color.delta_e_numba import (
     SERIAL_PIXELS,
     count_within_delta_e_rgb,
     delta_e_rgb_numba,
     within_colour_lab,
     within_delta_e_rgb,
 )
-from paintkit.kernels.lab_canonical import canonical_lab
+from paintkit.kernels.color.lab_canonical import canonical_lab
+from paintkit.kernels.components import connected_components
 
 __all__ = ["CORRECT_SHARE", "MISPLACED_SHARE", "MISSING_SHARE", "UNIFORM_SHARE", "ObjectTagger"]
 

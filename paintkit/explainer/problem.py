@@ -33,11 +33,10 @@ from paintkit.explainer.footprints import (
 )
 from paintkit.explainer.objects import ObjectTagger
 from paintkit.explainer.segments import MAX_SEGMENTS, error_segments
-from paintkit.kernels.delta_e import check_delta_e
-from paintkit.kernels.delta_e_counts import tolerance_histograms_delta_e
+from paintkit.kernels.color.delta_e import check_delta_e
 from paintkit.kernels.edit_region import changed_mask_numba
 from paintkit.kernels.normalize import normalize_output_numba
-from paintkit.kernels.tolerance_counts import tolerance_histograms_numba
+from paintkit.metrics.counts import count_problem
 from paintkit.metrics.tolerance import check_tolerance
 
 if TYPE_CHECKING:
@@ -92,10 +91,9 @@ def _checked_scenes(metadata: Mapping, inputs: np.ndarray, answer: np.ndarray
 
 
 def _bins(output: np.ndarray, answer: np.ndarray, inputs: np.ndarray, delta_e: str) -> np.ndarray:
-    batch = (output[None], answer[None], inputs[None])
-    if delta_e == "cie76":
-        return tolerance_histograms_numba(*batch, return_bins=True)[1][0]
-    return tolerance_histograms_delta_e(*batch, delta_e, return_bins=True)[1][0]
+    bins = count_problem(output, answer, inputs, delta_e=delta_e, return_bins=True)[1]
+    assert bins is not None  # an output was given
+    return bins
 
 
 @dataclass

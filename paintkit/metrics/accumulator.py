@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, TypeAlias
 
-from paintkit.kernels.delta_e import check_delta_e
+from paintkit.kernels.color.delta_e import check_delta_e
 from paintkit.metrics.figures import mean_over_tolerances, tolerance_figures
 from paintkit.metrics.score import tolerance_statistics
 from paintkit.metrics.statistics import TOLERANCES, ToleranceStatistics

@@ -25,7 +25,6 @@ import numpy as np
 
 from paintkit.io.images import ImageDecodeError, load_rgb, rgb_from_array
 from paintkit.kernels.pixels import float_to_uint8
-from paintkit.kernels.tolerance_counts_compiled import compiled, run_compiled
 from paintkit.metrics.device import same_device
 
 if TYPE_CHECKING:
@@ -145,14 +144,10 @@ def _float_to_uint8(tensor: torch.Tensor, name: str, numba: bool = True) -> torc
             inverse = sorted(range(tensor.ndim), key=order.__getitem__)
             return torch.from_numpy(out).permute(*inverse)
 
-    fast = compiled(scale_to_uint8, tensor.device) if tensor.numel() else None
-    done = None if fast is None else run_compiled(fast, tensor)  # PAINTKIT_TORCH_COMPILE=1
     order = sorted(range(tensor.ndim), key=lambda d: -tensor.stride(d))  # type: ignore[operator]
     dense = tensor.permute(*order)
     step = _TORCH_STEP.get(tensor.device.type)
-    if done is not None:
-        out, low, high = done
-    elif step is not None and tensor.numel() > step and dense.is_contiguous():
+    if step is not None and tensor.numel() > step and dense.is_contiguous():
         out, low, high = _float_to_uint8_in_steps(dense.view(-1), step)
         out = out.view(dense.shape).permute(*sorted(range(tensor.ndim), key=order.__getitem__))
     else:  # round(x * 255), half to even; in place on one temporary
@@ -178,15 +173,6 @@ def float_to_uint8_unchecked(tensor: torch.Tensor) -> tuple[torch.Tensor, torch.
     invalid = ~((flat >= 0) & (flat <= 1)).all(dim=1)
     scaled = torch.mul(tensor, 255).round_()
     return scaled.nan_to_num_(0.0).clamp_(0, 255).to(torch.uint8), invalid
-
-
-def scale_to_uint8(tensor: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-    """``round(x * 255)`` (half to even) as uint8, and the minimum and maximum of ``x``:
-    the float -> uint8 pass as one function, for ``torch.compile``."""
-    import torch  # heavy: loaded on first use
-
-    low, high = torch.aminmax(tensor)
-    return torch.round(tensor * 255).to(torch.uint8), low, high
 
 
 #: Elements per step of the torch float -> uint8 pass by device type: on CPU the temporary

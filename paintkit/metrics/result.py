@@ -89,7 +89,7 @@ def scores_from_counts(counts: dict[str, Any], has_output: Any,
 
     ``counts``: ``edit_pixels``, ``preservation_pixels`` ``(B,)`` and ``edit_correct``,
     ``preservation_correct``, ``changed`` ``(B, 11)`` (as
-    :func:`~paintkit.kernels.tolerance_counts.counts_from_histograms` gives them); a missing
+    :func:`~paintkit.metrics.counts.counts_from_histograms` gives them); a missing
     output's counts must already be 0. ``has_output``: bool ``(B,)``; sizes ``(W, H)``.
     """
     c = {k: np.asarray(v) for k, v in counts.items()}

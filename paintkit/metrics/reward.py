@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from paintkit.arguments import check_int
-from paintkit.kernels.delta_e import check_delta_e
+from paintkit.kernels.color.delta_e import check_delta_e
 from paintkit.metrics import tolerance as tolerance_check
 from paintkit.metrics.coerce import is_tensor
 from paintkit.metrics.fit import DEFAULT_FIT, check_fit, fit_outputs

@@ -11,10 +11,10 @@ import numpy as np
 
 from paintkit.arguments import check_int
 from paintkit.kernels import numba_lock
-from paintkit.kernels.delta_e import check_delta_e
+from paintkit.kernels.color.delta_e import check_delta_e
 from paintkit.kernels.normalize import normalize_output_numba
 from paintkit.metrics.coerce import MissingImage, as_images, float_range_error, is_tensor
-from paintkit.metrics.histograms import fused_cuda_available, numpy_histograms
+from paintkit.metrics.counts import fused_cuda_available, numpy_histograms
 from paintkit.metrics.result import ProblemScore, problem_scores
 from paintkit.metrics.score_torch import fused_cuda_batch, fused_cuda_rewards, torch_statistics
 from paintkit.metrics.statistics import ToleranceStatistics

@@ -3,7 +3,7 @@
 Nothing crosses between host and device inside a batch: problems are grouped by canvas size
 (a :class:`~paintkit.metrics.targets.TargetGroup` each, prepared once), the outputs of a
 group are normalised and stacked on the device, each group runs as one sub-batch of
-:func:`~paintkit.kernels.tolerance_counts_torch.tolerance_histograms_torch`, and its rows
+:func:`~paintkit.kernels.counting.cie76_torch.tolerance_histograms_torch`, and its rows
 are scattered back to their input positions with ``index_copy_``.
 """
 
@@ -13,15 +13,13 @@ from typing import TYPE_CHECKING, Any
 
 from paintkit.kernels.normalize import normalize_output_torch
 from paintkit.metrics.coerce import MissingImage, output_on_device, tensor_nhwc
-from paintkit.metrics.histograms import torch_histograms
+from paintkit.metrics.counts import NUM_BINS, cuda_histograms, cuda_rewards, torch_histograms
 
 if TYPE_CHECKING:
     import torch
 
     from paintkit.metrics.targets import TargetGroup, Targets
     from paintkit.types import DeviceLike
-
-NUM_BINS = 12
 
 
 def _outputs_of(outs: Any, positions: list[int], samples: int, g: int, size: tuple[int, int],
@@ -78,12 +76,10 @@ def fused_cuda_batch(outputs: torch.Tensor, reference: Targets, samples: int
     Floats are converted inside the kernel, so nothing is read back to the host: the range
     check's result stays on the device in ``outside``.
     """
-    from paintkit.kernels.tolerance_counts_cuda import tolerance_histograms_cuda  # numba.cuda
-
     arrays = fused_cuda_arrays(outputs, reference, samples)
     if arrays is None:
         return None
-    hist, outside = tolerance_histograms_cuda(*arrays, samples=samples)
+    hist, outside = cuda_histograms(*arrays, samples=samples)
     return hist, outside, arrays[0].dtype.is_floating_point
 
 
@@ -92,12 +88,10 @@ def fused_cuda_rewards(outputs: torch.Tensor, reference: Targets, samples: int,
     """float32 ``(N,)`` rewards of a CUDA batch tensor, counted and computed in one launch
     of the fused Numba CUDA kernel (NaN for float outputs outside [0, 1]); or None when the
     batch needs the general path (:func:`fused_cuda_arrays`)."""
-    from paintkit.kernels.tolerance_counts_cuda import rewards_cuda  # numba.cuda
-
     arrays = fused_cuda_arrays(outputs, reference, samples)
     if arrays is None:
         return None
-    return rewards_cuda(*arrays, samples=samples, tolerance=tolerance)
+    return cuda_rewards(*arrays, samples=samples, tolerance=tolerance)
 
 
 def torch_statistics(outs: Any, reference: Targets, device: DeviceLike, samples: int,
@@ -107,7 +101,7 @@ def torch_statistics(outs: Any, reference: Targets, device: DeviceLike, samples:
 
     ``hist``: int64 ``(N, 3, 12)`` on ``device``; ``has_output``: bool ``(N,)`` on ``device``;
     ``bins``: with ``return_bins`` a list of uint8 ``(H, W)`` tensors (None when missing).
-    ``delta_e``: the formula (:func:`~paintkit.metrics.histograms.torch_histograms` picks
+    ``delta_e``: the formula (:func:`~paintkit.metrics.counts.torch_histograms` picks
     the kernel); ``fused``: CIE76 counts on CUDA by the fused Numba CUDA kernel.
     """
     import torch  # heavy: loaded on first use

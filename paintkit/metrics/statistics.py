@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from paintkit.kernels.tolerance_counts import counts_from_histograms
+from paintkit.metrics.counts import counts_from_histograms
 from paintkit.metrics.figures import MEDIAN_TOLERANCE, tolerance_figures
 
 if TYPE_CHECKING:
@@ -59,7 +59,7 @@ class ToleranceStatistics:
     @classmethod
     def from_histograms(cls, hist: torch.Tensor, has_output: torch.Tensor
                         ) -> ToleranceStatistics:
-        """From ``(B, 3, 12)`` int64 histograms (see ``paintkit.kernels.tolerance_counts``)."""
+        """From ``(B, 3, 12)`` int64 histograms (see :mod:`paintkit.metrics.counts`)."""
 
         counts = counts_from_histograms(hist)
         keep = has_output.view(-1, 1).to(counts["edit_correct"].dtype)

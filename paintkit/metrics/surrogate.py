@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from paintkit.kernels.lab import LAB_EPSILON, LAB_KAPPA, LAB_OFFSET, SRGB_TO_XYZ, WHITE_D65
+from paintkit.kernels.color.lab import LAB_EPSILON, LAB_KAPPA, LAB_OFFSET, SRGB_TO_XYZ, WHITE_D65
 from paintkit.metrics.fit import DEFAULT_FIT
 from paintkit.metrics.statistics import TOLERANCES
 from paintkit.metrics.targets import prepare_targets

@@ -16,8 +16,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from paintkit.kernels.tolerance_counts_torch import changed_mask_torch, srgb_to_lab_exact
+from paintkit.kernels.color.lab_table import srgb_to_lab_exact
 from paintkit.metrics.coerce import as_images, tensor_of
+from paintkit.metrics.counts import edit_mask_torch, fused_cuda_available
 from paintkit.metrics.device import canonical_device
 
 if TYPE_CHECKING:
@@ -104,9 +105,7 @@ def _fused_counts_on(device: torch.device) -> bool:
     """Whether CIE76 counts on ``device`` run in the fused CUDA kernel (uint8 pixels only)."""
     if device.type != "cuda":
         return False
-    from paintkit.metrics.histograms import fused_cuda_available  # numba.cuda, on first ask
-
-    return fused_cuda_available()
+    return fused_cuda_available()  # numba.cuda, imported on first ask
 
 
 def _on(image: Any, device: torch.device) -> torch.Tensor:
@@ -124,7 +123,7 @@ class TargetGroup:
         size: ``(W, H)``.
         answers, inputs: uint8 ``(G, H, W, 3)``.
         lab_answers, lab_inputs: float32 ``(G, H, W, 3)`` reference L*a*b* (exact: looked
-            up in :func:`~paintkit.kernels.lab_table.lab_table`), computed on first use: the
+            up in :func:`~paintkit.kernels.color.lab_table.lab_table`), computed on first use: the
             fused CUDA kernel reads the uint8 pixels and never asks for them.
         edit: bool ``(G, H, W)``, the edit region (also on first use).
     """
@@ -162,7 +161,7 @@ class TargetGroup:
 
     @property
     def edit(self) -> torch.Tensor:
-        return self._get("edit", lambda: changed_mask_torch(self.answers, self.inputs))
+        return self._get("edit", lambda: edit_mask_torch(self.answers, self.inputs))
 
     def derive(self) -> None:
         """Compute the Lab and edit mask now (the torch kernel's inputs)."""

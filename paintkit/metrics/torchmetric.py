@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 import torch  # heavy: loaded on first use
 from torchmetrics import Metric
 
-from paintkit.kernels.delta_e import check_delta_e
+from paintkit.kernels.color.delta_e import check_delta_e
 from paintkit.metrics.accumulator import (
     STATE_NAMES,
     batch_sums,

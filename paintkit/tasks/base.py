@@ -22,8 +22,8 @@ from paintkit.conditions import CONDITIONS, Condition, get_condition
 from paintkit.edits.minimum import MIN_EDIT_FRACTION, MIN_EDIT_PIXELS, geometric_min_edit
 from paintkit.errors import RejectedSeed
 from paintkit.kernels.edit_region import changed_mask_numba
-from paintkit.kernels.identity_counts import identity_counts
-from paintkit.kernels.tolerance_counts import NUM_TOLERANCES
+from paintkit.metrics.counts import count_problem
+from paintkit.metrics.figures import tolerance_figures
 from paintkit.scene import Scene
 from paintkit.seeds import python_rng
 
@@ -83,17 +83,12 @@ class Problem:
     (``instruction``, ``task``, ``mode``, ``visual_condition``, ``category``, ``seed``, ``W``,
     ``H``, ``bg_colors``) plus the input scene, the target element ids and every parameter
     the answer depends on.
-
-    ``problem_id`` names the problem wherever it is (docs/file-layout.md, "Three names for one
-    problem"): set by :func:`paintkit.generate` and the suites (whose ``NNN.json`` also holds
-    it as ``metadata["problem_id"]``); None for a problem built by hand.
     """
 
     input: np.ndarray
     answer: np.ndarray
     instruction: str
     metadata: dict[str, Any]
-    problem_id: str | None = None
 
     @property
     def edit_mask(self) -> np.ndarray:
@@ -104,7 +99,7 @@ class Problem:
         """One line: the problem id (or task, mode, condition, seed), the canvas size and the
         start of the instruction; never the pixels or the whole metadata."""
         meta = self.metadata if isinstance(self.metadata, Mapping) else {}
-        name = self.problem_id or meta.get("problem_id") or "/".join(
+        name = meta.get("problem_id") or "/".join(
             str(meta[k]) for k in ("task", "mode", "visual_condition", "seed") if k in meta)
         shape = getattr(self.input, "shape", None)
         size = f"{shape[1]}x{shape[0]}" if shape is not None and len(shape) >= 2 else "?"
@@ -198,8 +193,11 @@ def identity_check(input_pixels: np.ndarray, answer_pixels: np.ndarray) -> tuple
 
     With the output equal to the input, every preservation pixel is correct (ΔE = 0), so
     ``IoU_t`` is the share of edit pixels whose input colour is already within ``t`` of the
-    answer's. One pass over the two images (:func:`~paintkit.kernels.identity_counts.identity_counts`,
-    the metric's canonical ΔE once per distinct colour pair), on the calling thread.
+    answer's. The metric's own update and compute steps: the counter's identity option
+    (:func:`~paintkit.metrics.counts.count_problem`, one pass over the two images, the
+    canonical ΔE once per distinct colour pair, on the calling thread), then
+    :func:`~paintkit.metrics.figures.tolerance_figures`. The mean over the 11 IoUs is
+    NumPy's, as the rule has always been decided (the benchmark's bytes depend on it).
 
     Args:
         input_pixels, answer_pixels: uint8 ``(H, W, 3)`` of one shape.
@@ -208,11 +206,12 @@ def identity_check(input_pixels: np.ndarray, answer_pixels: np.ndarray) -> tuple
         ``(edit_pixels, miou)``: the number of pixels where the images differ, and the mIoU
         in [0, 1] (0.0 when the two images are identical: nothing to score).
     """
-    edit_pixels, hist = identity_counts(input_pixels, answer_pixels)
+    counts, _ = count_problem(None, answer_pixels, input_pixels, identity=True)
+    edit_pixels = int(counts["edit_pixels"][0])
     if edit_pixels == 0:
         return 0, 0.0
-    edit_correct = np.cumsum(hist)[:NUM_TOLERANCES]
-    return edit_pixels, float(np.mean(edit_correct / edit_pixels))
+    figures = tolerance_figures(**counts, has_output=np.ones(1, bool))
+    return edit_pixels, float(np.mean(figures["iou"][0]))
 
 
 def identity_miou(input_pixels: np.ndarray, answer_pixels: np.ndarray) -> float:

@@ -25,9 +25,9 @@ def _definitions() -> dict[str, list[str]]:
 
 
 @pytest.mark.parametrize(("name", "home"), [
-    ("delta_e_torch", "kernels/delta_e.py"),
+    ("delta_e_torch", "kernels/color/delta_e.py"),
     ("check_tolerance", "paintkit/metrics/tolerance.py"),
-    ("check_delta_e", "kernels/delta_e.py"),
+    ("check_delta_e", "kernels/color/delta_e.py"),
     ("Targets", "paintkit/metrics/targets.py"),
     ("prepare_targets", "paintkit/metrics/targets.py"),
     ("balanced_subset", "paintkit/subsets.py"),

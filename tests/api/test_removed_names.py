@@ -35,7 +35,7 @@ def test_removed_modules_do_not_import(module):
     ("paintkit.stats.table", "RESULTS_NAME", None),
     ("paintkit.eval.turns", "TURNS_NAME", None),
     ("paintkit.run.records", "LOCK_NAME", None),
-    ("paintkit.kernels.delta_e", "check_formula", "check_delta_e"),
+    ("paintkit.kernels.color.delta_e", "check_formula", "check_delta_e"),
     ("paintkit.kernels.normalize", "_pillow_nearest_sources", "pillow_nearest_sources"),
 ])
 def test_removed_attributes_are_gone_and_their_replacements_stay(module, old, new):
@@ -49,7 +49,7 @@ def test_removed_attributes_are_gone_and_their_replacements_stay(module, old, ne
 @pytest.mark.parametrize(("function", "dtype"), [("delta_e_numba", np.float64),
                                                   ("delta_e_rgb_numba", np.uint8)])
 def test_the_formula_keyword_is_delta_e(function, dtype):
-    from paintkit.kernels import delta_e_numba
+    from paintkit.kernels.color import delta_e_numba
 
     f = getattr(delta_e_numba, function)
     a, b = np.zeros((2, 3), dtype), np.ones((2, 3), dtype)

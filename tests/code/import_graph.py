@@ -1,9 +1,12 @@
 """paintkit's import graph read from the source with ``ast`` (nothing is imported).
 
-Every module of ``paintkit/``, ``kernels/`` (``paintkit.kernels``) and ``renderers/``
-(``paintkit.renderers``) is parsed; each ``import`` of a paintkit module becomes an edge
-``importer -> imported`` with where it sits (module level or inside a function), whether it
-only runs for type checkers (``if TYPE_CHECKING:``) and the comments on its lines.
+Every module of ``paintkit/``, ``kernels/`` (``paintkit.kernels``), ``renderers/``
+(``paintkit.renderers``) and the speed scripts of ``bench/`` (``bench.<name>``, under the same
+rules) is parsed; each ``import`` statement of a paintkit module, wherever it sits in the
+module (module level, inside a function at any depth, under ``if TYPE_CHECKING:``), becomes
+an edge ``importer -> imported`` with where it sits, whether it only runs for type checkers
+and the comments on its lines. Cycles are counted over every edge: an import that only a
+type checker or a later call runs still ties the two modules together.
 
 A *part* is what the package-level graph has as nodes: a subpackage of paintkit
 (``paintkit.metrics``, ``paintkit.kernels``), a top-level module (``paintkit.scene``) or
@@ -21,7 +24,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 ROOTS = {"paintkit": REPO / "paintkit", "paintkit.kernels": REPO / "kernels",
-         "paintkit.renderers": REPO / "renderers"}
+         "paintkit.renderers": REPO / "renderers", "bench": REPO / "bench"}
 
 # Optional or slow-to-import dependencies a function-local import may guard; its comment
 # names one of them (``# torch``, ``# matplotlib: only for --plot``).
@@ -47,7 +50,7 @@ class Edge:
 
 
 def module_files() -> dict[str, Path]:
-    """``{dotted module name: file}`` of every module of the three source roots."""
+    """``{dotted module name: file}`` of every module of the source roots and ``bench/``."""
     files = {}
     for prefix, root in ROOTS.items():
         for path in sorted(root.rglob("*.py")):
@@ -240,20 +243,27 @@ def cycles(graph: dict[str, set[str]]) -> list[frozenset[str]]:
 
 
 def runtime_edges(graph: Graph) -> list[Edge]:
-    """The imports that run (module level or inside a function), not ``TYPE_CHECKING`` ones."""
+    """The imports that run (module level or inside a function), not ``TYPE_CHECKING`` ones:
+    what a flow can follow at run time (tests/code/flow_walk.py)."""
     return [e for e in graph.edges if not e.typing_only and e.source != e.target]
+
+
+def import_edges(graph: Graph) -> list[Edge]:
+    """Every import statement between two modules: module level, inside functions and
+    under ``TYPE_CHECKING`` (what the cycle checks count)."""
+    return [e for e in graph.edges if e.source != e.target]
 
 
 def file_graph(graph: Graph) -> dict[str, set[str]]:
     out: dict[str, set[str]] = {m: set() for m in graph.files}
-    for e in runtime_edges(graph):
+    for e in import_edges(graph):
         out[e.source].add(e.target)
     return out
 
 
 def package_graph(graph: Graph) -> dict[str, set[str]]:
     out: dict[str, set[str]] = {}
-    for e in runtime_edges(graph):
+    for e in import_edges(graph):
         a, b = part_of(e.source), part_of(e.target)
         out.setdefault(a, set())
         if a != b:
@@ -261,11 +271,22 @@ def package_graph(graph: Graph) -> dict[str, set[str]]:
     return out
 
 
+def facade_imports(graph: Graph) -> set[tuple[str, int]]:
+    """(importer, line) of each module of the package that imports the package facade
+    (``paintkit/__init__.py``: ``from paintkit import __version__``, ``import paintkit``);
+    the facade imports its modules, so each such import is a cycle through it. ``bench/``
+    scripts are users of the package and may."""
+    return {(e.source, e.line) for e in graph.edges
+            if e.target == "paintkit" and e.source != "paintkit" and e.source.startswith("paintkit.")}
+
+
 def unexplained_local_imports(graph: Graph) -> set[tuple[str, str]]:
     """(importer, imported) of each import of a paintkit module inside a function whose
-    comment names no heavy dependency it guards."""
+    comment names no heavy dependency it guards (in the package: a ``bench/`` script's
+    imports cost no user's import time)."""
     return {(e.source, e.target) for e in graph.edges
-            if e.local and not e.typing_only and not HEAVY_RE.search(e.comment)}
+            if e.local and not e.typing_only and not HEAVY_RE.search(e.comment)
+            and e.source.startswith("paintkit")}
 
 
 def private_imports(graph: Graph) -> set[tuple[str, str]]:

@@ -58,7 +58,7 @@ def _twin_violations(names) -> set[str]:
 
 def test_kernel_twins_carry_the_engine_in_both_names():
     names: dict[str, str] = {}
-    for info in pkgutil.iter_modules(paintkit.kernels.__path__, "paintkit.kernels."):
+    for info in pkgutil.walk_packages(paintkit.kernels.__path__, "paintkit.kernels."):
         names |= _public_kernels(importlib.import_module(info.name))
     assert {"flood_fill_numba", "flood_fill_torch", "delta_e_numba", "color_mask"} <= set(names)
     bad = _twin_violations(names) - PENDING_TWIN_NAMES

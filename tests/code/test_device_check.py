@@ -2,7 +2,7 @@
 
 A GPU is lent to this project rarely and for minutes: the script must work the first time.
 The dry run exercises every section (environment, exact counts, synchronisation check,
-throughput with the kornia baseline, kernel tuning, launches, memory) at toy sizes and writes both
+throughput with the kornia baseline, kernel tuning, memory) at toy sizes and writes both
 summaries.
 """
 
@@ -38,13 +38,13 @@ def test_device_check_runs_the_sections_asked_for_and_refuses_unknown_ones(tmp_p
     """``DEVICE_CHECK_SECTIONS`` (``--sections``) runs those sections alone, plus the
     environment: what a short second call on a GPU machine uses."""
     env = dict(os.environ, OUT=str(tmp_path), PYTHON=sys.executable,
-               DEVICE_CHECK_SECTIONS="launches,memory")
+               DEVICE_CHECK_SECTIONS="kernel,memory")
     run = subprocess.run(["bash", "bench/device_check.sh", "--dry-run"], cwd=ROOT, env=env,
                          capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
     results = json.loads((tmp_path / "device_check.json").read_text())
-    assert set(results["seconds"]) == {"environment", "launches", "memory"}
-    assert results["launches"] == {"skipped": "no CUDA device (dry run)"}
+    assert set(results["seconds"]) == {"environment", "kernel", "memory"}
+    assert results["kernel"] == {"skipped": "no CUDA device (dry run)"}
     from bench.device_check import main
 
     with pytest.raises(SystemExit) as refused:

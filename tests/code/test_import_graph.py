@@ -2,11 +2,14 @@
 renderers/ read with ``ast`` (tests/code/import_graph.py) has
 
 (a) no cycle between parts (paintkit's subpackages, its top-level modules, the package),
-(b) no cycle between files,
+(b) no cycle between files, counting every import statement: module level, inside functions
+    and under ``if TYPE_CHECKING:`` (a cycle hidden behind either is still a cycle),
 (c) no import of a paintkit module inside a function unless a comment on its lines (or the
     comment lines heading its run of imports) names the optional or slow-to-import heavy
     dependency it keeps out of ``import`` time (``# torch``, ``# numba: ...``),
-(d) no private name (``_x``, or a ``_private`` module) taken from another part.
+(d) no private name (``_x``, or a ``_private`` module) taken from another part (the
+    ``bench/`` scripts included: they time the public kernels),
+(e) no module of the package importing the package facade (``paintkit/__init__.py``).
 
 The ALLOWED_* tables below are empty: every violation fails. An exception, if one is ever
 needed, goes into its table with the reason; ``python -m tests.code.test_import_graph`` prints
@@ -15,12 +18,15 @@ every finding.
 
 from __future__ import annotations
 
+import ast
+
 import pytest
 
 from tests.code.import_graph import (
     Edge,
     Graph,
     cycles,
+    facade_imports,
     file_graph,
     package_graph,
     private_imports,
@@ -42,7 +48,20 @@ ALLOWED_FILE_CYCLES: dict[tuple[str, ...], str] = {}
 ALLOWED_LOCAL_IMPORTS: dict[tuple[str, str], str] = {}
 
 # (d) (importer, ``module.name``) of private names taken from another part.
-ALLOWED_PRIVATE_IMPORTS: dict[tuple[str, str], str] = {}
+ALLOWED_PRIVATE_IMPORTS: dict[tuple[str, str], str] = {
+    # bench/ scripts that time the stages inside a module of another area; each entry goes
+    # when that module gives the stage a public name (the kernels' did: count_row,
+    # delta_e_bins_row, held_tables, held_bucket_tables)
+    ("bench.float_to_uint8", "paintkit.metrics.coerce._float_to_uint8"): "metrics/coerce",
+    ("bench.floors", "paintkit.io.png_encode._IEND"): "io/png_encode",
+    ("bench.floors", "paintkit.io.png_encode._SIGNATURE"): "io/png_encode",
+    ("bench.floors", "paintkit.io.png_encode._chunk"): "io/png_encode",
+    ("bench.floors", "paintkit.io.png_encode._scanlines"): "io/png_encode",
+    ("bench.stage_breakdown", "paintkit.io.png_encode._scanlines"): "io/png_encode",
+    ("bench.stage_breakdown", "paintkit.data.transfer._WORKER"): "data/transfer",
+    ("bench.stage_breakdown", "paintkit.data.transfer._WorkerSide"): "data/transfer",
+    ("bench.stream_throughput", "paintkit.data.transfer._NAME_BY_KEY"): "data/transfer",
+}
 
 
 @pytest.fixture(scope="module")
@@ -73,7 +92,10 @@ def _report(kind: str, stale, allowed: dict) -> None:
 
 def test_the_graph_sees_the_whole_code(graph):
     assert {"paintkit", "paintkit.scene", "paintkit.kernels.stripes",
-            "paintkit.renderers.skia_scene", "paintkit.metrics.score"} <= set(graph.files)
+            "paintkit.renderers.skia_scene", "paintkit.metrics.score",
+            "bench.reward_throughput"} <= set(graph.files)
+    # every import statement, wherever it sits: TYPE_CHECKING and function-level ones too
+    assert any(e.typing_only for e in graph.edges) and any(e.local for e in graph.edges)
     assert len(graph.edges) > 300
     # relative imports resolve: kernels use ``from . import x`` forms
     assert any(e.source == "paintkit.kernels.stripes" and e.target == "paintkit.kernels._stripes_numba"
@@ -103,6 +125,37 @@ def test_function_local_imports_say_what_they_guard(graph):
                      f"# matplotlib, ...): {new}")
 
 
+def test_no_module_imports_the_package_facade(graph):
+    found = sorted(facade_imports(graph))
+    assert not found, ("import the version from paintkit._version and other names from the "
+                       f"module that defines them, not from the package facade: {found}")
+
+
+def test_only_the_update_step_imports_the_counting_kernels(graph):
+    """docs/code-layout.md, "The scoring core": the kernel is picked in one module."""
+    importers = {e.source for e in graph.edges if e.target.startswith("paintkit.kernels.counting")
+                 and not e.source.startswith(("paintkit.kernels.", "bench."))}
+    assert importers == {"paintkit.metrics.counts"}
+
+
+def test_the_bins_are_defined_once():
+    """``NUM_BINS``, ``NUM_TOLERANCES`` and the histogram rows: ``kernels/counting/bins.py``."""
+    from tests.code.import_graph import module_files
+
+    names = {"NUM_BINS", "NUM_TOLERANCES", "HIST_EDIT", "HIST_PRESERVATION", "HIST_CHANGED",
+             "BIN_THRESHOLDS", "GUARD_BAND"}
+    homes = {}
+    for module, path in module_files().items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            targets = node.targets if isinstance(node, ast.Assign) else \
+                [node.target] if isinstance(node, ast.AnnAssign) else []
+            for target in targets:
+                for leaf in target.elts if isinstance(target, ast.Tuple) else [target]:
+                    if isinstance(leaf, ast.Name) and leaf.id.lstrip("_") in names:
+                        homes.setdefault(leaf.id.lstrip("_"), set()).add(module)
+    assert homes == {name: {"paintkit.kernels.counting.bins"} for name in names}
+
+
 def test_no_private_name_crosses_parts(graph):
     found = {(s, t) for s, t in private_imports(graph) if t not in PUBLIC_PRIVATE_MODULES}
     _report("private imports", sorted(set(ALLOWED_PRIVATE_IMPORTS) - found), ALLOWED_PRIVATE_IMPORTS)
@@ -128,7 +181,7 @@ def test_the_file_layout_reaches_into_no_benchmark(graph):
 def test_the_checks_catch_each_kind_of_violation():
     """The rules on a made-up graph: each violation found, and only those."""
     files = {m: None for m in ("paintkit.a.x", "paintkit.a.y", "paintkit.b.z", "paintkit.c",
-                               "paintkit.d._inner")}
+                               "paintkit.d._inner", "paintkit", "paintkit.e")}
     edges = [
         Edge("paintkit.a.x", "paintkit.a.y", 1, False, False, ""),
         Edge("paintkit.a.y", "paintkit.a.x", 9, True, False, "# torch"),  # file cycle, commented
@@ -137,10 +190,15 @@ def test_the_checks_catch_each_kind_of_violation():
         Edge("paintkit.c", "paintkit.b.z", 3, False, True, ""),  # TYPE_CHECKING only
         Edge("paintkit.b.z", "paintkit.c", 4, False, False, ""),
         Edge("paintkit.c", "paintkit.d._inner", 6, False, False, ""),
+        Edge("paintkit.e", "paintkit", 8, False, False, "", ("__version__",)),  # the facade
     ]
     g = Graph(files, edges, [("paintkit.c", "paintkit.b.z", "_attr", 7)])
-    assert cycles(package_graph(g)) == [frozenset({"paintkit.a", "paintkit.b"})]
-    assert cycles(file_graph(g)) == [frozenset({"paintkit.a.x", "paintkit.a.y", "paintkit.b.z"})]
+    # the TYPE_CHECKING edge c -> b.z and the function-level b.z -> a.x close cycles too
+    assert sorted(map(sorted, cycles(package_graph(g)))) == [
+        ["paintkit.a", "paintkit.b", "paintkit.c"]]
+    assert sorted(map(sorted, cycles(file_graph(g)))) == [
+        ["paintkit.a.x", "paintkit.a.y", "paintkit.b.z", "paintkit.c"]]
+    assert facade_imports(g) == {("paintkit.e", 8)}
     assert unexplained_local_imports(g) == {("paintkit.b.z", "paintkit.a.x")}
     assert private_imports(g) == {("paintkit.b.z", "paintkit.a.x._hidden"),
                                   ("paintkit.c", "paintkit.d._inner"),

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from paintkit.explainer import explain
-from paintkit.kernels.delta_e_numba import delta_e_rgb_numba
+from paintkit.kernels.color.delta_e_numba import delta_e_rgb_numba
 from paintkit.renderers import render
 from paintkit.scene import Background, BBox, Canvas, Scene, Shape
 

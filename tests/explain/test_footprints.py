@@ -10,11 +10,11 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-import paintkit.kernels.delta_e_numba as delta_e_numba
+import paintkit.kernels.color.delta_e_numba as delta_e_numba
 from paintkit.explainer import explain
 from paintkit.explainer.footprints import checked_footprints, footprints, same_coverage
-from paintkit.kernels.delta_e_numba import within_colour_lab, within_delta_e_rgb
-from paintkit.kernels.lab import srgb_to_lab_numba
+from paintkit.kernels.color.delta_e_numba import within_colour_lab, within_delta_e_rgb
+from paintkit.kernels.color.lab import srgb_to_lab_numba
 from paintkit.renderers import render
 from paintkit.scene import Background, BBox, Canvas, Line, Scene, Shape, Stripes, Stroke
 

@@ -1,4 +1,4 @@
-"""``kernels/cuda_launch.launch``: the compiled overload after the first call, the dispatcher
+"""``kernels/counting/cuda_launch.launch``: the compiled overload after the first call, the dispatcher
 again if an overload's launch fails (another Numba release), and the same arguments either
 way. A stand-in kernel records what was called: no GPU needed."""
 
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from paintkit.kernels import cuda_launch
+from paintkit.kernels.counting import cuda_launch
 
 
 class Overload:

@@ -7,8 +7,8 @@ import pytest
 import torch
 from skimage.color import deltaE_cie76, deltaE_ciede94, deltaE_ciede2000
 
-from paintkit.kernels.delta_e import DELTA_E_FORMULAS, delta_e_rgb_torch, delta_e_torch
-from paintkit.kernels.delta_e_numba import delta_e_numba, delta_e_rgb_numba
+from paintkit.kernels.color.delta_e import DELTA_E_FORMULAS, delta_e_rgb_torch, delta_e_torch
+from paintkit.kernels.color.delta_e_numba import delta_e_numba, delta_e_rgb_numba
 from tests.support.sharma_pairs import SHARMA_PAIRS
 
 SKIMAGE = {
@@ -155,15 +155,15 @@ def test_bad_inputs_name_what_was_expected():
 def test_docstring_examples_run():
     import doctest
 
-    import paintkit.kernels.delta_e as torch_module
-    import paintkit.kernels.delta_e_numba as numba_module
+    import paintkit.kernels.color.delta_e as torch_module
+    import paintkit.kernels.color.delta_e_numba as numba_module
 
     for module in (torch_module, numba_module):
         assert doctest.testmod(module, raise_on_error=False).failed == 0
 
 
 def test_rgb_parallel_path_equals_the_serial_path():
-    from paintkit.kernels.delta_e_numba import SERIAL_PIXELS
+    from paintkit.kernels.color.delta_e_numba import SERIAL_PIXELS
 
     rng = np.random.default_rng(8)
     a = rng.integers(0, 256, (SERIAL_PIXELS + 5, 3), dtype=np.uint8)
@@ -176,7 +176,7 @@ def test_rgb_parallel_path_equals_the_serial_path():
 def test_within_and_count_within_decide_like_delta_e(formula):
     """The tolerance tests (explain's hot path) against ΔE itself, on runs of one colour
     pair (the kernels remember the last pair), exact matches and colours near the limit."""
-    from paintkit.kernels.delta_e_numba import (
+    from paintkit.kernels.color.delta_e_numba import (
         SERIAL_PIXELS,
         count_within_delta_e_rgb,
         within_delta_e_rgb,

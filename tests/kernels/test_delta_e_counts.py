@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 import torch
 
-from paintkit.kernels.delta_e_counts import tolerance_histograms_delta_e
-from paintkit.kernels.tolerance_counts import tolerance_histograms_numba
+from paintkit.kernels.counting.cie76_numba import tolerance_histograms_numba
+from paintkit.kernels.counting.formulas import tolerance_histograms_delta_e
 from tests.support import delta_e_oracle
 from tests.support.metric_oracle import lab
 

@@ -13,7 +13,7 @@ SCRIPT = textwrap.dedent("""
     import os
     import numpy as np
     import numba  # imported before paintkit, as a user's script may
-    from paintkit.kernels.tolerance_counts import tolerance_histograms_numba
+    from paintkit.kernels.counting.cie76_numba import tolerance_histograms_numba
 
     rng = np.random.default_rng(0)
     a = rng.integers(0, 256, (4, 64, 64, 3), dtype=np.uint8)

@@ -9,8 +9,9 @@ and on images with more distinct pairs than the kernel caches.
 import numpy as np
 import pytest
 
-from paintkit.kernels.identity_counts import _MAX_PAIRS, identity_counts
-from paintkit.kernels.tolerance_counts import HIST_EDIT, tolerance_histograms_numba
+from paintkit.kernels.counting.bins import HIST_EDIT
+from paintkit.kernels.counting.cie76_numba import tolerance_histograms_numba
+from paintkit.kernels.counting.identity import _MAX_PAIRS, identity_counts
 from paintkit.tasks.base import identity_check
 from tests.support import metric_oracle as oracle
 from tests.support.metric_images import near_integer_colors, palette_pair

@@ -3,7 +3,7 @@
 import numpy as np
 import torch
 
-from paintkit.kernels.lab_table import colour_codes, pixel_codes
+from paintkit.kernels.color.lab_table import colour_codes, pixel_codes
 
 
 def test_pixel_codes_equal_colour_codes_for_every_byte_value():

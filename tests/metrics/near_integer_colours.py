@@ -18,7 +18,7 @@ PATH = Path(__file__).resolve().parent / "data" / "near_integer_colours.npy"
 
 
 def search(pairs: int = 1 << 23, seed: int = 0) -> np.ndarray:
-    from paintkit.kernels.lab import srgb_to_lab_numba
+    from paintkit.kernels.color.lab import srgb_to_lab_numba
     from tests.support import metric_oracle as oracle
 
     rng = np.random.default_rng(seed)

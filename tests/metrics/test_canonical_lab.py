@@ -2,7 +2,7 @@
 
 The Lab of all 2^24 colours is pinned by a SHA-256. A changed hash means every score may
 have moved: if that is on purpose, regenerate it (``python -c "import hashlib; from
-paintkit.kernels.lab_canonical import canonical_lab_table as t;
+paintkit.kernels.color.lab_canonical import canonical_lab_table as t;
 print(hashlib.sha256(t().tobytes()).hexdigest())"``), bump ``METRIC_VERSION`` in
 ``paintkit/metrics/version.py`` and say why in CHANGELOG.md: results scored before and after
 must never be mixed.
@@ -16,7 +16,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from paintkit.kernels.lab_canonical import (
+from paintkit.kernels.color.lab_canonical import (
     LINEAR_SRGB,
     NUM_COLOURS,
     canonical_lab,

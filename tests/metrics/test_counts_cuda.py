@@ -14,8 +14,8 @@ pytestmark = pytest.mark.skipif(not torch.cuda.is_available(),
 
 
 def test_cuda_fused_counts_equal_the_oracle_next_to_every_integer(rng):
-    from paintkit.kernels.tolerance_counts import counts_from_histograms
-    from paintkit.kernels.tolerance_counts_cuda import tolerance_histograms_cuda
+    from paintkit.kernels.counting.bins import counts_from_histograms
+    from paintkit.kernels.counting.cie76_cuda import tolerance_histograms_cuda
 
     outs, answers, inputs = adversarial_problems(rng)
     o, a, i = (torch.from_numpy(x).cuda() for x in (outs, answers, inputs))
@@ -30,7 +30,7 @@ def test_cuda_fused_counts_equal_the_oracle_next_to_every_integer(rng):
 
 
 def test_cuda_fused_float_nchw_views_and_samples_equal_uint8(rng):
-    from paintkit.kernels.tolerance_counts_cuda import tolerance_histograms_cuda
+    from paintkit.kernels.counting.cie76_cuda import tolerance_histograms_cuda
 
     answers = torch.from_numpy(rng.integers(0, 256, (2, 33, 47, 3), dtype=np.uint8)).cuda()
     inputs = answers.clone()
@@ -49,8 +49,8 @@ def test_cuda_fused_float_nchw_views_and_samples_equal_uint8(rng):
 def test_cuda_every_memory_layout_counts_the_oracle(rng):
     """Contiguous NHWC words, planar words (a permuted contiguous NCHW batch), strided uint8
     values and float32 values: each kernel the layout picks gives the oracle's counts."""
-    from paintkit.kernels.tolerance_counts import counts_from_histograms
-    from paintkit.kernels.tolerance_counts_cuda import memory_layout, tolerance_histograms_cuda
+    from paintkit.kernels.counting.bins import counts_from_histograms
+    from paintkit.kernels.counting.cie76_cuda import memory_layout, tolerance_histograms_cuda
 
     inputs = (rng.integers(0, 4, (2, 32, 48, 1)) * np.array([60, 30, 90])).astype(np.uint8)
     answers = inputs.copy()
@@ -78,7 +78,7 @@ def test_cuda_every_memory_layout_counts_the_oracle(rng):
 def test_cuda_rewards_in_the_counting_launch_equal_reward_on_the_cpu(rng, per_thread):
     """The last of an output's blocks (4 or 256 blocks of a 256² output) writes its reward:
     the bits of ``reward`` on the CPU, for uint8 and float outputs and every tolerance."""
-    from paintkit.kernels.tolerance_counts_cuda import rewards_cuda
+    from paintkit.kernels.counting.cie76_cuda import rewards_cuda
     from paintkit.metrics import reward
 
     inputs = (rng.integers(0, 4, (3, 256, 256, 1)) * np.array([60, 30, 90])).astype(np.uint8)

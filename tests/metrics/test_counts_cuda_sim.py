@@ -1,6 +1,6 @@
 """The fused CUDA counting kernel, run in Numba's CUDA simulator: counts equal the oracle's.
 
-``kernels/tolerance_counts_cuda.py`` is the GPU's counting kernel; the simulator runs the
+``kernels/counting/cie76_cuda.py`` is the GPU's counting kernel; the simulator runs the
 same kernel source (threads, shared memory, atomics) on NumPy arrays, so every case below
 proves its indexing and counting without a GPU. Under ``NUMBA_ENABLE_CUDASIM=1`` the cases
 run here (``NUMBA_ENABLE_CUDASIM=1 pytest -k cuda_sim``); in a plain run one test runs this
@@ -41,7 +41,7 @@ def oracle_histograms(out, ans, inp):
 
 
 def check(outputs, answers, inputs, samples=1, pixels_per_thread=None):
-    from paintkit.kernels.tolerance_counts_cuda import tolerance_histograms_cuda
+    from paintkit.kernels.counting.cie76_cuda import tolerance_histograms_cuda
 
     hist, outside = tolerance_histograms_cuda(outputs, answers, inputs, samples=samples,
                                               pixels_per_thread=pixels_per_thread)
@@ -128,7 +128,7 @@ def test_cuda_sim_float_outputs_convert_in_the_kernel_and_count_bad_values():
     # checked on a GPU by bench/device_check.py)
     _, outside = check(floats, answers, inputs)
     assert outside.tolist() == [0, 0]
-    from paintkit.kernels.tolerance_counts_cuda import tolerance_histograms_cuda
+    from paintkit.kernels.counting.cie76_cuda import tolerance_histograms_cuda
 
     floats[0, 0, 0, 0] = -0.5
     floats[0, 1, 1, 1] = np.nan
@@ -141,7 +141,7 @@ def test_cuda_sim_every_memory_layout_counts_the_same():
     """One batch read as contiguous ``(N, H, W, 3)`` words, as planar words (a permuted view
     of a contiguous ``(N, 3, H, W)`` batch), as strided values and as float32 values: each
     kernel the layout picks gives the oracle's counts."""
-    from paintkit.kernels.tolerance_counts_cuda import memory_layout
+    from paintkit.kernels.counting.cie76_cuda import memory_layout
 
     rng = np.random.default_rng(9)
     inputs, answers = palette(rng, 2, 12, 20)
@@ -170,7 +170,7 @@ def test_cuda_sim_every_memory_layout_counts_the_same():
 def test_cuda_sim_rewards_in_the_same_launch_equal_reward_on_the_cpu():
     """The last block of each output turns its histograms into its reward: the bits of
     ``reward`` on the CPU, with one block per output and with two."""
-    from paintkit.kernels.tolerance_counts_cuda import rewards_cuda
+    from paintkit.kernels.counting.cie76_cuda import rewards_cuda
     from paintkit.metrics import reward
 
     rng = np.random.default_rng(11)
@@ -203,7 +203,7 @@ def test_cuda_sim_rewards_in_the_same_launch_equal_reward_on_the_cpu():
 
 @needs_simulator
 def test_cuda_sim_wrong_shapes_are_refused():
-    from paintkit.kernels.tolerance_counts_cuda import tolerance_histograms_cuda
+    from paintkit.kernels.counting.cie76_cuda import tolerance_histograms_cuda
 
     a = np.zeros((2, 8, 8, 3), np.uint8)
     with pytest.raises(ValueError, match="expected"):
@@ -234,7 +234,7 @@ def test_cuda_sim_cases_pass_in_a_simulator_process():
 def test_a_numba_cuda_that_cannot_compile_falls_back_with_one_warning(monkeypatch):
     """numba-cuda 0.30.4 with NumPy 2.5 fails to compile any kernel (``np.row_stack``): the
     first H200 run found it. The probe turns that into one warning and the torch kernel."""
-    from paintkit.kernels import tolerance_counts_cuda as kernel
+    from paintkit.kernels.counting import cie76_cuda as kernel
 
     def broken(*args, **kwargs):
         raise AttributeError("module 'numpy' has no attribute 'row_stack'")

@@ -10,10 +10,10 @@ import torch
 from numba import njit
 from skimage.color import deltaE_ciede94, deltaE_ciede2000
 
-from paintkit.kernels import canonical_math as cm
-from paintkit.kernels.delta_e import delta_e_torch
-from paintkit.kernels.delta_e_counts import tolerance_histograms_delta_e
-from paintkit.kernels.delta_e_numba import delta_e_numba
+from paintkit.kernels.color import canonical_math as cm
+from paintkit.kernels.color.delta_e import delta_e_torch
+from paintkit.kernels.color.delta_e_numba import delta_e_numba
+from paintkit.kernels.counting.formulas import tolerance_histograms_delta_e
 from tests.support import delta_e_oracle as de
 from tests.support.metric_oracle import lab as canonical_lab_oracle
 from tests.support.sharma_pairs import SHARMA_PAIRS
@@ -205,8 +205,8 @@ def test_counts_are_identical_on_every_backend_next_to_integers(formula):
 
 @pytest.mark.parametrize("formula", ["cie94", "ciede2000"])
 def test_rgb_variants_are_the_canonical_delta_e(formula):
-    from paintkit.kernels.delta_e import delta_e_rgb_torch
-    from paintkit.kernels.delta_e_numba import delta_e_rgb_numba
+    from paintkit.kernels.color.delta_e import delta_e_rgb_torch
+    from paintkit.kernels.color.delta_e_numba import delta_e_rgb_numba
 
     rng = np.random.default_rng(9)
     a = rng.integers(0, 256, (5000, 3), dtype=np.uint8)

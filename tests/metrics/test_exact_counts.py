@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 from near_integer_colours import PATH
 
-from paintkit.kernels.exact_delta_e import GUARD_BAND, MAX_FAST_LAB_ERROR
-from paintkit.kernels.lab_canonical import canonical_lab, canonical_lab_table
-from paintkit.kernels.tolerance_counts import counts_from_histograms, tolerance_histograms_numba
+from paintkit.kernels.color.lab_canonical import canonical_lab, canonical_lab_table
+from paintkit.kernels.counting.bins import GUARD_BAND, MAX_FAST_LAB_ERROR, counts_from_histograms
+from paintkit.kernels.counting.cie76_numba import tolerance_histograms_numba
 from tests.support import metric_oracle as oracle
 
 
@@ -28,7 +28,7 @@ def _numba_one_chunk(outputs, answers, inputs):  # one row band: tiny guard-band
 def _torch(outputs, answers, inputs):
     import torch
 
-    from paintkit.kernels.tolerance_counts import tolerance_histograms_torch
+    from paintkit.kernels.counting.cie76_torch import tolerance_histograms_torch
 
     return tolerance_histograms_torch(*(torch.from_numpy(x) for x in (outputs, answers, inputs))
                                       ).cpu().numpy()
@@ -159,7 +159,7 @@ def _all_colours() -> np.ndarray:
 
 
 def _fast_lab_error(rgb: np.ndarray) -> tuple[float, int]:
-    from paintkit.kernels.lab import srgb_to_lab_numba
+    from paintkit.kernels.color.lab import srgb_to_lab_numba
 
     fast = srgb_to_lab_numba(rgb)
     table = canonical_lab_table()

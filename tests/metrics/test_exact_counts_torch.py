@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 import torch
 
-from paintkit.kernels.lab_table import colour_codes, srgb_to_lab_exact
-from paintkit.kernels.tolerance_counts_torch import tolerance_histograms_torch
+from paintkit.kernels.color.lab_table import colour_codes, srgb_to_lab_exact
+from paintkit.kernels.counting.cie76_torch import tolerance_histograms_torch
 from tests.support import metric_oracle as oracle
 
 ADVERSARIAL = [  # (output colour, reference colour): canonical and fast ΔE on opposite sides of t
@@ -57,7 +57,7 @@ def oracle_counts(out, ans, inp):
 @pytest.mark.parametrize("device", DEVICES)
 @pytest.mark.parametrize("step", [None, 40])
 def test_counts_equal_the_oracle_next_to_every_integer_tolerance(device, step, rng):
-    from paintkit.kernels.tolerance_counts import counts_from_histograms
+    from paintkit.kernels.counting.bins import counts_from_histograms
 
     outs, answers, inputs = adversarial_problems(rng)
     o, a, i = (torch.from_numpy(x).to(device) for x in (outs, answers, inputs))
@@ -85,7 +85,7 @@ def test_lab_table_is_bit_identical_to_the_oracle(device, rng):
 
 def test_fast_arithmetic_alone_would_miss_these_pairs():
     """Guards the test itself: with the fast Lab the pairs do flip (so it can fail)."""
-    from paintkit.kernels.lab import srgb_to_lab_torch
+    from paintkit.kernels.color.lab import srgb_to_lab_torch
 
     x = np.array([p[0] for p in ADVERSARIAL], np.uint8)
     y = np.array([p[1] for p in ADVERSARIAL], np.uint8)
@@ -99,7 +99,7 @@ def test_fast_arithmetic_alone_would_miss_these_pairs():
 def test_bins_come_from_the_squared_distance_exactly(rng):
     """``min(ceil(sqrt(s)), 11)`` with the correctly rounded float32 square root, also for
     ``s`` one ulp around each threshold (where an inexact library sqrt would move a bin)."""
-    from paintkit.kernels.tolerance_counts_torch import BIN_THRESHOLDS, bins_of_squared
+    from paintkit.kernels.counting.cie76_torch import BIN_THRESHOLDS, bins_of_squared
 
     up, down = np.float32(np.inf), np.float32(0)
     edges = np.concatenate([BIN_THRESHOLDS, np.nextafter(BIN_THRESHOLDS, up),
@@ -116,7 +116,7 @@ def test_a_square_root_off_by_an_ulp_moves_no_count(monkeypatch, rng):
     """torch's CPU sqrt is off by an ulp on ~0.7 % of inputs (AVX-512 here): with a square
     root that is off by an ulp everywhere, and with the pixels' ΔE² exactly at and around
     every bin threshold, the counts stay the definition's."""
-    from paintkit.kernels.tolerance_counts_torch import BIN_THRESHOLDS, bins_of_squared
+    from paintkit.kernels.counting.cie76_torch import BIN_THRESHOLDS, bins_of_squared
 
     true_sqrt = torch.sqrt
 

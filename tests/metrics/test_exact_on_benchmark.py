@@ -11,11 +11,9 @@ import pytest
 import torch
 from PIL import Image
 
-from paintkit.kernels.tolerance_counts import (
-    counts_from_histograms,
-    tolerance_histograms_numba,
-    tolerance_histograms_torch,
-)
+from paintkit.kernels.counting.bins import counts_from_histograms
+from paintkit.kernels.counting.cie76_numba import tolerance_histograms_numba
+from paintkit.kernels.counting.cie76_torch import tolerance_histograms_torch
 from paintkit.metrics import score
 from paintkit.sources import generate
 from tests.support import metric_oracle as oracle

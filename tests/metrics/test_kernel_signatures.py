@@ -7,7 +7,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from paintkit.kernels import delta_e_counts, delta_e_numba, identity_counts, tolerance_counts
+from paintkit.kernels.color import delta_e_numba
+from paintkit.kernels.counting import cie76_numba as tolerance_counts
+from paintkit.kernels.counting import formulas as delta_e_counts
+from paintkit.kernels.counting import identity as identity_counts
 
 
 def _forms(shape, seed):

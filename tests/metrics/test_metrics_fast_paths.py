@@ -13,13 +13,10 @@ import pytest
 import torch
 from test_metrics_kernels import assert_matches_oracle
 
-from paintkit.kernels.lab import cbrt_fast
-from paintkit.kernels.tolerance_counts import (
-    NUM_BINS,
-    counts_from_histograms,
-    tolerance_histograms_numba,
-    tolerance_histograms_torch,
-)
+from paintkit.kernels.color.lab import cbrt_fast
+from paintkit.kernels.counting.bins import NUM_BINS, counts_from_histograms
+from paintkit.kernels.counting.cie76_numba import tolerance_histograms_numba
+from paintkit.kernels.counting.cie76_torch import tolerance_histograms_torch
 from tests.support import metric_oracle as oracle
 from tests.support.metric_images import adversarial_problem, palette_pair
 
@@ -35,8 +32,8 @@ def run(variant, out, ans, inp, return_bins=False):
         return tolerance_histograms_numba(out, ans, inp, return_bins=return_bins)
     o, a, i = (torch.from_numpy(x) for x in (out, ans, inp))
     if backend == "torch-lab":
-        from paintkit.kernels.lab_table import srgb_to_lab_exact
-        from paintkit.kernels.tolerance_counts import changed_mask_torch
+        from paintkit.kernels.color.lab_table import srgb_to_lab_exact
+        from paintkit.kernels.counting.cie76_torch import changed_mask_torch
 
         res = tolerance_histograms_torch(o, a, i, lab_answers=srgb_to_lab_exact(a),
                                          lab_inputs=srgb_to_lab_exact(i),
@@ -139,7 +136,7 @@ def test_torch_chunkings(step, rng):
 
 @pytest.mark.parametrize("step", [None, 96])
 def test_torch_group_shortcut(step, monkeypatch, rng):
-    import paintkit.kernels.tolerance_counts_torch as tct
+    import paintkit.kernels.counting.cie76_torch as tct
 
     converted = []
     original = tct.lab_of_codes

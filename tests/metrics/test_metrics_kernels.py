@@ -9,14 +9,12 @@ import pytest
 import torch
 from PIL import Image
 
+from paintkit.kernels.color.lab import LINEAR_LUT, srgb_to_lab_numba, srgb_to_lab_torch
+from paintkit.kernels.counting.bins import counts_from_histograms
+from paintkit.kernels.counting.cie76_numba import tolerance_histograms_numba
+from paintkit.kernels.counting.cie76_torch import tolerance_histograms_torch
 from paintkit.kernels.diff_image import DIFF_COLORS, diff_image, diff_image_from_bins
-from paintkit.kernels.lab import LINEAR_LUT, srgb_to_lab_numba, srgb_to_lab_torch
 from paintkit.kernels.normalize import normalize_output_numba, normalize_output_torch
-from paintkit.kernels.tolerance_counts import (
-    counts_from_histograms,
-    tolerance_histograms_numba,
-    tolerance_histograms_torch,
-)
 from tests.support import metric_oracle as oracle
 from tests.support.metric_images import adversarial_problem, palette_pair
 

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 import torch
 
-import paintkit.metrics.histograms as histograms
+import paintkit.metrics.counts as histograms
 from paintkit.metrics import prepare_targets, reward
 from tests.support.metric_images import palette_pair
 

@@ -190,7 +190,7 @@ def test_tolerance_refuses_bool_and_accepts_numpy_integers():
 
 
 def test_prepared_targets_are_built_once_and_reused(rng, monkeypatch):
-    import paintkit.kernels.tolerance_counts_torch as tct
+    import paintkit.kernels.counting.cie76_torch as tct
 
     inputs, answers, outputs = mixed_problems(rng, n=6)
     targets = prepare_targets([torch.from_numpy(a) for a in answers],

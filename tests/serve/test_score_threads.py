@@ -236,7 +236,7 @@ def test_requests_after_the_warm_up_compile_no_kernel(start_service, problems):
     """The warm-up scores a writable image; a raw body is a read-only one (``np.frombuffer``)
     and a PNG another writable one: all three reach the counting kernel under one compiled
     signature, so the first real request does not wait seconds for a compile."""
-    from paintkit.kernels import tolerance_counts
+    from paintkit.kernels.counting import cie76_numba as tolerance_counts
 
     service = start_service()
     problem = problems[0]

@@ -93,7 +93,7 @@ def test_a_wrong_size_fails_its_item_before_any_call(items):
 def test_the_kernel_counts_each_image_in_place_on_the_cpu(items, monkeypatch):
     """No copy of an image, nor of a problem's answer and input per sample: a stacked batch
     cost a 1024x1024 request ~0.3 ms of the service's CPU."""
-    import paintkit.metrics.histograms as histograms
+    import paintkit.metrics.counts as histograms
 
     seen = []
     real = histograms.tolerance_histograms_numba
