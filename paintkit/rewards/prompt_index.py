@@ -24,6 +24,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from paintkit.metrics.coerce import as_images, is_tensor, tensor_to_uint8_nhwc
+
 if TYPE_CHECKING:
     from paintkit.types import PathLike
 
@@ -38,8 +40,6 @@ def is_dataset_folder(folder: PathLike | None) -> bool:
 def condition_array(cond: Any) -> np.ndarray | None:
     """One condition image as uint8 ``(H, W, 3)``: a PIL image, a float ``(3, H, W)`` tensor
     in [0, 1] (or ``(1, 3, H, W)``), a uint8 array; a one-image list is unwrapped."""
-    from paintkit.metrics.coerce import as_images, is_tensor, tensor_to_uint8_nhwc
-
     if isinstance(cond, list | tuple):
         if not cond:
             return None
@@ -99,8 +99,6 @@ class PromptIndex:
         return problem.input if which == "input" else problem.answer
 
     def _input_array(self, line: dict[str, Any]) -> np.ndarray:
-        from paintkit.metrics.coerce import as_images
-
         pid = line["problem_id"]
         with self._lock:
             cached = self._inputs.get(pid)
@@ -145,14 +143,12 @@ class PromptIndex:
         return self._image(line, "answer"), self._image(line, "input")
 
     def _answer_bytes(self, line: dict[str, Any]) -> bytes:
-        from paintkit.metrics.coerce import as_images
-
         return np.asarray(as_images([self._image(line, "answer")], "answer")[0]).tobytes()
 
     @staticmethod
     def _distance(full: np.ndarray, cond: np.ndarray) -> float:
         """Mean absolute difference of ``full`` resized to ``cond``'s size and ``cond``."""
-        from PIL import Image
+        from PIL import Image  # Pillow: only when two problems share a prompt
 
         height, width = cond.shape[:2]
         small = full if full.shape[:2] == (height, width) else np.asarray(

@@ -23,6 +23,7 @@ Images must be PNG: a JPEG (UniRL's client default) is refused and named as loss
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
@@ -39,6 +40,12 @@ JPEG_MAGIC = b"\xff\xd8\xff"
 
 class Refused(ValueError):
     """A request (or one item of it) that is not scored: one line saying why."""
+
+
+def one_line(exc: BaseException) -> str:
+    """``exc`` as one line (its type named unless it is a ``ValueError``)."""
+    text = " ".join(str(exc).split())
+    return text if isinstance(exc, ValueError) else f"{type(exc).__name__}: {text}"
 
 
 def _error(status: int, message: str) -> JSONResponse:
@@ -90,8 +97,6 @@ def _problem_ids(extra: Any, n: int) -> list[str]:
 async def _scored(service, items: list[tuple[str, bytes, str]], fit: str,
                   tolerance: int | None) -> list[Any]:
     """Per ``(problem_id, PNG bytes, where)`` a result dict, or the ``ValueError`` it got."""
-    import asyncio
-
     async def one(problem_id, data, where):
         try:
             return await service.prepare_item(problem_id, data, None, fit, tolerance, True, where)
@@ -125,8 +130,6 @@ def _json(body: bytes) -> Any:
 def add_trainer_routes(app: FastAPI, service, body_of) -> None:
     """``POST /compute`` (Flow-Factory), ``POST /score`` and ``GET /rewards`` (UniRL) on
     ``app``; ``body_of(request)`` is the body as the guard read it."""
-    from paintkit.serve.app import one_line
-
     limit = service.options.max_items
 
     @app.post("/compute")

@@ -33,6 +33,8 @@ import json
 
 import numpy as np
 
+from paintkit.io.images import decode_rgb_bytes
+from paintkit.io.png_encode import encode_png
 from paintkit.writers.record import EncodedProblem
 from paintkit.writers.trainer_parquet import TrainerParquetWriter
 
@@ -49,9 +51,6 @@ PAD = 255
 def letterbox(png: bytes) -> tuple[bytes, dict]:
     """``(PNG, geometry)`` of an image padded, centred, into a square of side ``max(W, H)``:
     the pixels unchanged, ``PAD`` around; a square image is returned as it is."""
-    from paintkit.io.images import decode_rgb_bytes
-    from paintkit.io.png_encode import encode_png
-
     image = decode_rgb_bytes(png, "input")
     height, width = image.shape[:2]
     size = max(width, height)
