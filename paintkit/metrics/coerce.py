@@ -279,6 +279,49 @@ def as_images(value: Any, name: str, allow_missing: bool = False, numba: bool = 
     return [_one_image(value, name, allow_missing, numba)]
 
 
+def float_images(value: Any, name: str) -> tuple[list[torch.Tensor], torch.device]:
+    """``value`` (what :func:`as_images` accepts, outputs missing excepted) as float
+    channels-last ``(H, W, 3)`` tensors in [0, 1] (unchecked) and their device, for the
+    differentiable surrogate. Float tensors become views (gradients flow back to them, on
+    their device); everything else goes through :func:`as_images` (uint8) and is divided by
+    255, on the device of the first tensor given (CPU if none): it has no gradient to give.
+
+    Raises:
+        ValueError: as :func:`as_images`; tensors on two devices.
+    """
+    import torch  # heavy: loaded on first use
+
+    def is_float_tensor(x: Any) -> bool:
+        return is_tensor(x) and x.is_floating_point()
+
+    if is_float_tensor(value):
+        view = nhwc_view(value, name)
+        return list(view), view.device
+    items = list(value) if isinstance(value, list | tuple) else None
+    tensors = [x for x in (items if items is not None else [value]) if is_tensor(x)]
+    device = tensors[0].device if tensors else torch.device("cpu")
+    if items is None:  # a uint8 tensor or an array batch, a PIL image, a path
+        batch = as_images(value, name)
+        found: list[Any] = list(batch) if not isinstance(batch, list) else batch
+        return [tensor_of(np.ascontiguousarray(x)).to(device) / 255 if isinstance(x, np.ndarray)
+                else x.to(device) / 255 for x in found], device
+    out = []
+    for k, item in enumerate(items):
+        where = f"{name}[{k}]"
+        if is_tensor(item) and not same_device(item.device, device):
+            raise ValueError(f"{where}: expected a tensor on {device} (the batch's device), got "
+                             f"one on {item.device}")
+        if is_float_tensor(item):
+            if not (item.ndim == 3 or (item.ndim == 4 and item.shape[0] == 1)):
+                raise _layout_error(where, item.shape, item.dtype)
+            out.append(nhwc_view(item, where)[0])
+        else:
+            image = as_images([item], where)[0]
+            image = image if is_tensor(image) else tensor_of(np.ascontiguousarray(image))
+            out.append(image.to(device) / 255)
+    return out, device
+
+
 def output_on_device(out: ImageArray | torch.Tensor, device: DeviceLike, name: str
                      ) -> torch.Tensor:
     """One output image as a tensor on ``device``: tensors elsewhere are refused (a hidden

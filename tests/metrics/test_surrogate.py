@@ -51,8 +51,8 @@ def test_bad_arguments(rng):
     outputs = ans.permute(0, 3, 1, 2).float() / 255
     with pytest.raises(ValueError, match="tau"):
         soft_reward(outputs, ans, inp, tau=0)
-    with pytest.raises(ValueError, match="float tensor"):
-        soft_reward(ans, ans, inp)
+    with pytest.raises(ValueError, match="expected a uint8 or float image batch"):
+        soft_reward(outputs[:, :2], ans, inp)
     with pytest.raises(ValueError, match="with fit='exact'"):
         soft_reward(outputs[..., :8], ans, inp, fit="exact")
     with pytest.raises(ValueError, match="fit"):

@@ -90,8 +90,9 @@ def test_answer_size_mismatch_goes_through_fit(fit):
     value.sum().backward()
     assert x.grad.abs().sum() > 0
     if fit == "cover":  # as tau -> 0 it is the exact reward, which normalises by cover
-        torch.testing.assert_close(soft_reward(x.detach(), targets, tau=1e-9),
-                                   reward(small[None], targets).double(), rtol=0, atol=1e-6)
+        torch.testing.assert_close(soft_reward(x.detach(), targets, tau=1e-9, fit="cover"),
+                                   reward(small[None], targets, fit="cover").double(), rtol=0,
+                                   atol=1e-6)
 
 
 @pytest.mark.parametrize("start", ["grey", "half-right"])
