@@ -16,6 +16,9 @@ def register(subparsers) -> None:
     parser.add_argument("--benchmarks", metavar="DIR", default=None,
                         help="a benchmark folder (paintkit generate) to read problems from "
                         "(default: regenerate each problem from its key)")
+    parser.add_argument("--prompts", metavar="DIR", default=None,
+                        help="a Flow-Factory dataset (paintkit generate --format flow-factory): "
+                        "POST /compute requests naming no problem id are matched by prompt")
     parser.add_argument("--host", default="127.0.0.1",
                         help="address to bind (default: %(default)s; 0.0.0.0 for every interface)")
     parser.add_argument("--port", type=integer(0, 65535), default=8000,
@@ -63,5 +66,6 @@ def run(args) -> int:
                            max_batch=args.max_batch, max_wait_ms=args.max_wait_ms,
                            max_items=args.max_items,
                            max_mb=args.max_mb, max_pixels=args.max_pixels, token=args.token,
-                           body_timeout_s=args.body_timeout, score_threads=args.score_threads)
+                           body_timeout_s=args.body_timeout, score_threads=args.score_threads,
+                           prompts=args.prompts)
     return serve(options, args.host, args.port, log_level=args.log_level)

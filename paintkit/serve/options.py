@@ -37,6 +37,9 @@ class ServeOptions:
         score_threads: batches scored at once (0: one per CPU core on the CPU, each batch's
             kernels on one core under load, a batch alone on the idle threads' cores too;
             1 on CUDA, where the kernels use the whole device).
+        prompts: a Flow-Factory dataset folder (``paintkit generate --format flow-factory``):
+            a ``POST /compute`` request naming no problem id has each image's problem found
+            from its prompt and condition image, as Flow-Factory's own remote client sends.
     """
 
     benchmarks: str | None = None
@@ -51,6 +54,7 @@ class ServeOptions:
     body_timeout_s: float = 30.0
     decode_threads: int = 4
     score_threads: int = 0
+    prompts: str | None = None
 
     def __post_init__(self) -> None:
         for name, low in (("cache_mb", 0), ("max_batch", 1), ("max_items", 1), ("max_mb", 1),
@@ -65,6 +69,9 @@ class ServeOptions:
         if self.benchmarks is not None and not os.path.isdir(self.benchmarks):
             raise ValueError(f"benchmarks: {self.benchmarks} is not a folder (a benchmark tree "
                              f"written by paintkit generate)")
+        if self.prompts is not None and not os.path.isdir(self.prompts):
+            raise ValueError(f"prompts: {self.prompts} is not a folder (a dataset written by "
+                             f"paintkit generate --format flow-factory)")
         if self.token is None and os.environ.get(TOKEN_ENV):
             object.__setattr__(self, "token", os.environ[TOKEN_ENV])
         if self.token is not None and (not isinstance(self.token, str) or not self.token):

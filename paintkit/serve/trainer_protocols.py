@@ -30,7 +30,9 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 
+from paintkit.io.images import ImageDecodeError, decode_rgb_bytes
 from paintkit.metrics.version import METRIC_VERSION
+from paintkit.rewards.prompt_index import PromptIndex
 from paintkit.serve.images import ImageRefused, from_base64
 
 REWARD_NAME = "paintbench"
@@ -78,18 +80,47 @@ def _options(extra: dict, where: str) -> tuple[str, int | None]:
     return fit, tolerance
 
 
-def _problem_ids(extra: Any, n: int) -> list[str]:
-    """One problem id per image of a Flow-Factory request, from its ``extra``."""
+def _ids_from_prompts(index: PromptIndex, data: dict, n: int) -> list[str]:
+    """Each image's problem id found from its prompt and first condition image (what
+    Flow-Factory's own client sends), in the ``--prompts`` dataset."""
+    prompts = data.get("prompt")
+    prompts = [prompts] * n if isinstance(prompts, str) else prompts
+    if not isinstance(prompts, list) or len(prompts) != n:
+        raise Refused(f"prompt: expected one prompt per image ({n}) to find the problems by")
+    conds = data.get("condition_images") or [None] * n
+    ids = []
+    for k in range(n):
+        cond = conds[k] if k < len(conds) else None
+        image = None
+        if isinstance(cond, list) and cond:
+            try:
+                image = decode_rgb_bytes(_image_bytes(cond[0], f"condition_images[{k}][0]"),
+                                         f"condition_images[{k}][0]")
+            except ImageDecodeError as exc:
+                raise Refused(str(exc)) from None
+        try:
+            ids.append(index.find(prompts[k], image, f"image[{k}]")["problem_id"])
+        except ValueError as exc:
+            raise Refused(str(exc)) from None
+    return ids
+
+
+def _problem_ids(extra: Any, n: int, prompts=None) -> list[str]:
+    """One problem id per image of a Flow-Factory request, from its ``extra`` (or, with
+    ``prompts`` = ``(PromptIndex, request)``, from its prompts when ``extra`` names none)."""
     if not isinstance(extra, dict):
         extra = {}
     ids = extra.get("problem_id", extra.get("problem_ids"))
+    if ids is None and prompts is not None and not isinstance(extra.get("metadata"), list):
+        return _ids_from_prompts(prompts[0], prompts[1], n)
     if ids is None and isinstance(extra.get("metadata"), list):
         ids = [m.get("problem_id") if isinstance(m, dict) else None for m in extra["metadata"]]
     if isinstance(ids, str) and n == 1:
         ids = [ids]
     if not isinstance(ids, list) or len(ids) != n or not all(isinstance(i, str) for i in ids):
         raise Refused(f"extra.problem_id: give each image's problem id (a list of {n} strings, "
-                      f"or extra.metadata with a problem_id per image); got "
+                      f"or extra.metadata with a problem_id per image; or serve with "
+                      f"--prompts DATASET to find them from the prompts); got "
                       f"{'nothing' if ids is None else type(ids).__name__}")
     return ids
 
@@ -131,6 +162,8 @@ def add_trainer_routes(app: FastAPI, service, body_of) -> None:
     """``POST /compute`` (Flow-Factory), ``POST /score`` and ``GET /rewards`` (UniRL) on
     ``app``; ``body_of(request)`` is the body as the guard read it."""
     limit = service.options.max_items
+    folder = getattr(service.options, "prompts", None)
+    prompt_index = PromptIndex(folder) if folder is not None else None
 
     @app.post("/compute")
     async def flow_factory_compute(request: Request):
@@ -145,7 +178,8 @@ def add_trainer_routes(app: FastAPI, service, body_of) -> None:
                                    f"per request (--max-items)")
             extra = data.get("extra") if isinstance(data.get("extra"), dict) else {}
             fit, tolerance = _options(extra, "extra")
-            ids = _problem_ids(extra, len(images))
+            ids = await service.run(_problem_ids, extra, len(images),
+                                    None if prompt_index is None else (prompt_index, data))
             items = [(ids[k], await service.run(_image_bytes, images[k], f"image[{k}]"),
                       f"image[{k}] ({ids[k]})") for k in range(len(images))]
         except (Refused, ImageRefused) as exc:

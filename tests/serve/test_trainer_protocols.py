@@ -157,3 +157,41 @@ def test_hostile_bodies_on_the_trainer_routes_are_400(service):
                               headers={"content-type": "application/json"}, timeout=60)
             assert r.status_code == 400, (path, body[:10], r.text)
     assert requests.get(f"{service.url}/health", timeout=60).status_code == 200
+
+
+def test_flow_factorys_own_client_with_no_extra_is_matched_by_prompt(tmp_path, start_service):
+    """``paintkit serve --prompts DATASET``: Flow-Factory's client sends prompts and the resized
+    condition images, nothing naming the problem."""
+    import json
+
+    import torch
+
+    from paintkit.engines import write_suite
+    from paintkit.suites import build_problem
+    from tests.support.generate_helpers import small_suite
+
+    suite = small_suite(tasks=("translation",), conditions=("baseline", "horizontal"),
+                        per_cell=2, size=(256, 256))
+    dataset = tmp_path / "ff"
+    write_suite(suite, dataset, format="flow-factory", engine="inprocess", progress=False)
+    problems = {s.problem_id: build_problem(suite, s) for s in suite.specs()}
+    lines = [json.loads(t) for t in (dataset / "train.jsonl").read_text().splitlines()]
+    service = start_service(prompts=str(dataset))
+    prompts, images, conds, want = [], [], [], []
+    for line in lines:
+        p = problems[line["problem_id"]]
+        small = torch.nn.functional.interpolate(
+            torch.from_numpy(p.input.copy()).permute(2, 0, 1)[None].float() / 255,
+            size=(48, 48), mode="bilinear", antialias=True)[0]
+        for out, expected in ((p.answer, 1.0), (p.input, None)):
+            prompts.append(line["prompt"])
+            images.append(torch.from_numpy(out.copy()).permute(2, 0, 1).float() / 255)
+            conds.append([small])
+            want.append(expected if expected is not None else
+                        float(reward(p.input, p.answer, p.input)))
+    answer = flow_factory_compute(service.url, prompts, images, conds)  # no extra
+    assert answer["rewards"] == want
+    assert all(r <= 0.05 for r in answer["rewards"][1::2])
+    with pytest.raises(requests.HTTPError) as info:
+        flow_factory_compute(service.url, ["paint the moon"], [images[0]], [conds[0]])
+    assert "is in no line of" in info.value.response.json()["detail"]
