@@ -6,8 +6,9 @@ import json
 import time
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
+from paintkit.arguments import renamed_keywords
 from paintkit.eval.device_scoring import check_device
 from paintkit.eval.problem import needs_scoring, score_problem
 from paintkit.eval.summary import EvalSummary
@@ -28,6 +29,7 @@ from paintkit.parallel import map_in_workers
 
 if TYPE_CHECKING:
     from paintkit.eval.shard_eval import ShardSet
+    from paintkit.subsets import SubsetLike
     from paintkit.types import PathLike
 
     Work = tuple[BenchmarkProblem, list[str], dict]  # a problem, the models to score, its JSON
@@ -107,7 +109,7 @@ def existing_rows(results_path: Path, overwrite: bool, delta_e: str, summary: Ev
 def evaluate(
     benchmarks_root: PathLike,
     outputs_root: PathLike,
-    out_dir: PathLike,
+    results: PathLike | None = None,
     *,
     models: list[str] | None = None,
     benchmarks: list[str] | None = None,
@@ -124,16 +126,20 @@ def evaluate(
     address: str | None = None,
     num_gpus: float = 0,
     device: str = "auto",
+    subset: SubsetLike | None = None,
+    **old: Any,
 ) -> EvalSummary:
-    """Score model outputs in the standard layout (docs/file-layout.md) into ``out_dir/problem_stats.jsonl``.
+    """Score model outputs in the standard layout (docs/file-layout.md) into
+    ``<results>/problem_stats.jsonl`` (``results``: the results folder, ``--results`` of
+    ``paintkit eval``; ``out_dir=`` before 0.4.0, accepted with a ``DeprecationWarning``).
 
     A (model, benchmark) pair is scored when ``<outputs>/<model>/<benchmark>/`` exists;
     then every problem of that benchmark gets a row (absent or broken outputs are scored
     as missing, with a one-line reason in the row). Problems already in the results file
     are skipped unless ``overwrite``, or unless their output appeared or changed since
     (size or mtime). Every problem JSON is read before the first row is scored. One run
-    at a time per ``out_dir`` (a lock file). Diff images (``save_images``) go to
-    ``out_dir/diffs/<model>/<Benchmark>/<task>/<NNNN>_diff_t<TT>.png`` for t = 0, 2, 5, 10,
+    at a time per ``results`` (a lock file). Diff images (``save_images``) go to
+    ``<results>/diffs/<model>/<Benchmark>/<task>/<NNNN>_diff_t<TT>.png`` for t = 0, 2, 5, 10,
     with their error segments in ``<NNNN>_segments.json``.
 
     ``delta_e``: ``"cie76"`` (the benchmark's), ``"cie94"`` or ``"ciede2000"``, recorded in
@@ -151,14 +157,19 @@ def evaluate(
     (:mod:`paintkit.eval.shard_eval`).
     ``num_gpus`` (Ray): GPUs per scoring actor, which then scores on its GPU; ``device``:
     ``"auto"`` (the actor's GPU if it has one), ``"cpu"`` or ``"cuda"``
-    (:func:`paintkit.eval.device_scoring.actor_device`).
+    (:func:`paintkit.eval.device_scoring.actor_device`). ``subset``: a ``subset.json`` of
+    ``paintkit subset`` (or a :class:`~paintkit.subsets.Subset`): only its problems.
 
     Raises:
         LayoutError: a tree that breaks the layout, a malformed problem JSON, an unknown
             ``--model`` / ``--benchmark`` / ``--task`` (naming what exists).
-        FolderBusyError: another eval is writing into ``out_dir``.
+        FolderBusyError: another eval is writing into ``results``.
     """
-    outputs_root, out_dir = Path(outputs_root), Path(out_dir)
+    if old:
+        results = renamed_keywords("evaluate", old, {"out_dir": "results"})["results"]
+    if results is None:
+        raise TypeError("evaluate() missing the results folder (results=)")
+    outputs_root, out_dir = Path(outputs_root), Path(results)
     check_delta_e(delta_e)
     extra_metrics = check_extra_metrics(extra_metrics)
     if explain is not None:
@@ -171,8 +182,12 @@ def evaluate(
         raise ValueError("address needs engine='ray'")
     check_ray_options(engine, num_gpus, device)
     from paintkit.eval.shard_eval import find_shard_set  # skia (paintkit.engines), not ray
+    from paintkit.subsets import as_subset
 
+    subset = as_subset(subset)
     shards = find_shard_set(benchmarks_root)
+    if shards is not None and subset is not None:
+        raise ValueError("subset: a shard set is scored whole; score the directory layout")
     if shards is not None:  # Parquet / WebDataset shards: Ray Data reads and scores them
         if engine != "ray":
             raise ValueError(f"{benchmarks_root}: a {shards.format} shard set is scored on Ray "
@@ -186,9 +201,20 @@ def evaluate(
     bench = load(benchmarks_root, kind="benchmark", benchmarks=benchmarks, tasks=tasks)
     model_names = load(outputs_root, kind="outputs", models=models).models
     problems = bench.problems
-    metas = [cast(dict, item.metadata) for item in bench]  # a broken JSON stops the run here
+    items = list(bench) if subset is None else subset.select(bench)
+    metas = [cast(dict, item.metadata) for item in items]  # a broken JSON stops the run here
     results_path = out_dir / PROBLEM_STATS_NAME
     summary = EvalSummary(results_path=results_path, models=model_names)
+    if subset is None:  # a smaller tree of a released benchmark is said to be one
+        from paintkit.subsets import release_scope
+
+        summary.subset = release_scope(benchmarks_root)
+    else:
+        summary.subset = subset.scope()
+        if subset.missing(problems):
+            summary.notes.append(f"{subset.missing(problems):,} problem(s) of {subset.path} "
+                                 f"are not in {benchmarks_root}")
+        problems = subset.select(problems)
     filtered = benchmark_tasks(benchmarks_root) - {p.task for p in problems}
     summary.ignored = ignored_outputs(outputs_root, model_names, problems, filtered)
     with FolderLock(out_dir, EVAL_LOCK_NAME, "paintkit eval"):

@@ -83,12 +83,17 @@ class Problem:
     (``instruction``, ``task``, ``mode``, ``visual_condition``, ``category``, ``seed``, ``W``,
     ``H``, ``bg_colors``) plus the input scene, the target element ids and every parameter
     the answer depends on.
+
+    ``problem_id`` names the problem wherever it is (docs/file-layout.md, "Three names for one
+    problem"): set by :func:`paintkit.generate` and the suites (whose ``NNN.json`` also holds
+    it as ``metadata["problem_id"]``); None for a problem built by hand.
     """
 
     input: np.ndarray
     answer: np.ndarray
     instruction: str
     metadata: dict[str, Any]
+    problem_id: str | None = None
 
     @property
     def edit_mask(self) -> np.ndarray:
@@ -99,7 +104,7 @@ class Problem:
         """One line: the problem id (or task, mode, condition, seed), the canvas size and the
         start of the instruction; never the pixels or the whole metadata."""
         meta = self.metadata if isinstance(self.metadata, Mapping) else {}
-        name = meta.get("problem_id") or "/".join(
+        name = self.problem_id or meta.get("problem_id") or "/".join(
             str(meta[k]) for k in ("task", "mode", "visual_condition", "seed") if k in meta)
         shape = getattr(self.input, "shape", None)
         size = f"{shape[1]}x{shape[0]}" if shape is not None and len(shape) >= 2 else "?"
