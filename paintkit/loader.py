@@ -44,8 +44,8 @@ from typing import Any, cast, overload
 
 import numpy as np
 
+from paintkit.code_outputs import load_output_file, output_file
 from paintkit.layout.benchmark import BenchmarkProblem, discover_problems, read_metadata_file
-from paintkit.layout.code_outputs import load_output_file, output_file
 from paintkit.layout.errors import LayoutError
 from paintkit.layout.outputs import discover_models
 from paintkit.loader_shards import DuplicateKeyError, shard_set
@@ -208,7 +208,7 @@ def _outputs(root: Path, model_names: list[str],
 
 def _output_pixels(path: Path, item: LoadedProblem) -> np.ndarray | None:
     """A paired output's pixels: an image decoded, an SVG or chart state drawn against the
-    problem's metadata (paintkit.layout.code_outputs), None when there is no output."""
+    problem's metadata (paintkit.code_outputs), None when there is no output."""
     if not path.is_file():
         return None
     if path.suffix in (".svg", ".json"):
@@ -220,7 +220,7 @@ def _code_or_image(path: Path) -> Callable[[], np.ndarray]:
     """An unpaired output's reader: an SVG draws at its own size; a chart state needs its
     problem (give ``benchmarks=``)."""
     if path.suffix == ".svg":
-        from paintkit.svg import render_svg
+        from paintkit.svg import render_svg  # skia, svgelements: only to draw an SVG
 
         return lambda: render_svg(path.read_bytes())
     if path.suffix == ".json":

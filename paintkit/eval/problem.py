@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
+from paintkit.code_outputs import load_output_file, output_file
 from paintkit.explainer import explain, prepare_scenes, segment_maps
 from paintkit.io.atomic import write_text_atomic
 from paintkit.io.images import ImageDecodeError, load_rgb, write_png
@@ -49,9 +50,28 @@ def needs_scoring(row: dict | None, path: Path) -> bool:
     now exists)."""
     if row is None:
         return True
+    path, _ = output_file(path)  # an SVG or chart state in place of the PNG
     if "output_file" in row:
         return row["output_file"] != output_signature(path)
     return not row["has_output"] and output_signature(path) is not None
+
+
+def load_model_output(path: Path, meta: dict) -> tuple[object, dict | None]:
+    """``(pixels or MissingImage, structure)`` of a model's output of one problem: an image
+    is decoded (:func:`load_output`); an SVG or a chart state (``NNNN_output.svg`` /
+    ``.json``) is rendered, and a chart state's comparison with the answer state is the
+    structure (None otherwise). A file that cannot be drawn is a one-line MissingImage."""
+    path, clash = output_file(path)
+    if clash is not None:
+        return MissingImage(clash), None
+    if path.suffix in (".svg", ".json"):
+        try:
+            return load_output_file(path, meta)
+        except OSError as exc:
+            return MissingImage(f"{path}: cannot read: {exc.strerror or exc}"), None
+        except ValueError as exc:
+            return MissingImage(f"{path}: {exc}"), None
+    return load_output(path), None
 
 
 def load_output(path: Path):
@@ -103,17 +123,21 @@ def score_problem(
     explainer = _Explainer(meta, inp, answer, explain, delta_e) if explain is not None else None
     rows = []
     loaded = []
+    structures = []
     for model in models:
-        path = problem.output_path(outputs_root, model)
+        path, _ = output_file(problem.output_path(outputs_root, model))
         signature = output_signature(path)  # before reading: a later change is rescored
-        loaded.append((model, signature, load_output(path)))
+        output, structure = load_model_output(path, meta)
+        loaded.append((model, signature, output))
+        structures.append(structure)
     want_bins = images_root is not None or explain is not None
     if scorer is None:
         scored = [score_output(output, answer, inp, delta_e=delta_e, return_bins=want_bins)
                   for _, _, output in loaded]
     else:
         scored = scorer([output for _, _, output in loaded], answer, inp, delta_e, want_bins)
-    for (model, signature, output), (result, bins) in zip(loaded, scored, strict=True):
+    for (model, signature, output), (result, bins), structure in zip(loaded, scored, structures,
+                                                                      strict=True):
         row = ResultRow(
             model=model, benchmark=problem.benchmark, task=problem.task, idx=problem.idx,
             mode=meta.get("mode", "default"), visual_condition=meta.get("visual_condition"),
@@ -129,6 +153,8 @@ def score_problem(
         if result.error is not None:
             row.extras["error"] = result.error
         row.extras["output_file"] = signature
+        if structure is not None:
+            row.extras["state_diff"] = structure
         rows.append(row.to_dict())
         if images_root is not None and bins is not None:
             for t in DIFF_TOLERANCES:

@@ -21,7 +21,7 @@ from paintkit.layout.folders import visible_dirs
 #: beside it by ``paintkit run`` (never scored, never reported as ignored).
 OUTPUT_COMPANIONS = ("output.png", "output.svg", "output.json", "reasoning.txt", "plan.txt")
 #: A problem's output as code, in place of ``NNNN_output.png``: an SVG (scene-based problems)
-#: or a chart state (TinyGrafixBench), rendered before scoring (paintkit.eval.code_outputs).
+#: or a chart state (TinyGrafixBench), rendered before scoring (paintkit.code_outputs).
 CODE_OUTPUTS = ("output.svg", "output.json")
 #: ``<outputs>/<model>/run_manifest.json``: one entry per ``paintkit run`` (docs/run.md).
 RUN_MANIFEST_NAME = "run_manifest.json"

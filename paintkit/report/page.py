@@ -11,7 +11,7 @@ import numpy as np
 from paintkit._version import __version__
 from paintkit.io.atomic import write_text_atomic
 from paintkit.layout.benchmark import read_metadata
-from paintkit.layout.code_outputs import output_file
+from paintkit.code_outputs import output_file
 from paintkit.loader import load
 from paintkit.report import plots
 from paintkit.report.comparisons import comparisons_html

@@ -4,7 +4,7 @@
 LLM trained with trl (GRPO, RLOO) to edit SVGs or chart states: it takes the code out of a
 completion (a fenced ```` ```svg ```` / ```` ```json ```` block, or a bare ``<svg>...</svg>``)
 and draws it as ``paintkit eval`` draws an ``NNNN_output.svg`` / ``.json``
-(:mod:`paintkit.layout.code_outputs`). The problem's metadata (its canvas, scene or chart states)
+(:mod:`paintkit.code_outputs`). The problem's metadata (its canvas, scene or chart states)
 comes from the row: a ``metadata`` column (the problem's JSON, a dict or text), else its
 ``problem_id`` looked up in ``root`` (a benchmark folder) or, without ``root``, regenerated
 from the key as ``paintkit serve`` does.
@@ -29,14 +29,13 @@ from typing import Any
 
 import numpy as np
 
-from paintkit.layout.code_outputs import NoCode, code_kind, extract_code, render_code
+from paintkit.code_outputs import NoCode, code_kind, extract_code, render_code
+from paintkit.rewards._problem_index import ProblemIndex
 
 __all__ = ["code_render"]
 
 
 def _metadata_from_root(root: Path, problem_id: str) -> dict:
-    from paintkit.rewards._problem_index import ProblemIndex
-
     input_path, _ = ProblemIndex(root).paths(problem_id)
     if not isinstance(input_path, str):
         raise ValueError(f"problem_id {problem_id!r}: a shard set holds no problem JSON; give "
@@ -73,7 +72,7 @@ def code_render(*, root: Any = None,
             if root is not None:
                 hit = _metadata_from_root(Path(root), str(pid))
             else:
-                from paintkit.serve.problem_keys import problem_from_key  # skia: regenerates
+                from paintkit.suites.problem_keys import problem_from_key  # skia: regenerates
 
                 hit = dict(problem_from_key(str(pid)).metadata)
             with lock:

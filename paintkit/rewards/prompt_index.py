@@ -12,7 +12,7 @@ flow-factory`` wrote and maps a prompt back to its line (``problem_id``, ``answe
 carries picks the one whose input, resized to the same size, is nearest; a tie between
 problems whose answers differ is an error, never a guess. The answer and input are then read
 from the dataset's ``images/`` folder, or, where those files are absent, regenerated from the
-problem key as ``paintkit serve`` does (:func:`paintkit.serve.problem_keys.problem_from_key`).
+problem key as ``paintkit serve`` does (:func:`paintkit.suites.problem_keys.problem_from_key`).
 """
 
 from __future__ import annotations
@@ -93,7 +93,7 @@ class PromptIndex:
         name = line.get(which) if which == "answer" else line.get("input", line.get("image"))
         if isinstance(name, str) and (self.folder / "images" / name).is_file():
             return str(self.folder / "images" / name)
-        from paintkit.serve.problem_keys import problem_from_key  # skia: only when regenerated
+        from paintkit.suites.problem_keys import problem_from_key  # skia: only when regenerated
 
         problem = problem_from_key(line["problem_id"])
         return problem.input if which == "input" else problem.answer

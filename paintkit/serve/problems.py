@@ -9,7 +9,7 @@ the scoring device) is prepared once and kept in a byte-bounded least-recently-u
 from __future__ import annotations
 
 from paintkit.rewards import ProblemIndex, TargetCache
-from paintkit.serve.problem_keys import ProblemKey, ProblemKeyError, problem_from_key
+from paintkit.suites.problem_keys import ProblemKey, ProblemKeyError, problem_from_key
 
 
 class ProblemTargets:

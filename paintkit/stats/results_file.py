@@ -34,7 +34,7 @@ from pathlib import Path
 
 from paintkit._version import __version__
 from paintkit.io.atomic import write_text_atomic
-from paintkit.layout.code_outputs import output_file
+from paintkit.code_outputs import output_file
 from paintkit.layout.outputs import output_name
 
 #: The file's name in a results folder.

@@ -28,8 +28,8 @@ def render_svg(data: bytes | str, *, width: int | None = None,
         SvgError: one line, when the SVG is outside the limits or the supported subset;
             nothing is fetched, read or expanded on the way.
     """
-    from paintkit.svg.geometry import svg_fills
-    from paintkit.svg.render import render_fills
+    from paintkit.svg.geometry import svg_fills  # svgelements, skia: parsed on first use
+    from paintkit.svg.render import render_fills  # skia: drawn on first use
 
     raw = check_svg(data)
     size, fills = svg_fills(raw, width=width, height=height)

@@ -22,7 +22,7 @@ def render_fills(size: tuple[int, int], fills: list[Fill]) -> np.ndarray:
     """``(width, height)`` and fills in painting order -> uint8 ``(height, width, 3)``."""
     import skia
 
-    from paintkit.renderers.skia_paths import scanline_path
+    from paintkit.renderers.skia_paths import scanline_path  # skia, numba
 
     width, height = size
     buf = np.full((height, width, 4), 255, np.uint8)

@@ -24,6 +24,8 @@ from typing import Any
 
 import numpy as np
 
+from paintkit.io.jsonl import parse_json
+
 __all__ = ["LIST_SLACK", "MAX_NUMBER", "MAX_TEXT", "StateError", "check_output_state",
            "render_output_state", "state_difference"]
 
@@ -106,8 +108,7 @@ def render_output_state(data: bytes | str | dict, input_state: dict,
         StateError: the JSON is damaged, too large, or outside the problem's shape, or the
             renderer refuses the state; one line.
     """
-    from paintkit.io.jsonl import parse_json
-    from paintkit.tinygrafix.render import render_chart
+    from paintkit.tinygrafix.render import render_chart  # matplotlib: drawn on first use
 
     if isinstance(data, (bytes, str)):
         if len(data) > MAX_STATE_BYTES:

@@ -16,7 +16,7 @@ import pytest
 
 from paintkit.cli.main import main
 from paintkit.eval import evaluate
-from paintkit.layout.code_outputs import NoCode, extract_code
+from paintkit.code_outputs import NoCode, extract_code
 from paintkit.run.registry import build_model
 from paintkit.run.runner import run_model
 

@@ -21,7 +21,7 @@ def _curl_block() -> str:
 @pytest.mark.skipif(shutil.which("curl") is None, reason="needs curl")
 def test_the_documented_curl_calls_work(start_service, tmp_path):
     from paintkit.io.images import write_png
-    from paintkit.serve.problem_keys import problem_from_key
+    from paintkit.suites.problem_keys import problem_from_key
 
     block = _curl_block()
     commands = [c for c in block.replace("\\\n", " ").splitlines()

@@ -62,7 +62,7 @@ def test_a_key_counts_are_bounded_as_the_cli_does_before_anything_is_made(monkey
     import pytest
 
     import paintkit.sources
-    from paintkit.serve.problem_keys import MAX_COUNT, ProblemKeyError, problem_from_key
+    from paintkit.suites.problem_keys import MAX_COUNT, ProblemKeyError, problem_from_key
     from paintkit.suites.variants import parse_counts
 
     with pytest.raises(ValueError, match=r"\[1, 500\]"):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from paintkit.serve.problem_keys import ProblemKey, ProblemKeyError, problem_from_key
+from paintkit.suites.problem_keys import ProblemKey, ProblemKeyError, problem_from_key
 from paintkit.suites import build_problem
 from paintkit.suites.suite import Suite
 

@@ -8,7 +8,7 @@ eval``. Any compatible server works by ``--api-base``: a hosted API, or a local 
 SGLang server. Retries, pacing, timeouts and secrets are those of every API model
 (:class:`~paintkit.run.api.base.ApiModel`).
 
-What counts as the code (:func:`paintkit.layout.code_outputs.extract_code`): a fenced block
+What counts as the code (:func:`paintkit.code_outputs.extract_code`): a fenced block
 tagged with the language (```` ```svg ````, ```` ```xml ```` or ```` ```json ````) first, else
 the only untagged block,
 else, for SVG, the ``<svg ...>...</svg>`` in the text. No code, several candidates with no
@@ -25,10 +25,11 @@ from typing import Any
 
 import numpy as np
 
+from paintkit.code_outputs import NoCode, extract_code
 from paintkit.io.redact import redact_url_text
-from paintkit.layout.code_outputs import NoCode, extract_code
 from paintkit.run.api.base import ApiModel, NotJSONAnswer, api_key
 from paintkit.run.interface import EditRequest, EditResult, png_bytes
+from paintkit.scene import Scene
 
 KEY_VARIABLES = ("OPENAI_API_KEY",)
 
@@ -54,8 +55,7 @@ def input_code(request: EditRequest) -> tuple[str, str]:
     if "input_state" in meta:
         return "json", json.dumps(meta["input_state"], indent=1)
     if "scene" in meta:
-        from paintkit.renderers.svg_scene import scene_svg
-        from paintkit.scene import Scene
+        from paintkit.renderers.svg_scene import scene_svg  # skia, numba: scenes only
 
         pixels = np.asarray(request.image.convert("RGB"))
         return "svg", scene_svg(Scene.from_dict(meta["scene"]), pixels)

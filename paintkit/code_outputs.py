@@ -109,13 +109,16 @@ def render_code(data: bytes | str, kind: str, meta: dict) -> tuple[np.ndarray, d
     structure)``, as :func:`load_output_file` (``paintkit run`` checks a model's code with it
     before writing the file)."""
     if kind == "svg":
-        from paintkit.svg import render_svg
+        from paintkit.svg import render_svg  # skia, svgelements: only to draw an SVG
 
         if "scene" not in meta:
             raise ValueError("an SVG output needs a scene-based problem (this one has no scene)")
         return render_svg(data, width=int(meta["W"]), height=int(meta["H"])), None
     if kind == "json":
-        from paintkit.tinygrafix.state_output import render_output_state, state_difference
+        from paintkit.tinygrafix.state_output import (  # matplotlib: only to draw a chart
+            render_output_state,
+            state_difference,
+        )
 
         if "input_state" not in meta or "answer_state" not in meta:
             raise ValueError("a chart-state output needs a chart problem (this one has no "
