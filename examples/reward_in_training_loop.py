@@ -3,7 +3,10 @@
 Per batch of problems the targets are prepared once (answer/input Lab and edit mask on the
 device); each step a dummy "policy" samples G outputs per problem (float NCHW in [0, 1], as
 a network produces) and ``reward_fn`` scores them: one prepared target, G outputs, no copies
-of the target. Swap ``DEVICE`` for ``"cuda"``: nothing leaves the GPU.
+of the target. Swap ``DEVICE`` for ``"cuda"``: nothing leaves the GPU. A
+``ScoreAccumulator`` keeps the run's figures; at its default backend it counts with the
+Numba kernel on the CPU and the fused kernel on CUDA (``backend="torch"`` is the slow
+reference path on a CPU: do not copy it into a loop).
 
     python examples/reward_in_training_loop.py
 """
@@ -39,7 +42,7 @@ def dummy_policy(inputs, answers, skill, generator):
 
 
 generator = torch.Generator().manual_seed(0)
-accumulator = ScoreAccumulator(backend="torch")
+accumulator = ScoreAccumulator()  # the fast path of the outputs' device
 for step, problems in enumerate(loader):
     targets = batch_targets(problems, device=DEVICE)  # once per batch of problems
     inputs = problems["input"] if isinstance(problems["input"], list) else list(problems["input"])
