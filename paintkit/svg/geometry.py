@@ -53,10 +53,13 @@ def _pieces(length_bound: float) -> int:
     return min(_MAX_PIECES, max(1, math.ceil(math.sqrt(length_bound / (8 * FLATNESS)))))
 
 
-def _cubic(p0: complex, p1: complex, p2: complex, p3: complex) -> list[complex]:
+def _cubic(p0: complex, p1: complex, p2: complex, p3: complex,
+           budget: _Budget | None = None) -> list[complex]:
     # uniform steps: chord error <= (3/4) max|second difference| / n^2 ... within FLATNESS
     dd = max(abs(p0 - 2 * p1 + p2), abs(p1 - 2 * p2 + p3)) * 6
     n = _pieces(dd)
+    if budget is not None:
+        budget.take(n)  # before the work, so a hostile curve costs nothing
     out = []
     for k in range(1, n + 1):
         t = k / n
@@ -65,8 +68,11 @@ def _cubic(p0: complex, p1: complex, p2: complex, p3: complex) -> list[complex]:
     return out
 
 
-def _quad(p0: complex, p1: complex, p2: complex) -> list[complex]:
+def _quad(p0: complex, p1: complex, p2: complex,
+          budget: _Budget | None = None) -> list[complex]:
     n = _pieces(abs(p0 - 2 * p1 + p2) * 2)
+    if budget is not None:
+        budget.take(n)
     out = []
     for k in range(1, n + 1):
         t = k / n
@@ -75,8 +81,11 @@ def _quad(p0: complex, p1: complex, p2: complex) -> list[complex]:
     return out
 
 
-def _conic(p0: complex, p1: complex, p2: complex, w: float) -> list[complex]:
+def _conic(p0: complex, p1: complex, p2: complex, w: float,
+           budget: _Budget | None = None) -> list[complex]:
     n = _pieces(abs(p0 - 2 * p1 + p2) * 2 * max(1.0, w))
+    if budget is not None:
+        budget.take(n)
     out = []
     for k in range(1, n + 1):
         t = k / n
@@ -95,7 +104,6 @@ def _contours_of_path(path, budget: _Budget) -> list[tuple[np.ndarray, bool]]:  
 
     def flush(closed: bool) -> None:
         if len(points) >= 2:
-            budget.take(len(points))
             contours.append((np.array(points, np.float64), closed))
         points.clear()
 
@@ -109,17 +117,18 @@ def _contours_of_path(path, budget: _Budget) -> list[tuple[np.ndarray, bool]]:  
             if not points:
                 points.append((float(seg.start.x), float(seg.start.y)))
             points.append((float(seg.end.x), float(seg.end.y)))
+            budget.take(1)
         elif isinstance(seg, (se.CubicBezier, se.QuadraticBezier, se.Arc)):
             if not points:
                 points.append((float(seg.start.x), float(seg.start.y)))
             curves = seg.as_cubic_curves() if isinstance(seg, se.Arc) else [seg]
             for c in curves:
                 if isinstance(c, se.QuadraticBezier):
-                    chords = _quad(*(complex(p.x, p.y) for p in (c.start, c.control, c.end)))
+                    chords = _quad(*(complex(p.x, p.y) for p in (c.start, c.control, c.end)),
+                                   budget=budget)
                 else:
                     chords = _cubic(*(complex(p.x, p.y) for p in
-                                      (c.start, c.control1, c.control2, c.end)))
-                budget.take(len(chords))
+                                      (c.start, c.control1, c.control2, c.end)), budget=budget)
                 points.extend((z.real, z.imag) for z in chords)
         else:
             raise SvgError(f"a path segment of type {type(seg).__name__} is outside the "
@@ -165,7 +174,6 @@ def _stroke_contours(contours: list[tuple[np.ndarray, bool]], element, width: fl
 
     def flush() -> None:
         if len(current) >= 2:
-            budget.take(len(current))
             out.append(np.array([(z.real, z.imag) for z in current], np.float64))
         current.clear()
 
@@ -181,12 +189,13 @@ def _stroke_contours(contours: list[tuple[np.ndarray, bool]], element, width: fl
             current.append(z[0])
         elif verb == verb_enum.kLine_Verb:
             current.append(z[1])
+            budget.take(1)
         elif verb == verb_enum.kQuad_Verb:
-            current.extend(_quad(*z))
+            current.extend(_quad(*z, budget=budget))
         elif verb == verb_enum.kConic_Verb:
-            current.extend(_conic(z[0], z[1], z[2], float(it.conicWeight())))
+            current.extend(_conic(z[0], z[1], z[2], float(it.conicWeight()), budget=budget))
         elif verb == verb_enum.kCubic_Verb:
-            current.extend(_cubic(*z))
+            current.extend(_cubic(*z, budget=budget))
         elif verb == verb_enum.kClose_Verb:
             flush()
     flush()
