@@ -28,6 +28,7 @@ from typing import Union
 from paintkit.arguments import check_int
 from paintkit.layout.benchmark import read_metadata_file
 from paintkit.layout.problem_files import metadata_files, metadata_name, parse_problem_file
+from paintkit.layout.release_list import read_release
 from paintkit.seeds import python_rng, seed_from_key
 
 FACTORS: tuple[str, ...] = ("objects", "edit", "steps")
@@ -233,7 +234,6 @@ def release_scope(benchmarks_root: str | os.PathLike[str]) -> dict | None:
     its ``manifest.json`` says); None for a whole release, another namespace or no manifest."""
     import json
 
-    from paintkit.verify.release import read_release  # numpy: the release list
 
     root = Path(benchmarks_root)
     manifest = next((f / "manifest.json" for f in (root, root.parent)

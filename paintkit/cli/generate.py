@@ -176,6 +176,7 @@ def feasible_engine(suite, args: argparse.Namespace):
     Raises:
         InfeasibleCells: some cells cannot be made and ``--skip-infeasible`` is not given.
     """
+    # numba, skia: the engines and the suites load only when a command generates
     from paintkit.engines.feasibility import SkippingSuite, check_cells, has_changed_cells
     from paintkit.engines.generate import make_engine
     from paintkit.engines.local import ProcessPoolEngine

@@ -47,6 +47,7 @@ def run(args: argparse.Namespace) -> int:
     # 'paintkit --help' starts fast
     import warnings
 
+    # matplotlib, numpy: the report loads only when a page is written
     from paintkit.report.data import ReportNote
     from paintkit.report.write import write_report
 

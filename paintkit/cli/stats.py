@@ -10,6 +10,7 @@ from pathlib import Path
 from paintkit.cli.flags import OLD_SPELLINGS_UNTIL, count, renamed, seed
 from paintkit.io.plural import count_of
 from paintkit.stats.leaderboard import FORMATS
+from paintkit.subsets import describe_scope
 
 
 def register(subparsers) -> None:
@@ -86,7 +87,6 @@ def run(args: argparse.Namespace) -> int:
             print(f"{row['first']} vs {row['second']}: Pearson r = {row['pearson_r']:.2f}{ci} "
                   f"across {len(row['models'])} models", file=sys.stderr)
     if result.subset is not None:
-        from paintkit.subsets import describe_scope
 
         print(f"paintkit stats: the scores are of a {describe_scope(result.subset)}",
               file=sys.stderr)

@@ -26,6 +26,7 @@ from paintkit.loader import load
 from paintkit.metrics.similarity import EXTRA_METRICS
 from paintkit.metrics.version import METRIC_VERSION, row_metric_version
 from paintkit.parallel import map_in_workers
+from paintkit.subsets import as_subset, release_scope
 
 if TYPE_CHECKING:
     from paintkit.eval.shard_eval import ShardSet
@@ -182,7 +183,6 @@ def evaluate(
         raise ValueError("address needs engine='ray'")
     check_ray_options(engine, num_gpus, device)
     from paintkit.eval.shard_eval import find_shard_set  # skia (paintkit.engines), not ray
-    from paintkit.subsets import as_subset
 
     subset = as_subset(subset)
     shards = find_shard_set(benchmarks_root)
@@ -206,7 +206,6 @@ def evaluate(
     results_path = out_dir / PROBLEM_STATS_NAME
     summary = EvalSummary(results_path=results_path, models=model_names)
     if subset is None:  # a smaller tree of a released benchmark is said to be one
-        from paintkit.subsets import release_scope
 
         summary.subset = release_scope(benchmarks_root)
     else:

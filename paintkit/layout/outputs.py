@@ -1,10 +1,10 @@
 """Model-output trees: ``<outputs>/<model>/<Benchmark>/<task>/<NNNN>_output.png`` (docs/file-layout.md).
 
 The names of every file a model folder may hold are spelled here once: the output of a
-problem (``NNNN_output.png``, or as code ``NNNN_output.svg`` / ``NNNN_output.json``), the output of one turn of a conversational problem
-(``NNNN_turn<k>_output.png``), the model's text saved beside an output by ``paintkit run``
-(``NNNN_reasoning.txt``, ``NNNN_plan.txt``) and the run's own records in
-``<outputs>/<model>/`` (``run_manifest.json``, ``run_log.jsonl``, the run lock).
+problem (``NNNN_output.png``, or as code ``NNNN_output.svg`` / ``NNNN_output.json``), the
+output of one turn of a conversational problem (``NNNN_turn<k>_output.png``), the model's
+text saved beside an output by ``paintkit run`` (``NNNN_reasoning.txt``, ``NNNN_plan.txt``)
+and the run's own records in ``<outputs>/<model>/`` (``run_manifest.json``, ``run_log.jsonl``, the run lock).
 """
 
 from __future__ import annotations

@@ -21,6 +21,7 @@ from paintkit.report.text import display, finite
 from paintkit.stats.aggregate import aggregate_tables
 from paintkit.stats.diagnostics import diagnostics_rows
 from paintkit.stats.order import category_key, task_key
+from paintkit.stats.results_file import recorded_subset
 from paintkit.stats.table import (
     BLOCKS,
     CI_FIGURES,
@@ -29,6 +30,7 @@ from paintkit.stats.table import (
     build_tables,
     read_problem_rows,
 )
+from paintkit.subsets import as_subset
 
 __all__ = ["AGGREGATE_NAME", "METRICS", "ReportData", "ReportNote", "coverage", "leaderboard",
            "load_report_data", "read_stats_provenance", "table_payload"]
@@ -66,7 +68,6 @@ def load_report_data(input_path, n_boot: int = 10_000, seed: int = 0,
     ``subset`` (a ``subset.json`` or :class:`~paintkit.subsets.Subset`): only its problems'
     rows. ``provenance["subset"]`` names the subset the figures cover (this one, or the one
     the results folder's ``results.json`` or ``aggregate_stats.jsonl`` records), else None."""
-    from paintkit.subsets import as_subset
 
     input_path = Path(input_path)
     subset = as_subset(subset)
@@ -94,7 +95,6 @@ def load_report_data(input_path, n_boot: int = 10_000, seed: int = 0,
     else:
         provenance.update(read_stats_provenance(agg_path), aggregate_file=str(agg_path))
     if scope is None:
-        from paintkit.stats.results_file import recorded_subset
 
         scope = recorded_subset(results) or (recorded if aggregate is not None and
                                              provenance["aggregate_file"] else None)

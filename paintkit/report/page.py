@@ -9,9 +9,9 @@ from pathlib import Path
 import numpy as np
 
 from paintkit._version import __version__
+from paintkit.code_outputs import output_file
 from paintkit.io.atomic import write_text_atomic
 from paintkit.layout.benchmark import read_metadata
-from paintkit.code_outputs import output_file
 from paintkit.loader import load
 from paintkit.report import plots
 from paintkit.report.comparisons import comparisons_html
@@ -28,6 +28,7 @@ from paintkit.report.gallery import gallery_card, pick_examples
 from paintkit.report.template import CSS, SCRIPT
 from paintkit.report.text import h, script_json
 from paintkit.stats.failure_modes import FAILURE_MODES, failure_mode_codes
+from paintkit.subsets import describe_scope
 
 
 def plural(n: int, word: str) -> str:
@@ -170,7 +171,6 @@ def render_page(data: ReportData, gallery: str = "", *, command: str | None = No
              "categories</p>"]
     parts += [_namespace_note(b, namespaces) for b in data.benchmarks]
     if data.provenance.get("subset"):
-        from paintkit.subsets import describe_scope
 
         parts.append(f'<p class="note" id="subset"><b>Scores of a '
                      f'{h(describe_scope(data.provenance["subset"]))}</b>, not of the whole '

@@ -20,11 +20,11 @@ from typing import TYPE_CHECKING, Any
 
 from PIL import Image
 
+from paintkit.code_outputs import output_file, render_code
 from paintkit.errors import one_line
 from paintkit.io.atomic import write_text_atomic
 from paintkit.io.images import load_rgb, write_png
 from paintkit.layout.benchmark import BenchmarkProblem, read_metadata
-from paintkit.code_outputs import output_file, render_code
 from paintkit.layout.outputs import CODE_OUTPUTS, output_name
 from paintkit.run.interface import (
     EditModel,

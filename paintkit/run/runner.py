@@ -27,6 +27,7 @@ from paintkit.run.live_eval import LiveScorer
 from paintkit.run.produce import output_decodes, produce_batch
 from paintkit.run.ray_engine import run_on_ray
 from paintkit.run.records import RunRecords, remove_stale_temporaries
+from paintkit.subsets import as_subset
 
 if TYPE_CHECKING:
     from paintkit.run.interface import EditModel
@@ -71,7 +72,6 @@ def select_problems(benchmarks_root: PathLike, *, benchmarks: Sequence[str] | No
     """The problems of a run, in benchmark, task, index order; ``limit``: the first
     ``limit`` problems of each task folder; ``subset``: a ``subset.json`` (or
     :class:`~paintkit.subsets.Subset`): only its problems."""
-    from paintkit.subsets import as_subset
 
     if limit is not None and limit < 1:
         raise ValueError(f"limit: expected a positive number of problems per task, got {limit}")

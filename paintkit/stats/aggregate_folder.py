@@ -24,6 +24,7 @@ from paintkit.stats.leaderboard import format_leaderboard, leaderboard_rows
 from paintkit.stats.output import write_jsonl, write_provenance
 from paintkit.stats.results_file import recorded_subset
 from paintkit.stats.table import ProblemTable, build_tables, name_blocks, read_problem_rows
+from paintkit.subsets import as_subset
 
 if TYPE_CHECKING:
     from paintkit.subsets import SubsetLike
@@ -111,7 +112,6 @@ def aggregate(results: str | Path, *, output: str | Path | None = None, n_boot: 
     if write:
         _refuse_overwriting(Path(results), {"output": output, "diagnostics": diagnostics,
                                             "--output": leaderboard})
-    from paintkit.subsets import as_subset
 
     subset = as_subset(subset)
     problem_rows = read_problem_rows(results)

@@ -33,8 +33,8 @@ import time
 from pathlib import Path
 
 from paintkit._version import __version__
-from paintkit.io.atomic import write_text_atomic
 from paintkit.code_outputs import output_file
+from paintkit.io.atomic import write_text_atomic
 from paintkit.layout.outputs import output_name
 
 #: The file's name in a results folder.

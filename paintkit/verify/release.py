@@ -24,7 +24,6 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterable
-from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -40,19 +39,17 @@ from paintkit.layout.problem_files import (
     metadata_name,
     parse_problem_file,
 )
+from paintkit.layout.release_list import DIGITS, FORMAT, RELEASE_FILE, read_release
 
 __all__ = ["DIGITS", "PARTS", "RELEASE_FILE", "SUFFIX_PART", "content_hash", "problem_hashes",
            "read_release", "release_document", "release_ids", "release_places", "tree_files"]
 
 #: Where the shipped list lives (package data).
-RELEASE_FILE = Path(__file__).with_name("release_hashes.json")
 #: Hex digits kept of each part's SHA-256.
-DIGITS = 16
 #: The parts of a problem, in the order of a hash string.
 PARTS = ("input", "answer", "metadata")
 #: A problem file's suffix -> its part.
 SUFFIX_PART = {INPUT: "input", ANSWER: "answer", METADATA: "metadata"}
-FORMAT = 1
 
 
 def content_hash(value) -> str:
@@ -149,20 +146,6 @@ def write_document(doc: dict, path: Path) -> None:
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
-@cache
-def read_release(path: Path = RELEASE_FILE) -> dict:
-    """The shipped list (cached); ``ValueError`` naming the file if it is unreadable."""
-    try:
-        doc = json.loads(Path(path).read_text(encoding="utf-8"))
-        if doc["format"] != FORMAT or doc["digits"] != DIGITS:
-            raise ValueError(f"format {doc['format']}, {doc['digits']} digits")
-        doc["benchmarks"].items()
-    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
-        raise ValueError(f"{path}: the release's hash list is unreadable ({exc}); reinstall "
-                         "paintkit") from None
-    return doc
-
-
 def release_places(files: dict[str, dict[str, Path]], release_ids: dict[str, str]
                     ) -> dict[str, str]:
     """``{release key: copy key}`` when every problem of a copy is a released one by its
@@ -184,7 +167,7 @@ def release_places(files: dict[str, dict[str, Path]], release_ids: dict[str, str
 def release_ids(name: str, suite: dict) -> dict[str, str]:
     """``{problem_id: "<task>/<NNN>"}`` of a released benchmark (from its suite, no files)."""
     from paintkit.suites import Suite  # numba, skia: the suites
-    from paintkit.tinygrafix.suite import TinyGrafixSuite
+    from paintkit.tinygrafix.suite import TinyGrafixSuite  # matplotlib: the chart suite
 
     cls = {"PaintBench": Suite, "TinyGrafixBench": TinyGrafixSuite}.get(name)
     if cls is None:

@@ -10,9 +10,9 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
+from paintkit.code_outputs import output_file
 from paintkit.errors import one_line
 from paintkit.io.jsonl import parse_json
-from paintkit.code_outputs import output_file
 from paintkit.layout.results import problem_stats_path
 from paintkit.layout.rows import row_key
 from paintkit.stats.results_file import RESULTS_FILE_NAME, file_sha256, manifest_sha256, output_key

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from paintkit.cli.main import main
-from paintkit.eval import evaluate
 from paintkit.code_outputs import NoCode, extract_code
+from paintkit.eval import evaluate
 from paintkit.run.registry import build_model
 from paintkit.run.runner import run_model
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from paintkit.suites.problem_keys import ProblemKey, ProblemKeyError, problem_from_key
 from paintkit.suites import build_problem
+from paintkit.suites.problem_keys import ProblemKey, ProblemKeyError, problem_from_key
 from paintkit.suites.suite import Suite
 
 
