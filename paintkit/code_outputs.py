@@ -73,11 +73,19 @@ def output_file(image_path: Path) -> tuple[Path, str | None]:
     idx = int(image_path.name.split("_", 1)[0])
     image_path = image_path.with_name(output_name(idx))
     present = [p for p in (image_path, *(image_path.with_name(output_name(idx, kind))
-                                         for kind in CODE_OUTPUTS)) if p.exists()]
+                                         for kind in CODE_OUTPUTS)) if _exists(p)]
     if len(present) > 1:
         names = ", ".join(p.name for p in present)
         return image_path, f"{image_path.parent}: more than one output of one problem ({names})"
     return (present[0] if present else image_path), None
+
+
+def _exists(path: Path) -> bool:
+    """Whether ``path`` exists; a folder that cannot be read says no (its reader names why)."""
+    try:
+        return path.exists()
+    except OSError:
+        return False
 
 
 def _read(path: Path) -> bytes:

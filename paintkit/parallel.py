@@ -183,6 +183,21 @@ def _start_context(start: str):
     raise ValueError(f"start must be 'spawn' or 'forkserver', got {start!r}")
 
 
+#: Passed to the resource-tracker process multiprocessing starts (it takes this process's
+#: ``-W`` options): see :func:`_quiet_resource_tracker`.
+_TRACKER_WARNING = "ignore:resource_tracker:UserWarning"
+
+
+def _quiet_resource_tracker() -> None:
+    """Keep multiprocessing's resource tracker from printing "There appear to be N leaked
+    semaphore objects to clean up at shutdown" after a stopped run: workers killed by a first
+    Ctrl-C (:func:`stop_now`) leave the pool's queue semaphores to it, and it does clean
+    them up (it unlinks them); the warning is its note of that, not a leak. Set before the
+    tracker starts, which takes the process's ``-W`` options."""
+    if _TRACKER_WARNING not in sys.warnoptions:
+        sys.warnoptions.append(_TRACKER_WARNING)
+
+
 def start_pool(jobs: int, initializer=None, initargs: tuple = (), start: str = "spawn"
                ) -> ProcessPoolExecutor:
     """A ``ProcessPoolExecutor`` of ``jobs`` workers bound to this process: each runs
@@ -192,6 +207,7 @@ def start_pool(jobs: int, initializer=None, initargs: tuple = (), start: str = "
     this process: a fork would copy its threads and locks. The caller shuts it down."""
     if not isinstance(jobs, int) or jobs < 1:
         raise ValueError(f"jobs must be an int >= 1, got {jobs!r}")
+    _quiet_resource_tracker()
     return ProcessPoolExecutor(jobs, mp_context=_start_context(start),
                                initializer=_bound_initializer,
                                initargs=(os.getpid(), initializer, initargs))

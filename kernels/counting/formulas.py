@@ -3,7 +3,7 @@
 The same ``(B, 3, 12)`` histograms as :mod:`paintkit.kernels.counting.cie76_numba` (row 0:
 ``ceil(ΔE(O, A))`` bins over the edit region, row 1: over the preservation region, row 2:
 ``ceil(ΔE(O, I))`` over all pixels; bin 11 holds ΔE > 10), so
-:func:`~paintkit.kernels.counting.cie76_numba.counts_from_histograms` and the metric's compute
+:func:`~paintkit.kernels.counting.bins.counts_from_histograms` and the metric's compute
 step apply unchanged. The reference colour of each difference is the answer (``ΔE(O, A)``)
 or the input (``ΔE(O, I)``); it matters for CIE94 only.
 

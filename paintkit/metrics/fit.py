@@ -96,7 +96,12 @@ def fit_outputs(outputs: Any, targets: Targets, fit: str, samples_per_problem: i
     answers share one size). A batch whose length is not ``len(targets) *
     samples_per_problem`` is returned unchanged: the scoring step names that error.
     """
-    from paintkit.metrics.coerce import MissingImage, as_images, is_tensor, nhwc_view
+    from paintkit.metrics.coerce import (  # numba: the float -> uint8 kernel
+        MissingImage,
+        as_images,
+        is_tensor,
+        nhwc_view,
+    )
 
     check_fit(fit)
     if fit == "cover":

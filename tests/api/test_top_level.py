@@ -97,7 +97,8 @@ def test_a_problem_is_shown_on_one_short_line():
     problem = paintkit.generate("translation", seed=7)
     text = repr(problem)
     assert "\n" not in text and len(text) < 160
-    assert text.startswith("Problem('translation/") and "1024x1024" in text
+    # named by its problem_id (the key paintkit serve and the trainer formats use)
+    assert text.startswith("Problem('paintbench-translation-") and "1024x1024" in text
     assert "array" not in text and "scene" not in text
 
 

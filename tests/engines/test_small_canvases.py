@@ -107,8 +107,10 @@ def test_an_impossible_scene_gives_up_on_the_clock_not_after_200_attempts():
     suite = small_suite(tasks=("translation",), conditions=("n_xhigh",), per_cell=1,
                         preservation=False, size=(256, 256))
     start = time.monotonic()
-    with slot_seconds(1.0), pytest.raises(AttemptsExhausted, match="translation/amount/"
-                                          "n_xhigh@256x256 slot 0: gave up after 1 attempts"):
+    # how many attempts fit in the second depends on the machine; that the clock ended it does not
+    with slot_seconds(1.0), pytest.raises(AttemptsExhausted, match=r"translation/amount/"
+                                          r"n_xhigh@256x256 slot 0: gave up after \d+ attempts? "
+                                          r"in 1 s \(the time limit"):
         suite.make_problem(suite.spec(0))
     assert time.monotonic() - start < 5.0  # one attempt alone takes ~6 s without the limit
 

@@ -43,7 +43,7 @@ def test_baseline_model_cannot_leave_out(tree, tmp_path, model, capsys):
     out.mkdir(parents=True)
     before = _files(tmp_path)
     code = main(["baseline", "oracle", "--benchmarks", str(bench), "--outputs", str(out),
-                 "--model", model])
+                 "--name", model])
     err = capsys.readouterr().err
     assert code == 2 and "expected one plain folder name" in err and len(err.splitlines()) == 1
     assert _files(tmp_path) == before

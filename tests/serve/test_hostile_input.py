@@ -90,7 +90,8 @@ def test_wrong_size_names_both_sizes_or_is_fitted_when_asked(start_service, prob
     for fit in ("stretch", "cover"):
         got = RewardClient(service.url, fit=fit).score([small], [pid])
         fitted = fit_output(small, (256, 256), fit)
-        assert got.tobytes() == reward([fitted], [problem.answer], [problem.input]).numpy().tobytes()
+        assert got.tobytes() == reward([fitted], [problem.answer], [problem.input],
+                                       fit=fit).numpy().tobytes()
 
 
 @pytest.mark.parametrize("body", [

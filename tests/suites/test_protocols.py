@@ -8,6 +8,7 @@ import inspect
 import numpy as np
 import pytest
 
+from paintkit.engines.feasibility import SkippingSuite
 from paintkit.suites import ProblemGenerator, ProblemSuite, Suite, build_problem, check_suite
 from paintkit.suites.combined import CombinedSuite
 from paintkit.suites.compositional import CompositionalSuite
@@ -22,6 +23,8 @@ SUITES = {
                                                 per_cell=1),
     "guidance": lambda: GuidanceSuite(tasks=["translation"], conditions=["baseline"], per_cell=1),
     "combined": lambda: CombinedSuite([SUITES["paintbench"](), SUITES["tinygrafixbench"]()]),
+    # generate --skip-infeasible: a suite without the cells that cannot be made at its size
+    "skipping": lambda: SkippingSuite(SUITES["paintbench"](), [("removal", "baseline", "none")]),
 }
 MEMBERS = ("__len__", "spec", "specs", "problems", "make_problem", "to_dict")
 

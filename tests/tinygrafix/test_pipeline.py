@@ -106,15 +106,19 @@ def test_generate_all_writes_both_benchmarks(tmp_path):
     assert sorted(manifest["files"]) and not any(path.startswith(".") for path in manifest["files"])
 
 
-def test_generate_all_overwrite_removes_both_benchmarks(tmp_path):
+def test_generate_all_overwrite_replaces_both_benchmarks_and_keeps_foreign_files(tmp_path):
     args = ["generate", "all", "--out", str(tmp_path), "--tasks", "translation,heatmap_add_cell",
             "--conditions", "baseline", "--per-cell", "1", "--engine", "inprocess", "--quiet"]
     assert main(args) == 0
-    stale = [tmp_path / "PaintBench" / "translation" / "stale.txt",
-             tmp_path / "TinyGrafixBench" / "heatmap_add_cell" / "stale.txt"]
-    for path in stale:
-        path.write_text("from an earlier run")
-    other = [a if a != "1" else "2" for a in args]  # another suite: --overwrite removes the old one
+    foreign = [tmp_path / "PaintBench" / "translation" / "stale.txt",
+               tmp_path / "TinyGrafixBench" / "heatmap_add_cell" / "stale.txt"]
+    for path in foreign:
+        path.write_text("not written by paintkit")
+    other = [a if a != "1" else "2" for a in args]  # another suite: --overwrite replaces the old one
     assert main([*other, "--overwrite"]) == 0
-    assert not any(path.exists() for path in stale)
+    # --overwrite removes what the previous manifest lists, never a file paintkit did not write
+    assert all(path.read_text() == "not written by paintkit" for path in foreign)
+    manifest = json.loads((tmp_path / "manifest.json").read_text())
+    assert manifest["complete"] is True and all(
+        p["per_cell"] == 2 for p in manifest["suite"]["parts"] if "per_cell" in p)
     assert (tmp_path / "TinyGrafixBench" / "heatmap_add_cell" / "000.json").exists()
