@@ -18,6 +18,8 @@ cannot be decoded (docs/metric-definition.md §8: scored as missing, the error k
 from __future__ import annotations
 
 import math
+import os
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeGuard
 
@@ -247,6 +249,12 @@ def _one_image(item: Any, name: str, allow_missing: bool, numba: bool = True
             if item.ndim == 3 and item.shape[0] == 3 and item.shape[-1] != 3:
                 item = item.transpose(1, 2, 0)  # CHW
             image = rgb_from_array(item, name)
+        elif is_svg(item):
+            image = _svg_pixels(item, name)
+        elif isinstance(item, dict) and "chart" in item:
+            raise ValueError(f"{name}: a chart state is drawn against its problem's states: "
+                             "score it with paintkit eval (NNNN_output.json) or draw it with "
+                             "paintkit.code_outputs.render_code(state, 'json', metadata)")
         else:
             image = load_rgb(item)
         if allow_missing and math.prod(image.shape) == 0:  # this output is missing, not the batch
@@ -257,6 +265,37 @@ def _one_image(item: Any, name: str, allow_missing: bool, numba: bool = True
         if allow_missing:
             return MissingImage(str(exc))
         raise
+
+
+_SVG_START = re.compile(r"\s*<(?:svg[\s>/]|\?xml\b)", re.IGNORECASE)
+
+
+def is_svg(item: Any) -> bool:
+    """Whether ``item`` is an SVG output: text or bytes starting ``<svg`` / ``<?xml``, or
+    the path of a ``.svg`` file."""
+    if isinstance(item, str | bytes):
+        head = item[:256].decode("latin-1") if isinstance(item, bytes) else item[:256]
+        if _SVG_START.match(head):
+            return True
+    if isinstance(item, str | os.PathLike) and not isinstance(item, bytes):
+        return os.fspath(item).lower().endswith(".svg")
+    return False
+
+
+def _svg_pixels(item: Any, name: str) -> ImageArray:
+    """An SVG output drawn under the benchmark's pixel rules (:mod:`paintkit.svg`); a
+    document outside the subset or limits is an :class:`ImageDecodeError` naming why."""
+    from paintkit.svg import SvgError, render_svg  # skia, svgelements: only to draw an SVG
+
+    try:
+        if isinstance(item, bytes) or (isinstance(item, str) and item.lstrip().startswith("<")):
+            return render_svg(item)  # the document itself
+        with open(os.fspath(item), "rb") as file:  # a path
+            return render_svg(file.read())
+    except SvgError as exc:
+        raise ImageDecodeError(f"{name}: SVG output: {exc}") from None
+    except OSError as exc:
+        raise ImageDecodeError(f"{name}: cannot read {item}: {exc.strerror or exc}") from None
 
 
 def as_images(value: Any, name: str, allow_missing: bool = False, numba: bool = True

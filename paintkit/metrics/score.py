@@ -317,6 +317,8 @@ def check_output_paths(outputs: Any, missing: str = "error") -> None:
         return
     items = outputs if isinstance(outputs, list | tuple) else [outputs]
     for k, item in enumerate(items):
+        if isinstance(item, str) and item.lstrip().startswith("<"):
+            continue  # an SVG document, not a path
         if isinstance(item, str | os.PathLike) and not os.path.exists(item):
             where = f"outputs[{k}]" if isinstance(outputs, list | tuple) else "outputs"
             raise FileNotFoundError(

@@ -11,8 +11,10 @@ any of the answer keys (``answer``, ``answer_path``, ...) and input keys (``inpu
 in ``extra_info``; or the problem's key (a string) with the answer and the input in
 ``extra_info``, as ``paintkit generate --format verl-omni`` writes its rows.
 
-Core verl (0.9.1) passes ``solution_str=`` (decoded text) and no image: it cannot drive an
-image reward, and a text solution is refused with that explanation.
+Core verl (0.9.1) passes ``solution_str=`` (decoded text) and no image: a text that holds an
+SVG (a code-editing model's completion) is drawn and scored, as ``paintkit eval`` scores an
+``NNNN_output.svg`` (no usable SVG in it: a missing output, score 0, with the reason); any
+other text is refused with that explanation.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from paintkit.code_outputs import NoCode, extract_code
 from paintkit.kernels import numba_lock
 from paintkit.metrics.coerce import as_images
 from paintkit.metrics.fit import DEFAULT_FIT, check_fit, fit_output
@@ -47,10 +50,18 @@ def compute_score(data_source: str | None = None, solution_image: ImageLike | No
     check_fit(fit)
     if solution_image is None and solution_str is not None:
         if isinstance(solution_str, str):
-            raise ValueError("solution_str: got decoded text; the PaintBench reward scores the "
-                             "generated image (solution_image=...). Core verl's text reward "
-                             "loop passes no image: use verl-omni's image reward loop")
-        solution_image = solution_str
+            if "<svg" not in solution_str.lower():
+                raise ValueError("solution_str: got decoded text with no SVG; the PaintBench "
+                                 "reward scores the generated image (solution_image=...) or an "
+                                 "SVG in the text. Core verl's text reward loop passes no image: "
+                                 "use verl-omni's image reward loop")
+            try:  # a code model's completion: its SVG, drawn under the benchmark's rules
+                solution_image = extract_code(solution_str, "svg")
+            except NoCode as exc:  # the model wrote no usable code: a missing output
+                return {"score": 0.0, "iou_5": 0.0, "edit_accuracy": 0.0,
+                        "preservation_accuracy": 0.0, "missing": True, "reason": str(exc)}
+        else:
+            solution_image = solution_str
     extra_info = extra_info or {}
     if isinstance(ground_truth, dict) and not ({"bytes", "path"} >= set(ground_truth)):
         answer = find(ground_truth, ANSWER_KEYS, "answer", "ground_truth")

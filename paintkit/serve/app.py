@@ -47,6 +47,7 @@ from paintkit.serve.images import (
     declared_size,
     decode,
     from_base64,
+    svg_pixels,
 )
 from paintkit.serve.options import ServeOptions
 from paintkit.serve.problems import ProblemTargets
@@ -185,11 +186,17 @@ class RewardService:
                     shape = item.shape
                 else:
                     image = item.image
-                    if (image.png is None) == (image.raw is None):
-                        raise ImageRefused(f"{where}: give exactly one of image.png, image.raw")
-                    text = image.png if image.png is not None else image.raw
-                    data = await self.run(from_base64, text, where)
-                    shape = None if image.png is not None else (image.shape or "missing")
+                    if sum(v is not None for v in (image.png, image.raw, image.svg)) != 1:
+                        raise ImageRefused(f"{where}: give exactly one of image.png, image.raw, "
+                                           "image.svg")
+                    if image.svg is not None:  # drawn in a decode thread, then raw pixels
+                        pixels = await self.run(svg_pixels, image.svg, where,
+                                                self.options.max_pixels)
+                        data, shape = pixels.tobytes(), list(pixels.shape)
+                    else:
+                        text = image.png if image.png is not None else image.raw
+                        data = await self.run(from_base64, text, where)
+                        shape = None if image.png is not None else (image.shape or "missing")
                 return await self.prepare_item(item.problem_id, data, shape, request.fit,
                                                request.tolerance, request.figures, where)
             except ValueError as exc:
