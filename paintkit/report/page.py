@@ -25,6 +25,7 @@ from paintkit.report.explanations import (
     load_explanations,
 )
 from paintkit.report.gallery import gallery_card, pick_examples
+from paintkit.report.state_diffs import state_diff_html, state_diffs_in_results
 from paintkit.report.template import CSS, SCRIPT
 from paintkit.report.text import h, script_json
 from paintkit.stats.failure_modes import FAILURE_MODES, failure_mode_codes
@@ -94,7 +95,8 @@ def provenance_html(data: ReportData, command: str | None, input_path) -> str:
 
 
 def gallery_html(data: ReportData, benchmarks_root, outputs_root, per_model: int,
-                 thumb: int, explanations: dict | None = None) -> str:
+                 thumb: int, explanations: dict | None = None,
+                 state_diffs: dict | None = None) -> str:
     problems = {(p.benchmark, p.task, p.idx): p for p in load(benchmarks_root, kind="benchmark").problems}
     roots = [Path(r) for r in ([outputs_root] if isinstance(outputs_root, (str, Path))
                                else outputs_root or [])]
@@ -122,7 +124,11 @@ def gallery_html(data: ReportData, benchmarks_root, outputs_root, per_model: int
                     out = output_file(problem.output_path(root, tab.model))[0] if root else None
                     card = gallery_card(problem, tab.model, out if out and out.exists() else None,
                                         tab.values[pos], FAILURE_MODES[codes[k]], thumb)
-                    why = (explanations or {}).get((tab.model, bench, task, int(tab.idx[pos])))
+                    key = (tab.model, bench, task, int(tab.idx[pos]))
+                    diff = (state_diffs or {}).get(key)
+                    if diff is not None:  # a chart-state output: what its data got wrong
+                        card.extras.append(state_diff_html(diff))
+                    why = (explanations or {}).get(key)
                     if why is not None:  # object tags of 'paintkit explain'
                         card.extras.append(explanation_html(why))
                         card.boxes = explanation_boxes(why)
@@ -248,7 +254,7 @@ def build_report(input_path, output_path, *, benchmarks_root=None, outputs_root=
         why = load_explanations(found) if found is not None else \
             explanations_in_results(input_path)
         gallery = gallery_html(data, benchmarks_root, outputs_root, gallery_per_model, thumb,
-                               why)
+                               why, state_diffs_in_results(input_path))
     text = render_page(data, gallery, command=command, input_path=input_path,
                        namespaces=namespaces,
                        comparisons=comparisons_html(data, n_boot=n_boot, seed=seed))

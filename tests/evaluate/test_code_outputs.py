@@ -147,3 +147,20 @@ def test_the_gallery_shows_a_code_output(trees) -> None:  # noqa: ANN001
     path = outputs / "answer" / "PaintBench" / "translation" / "0000_output.svg"
     card = gallery_card(problem, "answer", path, np.ones((12, 4)), "solved")
     assert dict(card.images)["output"] is not None
+
+
+def test_the_report_says_what_a_chart_state_got_wrong(trees, tmp_path) -> None:  # noqa: ANN001
+    from paintkit.report.state_diffs import state_diff_html
+    from paintkit.report.write import write_report
+
+    bench, outputs = trees
+    res = tmp_path / "res"
+    assert main(["eval", "--benchmarks", str(bench / "tg"), "--outputs", str(outputs),
+                 "--results", str(res), "--jobs", "1"]) == 0
+    page = write_report(res, tmp_path / "report.html", benchmarks_root=bench / "tg",
+                        outputs_root=outputs, n_boot=200, gallery_per_model=4).read_text()
+    assert "chart state</b>: equal to the answer state" in page
+    assert "field(s) differ from the answer state" in page
+    html = state_diff_html({"exact": False, "fields_differ": 2, "values": 1, "labels": 1,
+                            "fields": ["<script>", "bars[0].value"]})
+    assert "&lt;script&gt;" in html and "1 values, 1 labels" in html
