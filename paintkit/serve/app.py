@@ -47,6 +47,7 @@ from paintkit.serve.images import (
     declared_size,
     decode,
     from_base64,
+    state_pixels,
     svg_pixels,
 )
 from paintkit.serve.options import ServeOptions
@@ -186,12 +187,15 @@ class RewardService:
                     shape = item.shape
                 else:
                     image = item.image
-                    if sum(v is not None for v in (image.png, image.raw, image.svg)) != 1:
+                    forms = (image.png, image.raw, image.svg, image.state)
+                    if sum(v is not None for v in forms) != 1:
                         raise ImageRefused(f"{where}: give exactly one of image.png, image.raw, "
-                                           "image.svg")
-                    if image.svg is not None:  # drawn in a decode thread, then raw pixels
-                        pixels = await self.run(svg_pixels, image.svg, where,
-                                                self.options.max_pixels)
+                                           "image.svg, image.state")
+                    if image.svg is not None or image.state is not None:  # code: drawn in a
+                        pixels = await self.run(  # decode thread, then scored as raw pixels
+                            svg_pixels if image.svg is not None else state_pixels,
+                            image.svg if image.svg is not None else image.state, where,
+                            self.options.max_pixels)
                         data, shape = pixels.tobytes(), list(pixels.shape)
                     else:
                         text = image.png if image.png is not None else image.raw

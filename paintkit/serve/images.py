@@ -49,6 +49,21 @@ def svg_pixels(text: str, where: str, max_pixels: int) -> np.ndarray:
         raise ImageRefused(f"{where}: SVG output: {exc}") from None
 
 
+def state_pixels(state: dict, where: str, max_pixels: int) -> np.ndarray:
+    """uint8 ``(H, W, 3)`` of a chart-state item, drawn by the chart renderer after its
+    bounds are checked (:func:`paintkit.tinygrafix.state_output.check_output_state`); its
+    canvas is the renderer's own (1024 x 768)."""
+    from paintkit.tinygrafix.state_output import (  # matplotlib: chart-state items only
+        StateError,
+        render_output_state,
+    )
+
+    try:
+        return render_output_state(state, None, None)[0]
+    except StateError as exc:
+        raise ImageRefused(f"{where}: chart-state output: {exc}") from None
+
+
 def _svg_canvas(data: bytes) -> tuple[int, int] | None:
     """``(W, H)`` the root ``<svg>`` declares (None when it gives only a viewBox)."""
     root = re.search(rb"<svg\b[^>]*>", data)

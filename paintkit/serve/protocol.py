@@ -19,14 +19,16 @@ BINARY_BATCH = "application/x-paintkit-batch"
 
 class ImageIn(BaseModel):
     """One image: ``png`` (base64 of a PNG file), ``raw`` (base64 of ``H * W * 3`` uint8
-    RGB bytes, row-major) with ``shape`` ``[H, W, 3]``, or ``svg`` (the text of an SVG a
-    code-editing model wrote, drawn under the benchmark's pixel rules; docs/svg.md)."""
+    RGB bytes, row-major) with ``shape`` ``[H, W, 3]``, ``svg`` (the text of an SVG a
+    code-editing model wrote, drawn under the benchmark's pixel rules; docs/svg.md) or
+    ``state`` (an edited chart state, drawn by the chart renderer)."""
 
     model_config = ConfigDict(extra="forbid")
     png: str | None = None
     raw: str | None = None
     shape: list[int] | None = None
     svg: str | None = None
+    state: dict | None = None
 
 
 class ItemIn(BaseModel):

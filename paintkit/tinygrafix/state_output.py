@@ -85,14 +85,56 @@ def _check(value: Any, refs: list[Any], where: str) -> None:
             _check(item, known, f"{where}.{key}")
 
 
-def check_output_state(state: Any, input_state: dict, answer_state: dict) -> dict:
-    """Check a parsed output state against the problem's two states; returns it.
+#: Bounds of a state checked without its problem's states (:func:`check_output_state` with
+#: none): nesting, items in all, and items per list.
+MAX_STATE_DEPTH = 8
+MAX_STATE_ITEMS = 20_000
+MAX_LIST = 1_000
+CHARTS = ("bar_chart", "scatter_plot", "line_chart", "heatmap", "network")
+
+
+def _check_bounded(value: Any, where: str, depth: int, budget: list[int]) -> None:
+    budget[0] += 1
+    if budget[0] > MAX_STATE_ITEMS:
+        raise StateError(f"the chart state holds more than {MAX_STATE_ITEMS:,} values")
+    if depth > MAX_STATE_DEPTH:
+        raise StateError(f"{where}: nested deeper than {MAX_STATE_DEPTH}")
+    kind = _kind(value)
+    if kind == "number" and not (math.isfinite(value) and abs(value) <= MAX_NUMBER):
+        raise StateError(f"{where}: {value!r} is not a finite number within ±{MAX_NUMBER:g}")
+    if kind == "string" and len(value) > MAX_TEXT:
+        raise StateError(f"{where}: a string of {len(value):,} characters (at most {MAX_TEXT})")
+    if kind == "list":
+        if len(value) > MAX_LIST:
+            raise StateError(f"{where}: {len(value):,} items (at most {MAX_LIST:,})")
+        for i, item in enumerate(value):
+            _check_bounded(item, f"{where}[{i}]", depth + 1, budget)
+    elif kind == "object":
+        for key, item in value.items():
+            _check_bounded(item, f"{where}.{str(key)[:40]}", depth + 1, budget)
+    elif kind not in ("number", "string", "boolean", "null"):
+        raise StateError(f"{where}: a {kind} is not JSON")
+
+
+def check_output_state(state: Any, input_state: dict | None = None,
+                       answer_state: dict | None = None) -> dict:
+    """Check a parsed output state against the problem's two states; returns it. Without
+    them (a reward call that has only the answer's pixels), the state is held to fixed
+    bounds instead (a known chart, :data:`MAX_STATE_DEPTH`, :data:`MAX_STATE_ITEMS`,
+    :data:`MAX_LIST`, strings and numbers as above) and the renderer refuses what it
+    cannot draw.
 
     Raises:
         StateError: one line naming the first field outside the problem's shape.
     """
     if not isinstance(state, dict):
         raise StateError(f"a chart state is a JSON object, got a {_kind(state)}")
+    if input_state is None or answer_state is None:
+        if state.get("chart") not in CHARTS:
+            raise StateError(f"chart={str(state.get('chart'))[:40]!r}; expected one of "
+                             f"{', '.join(CHARTS)}")
+        _check_bounded(state, "state", 0, [0])
+        return state
     if state.get("chart") != input_state.get("chart"):
         raise StateError(f"chart={state.get('chart')!r}; this problem's chart is "
                          f"{input_state.get('chart')!r}")
@@ -100,8 +142,8 @@ def check_output_state(state: Any, input_state: dict, answer_state: dict) -> dic
     return state
 
 
-def render_output_state(data: bytes | str | dict, input_state: dict,
-                        answer_state: dict) -> tuple[np.ndarray, dict]:
+def render_output_state(data: bytes | str | dict, input_state: dict | None,
+                        answer_state: dict | None) -> tuple[np.ndarray, dict]:
     """A chart-state output (JSON text or a parsed dict) -> ``(pixels, the checked state)``.
 
     Raises:

@@ -62,3 +62,22 @@ def test_the_service_scores_svg_items(start_service, problems, svgs) -> None:  #
     assert results[3]["reward"] <= 0.05
     assert "DOCTYPE" in results[4]["error"] and "\n" not in results[4]["error"]
     assert "limit" in results[5]["error"]
+
+
+def test_chart_states_where_images_go(start_service) -> None:  # noqa: ANN001
+    problem = paintkit.generate("bar_chart_sort_bars", seed=0, source="tinygrafixbench")
+    meta = problem.metadata
+    hostile = {"chart": "bar_chart", "bars": [{"value": 1}] * 5000}
+    scores = paintkit.score([meta["answer_state"], meta["input_state"], hostile],
+                            [problem.answer] * 3, [problem.input] * 3)
+    assert scores[0].miou == 1.0 and scores[1].miou <= 0.05
+    assert not scores[2].has_output and "at most 1,000" in scores[2].error
+    service = start_service()
+    pid = problem.problem_id
+    items = [{"problem_id": pid, "image": {"state": meta["answer_state"]}},
+             {"problem_id": pid, "image": {"state": hostile}},
+             {"problem_id": pid, "image": {"state": meta["answer_state"], "svg": "<svg/>"}}]
+    results = httpx.post(service.url + "/v1/score", json={"items": items}, timeout=60).json()
+    results = results["results"]
+    assert results[0]["reward"] == 1.0
+    assert "at most 1,000" in results[1]["error"] and "exactly one" in results[2]["error"]
