@@ -19,7 +19,7 @@ other text is refused with that explanation.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
@@ -56,7 +56,7 @@ def compute_score(data_source: str | None = None, solution_image: ImageLike | No
                                  "SVG in the text. Core verl's text reward loop passes no image: "
                                  "use verl-omni's image reward loop")
             try:  # a code model's completion: its SVG, drawn under the benchmark's rules
-                solution_image = extract_code(solution_str, "svg")
+                solution_image = cast(Any, extract_code(solution_str, "svg"))  # drawn by as_images
             except NoCode as exc:  # the model wrote no usable code: a missing output
                 return {"score": 0.0, "iou_5": 0.0, "edit_accuracy": 0.0,
                         "preservation_accuracy": 0.0, "missing": True, "reason": str(exc)}

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from paintkit.tasks import Problem
 
@@ -61,7 +62,8 @@ class ProblemKey:
         return cls(parts[0], parts[1], parts[2], parts[3], int(parts[4]))
 
 
-def _condition(key: str, table: str, where: str, max_pixels: int | None = None):
+def _condition(key: str, table: str, where: str,
+               max_pixels: int | None = None) -> tuple[Any, str | None]:
     """``(condition, condition_key or None)`` for a condition key such as ``baseline``,
     ``baseline@512x512``, ``n_med@n12`` (see :func:`paintkit.suites.variants.condition_key`)."""
     # skia, numba: the generation modules load only when a key is regenerated
@@ -86,16 +88,18 @@ def _condition(key: str, table: str, where: str, max_pixels: int | None = None):
     if max_pixels is not None and width * height > max_pixels:
         raise ProblemKeyError(f"{where}: a {width}x{height} canvas exceeds the limit of "
                               f"{max_pixels} pixels")
-    counts = ()
+    counts: tuple[tuple[str, tuple[int, int, int, int]], ...] = ()
     if match["n"] is not None:
-        counts = ((table, (int(match["n"]),) * 4),)
+        n = int(match["n"])
+        counts = ((table, (n, n, n, n)),)
     condition = VariantCondition(name=base.name, width=width, height=height,
                                  palette=base.palette, striped=base.striped,
                                  count_level=base.count_level, counts=counts)
     return condition, key
 
 
-def _source_slot(parsed: ProblemKey, where: str, max_pixels: int | None):
+def _source_slot(parsed: ProblemKey, where: str,
+                 max_pixels: int | None) -> tuple[str, str, Any, str | None, bool]:
     """``(source name, task, condition, condition key, preservation?)`` of a parsed key."""
     # skia, numba, matplotlib: each source's generators load only when a key is regenerated
     from paintkit.sources import get_source
