@@ -251,8 +251,12 @@ def _one_image(item: Any, name: str, allow_missing: bool, numba: bool = True
             image = rgb_from_array(item, name)
         elif is_svg(item):
             image = _svg_pixels(item, name)
-        elif isinstance(item, dict) and "chart" in item:
-            image = _state_pixels(item, name)
+        elif (isinstance(item, dict) and "chart" in item) or (
+                isinstance(item, str | os.PathLike) and os.fspath(item).lower().endswith(".json")):
+            raise ValueError(f"{name}: a chart state is drawn by the chart renderer, which the "
+                             "metric does not load: draw it first with "
+                             "paintkit.code_outputs.render_code(state, 'json', metadata), or "
+                             "score NNNN_output.json files with paintkit eval")
         else:
             image = load_rgb(item)
         if allow_missing and math.prod(image.shape) == 0:  # this output is missing, not the batch
@@ -278,21 +282,6 @@ def is_svg(item: Any) -> bool:
     if isinstance(item, str | os.PathLike) and not isinstance(item, bytes):
         return os.fspath(item).lower().endswith(".svg")
     return False
-
-
-def _state_pixels(state: dict, name: str) -> ImageArray:
-    """A chart-state output drawn by the chart renderer, held to fixed bounds (no problem
-    states here; ``paintkit eval`` also holds it to its problem's); refused: an
-    :class:`ImageDecodeError` naming why."""
-    from paintkit.tinygrafix.state_output import (  # matplotlib: only to draw a chart state
-        StateError,
-        render_output_state,
-    )
-
-    try:
-        return render_output_state(state, None, None)[0]
-    except StateError as exc:
-        raise ImageDecodeError(f"{name}: chart-state output: {exc}") from None
 
 
 def _svg_pixels(item: Any, name: str) -> ImageArray:

@@ -34,7 +34,7 @@ def test_score_and_reward_take_svg(problems, svgs, tmp_path) -> None:  # noqa: A
 
 
 def test_verl_scores_the_svg_in_a_completion(problems, svgs) -> None:  # noqa: ANN001
-    p, (input_svg, answer_svg) = problems[0], svgs[0]
+    p, answer_svg = problems[0], svgs[0][1]
     truth = {"answer": p.answer, "input": p.input}
     got = compute_score("paintbench", solution_str=f"Here:\n```svg\n{answer_svg}\n```",
                         ground_truth=truth)
@@ -68,10 +68,8 @@ def test_chart_states_where_images_go(start_service) -> None:  # noqa: ANN001
     problem = paintkit.generate("bar_chart_sort_bars", seed=0, source="tinygrafixbench")
     meta = problem.metadata
     hostile = {"chart": "bar_chart", "bars": [{"value": 1}] * 5000}
-    scores = paintkit.score([meta["answer_state"], meta["input_state"], hostile],
-                            [problem.answer] * 3, [problem.input] * 3)
-    assert scores[0].miou == 1.0 and scores[1].miou <= 0.05
-    assert not scores[2].has_output and "at most 1,000" in scores[2].error
+    with pytest.raises(ValueError, match="render_code"):  # the metric loads no chart renderer
+        paintkit.score([meta["answer_state"]], [problem.answer], [problem.input])
     service = start_service()
     pid = problem.problem_id
     items = [{"problem_id": pid, "image": {"state": meta["answer_state"]}},
