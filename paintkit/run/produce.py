@@ -145,15 +145,22 @@ def _write(problem: BenchmarkProblem, result: EditResult, outputs_root: Path, fo
                               max_pixels=output_pixel_limit(*input_size))
     except ValueError as exc:
         return _fail(problem, str(exc), **extra)
+    _write_texts(problem, result, outputs_root, folder, plan)
+    _remove_other_outputs(problem.output_path(outputs_root, folder))
+    write_png(problem.output_path(outputs_root, folder), pixels)
+    return {"key": key, "status": "ok", "size": [pixels.shape[1], pixels.shape[0]], **extra}
+
+
+def _write_texts(problem: BenchmarkProblem, result: EditResult, outputs_root: Path,
+                 folder: str, plan: Plan | None) -> None:
+    """The plan and the model's text, written before the output (an output that exists
+    always has its text beside it)."""
     if plan is not None:
         write_text_atomic(text_path(problem, outputs_root, folder, "plan"), plan.text,
                           errors="backslashreplace")
     if result.text:
         write_text_atomic(text_path(problem, outputs_root, folder, "reasoning"), str(result.text),
                           errors="backslashreplace")
-    _remove_other_outputs(problem.output_path(outputs_root, folder))
-    write_png(problem.output_path(outputs_root, folder), pixels)
-    return {"key": key, "status": "ok", "size": [pixels.shape[1], pixels.shape[0]], **extra}
 
 
 def _remove_other_outputs(keep: Path) -> None:
@@ -178,12 +185,7 @@ def _write_code(problem: BenchmarkProblem, result: EditResult, outputs_root: Pat
         render_code(code, kind, read_metadata(problem))
     except (ValueError, OSError) as exc:
         return _fail(problem, f"the model's {kind} cannot be drawn: {exc}", **extra)
-    if plan is not None:
-        write_text_atomic(text_path(problem, outputs_root, folder, "plan"), plan.text,
-                          errors="backslashreplace")
-    if result.text:
-        write_text_atomic(text_path(problem, outputs_root, folder, "reasoning"), str(result.text),
-                          errors="backslashreplace")
+    _write_texts(problem, result, outputs_root, folder, plan)
     path = problem.output_path(outputs_root, folder, f"output.{kind}")
     _remove_other_outputs(path)
     write_text_atomic(path, code, errors="backslashreplace")

@@ -70,15 +70,7 @@ def _cubic(p0: complex, p1: complex, p2: complex, p3: complex,
 
 def _quad(p0: complex, p1: complex, p2: complex,
           budget: _Budget | None = None) -> list[complex]:
-    n = _pieces(abs(p0 - 2 * p1 + p2) * 2)
-    if budget is not None:
-        budget.take(n)
-    out = []
-    for k in range(1, n + 1):
-        t = k / n
-        s = 1 - t
-        out.append(s * s * p0 + 2 * s * t * p1 + t * t * p2)
-    return out
+    return _conic(p0, p1, p2, 1.0, budget)  # a quadratic is the conic of weight 1
 
 
 def _conic(p0: complex, p1: complex, p2: complex, w: float,
