@@ -84,10 +84,10 @@ def test_every_table_has_rows(page):
 
 def test_leaderboard_columns_coverage_and_order(page):
     heads = _texts(page, "#board-PaintBench thead th")
-    assert heads[:4] == ["#", "model", "score", "geometric transformation"]
+    assert heads[:4] == ["#", "model", "score", "geometric_transformation"]
     assert page.eval_on_selector("#board-PaintBench th[data-col='1']",
                                  "e => e.classList.contains('sorted-desc')")
-    assert heads[4:7] == ["structural manipulation", "color change", "symbolic reasoning"]
+    assert heads[4:7] == ["structural_manipulation", "color_change", "symbolic_reasoning"]
     assert heads[-2:] == ["problems", "outputs"]
     models = _texts(page, "#board-PaintBench tbody td:nth-child(2)")
     assert models == ["oracle-like", "strong", "middling", "weak"]
