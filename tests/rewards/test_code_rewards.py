@@ -109,3 +109,13 @@ def test_two_grpo_steps_of_trl_on_svg_completions(problem) -> None:  # noqa: ANN
     logged = [e for e in trainer.state.log_history if "rewards/paintbench_miou/mean" in e]
     assert len(logged) == 2
     assert np.isclose(np.mean(seen[:4]), logged[0]["rewards/paintbench_miou/mean"], atol=1e-6)
+
+
+def test_flow_grpo_takes_svg_images(problem) -> None:  # noqa: ANN001
+    from paintkit.rewards import pixel_miou
+
+    input_svg, answer_svg = problem_svgs(problem.metadata, problem.input, problem.answer)
+    fn = pixel_miou("cpu")
+    scores, info = fn([answer_svg, input_svg], ["p", "p"],
+                      [{"answer": problem.answer, "input": problem.input}] * 2)
+    assert scores.tolist() == [1.0, 0.0] and float(info["miou_mean"]) == 0.5
