@@ -20,11 +20,11 @@ from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
 
+from bench.svg_outputs import png_decode_seconds
+
 
 def _one(spec: object) -> dict:
     import paintkit
-    from paintkit.io.images import decode_rgb_bytes
-    from paintkit.io.png_encode import encode_png
     from paintkit.tinygrafix.state_output import render_output_state
 
     problem = paintkit.TinyGrafixSuite(any_matplotlib=True).make_problem(spec)
@@ -34,11 +34,7 @@ def _one(spec: object) -> dict:
     drawn = [render_output_state(text, meta["input_state"], meta["answer_state"])[0]
              for text in texts]
     state_s = time.thread_time() - t0
-    pngs = [encode_png(problem.answer), encode_png(problem.input)]
-    t0 = time.thread_time()
-    for data in pngs:
-        decode_rgb_bytes(data)
-    png_s = time.thread_time() - t0
+    png_s = png_decode_seconds([problem.answer, problem.input])
     scores = paintkit.score([*drawn, problem.input], [problem.answer] * 3, [problem.input] * 3)
     return {"task": meta["task"], "answer": scores[0].miou, "input_state": scores[1].miou,
             "input_png": scores[2].miou, "state_s": state_s, "png_s": png_s}

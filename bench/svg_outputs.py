@@ -21,10 +21,21 @@ from concurrent.futures import ProcessPoolExecutor
 import numpy as np
 
 
-def _one(index_spec: tuple[int, object]) -> dict:
-    import paintkit
+def png_decode_seconds(images: list[np.ndarray]) -> float:
+    """CPU seconds to decode ``images`` written as paintkit writes PNGs, the way ``paintkit
+    eval`` decodes outputs: what a code output's drawing is compared with."""
     from paintkit.io.images import decode_rgb_bytes
     from paintkit.io.png_encode import encode_png
+
+    pngs = [encode_png(image) for image in images]
+    start = time.thread_time()
+    for data in pngs:
+        decode_rgb_bytes(data)
+    return time.thread_time() - start
+
+
+def _one(index_spec: tuple[int, object]) -> dict:
+    import paintkit
     from paintkit.renderers.svg_scene import problem_svgs
     from paintkit.svg import render_svg
 
@@ -36,11 +47,7 @@ def _one(index_spec: tuple[int, object]) -> dict:
     answer_out = render_svg(answer_svg, width=w, height=h)
     input_out = render_svg(input_svg, width=w, height=h)
     svg_s = time.thread_time() - t0
-    pngs = [encode_png(problem.answer), encode_png(problem.input)]
-    t0 = time.thread_time()
-    for data in pngs:
-        decode_rgb_bytes(data)
-    png_s = time.thread_time() - t0
+    png_s = png_decode_seconds([problem.answer, problem.input])
     scores = paintkit.score([answer_out, input_out, problem.input],
                             [problem.answer] * 3, [problem.input] * 3)
     return {"index": index, "task": problem.metadata.get("task"),

@@ -56,12 +56,13 @@ def needs_scoring(row: dict | None, path: Path) -> bool:
     return not row["has_output"] and output_signature(path) is not None
 
 
-def load_model_output(path: Path, meta: dict) -> tuple[object, dict | None]:
-    """``(pixels or MissingImage, structure)`` of a model's output of one problem: an image
-    is decoded (:func:`load_output`); an SVG or a chart state (``NNNN_output.svg`` /
-    ``.json``) is rendered, and a chart state's comparison with the answer state is the
-    structure (None otherwise). A file that cannot be drawn is a one-line MissingImage."""
-    path, clash = output_file(path)
+def load_model_output(path: Path, meta: dict,
+                      clash: str | None = None) -> tuple[object, dict | None]:
+    """``(pixels or MissingImage, structure)`` of a model's output of one problem, ``path``
+    and ``clash`` as :func:`paintkit.code_outputs.output_file` found them: an image is
+    decoded (:func:`load_output`); an SVG or a chart state (``NNNN_output.svg`` / ``.json``)
+    is rendered, and a chart state's comparison with the answer state is the structure (None
+    otherwise). A file that cannot be drawn, or two outputs, is a one-line MissingImage."""
     if clash is not None:
         return MissingImage(clash), None
     if path.suffix in (".svg", ".json"):
@@ -125,9 +126,9 @@ def score_problem(
     loaded = []
     structures = []
     for model in models:
-        path, _ = output_file(problem.output_path(outputs_root, model))
+        path, clash = output_file(problem.output_path(outputs_root, model))
         signature = output_signature(path)  # before reading: a later change is rescored
-        output, structure = load_model_output(path, meta)
+        output, structure = load_model_output(path, meta, clash)
         loaded.append((model, signature, output))
         structures.append(structure)
     want_bins = images_root is not None or explain is not None

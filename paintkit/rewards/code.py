@@ -35,8 +35,8 @@ from paintkit.rewards._problem_index import ProblemIndex
 __all__ = ["code_render"]
 
 
-def _metadata_from_root(root: Path, problem_id: str) -> dict:
-    input_path, _ = ProblemIndex(root).paths(problem_id)
+def _metadata_from_root(index: ProblemIndex, problem_id: str) -> dict:
+    input_path, _ = index.paths(problem_id)
     if not isinstance(input_path, str):
         raise ValueError(f"problem_id {problem_id!r}: a shard set holds no problem JSON; give "
                          "rows a metadata column")
@@ -54,6 +54,7 @@ def code_render(*, root: Any = None,
         cache_size: problems' metadata kept between calls.
     """
     metas: dict[str, dict] = {}
+    index = ProblemIndex(Path(root)) if root is not None else None  # scanned once, on first use
     lock = threading.Lock()
     failures: Counter[str] = Counter()
 
@@ -69,8 +70,8 @@ def code_render(*, root: Any = None,
         with lock:
             hit = metas.get(str(pid))
         if hit is None:
-            if root is not None:
-                hit = _metadata_from_root(Path(root), str(pid))
+            if index is not None:
+                hit = _metadata_from_root(index, str(pid))
             else:
                 from paintkit.suites.problem_keys import problem_from_key  # skia: regenerates
 

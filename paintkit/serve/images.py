@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import base64
 import binascii
-import re
 import sys
 
 import numpy as np
@@ -36,15 +35,10 @@ def from_base64(text: str, where: str) -> bytes:
 def svg_pixels(text: str, where: str, max_pixels: int) -> np.ndarray:
     """uint8 ``(H, W, 3)`` of an SVG item (:func:`paintkit.svg.render_svg`: checked on its
     bytes, its canvas at most ``max_pixels``, before anything is drawn)."""
-    from paintkit.svg import SvgError, check_svg, render_svg  # skia, svgelements: SVG items
+    from paintkit.svg import SvgError, render_svg  # skia, svgelements: SVG items
 
     try:
-        data = check_svg(text)
-        size = _svg_canvas(data)
-        if size is not None and size[0] * size[1] > max_pixels:
-            raise ImageRefused(f"{where}: SVG canvas {size[0]}x{size[1]} exceeds the service's "
-                               f"limit of {max_pixels} pixels; refused before drawing")
-        return render_svg(data)
+        return render_svg(text, max_pixels=max_pixels)
     except SvgError as exc:
         raise ImageRefused(f"{where}: SVG output: {exc}") from None
 
@@ -62,18 +56,6 @@ def state_pixels(state: dict, where: str, max_pixels: int) -> np.ndarray:
         return render_output_state(state, None, None)[0]
     except StateError as exc:
         raise ImageRefused(f"{where}: chart-state output: {exc}") from None
-
-
-def _svg_canvas(data: bytes) -> tuple[int, int] | None:
-    """``(W, H)`` the root ``<svg>`` declares (None when it gives only a viewBox)."""
-    root = re.search(rb"<svg\b[^>]*>", data)
-    if root is None:
-        return None
-    found = {k.decode(): float(v) for k, v in re.findall(
-        rb'\b(width|height)\s*=\s*["\']\s*([0-9.eE+]+)', root.group(0))}
-    if "width" not in found or "height" not in found:
-        return None
-    return int(found["width"]), int(found["height"])
 
 
 def declared_size(data: bytes, shape, where: str) -> tuple[int, int]:

@@ -16,13 +16,14 @@ from paintkit.svg.limits import MAX_DEPTH, MAX_ELEMENTS, MAX_SVG_BYTES, SvgError
 __all__ = ["MAX_DEPTH", "MAX_ELEMENTS", "MAX_SVG_BYTES", "SvgError", "check_svg", "render_svg"]
 
 
-def render_svg(data: bytes | str, *, width: int | None = None,
-               height: int | None = None) -> np.ndarray:
+def render_svg(data: bytes | str, *, width: int | None = None, height: int | None = None,
+               max_pixels: int | None = None) -> np.ndarray:
     """An SVG document -> uint8 ``(height, width, 3)`` pixels.
 
     Args:
         data: the SVG, as bytes or text.
         width, height: the canvas it must have (a problem's), or None to take its own.
+        max_pixels: refuse a larger canvas before drawing (below the built-in 8192 x 8192).
 
     Raises:
         SvgError: one line, when the SVG is outside the limits or the supported subset;
@@ -32,5 +33,6 @@ def render_svg(data: bytes | str, *, width: int | None = None,
     from paintkit.svg.render import render_fills  # skia: drawn on first use
 
     raw = check_svg(data)
-    size, fills = svg_fills(raw, width=width, height=height)
+    size, fills = svg_fills(raw, width=width, height=height,
+                            **({} if max_pixels is None else {"max_pixels": max_pixels}))
     return render_fills(size, fills)

@@ -212,7 +212,8 @@ def _opaque(element, name: str) -> bool:  # noqa: ANN001
     return value != 0.0
 
 
-def _size(svg, width: int | None, height: int | None) -> tuple[int, int]:  # noqa: ANN001
+def _size(svg, width: int | None, height: int | None,  # noqa: ANN001
+          max_pixels: int = MAX_CANVAS_PIXELS) -> tuple[int, int]:
     w, h = svg.width, svg.height
     if not (isinstance(w, (int, float)) and isinstance(h, (int, float))):
         raise SvgError("the <svg> needs a width and a height in pixels (or a viewBox)")
@@ -221,21 +222,22 @@ def _size(svg, width: int | None, height: int | None) -> tuple[int, int]:  # noq
     if w != int(w) or h != int(h):
         raise SvgError(f"the SVG's size {w} x {h} is not a whole number of pixels")
     w, h = int(w), int(h)
-    if w * h > MAX_CANVAS_PIXELS:
-        raise SvgError(f"the SVG's size {w} x {h} is above the limit of {MAX_CANVAS_PIXELS:,} "
-                       "pixels")
+    if w * h > min(max_pixels, MAX_CANVAS_PIXELS):
+        raise SvgError(f"the SVG's size {w} x {h} is above the limit of "
+                       f"{min(max_pixels, MAX_CANVAS_PIXELS):,} pixels; refused before drawing")
     if width is not None and height is not None and (w, h) != (width, height):
         raise SvgError(f"the SVG is {w} x {h}, the problem's canvas {width} x {height}")
     return w, h
 
 
-def svg_fills(data: bytes, *, width: int | None = None,
-              height: int | None = None) -> tuple[tuple[int, int], list[Fill]]:
+def svg_fills(data: bytes, *, width: int | None = None, height: int | None = None,
+              max_pixels: int = MAX_CANVAS_PIXELS) -> tuple[tuple[int, int], list[Fill]]:
     """Checked SVG bytes -> ``((width, height), fills in painting order)``.
 
     Args:
         data: the document, already passed through :func:`paintkit.svg.limits.check_svg`.
         width, height: the canvas the SVG must have (the problem's), or None for any.
+        max_pixels: a lower canvas limit than :data:`MAX_CANVAS_PIXELS` (a service's).
 
     Raises:
         SvgError: one line, what is outside the subset or the limits.
@@ -249,7 +251,7 @@ def svg_fills(data: bytes, *, width: int | None = None,
     except Exception as err:  # noqa: BLE001 - the parser's own errors, as one line
         raise SvgError(f"the SVG could not be parsed: {type(err).__name__}: "
                        f"{str(err).splitlines()[0][:200] if str(err) else ''}") from None
-    size = _size(svg, width, height)
+    size = _size(svg, width, height, max_pixels)
     budget = _Budget()
     fills: list[Fill] = []
     for element in svg.elements():

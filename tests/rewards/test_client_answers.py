@@ -11,22 +11,7 @@ import torch
 
 from paintkit.rewards import remote
 from paintkit.rewards.client import RemoteRewardError, RewardClient
-from tests.rewards.hostile_http import HostileServer, batch_items, results
-
-
-@pytest.fixture
-def hostile():
-    """``hostile(answer) -> HostileServer``; every one is stopped."""
-    servers = []
-
-    def start(answer):
-        servers.append(HostileServer(answer))
-        return servers[-1]
-
-    yield start
-    for server in servers:
-        server.stop()
-
+from tests.rewards.hostile_http import batch_items, results
 
 IMAGES = [np.zeros((4, 4, 3), np.uint8), np.full((4, 4, 3), 255, np.uint8)]
 

@@ -12,21 +12,7 @@ import torch
 
 from paintkit.rewards import remote
 from paintkit.rewards.client import RemoteRewardError, RewardClient
-from tests.rewards.hostile_http import HostileServer, results
-
-
-@pytest.fixture
-def hostile():
-    servers = []
-
-    def start(answer):
-        servers.append(HostileServer(answer))
-        return servers[-1]
-
-    yield start
-    for server in servers:
-        server.stop()
-
+from tests.rewards.hostile_http import results
 
 IMAGE = np.zeros((4, 4, 3), np.uint8)
 DRIP_S = 12  # how long a hostile server keeps a connection going
