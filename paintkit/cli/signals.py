@@ -4,8 +4,9 @@ While a command runs (:func:`stop_signals`), the first SIGINT raises ``KeyboardI
 the first SIGTERM (``timeout``, a scheduler's kill) raises :class:`Terminated`, a kind of
 ``KeyboardInterrupt``, in the main thread: the command stops submitting work, keeps what
 finished and exits with 130 (SIGINT) or 143 (SIGTERM) after one line. A second signal while
-it stops ends the process at once (``os._exit``) with one line: every file is written
-atomically, so nothing half-written is left, and the same command resumes.
+it stops ends the process at once (``os._exit``) with one line, and so does a stop that
+takes longer than :data:`STOP_WITHIN_S`: every file is written atomically, so nothing
+half-written is left, and the same command resumes.
 """
 
 from __future__ import annotations
@@ -18,6 +19,21 @@ from contextlib import contextmanager
 
 #: Exit status of a command stopped by SIGINT and by SIGTERM (128 + the signal number).
 EXIT_STATUS = {signal.SIGINT: 130, signal.SIGTERM: 143}
+#: Seconds a command may take to stop after the first signal before it ends at once: a
+#: cleanup that hangs (a worker pool's threads joined at exit) never holds a stopped run.
+STOP_WITHIN_S = 8.0
+
+
+def _stop_deadline(prefix: str, signum: int) -> None:
+    """End the process at once if it is still stopping :data:`STOP_WITHIN_S` from now."""
+    def end() -> None:
+        os.write(2, f"{prefix}: stopping took over {STOP_WITHIN_S:g} s; ended at once (every "
+                    "file written so far is whole)\n".encode())
+        os._exit(EXIT_STATUS.get(signum, 130))
+
+    timer = threading.Timer(STOP_WITHIN_S, end)
+    timer.daemon = True
+    timer.start()
 
 
 class Terminated(KeyboardInterrupt):
@@ -53,6 +69,7 @@ def stop_signals(prefix: str) -> Iterator[None]:
                         "so far is whole, run the same command again to resume\n".encode())
             os._exit(EXIT_STATUS.get(signum, 130))
         stopping.append(signum)
+        _stop_deadline(prefix, signum)
         raise Terminated() if signum == signal.SIGTERM else KeyboardInterrupt()
 
     previous = {}
