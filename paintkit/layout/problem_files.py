@@ -3,7 +3,10 @@
 A task folder ``<root>/<Benchmark>/<task>/`` holds, per problem ``NNN`` (its index,
 zero-padded to :data:`STEM_DIGITS` digits by paintkit; any number of digits is read):
 ``NNN_input.png``, ``NNN_answer.png`` and ``NNN.json`` (the metadata, written last), and
-with ``paintkit generate --svg`` ``NNN_input.svg`` / ``NNN_answer.svg``. Every writer
+with ``paintkit generate --svg`` ``NNN_input.svg`` / ``NNN_answer.svg``; a problem with
+reference images (docs/references.md) also has ``NNN_reference_1.png``, ``NNN_reference_2.png``,
+... in the order the model gets them (their roles are the metadata's ``references`` list).
+Every writer
 (``writers/directory.py``, the Parquet image paths, the synthetic trees of
 ``evaluate/synthetic.py``) and every reader (``layout/benchmark.py``, the reward's problem
 index, ``paintkit subset``, ``paintkit show``) asks this module for those names: each
@@ -23,6 +26,8 @@ METADATA = ".json"
 #: After ``NNN``: the optional vector copies of input and answer (``--svg``).
 INPUT_SVG = "_input.svg"
 ANSWER_SVG = "_answer.svg"
+#: After ``NNN``: reference image ``n`` (1, 2, ...) of a problem with references.
+REFERENCE = "_reference_{n}.png"
 #: Digits paintkit pads ``NNN`` to.
 STEM_DIGITS = 3
 
@@ -61,16 +66,30 @@ def answer_name(stem: str) -> str:
     return stem + ANSWER
 
 
+def reference_suffix(n: int) -> str:
+    """``_reference_<n>.png``: the suffix of reference image ``n`` (1-based)."""
+    if not isinstance(n, int) or isinstance(n, bool) or n < 1:
+        raise ValueError(f"references are numbered from 1, got {n!r}")
+    return REFERENCE.format(n=n)
+
+
+def reference_name(stem: str, n: int) -> str:
+    """``<stem>_reference_<n>.png``: reference image ``n`` (1-based) of problem ``stem``."""
+    return stem + reference_suffix(n)
+
+
 def metadata_name(stem: str) -> str:
     """``<stem>.json``."""
     return stem + METADATA
 
 
 def parse_problem_file(name: str) -> tuple[str, str] | None:
-    """``(NNN, suffix)`` of a problem's file name (any of the five, any number of digits),
-    else None: ``"007_input.png"`` -> ``("007", "_input.png")``."""
+    """``(NNN, suffix)`` of a problem's file name (any of the five, or a reference image; any
+    number of digits), else None: ``"007_input.png"`` -> ``("007", "_input.png")``,
+    ``"007_reference_2.png"`` -> ``("007", "_reference_2.png")``."""
     suffixes = "|".join(re.escape(s) for s in written_suffixes(svg=True))
-    match = re.fullmatch(rf"(\d+)({suffixes})", name)
+    head, tail = (re.escape(part) for part in REFERENCE.split("{n}"))
+    match = re.fullmatch(rf"(\d+)({suffixes}|{head}[1-9]\d*{tail})", name)
     return (match.group(1), match.group(2)) if match else None
 
 
@@ -93,3 +112,13 @@ def image_paths(metadata_path) -> tuple[Path, Path]:
     if parsed is None or parsed[1] != METADATA:
         raise ValueError(f"{path}: not a problem's metadata file (NNN{METADATA})")
     return path.with_name(input_name(parsed[0])), path.with_name(answer_name(parsed[0]))
+
+
+def reference_paths(metadata_path, count: int) -> tuple[Path, ...]:
+    """The ``count`` reference image paths (``NNN_reference_1.png`` ...) of the problem whose
+    metadata file is ``metadata_path`` (``count``: the length of its ``references`` list)."""
+    path = Path(metadata_path)
+    parsed = parse_problem_file(path.name)
+    if parsed is None or parsed[1] != METADATA:
+        raise ValueError(f"{path}: not a problem's metadata file (NNN{METADATA})")
+    return tuple(path.with_name(reference_name(parsed[0], n)) for n in range(1, count + 1))

@@ -13,7 +13,14 @@ from __future__ import annotations
 
 import importlib
 
-from paintkit.tasks.base import CATEGORIES, DEFAULT_MODE, Problem, ProblemGenerator, TaskSpec
+from paintkit.tasks.base import (
+    CATEGORIES,
+    DEFAULT_MODE,
+    Problem,
+    ProblemGenerator,
+    Reference,
+    TaskSpec,
+)
 
 #: The 20 tasks in the paper's order (table 4); task ``name`` lives in ``paintkit/tasks/<name>.py``.
 TASKS: tuple[str, ...] = (
@@ -38,6 +45,6 @@ def task_spec(name: str) -> TaskSpec:
 
 
 __all__ = [
-    "CATEGORIES", "DEFAULT_MODE", "Problem", "ProblemGenerator", "TASKS", "TaskSpec",
+    "CATEGORIES", "DEFAULT_MODE", "Problem", "ProblemGenerator", "Reference", "TASKS", "TaskSpec",
     "task_module", "task_spec",
 ]

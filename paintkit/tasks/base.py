@@ -11,7 +11,7 @@ metadata every problem carries. A seed that cannot give a valid problem raises
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
@@ -23,7 +23,7 @@ from paintkit.edits.minimum import MIN_EDIT_FRACTION, MIN_EDIT_PIXELS, geometric
 from paintkit.errors import RejectedSeed
 from paintkit.kernels.edit_region import changed_mask_numba
 from paintkit.metrics.counts import count_problem
-from paintkit.metrics.figures import tolerance_figures
+from paintkit.metrics.compute_step import tolerance_figures
 from paintkit.scene import Scene
 from paintkit.seeds import python_rng
 
@@ -35,8 +35,8 @@ DEFAULT_MODE = "default"
 # paintkit.edits.minimum, shared with the edit builders; its names stay importable here.
 __all__ = [
     "CATEGORIES", "DEFAULT_MODE", "MAX_IDENTITY_MIOU", "MIN_EDIT_FRACTION", "MIN_EDIT_PIXELS",
-    "Problem", "ProblemGenerator", "TaskContext", "TaskSpec", "geometric_min_edit",
-    "identity_check", "identity_miou", "start",
+    "Problem", "ProblemGenerator", "Reference", "TaskContext", "TaskSpec", "geometric_min_edit",
+    "identity_check", "identity_miou", "reference_miou", "start", "with_references",
 ]
 # The input scored as if it were a model output may reach at most this mIoU: doing nothing
 # is never rewarded (docs/generator-rules.md#exact-unique-never-free).
@@ -74,6 +74,27 @@ class TaskSpec:
         return mode
 
 
+@dataclass(frozen=True)
+class Reference:
+    """One reference image of a problem: uint8 ``(H, W, 3)`` pixels and the ``role`` the
+    instruction gives it (``"style"``, ``"layout"``, ...; a short lower-case name)."""
+
+    image: np.ndarray
+    role: str
+
+    def __post_init__(self) -> None:
+        image = self.image
+        if not isinstance(image, np.ndarray) or image.dtype != np.uint8 or image.ndim != 3 \
+                or image.shape[2] != 3:
+            raise ValueError(f"a reference image must be uint8 (H, W, 3), got "
+                             f"{getattr(image, 'dtype', type(image).__name__)} "
+                             f"{getattr(image, 'shape', '')}")
+        if not isinstance(self.role, str) or not self.role or not self.role.isidentifier() \
+                or self.role != self.role.lower():
+            raise ValueError(f"a reference role is a lower-case name such as 'style', got "
+                             f"{self.role!r}")
+
+
 @dataclass
 class Problem:
     """One generated problem.
@@ -87,6 +108,12 @@ class Problem:
     ``problem_id`` names the problem wherever it is (docs/file-layout.md, "Three names for one
     problem"): set by :func:`paintkit.generate` and the suites (whose ``NNN.json`` also holds
     it as ``metadata["problem_id"]``); None for a problem built by hand.
+
+    ``references`` are the problem's other input images, in the order the model gets them
+    after ``input`` (docs/references.md): each a :class:`Reference`, whose roles the metadata
+    also lists (``metadata["references"]``: ``[{"role": "style"}, ...]``). A one-image problem
+    has none, and then no ``references`` key: its bytes are what they always were. The edit
+    region and every score are measured against ``input``, never a reference.
     """
 
     input: np.ndarray
@@ -94,6 +121,19 @@ class Problem:
     instruction: str
     metadata: dict[str, Any]
     problem_id: str | None = None
+    references: tuple[Reference, ...] = ()
+
+    def __post_init__(self) -> None:
+        self.references = tuple(self.references)
+        for ref in self.references:
+            if not isinstance(ref, Reference):
+                raise TypeError(f"Problem.references holds Reference objects, got "
+                                f"{type(ref).__name__}")
+
+    @property
+    def images(self) -> tuple[np.ndarray, ...]:
+        """Every image the model gets, in order: ``input``, then each reference's."""
+        return (self.input, *(ref.image for ref in self.references))
 
     @property
     def edit_mask(self) -> np.ndarray:
@@ -201,7 +241,7 @@ def identity_check(input_pixels: np.ndarray, answer_pixels: np.ndarray) -> tuple
     answer's. The metric's own update and compute steps: the counter's identity option
     (:func:`~paintkit.metrics.counts.count_problem`, one pass over the two images, the
     canonical ΔE once per distinct colour pair, on the calling thread), then
-    :func:`~paintkit.metrics.figures.tolerance_figures`. The mean over the 11 IoUs is
+    :func:`~paintkit.metrics.compute_step.tolerance_figures`. The mean over the 11 IoUs is
     NumPy's, as the rule has always been decided (the benchmark's bytes depend on it).
 
     Args:
@@ -217,6 +257,61 @@ def identity_check(input_pixels: np.ndarray, answer_pixels: np.ndarray) -> tuple
         return 0, 0.0
     figures = tolerance_figures(**counts, has_output=np.ones(1, bool))
     return edit_pixels, float(np.mean(figures["iou"][0]))
+
+
+def reference_miou(reference_pixels: np.ndarray, input_pixels: np.ndarray,
+                   answer_pixels: np.ndarray) -> float:
+    """mIoU a reference image would score if a model returned it as its output (the "copy the
+    reference" output; a reference-guided problem must keep it at most
+    :data:`MAX_IDENTITY_MIOU`, docs/references.md).
+
+    The metric's own update and compute steps (:func:`~paintkit.metrics.counts.count_problem`
+    with the reference as the output, normalised to the answer's size as any output is, then
+    :func:`~paintkit.metrics.compute_step.tolerance_figures`), CIE76, NumPy's mean over the 11 IoUs.
+
+    Args:
+        reference_pixels: uint8 ``(H_r, W_r, 3)``.
+        input_pixels, answer_pixels: uint8 ``(H, W, 3)`` of one shape.
+
+    Returns:
+        the mIoU in [0, 1] (0.0 when input and answer are identical: nothing to score).
+    """
+    counts, _ = count_problem(reference_pixels, answer_pixels, input_pixels)
+    if int(counts["edit_pixels"][0]) == 0:
+        return 0.0
+    figures = tolerance_figures(**counts, has_output=np.ones(1, bool))
+    return float(np.mean(figures["iou"][0]))
+
+
+def with_references(problem: Problem, references: Sequence[Reference], *, what: str
+                    ) -> Problem:
+    """``problem`` with ``references`` attached: their roles written into its metadata
+    (``metadata["references"]``) and each checked not to pay when copied.
+
+    Args:
+        problem: a one-image problem (its input, answer, instruction and metadata).
+        references: one or more :class:`Reference`, in the order the model gets them.
+        what: names the problem in the rejection message (e.g. its task and seed).
+
+    Returns:
+        a new :class:`Problem` (the same arrays; a copy of the metadata with the roles).
+
+    Raises:
+        RejectedSeed: a reference, returned as the output, would score mIoU above
+            :data:`MAX_IDENTITY_MIOU` (copying the reference must not pay).
+        ValueError: no references, or a problem that already has some.
+    """
+    references = tuple(references)
+    if not references or problem.references:
+        raise ValueError("with_references: give one or more references to a one-image problem")
+    for n, ref in enumerate(references, 1):
+        free = reference_miou(ref.image, problem.input, problem.answer)
+        if free > MAX_IDENTITY_MIOU:
+            raise RejectedSeed(f"{what}: reference {n} ({ref.role}) returned unchanged would "
+                               f"score mIoU {free:.3f} (> {MAX_IDENTITY_MIOU})")
+    metadata = {**problem.metadata, "references": [{"role": ref.role} for ref in references]}
+    return Problem(problem.input, problem.answer, problem.instruction, metadata,
+                   problem.problem_id, references)
 
 
 def identity_miou(input_pixels: np.ndarray, answer_pixels: np.ndarray) -> float:

@@ -34,11 +34,15 @@ class EncodedProblem:
     category: str = ""
     input_svg: bytes = b""  # SVG of input and answer (paintkit generate --svg), else empty
     answer_svg: bytes = b""
+    #: The reference images' PNGs, in order (the metadata's ``references`` names their roles);
+    #: empty for a one-image problem.
+    reference_pngs: tuple[bytes, ...] = ()
 
     @property
     def nbytes(self) -> int:
         return (len(self.input_png) + len(self.answer_png) + len(self.metadata_json)
-                + len(self.input_svg) + len(self.answer_svg))
+                + len(self.input_svg) + len(self.answer_svg)
+                + sum(len(png) for png in self.reference_pngs))
 
 
 @dataclass(frozen=True)
@@ -85,5 +89,6 @@ def encode_problem(spec: ProblemSpec, problem: Problem, *, png_encoder: str = "a
         input_png=input_png, answer_png=answer_png,
         metadata_json=metadata_bytes(problem.metadata, json_indent), instruction=problem.instruction,
         input_svg=svgs[0], answer_svg=svgs[1],
+        reference_pngs=tuple(encode_png(ref.image, png_encoder) for ref in problem.references),
         **{name: str(problem.metadata.get(name, "")) for name in COLUMNS},
     )
