@@ -40,6 +40,9 @@ above is imported on first use, so torch, Numba and Skia load only when somethin
 
 from typing import TYPE_CHECKING, Any
 
+# registers the chart-state drawer the metric finds in paintkit.metrics.code_drawers (the
+# metric never imports the chart renderer); loaded here, so every way into the metric has it
+from paintkit import code_outputs as _code_outputs  # noqa: F401
 from paintkit._version import __version__
 from paintkit.scene import (
     Background,
@@ -55,11 +58,11 @@ from paintkit.scene import (
 
 if TYPE_CHECKING:  # what type checkers see of the names _LAZY imports on first use
     from paintkit.baselines import write_baseline as write_baseline
-    from paintkit.bench_steps import BenchConfig as BenchConfig
-    from paintkit.bench_steps import bench as bench
     from paintkit.engines import write_suite as write_suite
     from paintkit.eval import evaluate as evaluate
     from paintkit.explainer import explain as explain
+    from paintkit.full_run.steps import BenchConfig as BenchConfig
+    from paintkit.full_run.steps import bench as bench
     from paintkit.loader import load as load
     from paintkit.metrics import (
         ProblemScore as ProblemScore,
@@ -125,9 +128,9 @@ _LAZY = {
     "evaluate": ("paintkit.eval", "evaluate"),
     "aggregate": ("paintkit.stats.aggregate_folder", "aggregate"),
     "write_report": ("paintkit.report.write", "write_report"),
-    "bench": ("paintkit.bench_steps", "bench"),
+    "bench": ("paintkit.full_run.steps", "bench"),
     "load": ("paintkit.loader", "load"),
-    "BenchConfig": ("paintkit.bench_steps", "BenchConfig"),
+    "BenchConfig": ("paintkit.full_run.steps", "BenchConfig"),
 }
 
 

@@ -1,5 +1,5 @@
 """``paintkit bench``: the whole benchmark in one command; the steps are
-:func:`paintkit.bench` (:mod:`paintkit.bench_steps`)."""
+:func:`paintkit.bench` (:mod:`paintkit.full_run.steps`)."""
 
 from __future__ import annotations
 
@@ -50,7 +50,7 @@ def register(subparsers) -> None:
 
 def run(args: argparse.Namespace) -> int:
     # numpy and every stage's modules: imported when the command runs
-    from paintkit.bench_steps import Bench, BenchConfig, StepFailed, load_config
+    from paintkit.full_run.steps import Bench, BenchConfig, StepFailed, load_config
 
     settings = load_config(args.config) if args.config else {}
     for key in ("out", "benchmarks", "baselines", "models", "outputs", "tasks", "conditions", "per_cell",

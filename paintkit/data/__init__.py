@@ -4,7 +4,7 @@
   it imports torch);
 - :func:`problem_dataset` and :class:`ScoreProblems`, the suite and ``paintkit eval``'s scoring
   as Ray Data pieces (:mod:`paintkit.data.ray_data`; importing it imports no torch);
-- what the stream is made of: :mod:`paintkit.data.shares` (which positions each DDP rank
+- what the stream is made of: :mod:`paintkit.data.partition` (which positions each DDP rank
   and DataLoader worker yields) and :mod:`paintkit.data.transfer` (pixels from DataLoader
   workers through reused shared memory).
 

@@ -7,7 +7,7 @@ finite stream is the suite and an infinite one continues it forever, determinist
 unit (an item, or a batch of ``batch_size`` consecutive items), and each rank's DataLoader
 workers take its units in turn, so a DataLoader delivers them in stream order; under DDP
 every rank gets the same number of units (padded or dropped, ``uneven=``), and a stream
-handed to ``accelerator.prepare`` follows accelerate's shards (see :mod:`paintkit.data.shares`).
+handed to ``accelerator.prepare`` follows accelerate's shards (see :mod:`paintkit.data.partition`).
 Nothing is encoded: pixels go straight from the renderer into tensors, and from a DataLoader
 worker to the training process through a reused shared-memory ring (``transfer.py``).
 """
@@ -21,7 +21,7 @@ import torch
 from torch.utils.data import IterableDataset, get_worker_info
 
 from paintkit.arguments import check_int
-from paintkit.data.shares import (
+from paintkit.data.partition import (
     accelerate_shard,
     check_uneven,
     dispatching,

@@ -95,7 +95,7 @@ class DeviceScorer:
                  delta_e: str = "cie76", return_bins: bool = False) -> list[tuple[Any, Any]]:
         import torch
 
-        from paintkit.metrics.score import tolerance_statistics  # torch (the device path)
+        from paintkit.metrics.batch_scoring import tolerance_statistics  # torch (the device path)
         from paintkit.metrics.targets import prepare_targets  # torch (the device path)
 
         if not outputs:

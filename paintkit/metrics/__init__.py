@@ -15,18 +15,15 @@ Explaining an output (which objects it got right) is :func:`paintkit.explain`.
 """
 
 import importlib
-import sys
-import types
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # what type checkers see of the names _HOMES imports on first use
     from paintkit.metrics.accumulator import ScoreAccumulator as ScoreAccumulator
+    from paintkit.metrics.batch_scoring import BatchStatistics as BatchStatistics
+    from paintkit.metrics.batch_scoring import score as score
+    from paintkit.metrics.batch_scoring import tolerance_statistics as tolerance_statistics
     from paintkit.metrics.coerce import MissingImage as MissingImage
     from paintkit.metrics.result import ProblemScore as ProblemScore
-    from paintkit.metrics.reward import reward as reward
-    from paintkit.metrics.score import BatchStatistics as BatchStatistics
-    from paintkit.metrics.score import score as score
-    from paintkit.metrics.score import tolerance_statistics as tolerance_statistics
     from paintkit.metrics.statistics import TOLERANCES as TOLERANCES
     from paintkit.metrics.statistics import ToleranceStatistics as ToleranceStatistics
     from paintkit.metrics.surrogate import soft_reward as soft_reward
@@ -34,19 +31,20 @@ if TYPE_CHECKING:  # what type checkers see of the names _HOMES imports on first
     from paintkit.metrics.targets import Targets as Targets
     from paintkit.metrics.targets import prepare_targets as prepare_targets
     from paintkit.metrics.torchmetric import PixelEditIoU as PixelEditIoU
+    from paintkit.metrics.training_reward import reward as reward
 
 # Loaded on first use, so that importing a light submodule (``paintkit.metrics.version``,
 # read by ``paintkit stats``) does not load Numba and the kernels.
 _HOMES = {
     "paintkit.metrics.accumulator": ("ScoreAccumulator",),
+    "paintkit.metrics.batch_scoring": ("BatchStatistics", "score", "tolerance_statistics"),
     "paintkit.metrics.coerce": ("MissingImage",),
     "paintkit.metrics.result": ("ProblemScore",),
-    "paintkit.metrics.reward": ("reward",),
-    "paintkit.metrics.score": ("BatchStatistics", "score", "tolerance_statistics"),
     "paintkit.metrics.statistics": ("TOLERANCES", "ToleranceStatistics"),
     "paintkit.metrics.surrogate": ("soft_reward",),
     "paintkit.metrics.targets": ("TargetGroup", "Targets", "prepare_targets"),
     "paintkit.metrics.torchmetric": ("PixelEditIoU",),  # needs the optional torchmetrics
+    "paintkit.metrics.training_reward": ("reward",),
 }
 _HOME_OF = {name: module for module, names in _HOMES.items() for name in names}
 
@@ -61,20 +59,6 @@ def __getattr__(name: str) -> Any:
 
 def __dir__() -> list[str]:
     return sorted(set(globals()) | set(__all__))
-
-
-class _Package(types.ModuleType):
-    """``paintkit.metrics.score`` and ``.reward`` are the functions, as they always were: the
-    import system records each loaded submodule on its package (``score.py``, ``reward.py``),
-    which must not replace the function of the same name."""
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        if name in _HOME_OF and isinstance(value, types.ModuleType):
-            return
-        super().__setattr__(name, value)
-
-
-sys.modules[__name__].__class__ = _Package
 
 
 __all__ = sorted(_HOME_OF)

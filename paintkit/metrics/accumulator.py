@@ -4,7 +4,7 @@ The core is three functions over one state, a dict of sums (tensors on one devic
 :func:`zero_state` (the state before any batch), :func:`batch_sums` (what one batch of
 :class:`~paintkit.metrics.ToleranceStatistics` adds to it) and :func:`state_figures` (the
 figures of all problems seen, from the sums, through
-:func:`~paintkit.metrics.figures.tolerance_figures`). Because the state is sums, states
+:func:`~paintkit.metrics.compute_step.tolerance_figures`). Because the state is sums, states
 of different batches, workers or processes combine by addition.
 
 Its faces: :class:`ScoreAccumulator` (plain Python: ``update`` / ``compute`` / ``merge`` /
@@ -17,8 +17,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from paintkit.kernels.color.delta_e import check_delta_e
-from paintkit.metrics.figures import mean_over_tolerances, tolerance_figures
-from paintkit.metrics.score import tolerance_statistics
+from paintkit.metrics.batch_scoring import tolerance_statistics
+from paintkit.metrics.compute_step import mean_over_tolerances, tolerance_figures
 from paintkit.metrics.statistics import TOLERANCES, ToleranceStatistics
 
 if TYPE_CHECKING:
@@ -99,7 +99,7 @@ def state_figures(state: State) -> dict[str, torch.Tensor]:
     (the mean over tolerances of ``iou``); per tolerance ``(11,)``: ``iou``,
     ``edit_accuracy``, ``preservation_accuracy`` (macro means over problems, the benchmark's
     figures) and ``micro_iou``, ``micro_edit_accuracy``, ``micro_preservation_accuracy``
-    (pooled: the figures of :func:`~paintkit.metrics.figures.tolerance_figures` of the summed
+    (pooled: the figures of :func:`~paintkit.metrics.compute_step.tolerance_figures` of the summed
     pixel counts); ``over_edit_ratio`` (mean over the problems with ``|E| > 0``, NaN if none).
     With no problem the macro means are 0.
     """

@@ -27,6 +27,7 @@ import numpy as np
 
 from paintkit.io.images import ImageDecodeError, load_rgb, rgb_from_array
 from paintkit.kernels.pixels import float_to_uint8
+from paintkit.metrics.code_drawers import CodeDrawer, drawer_for
 from paintkit.metrics.device import same_device
 
 if TYPE_CHECKING:
@@ -251,12 +252,8 @@ def _one_image(item: Any, name: str, allow_missing: bool, numba: bool = True
             image = rgb_from_array(item, name)
         elif is_svg(item):
             image = _svg_pixels(item, name)
-        elif (isinstance(item, dict) and "chart" in item) or (
-                isinstance(item, str | os.PathLike) and os.fspath(item).lower().endswith(".json")):
-            raise ValueError(f"{name}: a chart state is drawn by the chart renderer, which the "
-                             "metric does not load: draw it first with "
-                             "paintkit.code_outputs.render_code(state, 'json', metadata), or "
-                             "score NNNN_output.json files with paintkit eval")
+        elif (drawer := drawer_for(item)) is not None:
+            image = _drawn(drawer, item, name)
         else:
             image = load_rgb(item)
         if allow_missing and math.prod(image.shape) == 0:  # this output is missing, not the batch
@@ -282,6 +279,16 @@ def is_svg(item: Any) -> bool:
     if isinstance(item, str | os.PathLike) and not isinstance(item, bytes):
         return os.fspath(item).lower().endswith(".svg")
     return False
+
+
+def _drawn(drawer: CodeDrawer, item: Any, name: str) -> ImageArray:
+    """A code output drawn by its registered drawer (:mod:`paintkit.metrics.code_drawers`);
+    a refused one is an :class:`ImageDecodeError` naming why."""
+    try:
+        image = drawer.draw(item)
+    except ValueError as exc:
+        raise ImageDecodeError(f"{name}: {drawer.kind} output: {exc}") from None
+    return rgb_from_array(np.asarray(image), name)
 
 
 def _svg_pixels(item: Any, name: str) -> ImageArray:

@@ -3,7 +3,7 @@
 This module is the only importer of the counting kernels (:mod:`paintkit.kernels.counting`);
 everything that scores (``score``, ``reward``, the accumulator, ``paintkit eval``, the
 explainer, the generator's identity rule, the report's gallery, the service) asks it, and the
-compute step (:func:`~paintkit.metrics.figures.tolerance_figures`) turns what it returns into
+compute step (:func:`~paintkit.metrics.compute_step.tolerance_figures`) turns what it returns into
 figures. Counts come back in the caller's array type: NumPy in, NumPy out (the CPU path never
 imports torch), tensors in, tensors out on their device.
 

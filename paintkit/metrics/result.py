@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from paintkit.metrics.figures import mean_over_tolerances, tolerance_figures
+from paintkit.metrics.compute_step import mean_over_tolerances, tolerance_figures
 from paintkit.metrics.statistics import TOLERANCES
 
 if TYPE_CHECKING:
@@ -26,7 +26,7 @@ class ProblemScore:
     ``output_size`` and ``answer_size`` are ``(W, H)``; ``error`` says why an output is
     missing (no file, undecodable file) and is None otherwise. ``delta_e`` names the colour
     difference the counts use (``"cie76"``, the benchmark's, unless chosen otherwise).
-    The figures come from the counts by :func:`~paintkit.metrics.figures.tolerance_figures`
+    The figures come from the counts by :func:`~paintkit.metrics.compute_step.tolerance_figures`
     (build instances with :func:`scores_from_counts`): ``miou`` is the mean IoU over the 11
     tolerances (docs/metric-definition.md §7), ``over_edit_ratio`` the changed pixels at
     t = 5 over ``|E|`` (§10; NaN when ``|E| = 0``).

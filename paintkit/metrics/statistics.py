@@ -3,7 +3,7 @@
 The update/compute split of torchmetrics: :class:`ToleranceStatistics` holds, per problem,
 ``|E|``, ``|P|`` and for t = 0..10 the counts CE_t, CP_t and changed_t (metric §6); all other
 figures (accuracies, IoU, mIoU, over-edit ratio) are computed from them by the metric's one
-compute step, :func:`~paintkit.metrics.figures.tolerance_figures`.
+compute step, :func:`~paintkit.metrics.compute_step.tolerance_figures`.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from paintkit.metrics.compute_step import MEDIAN_TOLERANCE, tolerance_figures
 from paintkit.metrics.counts import counts_from_histograms
-from paintkit.metrics.figures import MEDIAN_TOLERANCE, tolerance_figures
 
 if TYPE_CHECKING:
     import torch
@@ -91,7 +91,7 @@ class ToleranceStatistics:
 
     # ------------------------------------------------------------------ compute step
     def figures(self, dtype: DTypeLike | None = None) -> dict[str, torch.Tensor]:
-        """Every figure at once (:func:`~paintkit.metrics.figures.tolerance_figures`, on the
+        """Every figure at once (:func:`~paintkit.metrics.compute_step.tolerance_figures`, on the
         statistics' device): ``edit_accuracy``, ``preservation_accuracy``, ``iou`` ``(B, 11)``,
         ``miou`` and ``over_edit_ratio`` ``(B,)``.
 

@@ -18,7 +18,7 @@ from paintkit.code_outputs import load_output_file
 from paintkit.io.images import ImageDecodeError, load_rgb
 from paintkit.kernels.diff_image import diff_image_from_bins
 from paintkit.layout.benchmark import BenchmarkProblem, read_metadata
-from paintkit.metrics.score import tolerance_statistics
+from paintkit.metrics.batch_scoring import tolerance_statistics
 from paintkit.metrics.targets import Targets
 from paintkit.report.text import h
 from paintkit.stats.failure_modes import FAILURE_MODES, SOLVED

@@ -29,8 +29,8 @@ from paintkit.metrics.coerce import (
 )
 from paintkit.metrics.device import canonical_device, same_device
 from paintkit.metrics.fit import fit_output
-from paintkit.metrics.reward import reward
 from paintkit.metrics.targets import Targets, prepare_targets
+from paintkit.metrics.training_reward import reward
 from paintkit.rewards._problem_index import ProblemIndex  # noqa: F401 - the adapters import it from here
 
 if TYPE_CHECKING:

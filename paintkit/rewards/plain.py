@@ -8,7 +8,7 @@ from paintkit.arguments import check_int
 from paintkit.kernels import numba_lock
 from paintkit.metrics import targets as metric_targets
 from paintkit.metrics.fit import DEFAULT_FIT, check_fit
-from paintkit.metrics.reward import reward
+from paintkit.metrics.training_reward import reward
 
 if TYPE_CHECKING:
     import torch

@@ -25,9 +25,9 @@ import numpy as np
 
 from paintkit.code_outputs import NoCode, extract_code
 from paintkit.kernels import numba_lock
+from paintkit.metrics.batch_scoring import score
 from paintkit.metrics.coerce import as_images
 from paintkit.metrics.fit import DEFAULT_FIT, check_fit, fit_output
-from paintkit.metrics.score import score
 from paintkit.rewards._common import ANSWER_KEYS, INPUT_KEYS, find, resolve
 
 if TYPE_CHECKING:

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from paintkit.engines.ray_engine import connect
-from paintkit.run.produce import produce_batch
+from paintkit.run.batch_outputs import produce_batch
 
 if TYPE_CHECKING:
     from paintkit.layout.benchmark import BenchmarkProblem

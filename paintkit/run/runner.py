@@ -23,8 +23,8 @@ from paintkit.io.redact import Redactor
 from paintkit.layout.benchmark import BenchmarkProblem
 from paintkit.layout.outputs import RUN_LOCK_NAME
 from paintkit.loader import load
+from paintkit.run.batch_outputs import output_decodes, produce_batch
 from paintkit.run.live_eval import LiveScorer
-from paintkit.run.produce import output_decodes, produce_batch
 from paintkit.run.ray_engine import run_on_ray
 from paintkit.run.records import RunRecords, remove_stale_temporaries
 from paintkit.subsets import as_subset

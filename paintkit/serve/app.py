@@ -38,8 +38,6 @@ from paintkit.metrics.version import METRIC_VERSION
 from paintkit.parallel import default_jobs
 from paintkit.serve import protocol
 from paintkit.serve.batcher import ScoreBatcher
-from paintkit.serve.body_turns import BodyTurns
-from paintkit.serve.fast_path import FastPath
 from paintkit.serve.guard import GuardMiddleware, request_body
 from paintkit.serve.images import (
     ImageRefused,
@@ -53,6 +51,8 @@ from paintkit.serve.images import (
 from paintkit.serve.options import ServeOptions
 from paintkit.serve.problems import ProblemTargets
 from paintkit.serve.scoring import ScoreItem, kernel_threads, score_items
+from paintkit.serve.sequential_bodies import BodyTurns
+from paintkit.serve.single_image_route import FastPath
 from paintkit.serve.trainer_protocols import add_trainer_routes
 from paintkit.worker_memory import reuse_freed_memory
 
@@ -96,7 +96,7 @@ class RewardService:
                                     busy_elsewhere=lambda: self.body_turns.busy)
         self.decoders = ThreadPoolExecutor(options.decode_threads, thread_name_prefix="paintkit-decode")
         self._warm = None
-        self.fast_answers = 0  # requests answered by paintkit.serve.fast_path
+        self.fast_answers = 0  # requests answered by paintkit.serve.single_image_route
 
     def warm_up(self) -> None:
         """Score one tiny problem (compiles the kernels) so that /health means "can score"."""
@@ -222,7 +222,7 @@ class RewardService:
     async def answer_one(self, problem_id: str, content_type: str, body, shape: str | None,
                          fit: str, tolerance: int | None, figures: bool) -> JSONResponse:
         """The single-image endpoint's answer to one checked request: the reward (200), or
-        why not (415, 400, 422, 500). The FastAPI route and :mod:`paintkit.serve.fast_path`
+        why not (415, 400, 422, 500). The FastAPI route and :mod:`paintkit.serve.single_image_route`
         both answer through here."""
         kind = content_type.split(";")[0].strip().lower()
         if kind not in ("image/png", "application/octet-stream"):

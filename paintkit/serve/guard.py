@@ -14,7 +14,7 @@ Before the application sees a request, it
 - answers 408 when the client sends nothing for ``body_timeout_s`` mid-body (other
   requests are served meanwhile: each connection is its own task);
 - reads bodies of 64 KiB or more one at a time, in arrival order, within bounds
-  (:mod:`paintkit.serve.body_turns`);
+  (:mod:`paintkit.serve.sequential_bodies`);
 
 then hands the application the whole body, already read: as ``scope["paintkit.body"]``
 (:func:`request_body`: the chunks joined once, and ``np.frombuffer`` of it is the image
@@ -28,7 +28,7 @@ import hmac
 import json
 
 from paintkit.metrics.version import METRIC_VERSION
-from paintkit.serve.body_turns import MIN_BYTES, BodyTurns
+from paintkit.serve.sequential_bodies import MIN_BYTES, BodyTurns
 
 #: Paths anyone may read without the token (the index, health probes, the schema).
 OPEN_PATHS = ("/", "/health", "/openapi.json")

@@ -7,7 +7,7 @@ target per image): the reward is the in-process reward by construction (a proble
 do not depend on the others in its call). When the 11 per-tolerance IoUs are asked for,
 the reward and the IoUs come from one count of the pixels
 (:func:`paintkit.metrics.tolerance_statistics`, then
-:func:`~paintkit.metrics.reward.reward_of_figures`), the IoUs as float32 of its float64
+:func:`~paintkit.metrics.training_reward.reward_of_figures`), the IoUs as float32 of its float64
 figures (what ``reward(..., tolerance=t)`` returns for each t). A problem whose scoring
 raises fails only its own items.
 """
@@ -19,10 +19,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from paintkit.kernels import numba_lock
+from paintkit.metrics.batch_scoring import tolerance_statistics
 from paintkit.metrics.fit import fit_output
-from paintkit.metrics.reward import reward, reward_of_figures
-from paintkit.metrics.score import tolerance_statistics
 from paintkit.metrics.targets import Targets
+from paintkit.metrics.training_reward import reward, reward_of_figures
 
 
 @dataclass

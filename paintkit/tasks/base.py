@@ -22,8 +22,8 @@ from paintkit.conditions import CONDITIONS, Condition, get_condition
 from paintkit.edits.minimum import MIN_EDIT_FRACTION, MIN_EDIT_PIXELS, geometric_min_edit
 from paintkit.errors import RejectedSeed
 from paintkit.kernels.edit_region import changed_mask_numba
-from paintkit.metrics.counts import count_problem
 from paintkit.metrics.compute_step import tolerance_figures
+from paintkit.metrics.counts import count_problem
 from paintkit.scene import Scene
 from paintkit.seeds import python_rng
 

@@ -23,7 +23,7 @@ def test_removed_modules_do_not_import(module):
     ("paintkit.metrics", "Reference", "Targets"),
     ("paintkit.metrics", "prepare_reference", "prepare_targets"),
     ("paintkit.metrics", "explain", None),
-    ("paintkit.metrics.reward", "check_tolerance", None),
+    ("paintkit.metrics.training_reward", "check_tolerance", None),
     ("paintkit.rewards.plain", "prepare_targets", "batch_targets"),
     ("paintkit.io.images", "encode_png", None),
     ("paintkit.explainer", "explain_problem", "explain"),

@@ -24,8 +24,8 @@ ENTRY_POINTS = {
     "CompositionalSuite": "paintkit.suites.compositional",
     "write_baseline": "paintkit.baselines", "run_model": "paintkit.run",
     "evaluate": "paintkit.eval", "aggregate": "paintkit.stats.aggregate_folder",
-    "write_report": "paintkit.report.write", "bench": "paintkit.bench_steps",
-    "BenchConfig": "paintkit.bench_steps",
+    "write_report": "paintkit.report.write", "bench": "paintkit.full_run.steps",
+    "BenchConfig": "paintkit.full_run.steps",
 }
 
 

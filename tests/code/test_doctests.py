@@ -41,7 +41,7 @@ MODULES = _modules_with_examples()
 
 
 def test_the_public_api_has_examples():
-    for name in ("paintkit.tasks", "paintkit.suites", "paintkit.metrics.score",
+    for name in ("paintkit.tasks", "paintkit.suites", "paintkit.metrics.batch_scoring",
                  "paintkit.kernels.color_mask", "paintkit.kernels.flood_fill"):
         assert name in MODULES
 

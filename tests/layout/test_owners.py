@@ -2,7 +2,7 @@
 
 - worker pools and job counts: :mod:`paintkit.parallel`;
 - the stateful metric: the accumulator core of :mod:`paintkit.metrics.accumulator`, whose
-  figures come from :mod:`paintkit.metrics.figures` only;
+  figures come from :mod:`paintkit.metrics.compute_step` only;
 - the benchmark tree's file names: :mod:`paintkit.layout.problem_files`.
 """
 
@@ -149,7 +149,7 @@ def test_metric_faces_share_one_state_and_take_every_figure_from_figures_py(monk
     pytest.importorskip("torchmetrics")
     import numpy as np
 
-    import paintkit.metrics.figures as figures
+    import paintkit.metrics.compute_step as figures
     from paintkit.metrics import PixelEditIoU, ScoreAccumulator
     from paintkit.metrics.accumulator import FIGURE_NAMES, STATE_NAMES
 

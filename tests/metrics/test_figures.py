@@ -8,7 +8,7 @@ import pytest
 import torch
 
 from paintkit.metrics import score
-from paintkit.metrics.figures import mean_over_tolerances, tolerance_figures
+from paintkit.metrics.compute_step import mean_over_tolerances, tolerance_figures
 from paintkit.metrics.statistics import ToleranceStatistics
 from tests.support import metric_oracle as oracle
 

@@ -14,7 +14,7 @@ import paintkit.metrics.counts as histograms
 from paintkit.metrics import prepare_targets, reward
 from tests.support.metric_images import palette_pair
 
-score_module = importlib.import_module("paintkit.metrics.score")  # the name is also a function
+score_module = importlib.import_module("paintkit.metrics.batch_scoring")
 
 
 def _group_batch(problems=3, samples=4, seed=0):

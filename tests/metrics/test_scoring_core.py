@@ -1,5 +1,5 @@
 """The scoring core (docs/code-layout.md, "The scoring core"): one update step
-(:mod:`paintkit.metrics.counts`) and one compute step (:mod:`paintkit.metrics.figures`) that
+(:mod:`paintkit.metrics.counts`) and one compute step (:mod:`paintkit.metrics.compute_step`) that
 every scorer calls; NumPy in, NumPy out, without torch."""
 
 from __future__ import annotations

@@ -44,8 +44,8 @@ def test_decimals_show_the_difference(value, d):
 
 
 def test_one_bootstrap_b_everywhere():
-    from paintkit.bench_steps import BenchConfig
     from paintkit.cli.main import build_parser
+    from paintkit.full_run.steps import BenchConfig
     from paintkit.report.comparisons import comparisons_html
     from paintkit.report.write import write_report
 

@@ -92,7 +92,7 @@ def test_bench_runs_every_stage_as_a_verb(tmp_path):
 
 
 def test_bench_names_the_failed_step(tmp_path):
-    from paintkit.bench_steps import StepFailed
+    from paintkit.full_run.steps import StepFailed
 
     with pytest.raises(StepFailed, match=r"bench: step generate failed: .*conditions"):
         paintkit.bench(tmp_path / "run", benchmarks=["tinygrafixbench"], conditions=["striped"],

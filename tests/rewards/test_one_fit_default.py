@@ -57,12 +57,12 @@ def test_every_path_has_the_same_default_and_choices():
     assert model.client.fit == DEFAULT_FIT
     assert RewardClient("http://127.0.0.1:9").fit == DEFAULT_FIT
     from paintkit.serve import protocol
-    from paintkit.serve.fast_path import FITS as SERVE_FITS
+    from paintkit.serve.single_image_route import FITS as SERVE_FITS
 
     assert set(get_args(protocol.Fit)) == set(FITS) == set(SERVE_FITS)
     for model_cls in (protocol.BatchRequest, protocol.BinaryBatchHeader):
         assert model_cls.model_fields["fit"].default == DEFAULT_FIT
-    from paintkit.serve.fast_path import plain_parameters
+    from paintkit.serve.single_image_route import plain_parameters
 
     assert plain_parameters(b"")["fit"] == DEFAULT_FIT
 

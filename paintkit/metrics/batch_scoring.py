@@ -1,4 +1,6 @@
-"""The update step (outputs -> sufficient statistics) and the functional ``score``."""
+"""A batch of outputs scored: the update step's batch face (:func:`tolerance_statistics`,
+outputs -> a :class:`BatchStatistics` of per-tolerance counts) and the functional
+:func:`score`."""
 
 from __future__ import annotations
 

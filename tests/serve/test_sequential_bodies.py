@@ -1,4 +1,4 @@
-"""Large bodies read in turn (paintkit.serve.body_turns): first come first served, and a
+"""Large bodies read in turn (paintkit.serve.sequential_bodies): first come first served, and a
 turn is a bound, never a block."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import asyncio
 
 import pytest
 
-from paintkit.serve.body_turns import BodyTurns
+from paintkit.serve.sequential_bodies import BodyTurns
 
 
 def run(coroutine):

@@ -34,8 +34,8 @@ from typing import TYPE_CHECKING, Any
 
 from paintkit._version import __version__
 from paintkit.arguments import check_int
-from paintkit.bench_files import drop_rows_of_other_models, tree_fingerprint
 from paintkit.errors import PaintkitError
+from paintkit.full_run.fingerprints import drop_rows_of_other_models, tree_fingerprint
 from paintkit.io.atomic import write_text_atomic
 from paintkit.io.plural import count_of
 from paintkit.layout.results import AGGREGATE_NAME, PROBLEM_STATS_NAME

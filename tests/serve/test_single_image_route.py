@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from paintkit.serve.fast_path import plain_parameters, route_path
 from paintkit.serve.options import ServeOptions
+from paintkit.serve.single_image_route import plain_parameters, route_path
 
 
 def _png(image: np.ndarray) -> bytes:

@@ -7,9 +7,9 @@ from typing import TYPE_CHECKING
 from paintkit.arguments import check_int
 from paintkit.kernels.color.delta_e import check_delta_e
 from paintkit.metrics import tolerance as tolerance_check
+from paintkit.metrics.batch_scoring import fused_cuda_reward, tolerance_statistics
 from paintkit.metrics.coerce import is_tensor
 from paintkit.metrics.fit import DEFAULT_FIT, check_fit, fit_outputs
-from paintkit.metrics.score import fused_cuda_reward, tolerance_statistics
 from paintkit.metrics.targets import Targets, prepare_targets
 
 if TYPE_CHECKING:
