@@ -11,15 +11,19 @@ that output's one-line reason (scored as missing), never a crash.
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from paintkit.layout.outputs import CODE_OUTPUTS, output_name
+from paintkit.metrics.code_drawers import register_code_drawer
 
-__all__ = ["CODE_OUTPUTS", "NoCode", "code_kind", "extract_code", "load_output_file",
-           "output_file", "render_code"]
+if TYPE_CHECKING:  # numpy loads with the renderers, not with ``import paintkit``
+    import numpy as np
+
+__all__ = ["CODE_OUTPUTS", "NoCode", "code_kind", "draw_chart_state", "extract_code",
+           "is_chart_state", "load_output_file", "output_file", "render_code"]
 
 MAX_CODE_BYTES = 64 * 1024 * 1024
 _FENCE = re.compile(r"```[ \t]*([A-Za-z0-9_+-]*)[^\n]*\n(.*?)```", re.DOTALL)
@@ -147,3 +151,41 @@ def code_kind(meta: dict) -> str:
     if "scene" in meta:
         return "svg"
     raise ValueError("this problem has no scene and no chart state: its output cannot be code")
+
+
+def is_chart_state(item: Any) -> bool:
+    """Whether an output handed to the metric is a chart state: a dict with ``"chart"``,
+    or the path of a ``.json`` file."""
+    if isinstance(item, dict):
+        return "chart" in item
+    return isinstance(item, str | os.PathLike) and os.fspath(item).lower().endswith(".json")
+
+
+def draw_chart_state(item: dict | str | os.PathLike) -> np.ndarray:
+    """A chart state (a dict, or a ``.json`` file's path) -> uint8 ``(H, W, 3)``, drawn by
+    the chart renderer that drew the benchmark's images (the answer state draws the answer
+    image, the input state the input image). No problem is at hand, so the state is held to
+    fixed bounds: a known chart, at most 1,000 items a list, 20,000 values, strings of 500
+    characters, finite numbers (``paintkit eval`` also holds it to its problem's states).
+
+    Raises:
+        ValueError: one line: unreadable, damaged or outside the bounds, or refused by the
+            renderer.
+    """
+    from paintkit.tinygrafix.state_output import (  # matplotlib: only to draw a chart
+        render_output_state,
+    )
+
+    if isinstance(item, dict):
+        data: dict | bytes = item
+    else:
+        try:
+            data = _read(Path(item))
+        except OSError as exc:
+            raise ValueError(f"cannot read {os.fspath(item)}: {exc.strerror or exc}") from None
+    return render_output_state(data, None, None)[0]
+
+
+# the metric draws chart states through this drawer (paintkit.metrics.code_drawers): it
+# never imports the chart renderer, which imports the tasks that import the metric
+register_code_drawer("chart state", is_chart_state, draw_chart_state)

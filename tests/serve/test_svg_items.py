@@ -68,8 +68,10 @@ def test_chart_states_where_images_go(start_service) -> None:  # noqa: ANN001
     problem = paintkit.generate("bar_chart_sort_bars", seed=0, source="tinygrafixbench")
     meta = problem.metadata
     hostile = {"chart": "bar_chart", "bars": [{"value": 1}] * 5000}
-    with pytest.raises(ValueError, match="render_code"):  # the metric loads no chart renderer
-        paintkit.score([meta["answer_state"]], [problem.answer], [problem.input])
+    scores = paintkit.score([meta["answer_state"], meta["input_state"], hostile],
+                            [problem.answer] * 3, [problem.input] * 3)
+    assert scores[0].miou == 1.0 and scores[1].miou <= 0.05
+    assert not scores[2].has_output and "at most 1,000" in scores[2].error
     service = start_service()
     pid = problem.problem_id
     items = [{"problem_id": pid, "image": {"state": meta["answer_state"]}},
