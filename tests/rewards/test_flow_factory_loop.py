@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from paintkit.engines import write_suite
+from paintkit.renderers.svg_scene import problem_svgs
 from tests.support.generate_helpers import small_suite
 
 REPO = Path(__file__).resolve().parents[2]
@@ -38,9 +39,9 @@ def dataset(tmp_path_factory):
     return out
 
 
-def run_loop(dataset: Path, where: str) -> dict:
+def run_loop(dataset: Path, where: str, *extra: str) -> dict:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(STUB), str(REPO)])}
-    done = subprocess.run([sys.executable, str(LOOP), str(dataset), where], env=env,
+    done = subprocess.run([sys.executable, str(LOOP), str(dataset), where, *extra], env=env,
                           capture_output=True, text=True, timeout=300, cwd=str(dataset.parent))
     assert done.returncode == 0, done.stderr[-3000:]
     return json.loads(done.stdout.strip().splitlines()[-1])
@@ -75,6 +76,18 @@ def test_remote_reward_is_called_by_flow_factorys_loop(dataset):
         check(run_loop(dataset, service.url))
     finally:
         service.stop()
+
+
+def test_svg_outputs_are_scored_in_flow_factorys_loop(dataset):
+    """A code model's samples carry SVG text as their ``image``: drawn and scored at the
+    reward processor's call, the answer's SVG 1.0 and the input's as the input."""
+    suite = small_suite(tasks=("translation", "recolor"), conditions=("baseline", "horizontal"),
+                        per_cell=2, size=(256, 256))
+    svgs = {p.problem_id: list(problem_svgs(p.metadata, p.input, p.answer))
+            for p in suite.problems()}
+    path = dataset.parent / "svgs.json"
+    path.write_text(json.dumps(svgs))
+    check(run_loop(dataset, "in-process", str(path)))
 
 
 def test_without_flow_factory_the_class_stands_alone():

@@ -102,7 +102,8 @@ class Sample:
 
 class KontextAdapter:
     """``Flux1KontextAdapter.inference``'s parameters; the denoiser replaced by ``policy``:
-    ``policy(input uint8 (H, W, 3), k) -> uint8 (H, W, 3)``, the k-th of a group."""
+    ``policy(input uint8 (H, W, 3), k) -> uint8 (H, W, 3)``, the k-th of a group, or the
+    text of an SVG (a code model's output: the sample's ``image`` is that text)."""
 
     def __init__(self, policy, condition_size: int = 48):
         self.policy, self.condition_size, self.calls = policy, condition_size, {}
@@ -118,12 +119,14 @@ class KontextAdapter:
         for b, text in enumerate(prompt):
             k = self.calls[text] = self.calls.get(text, -1) + 1
             full = (images[b][0].permute(1, 2, 0) * 255).round().to(torch.uint8).numpy()
-            generated = torch.from_numpy(self.policy(full, k).copy()).permute(2, 0, 1) / 255.0
+            made = self.policy(full, k)
+            generated = made if isinstance(made, str) else \
+                torch.from_numpy(made.copy()).permute(2, 0, 1) / 255.0
             conds = [torch.nn.functional.interpolate(
                 image[None], size=(self.condition_size, self.condition_size), mode="bilinear",
                 antialias=True)[0] for image in images[b]]
-            samples.append(Sample(image=generated, prompt=text, height=generated.shape[1],
-                                  width=generated.shape[2], condition_images=conds,
+            samples.append(Sample(image=generated, prompt=text, height=full.shape[0],
+                                  width=full.shape[1], condition_images=conds,
                                   timesteps=torch.zeros(3), callback_index_map=torch.zeros(3)))
         return samples
 
@@ -230,7 +233,7 @@ def run(dataset: Path, model, policy, group_size: int = 2) -> dict[str, Any]:
     return result
 
 
-if __name__ == "__main__":  # python flow_factory_loop.py DATASET in-process|URL
+if __name__ == "__main__":  # python flow_factory_loop.py DATASET in-process|URL [SVGS.json]
     import importlib
 
     folder = Path(sys.argv[1])
@@ -240,8 +243,13 @@ if __name__ == "__main__":  # python flow_factory_loop.py DATASET in-process|URL
         return np.asarray(Image.open(folder / "images" / name).convert("RGB"))
 
     answers = {image(ln["input"]).tobytes(): image(ln["answer"]) for ln in lines}
+    # SVGS.json: {problem_id: [input SVG, answer SVG]}: a code model writing SVG
+    svgs = json.loads(Path(sys.argv[3]).read_text()) if len(sys.argv) > 3 else None
+    ids = {image(ln["input"]).tobytes(): ln["problem_id"] for ln in lines}
 
     def policy(full, k):  # the first of a group is perfect, the second the input unchanged
+        if svgs is not None:
+            return svgs[ids[full.tobytes()]][1 if k % 2 == 0 else 0]
         return answers[full.tobytes()] if k % 2 == 0 else full
 
     config = {"dataset": str(folder), "device": "cpu"}
