@@ -21,11 +21,11 @@ letterboxed or stretched it) is in :mod:`paintkit.metrics.fit`; see docs/rewards
 """
 
 from paintkit.metrics.fit import FITS, fit_output
-from paintkit.rewards._common import TargetCache
-from paintkit.rewards._problem_index import ProblemIndex
 from paintkit.rewards.flow_factory import PixelIoURewardModel
 from paintkit.rewards.flow_grpo import pixel_miou
 from paintkit.rewards.plain import reward_fn
+from paintkit.rewards.problem_index import ProblemIndex
+from paintkit.rewards.target_cache import TargetCache
 from paintkit.rewards.trl import pixel_miou_reward
 from paintkit.rewards.verl import compute_score
 

@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 
 from paintkit.code_outputs import NoCode, code_kind, extract_code, render_code
-from paintkit.rewards._problem_index import ProblemIndex
+from paintkit.rewards.problem_index import ProblemIndex
 
 __all__ = ["code_render"]
 

@@ -9,7 +9,10 @@ when Flow-Factory is importable the class here subclasses its ``PointwiseRewardM
 The processor passes every field of the sample (``prompt``, ``image``, ``condition_images``,
 ``height``, ...; ``use_tensor_inputs`` is set, so images come as float ``(3, H, W)``
 tensors in [0, 1], generated at the trainer's square resolution, and the condition images
-*resized* for the model).
+*resized* for the model). A problem with reference images has several condition images per
+sample (a list, or stacked ``(num_conditions, 3, H, W)``): the source input first, then its
+references (the ``images`` of its ``--format flow-factory`` line); only the input is read,
+so the figures are those of the problem alone.
 
 Flow-Factory's GRPO loop drops the dataset's other columns before the sample is made (the
 edit adapters' ``inference`` takes no ``metadata``), so the problem is found from the
@@ -19,7 +22,7 @@ the condition image tells apart problems that share an instruction
 (:class:`~paintkit.rewards.prompt_index.PromptIndex`); targets come from the dataset's
 images or, where absent, are regenerated from the problem key. A caller that has them may
 instead give each sample's ``metadata`` dict (answer and input keys as in
-:data:`~paintkit.rewards._common.ANSWER_KEYS`, or its ``problem_id`` with a benchmark folder
+:data:`~paintkit.rewards.metadata_images.ANSWER_KEYS`, or its ``problem_id`` with a benchmark folder
 ``root``), or ``answer_images=`` with full-size conditions. The result is a
 :class:`RewardOutput` whose ``rewards`` is float32 ``(B,)`` on ``device``.
 """
@@ -37,19 +40,11 @@ from paintkit.arguments import check_int
 from paintkit.metrics.coerce import is_tensor, tensor_to_uint8_nhwc
 from paintkit.metrics.device import canonical_device
 from paintkit.metrics.fit import DEFAULT_FIT, check_fit
-from paintkit.rewards._common import (
-    ANSWER_KEYS,
-    DEFAULT_CACHE_BYTES,
-    INPUT_KEYS,
-    ProblemIndex,
-    TargetCache,
-    find,
-    images_list,
-    keys_of,
-    resolve,
-    score_grouped,
-)
+from paintkit.rewards.grouped_scoring import images_list, score_grouped
+from paintkit.rewards.metadata_images import ANSWER_KEYS, INPUT_KEYS, find, resolve
+from paintkit.rewards.problem_index import ProblemIndex
 from paintkit.rewards.prompt_index import PromptIndex, is_dataset_folder
+from paintkit.rewards.target_cache import DEFAULT_CACHE_BYTES, TargetCache, keys_of
 
 if TYPE_CHECKING:
     import torch
@@ -185,8 +180,12 @@ class PixelIoURewardModel(FLOW_FACTORY_BASE):  # type: ignore[misc, valid-type]
     def _problem(self, k: int, meta: Any, cond: Any, answer_images: Sequence[Any] | None,
                  prompt: Any = None) -> tuple[Any, Any, Any]:
         """``(answer, full-size input, metadata)`` of sample ``k``."""
-        if isinstance(cond, list | tuple) and len(cond) == 1:
-            cond = cond[0]  # one condition image per sample
+        # The condition images are the line's images in order: the source input first, then
+        # any reference images, which never change a score (only the input is read).
+        if isinstance(cond, list | tuple) and cond:
+            cond = cond[0]
+        elif is_tensor(cond) and cond.ndim == 4:  # stacked: (num_conditions, 3, H, W)
+            cond = cond[0]
         if isinstance(cond, dict):  # {"input": ..., "answer": ...}
             meta = {**cond, **(meta or {})}
         if isinstance(meta, dict):

@@ -9,7 +9,7 @@ the per-sample metadata lines of the prompt dataset, from a pool of 8 threads. I
 
 The metadata of an editing dataset carries the input under ``"image"``, a path relative to
 the dataset folder; the answer goes beside it (``"answer"``, also a relative path, or any
-of :data:`~paintkit.rewards._common.ANSWER_KEYS`). Relative paths are resolved against
+of :data:`~paintkit.rewards.metadata_images.ANSWER_KEYS`). Relative paths are resolved against
 ``root`` (default: the ``PAINTKIT_REWARD_ROOT`` environment variable, else the working
 directory). Samples of one problem (GRPO's G samples per prompt) share one prepared
 target, cached across steps and threads.
@@ -23,17 +23,9 @@ from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from paintkit.io.images import ImageDecodeError
 from paintkit.metrics.fit import DEFAULT_FIT, check_fit
-from paintkit.rewards._common import (
-    ANSWER_KEYS,
-    DEFAULT_CACHE_BYTES,
-    INPUT_KEYS,
-    TargetCache,
-    find,
-    images_list,
-    keys_of,
-    resolve,
-    score_grouped,
-)
+from paintkit.rewards.grouped_scoring import images_list, score_grouped
+from paintkit.rewards.metadata_images import ANSWER_KEYS, INPUT_KEYS, find, resolve
+from paintkit.rewards.target_cache import DEFAULT_CACHE_BYTES, TargetCache, keys_of
 
 if TYPE_CHECKING:
     import torch

@@ -13,7 +13,7 @@ A trl policy writes text, so the edited image is made from it: ``render(text, in
 row)`` (e.g. an edit program, SVG, or an operation name executed on the input), or an image
 part in the completion message (``{"type": "image", "image": ...}``), or the completion
 itself when it is already an image. Each sample's problem comes from its row: the answer
-and input image columns (:data:`~paintkit.rewards._common.ANSWER_KEYS`, with the input also
+and input image columns (:data:`~paintkit.rewards.metadata_images.ANSWER_KEYS`, with the input also
 from ``image`` / ``images``), or its ``problem_id`` (or a verl-style ``reward_model``
 ``{"ground_truth": <problem_id>}``) looked up in a benchmark folder (``root``).
 """
@@ -25,18 +25,10 @@ from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from paintkit.metrics.coerce import as_images
 from paintkit.metrics.fit import DEFAULT_FIT, check_fit
-from paintkit.rewards._common import (
-    ANSWER_KEYS,
-    DEFAULT_CACHE_BYTES,
-    INPUT_KEYS,
-    ProblemIndex,
-    TargetCache,
-    find,
-    images_list,
-    keys_of,
-    resolve,
-    score_grouped,
-)
+from paintkit.rewards.grouped_scoring import images_list, score_grouped
+from paintkit.rewards.metadata_images import ANSWER_KEYS, INPUT_KEYS, find, resolve
+from paintkit.rewards.problem_index import ProblemIndex
+from paintkit.rewards.target_cache import DEFAULT_CACHE_BYTES, TargetCache, keys_of
 
 if TYPE_CHECKING:
     from paintkit.types import DeviceLike, ImageLike, PathLike

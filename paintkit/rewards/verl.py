@@ -28,7 +28,7 @@ from paintkit.kernels import numba_lock
 from paintkit.metrics.batch_scoring import score
 from paintkit.metrics.coerce import as_images
 from paintkit.metrics.fit import DEFAULT_FIT, check_fit, fit_output
-from paintkit.rewards._common import ANSWER_KEYS, INPUT_KEYS, find, resolve
+from paintkit.rewards.metadata_images import ANSWER_KEYS, INPUT_KEYS, find, resolve
 
 if TYPE_CHECKING:
     from paintkit.types import ImageLike

@@ -199,7 +199,7 @@ def test_writers_and_readers_of_benchmark_trees_ask_one_owner(renamed, tmp_path)
     from paintkit.engines import write_suite
     from paintkit.eval.synthetic import write_synthetic_tree
     from paintkit.layout.benchmark import discover_problems, read_images, read_metadata
-    from paintkit.rewards._common import ProblemIndex
+    from paintkit.rewards.problem_index import ProblemIndex
     from paintkit.subsets import load_pool
     from tests.support.generate_helpers import small_suite
 

@@ -11,8 +11,8 @@ import torch
 
 from paintkit.metrics import device as devices
 from paintkit.metrics import prepare_targets, reward
+from paintkit.metrics.device import same_device
 from paintkit.rewards import PixelIoURewardModel, pixel_miou, reward_fn
-from paintkit.rewards._common import same_device
 from tests.support.metric_images import palette_pair
 
 CPU0 = torch.device("cpu:0")

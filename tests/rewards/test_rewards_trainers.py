@@ -166,7 +166,7 @@ def test_verl_keyword_call_and_ground_truth_aliases(rng, tmp_path):
 
 def test_cache_is_bounded_in_bytes_and_refuses_other_devices(rng):
     from paintkit.rewards import pixel_miou
-    from paintkit.rewards._common import RAW_BYTES_PER_PIXEL, TargetCache
+    from paintkit.rewards.target_cache import RAW_BYTES_PER_PIXEL, TargetCache
 
     cache = TargetCache(torch.device("cpu"), max_bytes=3 * 12 * 16 * RAW_BYTES_PER_PIXEL)
     for k in range(5):
