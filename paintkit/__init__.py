@@ -17,7 +17,8 @@ the problem's metadata)::
   :class:`Targets`, :class:`ScoreAccumulator` (:mod:`paintkit.metrics`);
 - :func:`explain` (:mod:`paintkit.explainer`): which objects an output got right;
 - the suites (:mod:`paintkit.suites`): :class:`Suite` (PaintBench), :class:`TinyGrafixSuite`,
-  :class:`GuidanceSuite`, :class:`CompositionalSuite`, :class:`CombinedSuite`;
+  :class:`GuidanceSuite`, :class:`ReferenceSuite`, :class:`CompositionalSuite`,
+  :class:`CombinedSuite`;
 - :class:`Problem` and the scene classes (:mod:`paintkit.scene`);
 - the stages of a benchmark run, on folders (each the library side of a command):
   :func:`write_baseline` (``paintkit baseline``), :func:`run_model` (``paintkit run``),
@@ -97,6 +98,7 @@ if TYPE_CHECKING:  # what type checkers see of the names _LAZY imports on first 
     from paintkit.suites.combined import CombinedSuite as CombinedSuite
     from paintkit.suites.compositional import CompositionalSuite as CompositionalSuite
     from paintkit.suites.guidance import GuidanceSuite as GuidanceSuite
+    from paintkit.suites.references import ReferenceSuite as ReferenceSuite
     from paintkit.tasks import TASKS as TASKS
     from paintkit.tasks import Problem as Problem
     from paintkit.tinygrafix.suite import TinyGrafixSuite as TinyGrafixSuite
@@ -121,6 +123,7 @@ _LAZY = {
     "TinyGrafixSuite": ("paintkit.tinygrafix.suite", "TinyGrafixSuite"),
     "CombinedSuite": ("paintkit.suites.combined", "CombinedSuite"),
     "GuidanceSuite": ("paintkit.suites.guidance", "GuidanceSuite"),
+    "ReferenceSuite": ("paintkit.suites.references", "ReferenceSuite"),
     "CompositionalSuite": ("paintkit.suites.compositional", "CompositionalSuite"),
     # the stages of a benchmark run (the commands only parse their flags for these)
     "write_baseline": ("paintkit.baselines", "write_baseline"),

@@ -6,13 +6,17 @@ import argparse
 import sys
 
 from paintkit.cli.flags import count, integer
-from paintkit.cli.generate_compositional import build_compositional_suite, build_guidance_suite
+from paintkit.cli.generate_compositional import (
+    build_compositional_suite,
+    build_guidance_suite,
+    build_reference_suite,
+)
 from paintkit.cli.generate_tinygrafix import build_chart_suite
 from paintkit.cli.namespaces import choose_namespace
 from paintkit.cli.signals import Terminated, exit_status
 from paintkit.errors import one_line
 
-SUITES = ("paintbench", "tinygrafixbench", "all", "compositional", "guidance")
+SUITES = ("paintbench", "tinygrafixbench", "all", "compositional", "guidance", "references")
 FORMATS = ("directory", "webdataset", "parquet", "verl-omni", "pix2pix", "flow-grpo",
            "flow-factory")
 ENGINES = ("process", "inprocess", "ray")
@@ -85,6 +89,9 @@ def register(subparsers) -> None:
                    help="shard formats: the fewest shards, a multiple of W in number (training "
                    "ranks), of at most --shard-size problems; split evenly (sizes differ by at "
                    "most one) when no single shard size gives that count")
+    o.add_argument("--held-out", type=float, default=None, metavar="FRACTION",
+                   help="parquet, webdataset: the fraction of problems written to the test "
+                   "split, chosen by a hash of each problem_id (default 0.1; 0: train only)")
     o.add_argument("--engine", choices=ENGINES, default="process",
                    help="process pool (default), inprocess, or ray")
     o.add_argument("--jobs", "-j", type=integer(0, 4096), default=None, metavar="N",
@@ -108,6 +115,8 @@ def build_suite(args: argparse.Namespace):
         return build_compositional_suite(args)
     if args.suite == "guidance":
         return build_guidance_suite(args)
+    if args.suite == "references":
+        return build_reference_suite(args)
     if getattr(args, "steps", None):
         raise ValueError("--steps applies to the compositional suite only")
     if args.suite != "paintbench":
@@ -218,7 +227,8 @@ def run(args: argparse.Namespace) -> int:
 
     if args.address and args.engine != "ray":
         raise ValueError("--address needs --engine ray")
-    if getattr(args, "svg", False) and args.suite not in ("paintbench", "compositional", "guidance"):
+    if getattr(args, "svg", False) and args.suite not in ("paintbench", "compositional", "guidance",
+                                                             "references"):
         raise ValueError(f"--svg needs the paintbench suite: {args.suite} problems include "
                          "charts, which are not scenes of shapes")
     suite = build_suite(args)
@@ -237,6 +247,7 @@ def run(args: argparse.Namespace) -> int:
         engine = feasible_engine(suite, args)
         summary = write_suite(suite if engine is None else engine[0], args.out,
                               format=args.format, shard_size=shard_size, shards=shards,
+                              held_out=getattr(args, "held_out", None),
                               engine=args.engine if engine is None else engine[1],
                               jobs=args.jobs, address=args.address,
                               overwrite=args.overwrite, progress=not args.quiet,

@@ -1,4 +1,5 @@
-"""``paintkit generate compositional --steps 2|3`` and ``paintkit generate guidance``."""
+"""``paintkit generate compositional --steps 2|3``, ``paintkit generate guidance`` and
+``paintkit generate references``."""
 
 from __future__ import annotations
 
@@ -55,3 +56,25 @@ def build_guidance_suite(args: argparse.Namespace):
                          per_cell=per_cell, start_slot=args.start_slot, namespace=namespace,
                          benchmark=args.benchmark or GUIDANCE_BENCHMARK,
                          beyond_benchmark=bool(getattr(args, "beyond_benchmark", False)))
+
+
+def build_reference_suite(args: argparse.Namespace):
+    """``paintkit generate references``: PaintBench scenes edited by reference images."""
+    # Deferred (heavy: Skia, numba): as above.
+    from paintkit.suites.references import (
+        REFERENCES_BENCHMARK,
+        REFERENCES_NAMESPACE,
+        REFERENCES_PER_CELL,
+        ReferenceSuite,
+    )
+
+    for name, flag in _NOT_HERE + (("steps", "--steps"),):
+        if getattr(args, name, None):
+            raise ValueError(f"{flag} does not apply to the scene reference suite")
+    per_cell = REFERENCES_PER_CELL if args.per_cell is None else args.per_cell
+    namespace = choose_namespace(args, per_cell, REFERENCES_NAMESPACE, REFERENCES_PER_CELL,
+                                 "the scene reference suite")
+    return ReferenceSuite(tasks=tuple(args.tasks or ()), conditions=tuple(args.conditions or ()),
+                          per_cell=per_cell, start_slot=args.start_slot, namespace=namespace,
+                          benchmark=args.benchmark or REFERENCES_BENCHMARK,
+                          beyond_benchmark=bool(getattr(args, "beyond_benchmark", False)))

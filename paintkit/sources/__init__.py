@@ -1,9 +1,10 @@
 """Problem sources: the one way to make a problem (docs/generate.md#problem-sources).
 
-Four sources share one contract (:class:`~paintkit.sources.base.ProblemSource`): PaintBench
+The sources share one contract (:class:`~paintkit.sources.base.ProblemSource`): PaintBench
 tasks (``"paintbench"``), TinyGrafixBench charts (``"tinygrafixbench"``), guided problems
-(``"guidance"``) and compositional chains (``"compositional"``). Each makes *the problem of a
-slot*, with the attempt search inside, through one method::
+(``"guidance"``), compositional chains (``"compositional"``) and scene reference problems
+(``"references"``). Each makes *the problem of a slot*, with the attempt search inside,
+through one method::
 
     source.problem(task, slot, condition=..., mode=..., namespace=...)
 
@@ -34,6 +35,7 @@ SOURCES: dict[str, tuple[str, str]] = {
     "tinygrafixbench": ("paintkit.tinygrafix.source", "TinyGrafixSource"),
     "guidance": ("paintkit.sources.guidance", "GuidanceSource"),
     "compositional": ("paintkit.sources.compositional", "CompositionalSource"),
+    "references": ("paintkit.sources.references", "ReferenceSource"),
 }
 
 
@@ -66,7 +68,8 @@ def generate(task: str, seed: int = 0, condition: str | Condition | None = None,
         condition: visual condition (default ``"baseline"``; charts: ``"default"``).
         mode: the task's mode (default: its first).
         namespace: seed namespace (default: the source's benchmark namespace).
-        source: ``"paintbench"``, ``"tinygrafixbench"``, ``"guidance"`` or ``"compositional"``.
+        source: ``"paintbench"``, ``"tinygrafixbench"``, ``"guidance"``, ``"compositional"`` or
+            ``"references"``.
 
     The problem's ``problem_id`` is the id the suites give the same problem (in a task folder
     named after the task; a tree's ``NNN.json`` holds it as ``metadata["problem_id"]``): the

@@ -20,7 +20,7 @@ ENTRY_POINTS = {
     "Targets": "paintkit.metrics", "ProblemScore": "paintkit.metrics",
     "ScoreAccumulator": "paintkit.metrics", "Suite": "paintkit.suites",
     "TinyGrafixSuite": "paintkit.tinygrafix.suite", "CombinedSuite": "paintkit.suites.combined",
-    "GuidanceSuite": "paintkit.suites.guidance",
+    "GuidanceSuite": "paintkit.suites.guidance", "ReferenceSuite": "paintkit.suites.references",
     "CompositionalSuite": "paintkit.suites.compositional",
     "write_baseline": "paintkit.baselines", "run_model": "paintkit.run",
     "evaluate": "paintkit.eval", "aggregate": "paintkit.stats.aggregate_folder",
