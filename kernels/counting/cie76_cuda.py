@@ -29,7 +29,7 @@ from paintkit.kernels.counting.cie76_cuda_kernels import (
 )
 from paintkit.kernels.counting.cuda_launch import device_index, launch, numba_views, stream_of
 
-__all__ = ["THREADS", "cuda_kernel_available", "interleaved_lab_table", "memory_layout",
+__all__ = ["DEFAULT_LAB", "THREADS", "cuda_kernel_available", "interleaved_lab_table", "memory_layout",
            "rewards_cuda", "tolerance_histograms_cuda"]
 
 #: Pixels each thread handles (grid-stride): 64 where the grid still has ``_FULL_GRID``
@@ -39,6 +39,10 @@ _PIXELS_PER_THREAD = (16, 64)
 _FULL_GRID = 1024
 _MAX_GRID_X = 65535
 _SIMULATOR = bool(config.ENABLE_CUDASIM)
+#: Where each formula's kernel takes L*a*b* from by default (``lab``): the table for all
+#: three until the in-kernel arithmetic is measured faster on a GPU (bench/device_check.py
+#: times both side by side).
+DEFAULT_LAB = {"cie76": "table", "cie94": "table", "ciede2000": "table"}
 
 
 _TABLES: dict = {}
@@ -183,7 +187,8 @@ def _kernel_arguments(layout: str, outputs, answers, inputs, as_int32):
 
 
 def tolerance_histograms_cuda(outputs, answers, inputs, *, samples: int = 1,
-                              pixels_per_thread: int | None = None):
+                              pixels_per_thread: int | None = None, delta_e: str = "cie76",
+                              lab: str | None = None):
     """Per-output ``(3, 12)`` ΔE histograms, computed by one fused CUDA kernel launch.
 
     Args:
@@ -196,6 +201,11 @@ def tolerance_histograms_cuda(outputs, answers, inputs, *, samples: int = 1,
         pixels_per_thread: pixels each thread counts (the grid's width; a tuning knob,
             ``bench/device_check.py`` measures it). None: 64 for a batch large enough to
             keep 1,024 blocks, else 16.
+        delta_e: ``"cie76"``, ``"cie94"`` or ``"ciede2000"`` (the canonical arithmetic of
+            each, the CPU kernels' counts bit for bit).
+        lab: ``"table"`` (gather from the 256 MiB table) or ``"compute"`` (the canonical
+            arithmetic in the kernel, no table built); None: :data:`DEFAULT_LAB` of the
+            formula. Both give the same bits.
 
     Torch CUDA tensors are read in place and the kernel runs on the current torch stream
     with no host synchronisation; NumPy arrays run in Numba's CUDA simulator.
@@ -205,12 +215,14 @@ def tolerance_histograms_cuda(outputs, answers, inputs, *, samples: int = 1,
         preservation, changed) and int32 ``(N,)``, per output the count of float values
         outside [0, 1] or NaN (always 0 for uint8), on the outputs' device.
     """
-    hist, flags, _ = _count(outputs, answers, inputs, samples, pixels_per_thread, -2)
+    hist, flags, _ = _count(outputs, answers, inputs, samples, pixels_per_thread, -2, delta_e,
+                            lab)
     return hist, flags[0]
 
 
 def rewards_cuda(outputs, answers, inputs, *, samples: int = 1, tolerance: int | None = None,
-                 pixels_per_thread: int | None = None):
+                 pixels_per_thread: int | None = None, delta_e: str = "cie76",
+                 lab: str | None = None):
     """float32 ``(N,)`` rewards of a batch, counted and turned into rewards in one launch of
     the fused kernel: the mIoU over t = 0..10 (``tolerance`` None) or IoU at
     ``tolerance``, NaN for a float output with values outside [0, 1] (or NaN).
@@ -223,10 +235,11 @@ def rewards_cuda(outputs, answers, inputs, *, samples: int = 1, tolerance: int |
     t = -1 if tolerance is None else int(tolerance)
     if not -1 <= t < NUM_BINS - 1:
         raise ValueError(f"tolerance must be None or 0..{NUM_BINS - 2}, got {tolerance!r}")
-    return _count(outputs, answers, inputs, samples, pixels_per_thread, t)[2]
+    return _count(outputs, answers, inputs, samples, pixels_per_thread, t, delta_e, lab)[2]
 
 
-def _count(outputs, answers, inputs, samples, pixels_per_thread, tolerance: int):
+def _count(outputs, answers, inputs, samples, pixels_per_thread, tolerance: int,
+           delta_e: str = "cie76", lab: str | None = None):
     """``(hist, flags, rewards)`` of one launch (``tolerance`` -2: no rewards, ``rewards``
     None); ``flags``: int32 ``(2, N)``, row 0 the float values outside [0, 1]."""
     n, height, width = outputs.shape[:3]
@@ -241,7 +254,8 @@ def _count(outputs, answers, inputs, samples, pixels_per_thread, tolerance: int)
     per_thread = pixels_per_thread or _pixels_per_thread(n, m)
     blocks = max(1, min(_MAX_GRID_X, -(-m // (THREADS * per_thread))))
     layout = memory_layout(outputs, answers, inputs)
-    kernel = count_kernel(layout, is_float)
+    lab = DEFAULT_LAB.get(delta_e, "table") if lab is None else lab
+    kernel = count_kernel(layout, is_float, delta_e, lab)
     wants_rewards = tolerance >= -1
     if is_numpy:
         hist = np.zeros((n, 3, NUM_BINS), np.int64)
@@ -250,7 +264,9 @@ def _count(outputs, answers, inputs, samples, pixels_per_thread, tolerance: int)
         if n and m:
             out, ans, inp = _kernel_arguments(layout, outputs, answers, inputs,
                                               lambda x: x.view(np.int32))
-            kernel[(blocks, n), THREADS](out, ans, inp, interleaved_lab_table().view(np.int64),
+            table = interleaved_lab_table().view(np.int64) if lab == "table" \
+                else np.zeros((1, 2), np.int64)
+            kernel[(blocks, n), THREADS](out, ans, inp, table,
                                          samples, 0, hist.reshape(n, SLOTS), flags, tolerance,
                                          rewards)
         return hist, flags, rewards if wants_rewards else None
@@ -268,7 +284,7 @@ def _count(outputs, answers, inputs, samples, pixels_per_thread, tolerance: int)
         with cuda.gpus[device_index(device)]:
             o, a, i, h, f = numba_views((*arrays, hist.view(n, SLOTS), flags))
             r = numba_views((rewards,))[0] if wants_rewards else _no_rewards(device)
-            t = _table_view(device)
+            t = _table_view(device) if lab == "table" else _no_table(device)
             stream = stream_of(device)
             for start in range(0, n, _MAX_GRID_X):  # gridDim.y is at most 65,535
                 rows = min(n - start, _MAX_GRID_X)
@@ -280,6 +296,19 @@ def _count(outputs, answers, inputs, samples, pixels_per_thread, tolerance: int)
 def _pixels_per_thread(n: int, m: int) -> int:
     few, many = _PIXELS_PER_THREAD
     return many if n * -(-m // (THREADS * many)) >= _FULL_GRID else few
+
+
+def _no_table(device):
+    """An int64 ``(1, 2)`` Numba array on ``device``: the ``pairs`` argument of a kernel that
+    computes Lab itself (made once; no table is built)."""
+    import torch
+
+    key = ("table", str(device))
+    made = _NO_REWARDS.get(key)
+    if made is None:
+        tensor = torch.zeros((1, 2), dtype=torch.int64, device=device)
+        made = _NO_REWARDS[key] = (tensor, cuda.as_cuda_array(tensor, sync=False))
+    return made[1]
 
 
 _NO_REWARDS: dict = {}

@@ -8,12 +8,16 @@ preservation region and ``ΔE(O, I)`` everywhere. Exactness:
 - L*a*b* comes from the canonical table of all 2^24 colours, float32 ``(2^24, 4)``
   interleaved (L, a, b, 0), read as two 8-byte words per colour (``pairs``: the table viewed
   as int64 ``(2^24, 2)``) whose halves are reinterpreted as the float32 values: the same
-  bits as three 4-byte loads, in fewer memory transactions;
-- ``ΔE² = (dL*dL + da*da) + db*db`` with round-to-nearest multiply and add intrinsics
+  bits as three 4-byte loads, in fewer memory transactions; or (``lab="compute"``) it is
+  the canonical arithmetic evaluated in the kernel (:mod:`paintkit.kernels.counting.lab_cuda`),
+  the table's bits without its gathers;
+- CIE76: ``ΔE² = (dL*dL + da*da) + db*db`` with round-to-nearest multiply and add intrinsics
   (``fmul_rn`` / ``fadd_rn``): never contracted into an FMA, so every operation is the
-  definition's separately rounded float32 one;
-- the bin is the number of :data:`~paintkit.kernels.counting.bins.BIN_THRESHOLDS` below
-  ``ΔE²`` (no square root);
+  definition's separately rounded float32 one; the bin is the number of
+  :data:`~paintkit.kernels.counting.bins.BIN_THRESHOLDS` below ``ΔE²`` (no square root);
+- CIE94 and CIEDE2000: the canonical float64 arithmetic with float64 round-to-nearest
+  intrinsics (:mod:`paintkit.kernels.counting.delta_e_cuda`), the bin ``min(ceil(ΔE), 11)``
+  of the float64 value, as on the CPU;
 - counts go into per-warp shared-memory histograms with integer atomics, then into the int64
   result with integer atomics: no float reduction, so the result cannot depend on
   scheduling. Bin-0 pixels (the bulk of a good output) are counted in registers. A pixel's
@@ -48,8 +52,10 @@ from numba import cuda, float32, float64, int32, int64
 from numba.core import config
 
 from paintkit.kernels.counting.bins import BIN_THRESHOLDS, NUM_BINS
+from paintkit.kernels.counting.delta_e_cuda import bin_cie94, bin_ciede2000
+from paintkit.kernels.counting.lab_cuda import lab_of_code
 
-__all__ = ["LAYOUTS", "SLOTS", "THREADS", "count_kernel"]
+__all__ = ["LAB_SOURCES", "LAYOUTS", "SLOTS", "THREADS", "count_kernel"]
 
 #: Threads per block and warps per block (one private histogram per warp).
 THREADS = 256
@@ -106,34 +112,40 @@ def _bin(lo, ao, bo, lx, ax, bx):
     return b
 
 
-@cuda.jit(device=True)
-def _count_pixel(pairs, code_o, code_a, code_i, counts, warp, zeros):
-    """Adds one pixel's non-zero bins to the warp's histogram; returns ``zeros`` (the
-    register counts of bin 0: edit, preservation, changed) updated."""
-    in_edit = code_a != code_i
-    bin_oa = 0
-    bin_oi = 0
-    if code_o != code_a or code_o != code_i:
-        lo, ao, bo = _lab(pairs, code_o)
-        if code_o != code_a:
-            la, aa, ba = _lab(pairs, code_a)
-            bin_oa = _bin(lo, ao, bo, la, aa, ba)
-        if code_o != code_i:
-            li, ai, bi = _lab(pairs, code_i)
-            bin_oi = _bin(lo, ao, bo, li, ai, bi)
-    zero_edit, zero_kept, zero_changed = zeros
-    if bin_oa == 0:
-        if in_edit:
-            zero_edit += 1
+def _pixel_counter(lab_of, bin_of):
+    """The device function adding one pixel's non-zero bins to the warp's histogram, with
+    ``lab_of(pairs, code)`` the Lab of a colour code and ``bin_of(output Lab, reference
+    Lab)`` its bin; it returns ``zeros`` (the register counts of bin 0: edit, preservation,
+    changed) updated."""
+
+    @cuda.jit(device=True)
+    def count_pixel(pairs, code_o, code_a, code_i, counts, warp, zeros):
+        in_edit = code_a != code_i
+        bin_oa = 0
+        bin_oi = 0
+        if code_o != code_a or code_o != code_i:
+            lo, ao, bo = lab_of(pairs, code_o)
+            if code_o != code_a:
+                la, aa, ba = lab_of(pairs, code_a)
+                bin_oa = bin_of(lo, ao, bo, la, aa, ba)
+            if code_o != code_i:
+                li, ai, bi = lab_of(pairs, code_i)
+                bin_oi = bin_of(lo, ao, bo, li, ai, bi)
+        zero_edit, zero_kept, zero_changed = zeros
+        if bin_oa == 0:
+            if in_edit:
+                zero_edit += 1
+            else:
+                zero_kept += 1
+        else:  # one atomic site, its slot chosen by a select (see the module docstring)
+            cuda.atomic.add(counts, (warp, bin_oa if in_edit else NUM_BINS + bin_oa), 1)
+        if bin_oi == 0:
+            zero_changed += 1
         else:
-            zero_kept += 1
-    else:  # one atomic site, its slot chosen by a select (see the module docstring)
-        cuda.atomic.add(counts, (warp, bin_oa if in_edit else NUM_BINS + bin_oa), 1)
-    if bin_oi == 0:
-        zero_changed += 1
-    else:
-        cuda.atomic.add(counts, (warp, 2 * NUM_BINS + bin_oi), 1)
-    return zero_edit, zero_kept, zero_changed
+            cuda.atomic.add(counts, (warp, 2 * NUM_BINS + bin_oi), 1)
+        return zero_edit, zero_kept, zero_changed
+
+    return count_pixel
 
 
 @cuda.jit(device=True)
@@ -228,9 +240,13 @@ def _reward(h, outside, tolerance):
 _KERNELS: dict = {}
 
 
-def count_kernel(layout: str, is_float: bool):
-    """The counting kernel for ``layout`` (see the module docstring) and output dtype,
-    compiled on first use.
+def count_kernel(layout: str, is_float: bool, delta_e: str = "cie76", lab: str = "table"):
+    """The counting kernel for ``layout`` (see the module docstring), output dtype, ΔE
+    formula (``delta_e``: ``"cie76"``, ``"cie94"`` or ``"ciede2000"``, see
+    :mod:`paintkit.kernels.counting.delta_e_cuda`) and source of L*a*b* (``lab``:
+    ``"table"``, gathered from the interleaved table, or ``"compute"``, the canonical
+    arithmetic evaluated in the kernel by :mod:`paintkit.kernels.counting.lab_cuda`, which
+    ignores ``pairs``), compiled on first use.
 
     Its arguments: ``(out, ans, inp, pairs, samples, first, hist, flags, tolerance,
     rewards)``. Block ``(x, y)`` counts a grid-stride share of output ``n = first + y``'s
@@ -242,14 +258,24 @@ def count_kernel(layout: str, is_float: bool):
     if layout not in LAYOUTS or (is_float and layout in ("words", "planar")):
         raise ValueError(f"no counting kernel for layout {layout!r} with "
                          f"{'float32' if is_float else 'uint8'} outputs")
-    key = (layout, bool(is_float))
+    if delta_e not in _BINNERS:
+        raise ValueError(f"delta_e: expected one of {tuple(_BINNERS)}, got {delta_e!r}")
+    if lab not in LAB_SOURCES:
+        raise ValueError(f"lab: expected one of {LAB_SOURCES}, got {lab!r}")
+    key = (layout, bool(is_float), delta_e, lab)
     if key not in _KERNELS:
-        _KERNELS[key] = _build(layout, bool(is_float))
+        _KERNELS[key] = _build(layout, bool(is_float), delta_e, lab)
     return _KERNELS[key]
 
 
-def _build(layout: str, is_float: bool):
+#: Where the kernel's L*a*b* comes from (``count_kernel``'s ``lab``).
+LAB_SOURCES = ("table", "compute")
+_BINNERS = {"cie76": _bin, "cie94": bin_cie94, "ciede2000": bin_ciede2000}
+
+
+def _build(layout: str, is_float: bool, delta_e: str, lab: str):
     grouped = layout != "pixels"
+    _count_pixel = _pixel_counter(_lab if lab == "table" else lab_of_code, _BINNERS[delta_e])
     words = layout == "words"
     planar = layout == "planar"
 
