@@ -16,7 +16,7 @@ from paintkit.kernels import numba_lock
 from paintkit.kernels.color.delta_e import check_delta_e
 from paintkit.kernels.normalize import normalize_output_numba
 from paintkit.metrics.coerce import MissingImage, as_images, float_range_error, is_tensor
-from paintkit.metrics.counts import fused_cuda_available, numpy_histograms
+from paintkit.metrics.counts import FUSED_FORMULAS, fused_cuda_available, numpy_histograms
 from paintkit.metrics.result import ProblemScore, problem_scores
 from paintkit.metrics.score_torch import fused_cuda_batch, fused_cuda_rewards, torch_statistics
 from paintkit.metrics.statistics import ToleranceStatistics
@@ -163,7 +163,7 @@ def fused_cuda_counts(outputs: ImageBatch, reference: Targets, backend: str, sam
     :func:`~paintkit.metrics.score_torch.fused_cuda_batch`)."""
     if return_bins or not _fused_cuda_applies(outputs, backend, delta_e):
         return None
-    return fused_cuda_batch(outputs, reference, samples)
+    return fused_cuda_batch(outputs, reference, samples, delta_e)
 
 
 def fused_cuda_reward(outputs: ImageBatch, reference: Targets, backend: str, samples: int,
@@ -173,13 +173,13 @@ def fused_cuda_reward(outputs: ImageBatch, reference: Targets, backend: str, sam
     :func:`~paintkit.metrics.score_torch.fused_cuda_arrays`)."""
     if not _fused_cuda_applies(outputs, backend, delta_e):
         return None
-    return fused_cuda_rewards(outputs, reference, samples, tolerance)
+    return fused_cuda_rewards(outputs, reference, samples, tolerance, delta_e)
 
 
 def _fused_cuda_applies(outputs: ImageBatch, backend: str, delta_e: str
                         ) -> TypeGuard[torch.Tensor]:
-    """A CIE76 batch tensor on CUDA whose backend resolves to the Numba kernels."""
-    return delta_e == "cie76" and is_tensor(outputs) and outputs.device.type == "cuda" \
+    """A batch tensor on CUDA (any ΔE formula) whose backend resolves to the Numba kernels."""
+    return delta_e in FUSED_FORMULAS and is_tensor(outputs) and outputs.device.type == "cuda" \
         and len(outputs.shape) == 4 and _choose_backend(backend, outputs.device) == "numba"
 
 

@@ -45,7 +45,8 @@ if TYPE_CHECKING:
     import torch
 
 __all__ = ["NUM_BINS", "NUM_TOLERANCES", "PreparedGroup", "count_problem", "counts_from_histograms",
-           "cuda_histograms", "cuda_rewards", "edit_mask_torch", "fused_cuda_available",
+           "FUSED_FORMULAS", "cuda_histograms", "cuda_rewards", "edit_mask_torch",
+           "fused_cuda_available",
            "numpy_histograms", "torch_histograms"]
 
 #: The counts of a problem whose output is missing (docs/metric-definition.md §8): 0.
@@ -68,6 +69,10 @@ class PreparedGroup(Protocol):
 
     @property
     def edit(self) -> torch.Tensor: ...
+
+
+#: The ΔE formulas the fused CUDA kernel counts (all three, bit for bit with the CPU).
+FUSED_FORMULAS = ("cie76", "cie94", "ciede2000")
 
 
 def fused_cuda_available() -> bool:
@@ -151,11 +156,11 @@ def torch_histograms(outputs: torch.Tensor, group: PreparedGroup, delta_e: str =
     """Histograms of uint8 ``(G, H, W, 3)`` outputs against prepared targets of one canvas
     size on the outputs' device: int64 ``(G, 3, 12)``, or ``(histograms, bins)``.
 
-    ``fused``: count CIE76 CUDA batches with the fused Numba CUDA kernel (without
+    ``fused``: count CUDA batches with the fused Numba CUDA kernel, any formula (without
     ``return_bins``; the caller checked :func:`fused_cuda_available`).
     """
-    if check_delta_e(delta_e) == "cie76" and fused and not return_bins:
-        return cuda_histograms(outputs, group.answers, group.inputs)[0]
+    if check_delta_e(delta_e) in FUSED_FORMULAS and fused and not return_bins:
+        return cuda_histograms(outputs, group.answers, group.inputs, delta_e=delta_e)[0]
     if delta_e == "cie76":
         return tolerance_histograms_torch(
             outputs, group.answers, group.inputs, lab_answers=group.lab_answers,
@@ -165,18 +170,21 @@ def torch_histograms(outputs: torch.Tensor, group: PreparedGroup, delta_e: str =
 
 
 def cuda_histograms(outputs: torch.Tensor, answers: torch.Tensor, inputs: torch.Tensor,
-                    samples: int = 1) -> tuple[torch.Tensor, torch.Tensor]:
+                    samples: int = 1, delta_e: str = "cie76"
+                    ) -> tuple[torch.Tensor, torch.Tensor]:
     """``(hist, outside)`` of a CUDA batch in one launch of the fused Numba CUDA kernel:
     int64 ``(N, 3, 12)`` and int32 ``(N,)`` float values outside [0, 1] per output."""
     from paintkit.kernels.counting.cie76_cuda import tolerance_histograms_cuda  # numba.cuda
 
-    return tolerance_histograms_cuda(outputs, answers, inputs, samples=samples)
+    return tolerance_histograms_cuda(outputs, answers, inputs, samples=samples, delta_e=delta_e)
 
 
 def cuda_rewards(outputs: torch.Tensor, answers: torch.Tensor, inputs: torch.Tensor,
-                 samples: int = 1, tolerance: int | None = None) -> torch.Tensor:
+                 samples: int = 1, tolerance: int | None = None, delta_e: str = "cie76"
+                 ) -> torch.Tensor:
     """float32 ``(N,)`` rewards of a CUDA batch, counted and computed in one launch of the
     fused kernel (the in-kernel reward: the compute step's figures, bit for bit)."""
     from paintkit.kernels.counting.cie76_cuda import rewards_cuda  # numba.cuda
 
-    return rewards_cuda(outputs, answers, inputs, samples=samples, tolerance=tolerance)
+    return rewards_cuda(outputs, answers, inputs, samples=samples, tolerance=tolerance,
+                        delta_e=delta_e)

@@ -66,8 +66,8 @@ def fused_cuda_arrays(outputs: torch.Tensor, reference: Targets, samples: int
     return nhwc, groups[0].answers, groups[0].inputs
 
 
-def fused_cuda_batch(outputs: torch.Tensor, reference: Targets, samples: int
-                     ) -> tuple[torch.Tensor, torch.Tensor, bool] | None:
+def fused_cuda_batch(outputs: torch.Tensor, reference: Targets, samples: int,
+                     delta_e: str = "cie76") -> tuple[torch.Tensor, torch.Tensor, bool] | None:
     """Counts of a CUDA batch tensor in one launch of the fused Numba CUDA kernel:
     ``(hist, outside, is_float)``: int64 ``(N, 3, 12)``, int32 ``(N,)`` float values outside
     [0, 1] per output (always 0 for uint8) and whether the outputs were floats; or None
@@ -79,19 +79,19 @@ def fused_cuda_batch(outputs: torch.Tensor, reference: Targets, samples: int
     arrays = fused_cuda_arrays(outputs, reference, samples)
     if arrays is None:
         return None
-    hist, outside = cuda_histograms(*arrays, samples=samples)
+    hist, outside = cuda_histograms(*arrays, samples=samples, delta_e=delta_e)
     return hist, outside, arrays[0].dtype.is_floating_point
 
 
 def fused_cuda_rewards(outputs: torch.Tensor, reference: Targets, samples: int,
-                       tolerance: int | None) -> torch.Tensor | None:
+                       tolerance: int | None, delta_e: str = "cie76") -> torch.Tensor | None:
     """float32 ``(N,)`` rewards of a CUDA batch tensor, counted and computed in one launch
     of the fused Numba CUDA kernel (NaN for float outputs outside [0, 1]); or None when the
     batch needs the general path (:func:`fused_cuda_arrays`)."""
     arrays = fused_cuda_arrays(outputs, reference, samples)
     if arrays is None:
         return None
-    return cuda_rewards(*arrays, samples=samples, tolerance=tolerance)
+    return cuda_rewards(*arrays, samples=samples, tolerance=tolerance, delta_e=delta_e)
 
 
 def torch_statistics(outs: Any, reference: Targets, device: DeviceLike, samples: int,
