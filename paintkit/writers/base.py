@@ -88,6 +88,12 @@ class Writer(ABC):
     format: str = ""
     #: Metadata JSON indent of this format (None: compact).
     json_indent: int | None = None
+    #: The most reference images per problem this format's files carry (None: any number);
+    #: a trainer format whose loader takes fewer refuses a problem with more
+    #: (:func:`paintkit.writers.reference_limits.check_references`), naming ``why``.
+    max_references: int | None = None
+    #: Why this format carries no more than ``max_references`` (its trainer's own limit).
+    references_why: str = ""
 
     def __init__(self, root: Path | str, suite: ProblemSuite):
         self.root = Path(root)

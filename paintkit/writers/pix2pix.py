@@ -7,7 +7,9 @@ prompt and the edited image; each image is converted to RGB and resized to
 ``--resolution`` there. The shards go to ``data/`` (``data/shard-NNNNNN.parquet``, beside
 paintkit's manifest at the root) with the columns, in this order, ``input_image`` and
 ``edited_image`` as ``datasets.Image`` features (PNG bytes) around ``edit_prompt`` (the
-instruction), then ``problem_id`` and ``task``.
+instruction), then ``problem_id`` and ``task``. The script reads one original image per
+row, so a problem with reference images is refused with one line naming the formats that
+carry them (:mod:`paintkit.writers.reference_limits`).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import json
 
 from paintkit.layout.problem_files import answer_name, input_name
 from paintkit.writers.record import EncodedProblem
+from paintkit.writers.reference_limits import check_references
 from paintkit.writers.trainer_parquet import TrainerParquetWriter
 
 COLUMNS = ("input_image", "edit_prompt", "edited_image", "problem_id", "task")
@@ -23,6 +26,13 @@ COLUMNS = ("input_image", "edit_prompt", "edited_image", "problem_id", "task")
 
 class Pix2PixWriter(TrainerParquetWriter):
     format = "pix2pix"
+    max_references = 0
+    references_why = ("diffusers' train_instruct_pix2pix.py reads one original image column "
+                      "per row")
+
+    def _append(self, problem: EncodedProblem) -> None:
+        check_references(self, problem)
+        super()._append(problem)
 
     def shard_name(self, shard: int) -> str:
         return f"data/shard-{shard:06d}.parquet"

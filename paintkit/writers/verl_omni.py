@@ -25,6 +25,10 @@ from a ``max(W, H)`` square crops exactly the padding added here (offsets ``(S -
 ``(S - H) // 2``, as the metric's own normalisation), so the answer letterboxed this way
 scores 1.0 and the benchmark's scores hold, in process (the answer and input from
 ``extra_info``) and on ``paintkit serve`` (the problem regenerated from its key).
+
+verl-omni's Qwen-Image-Edit rollout takes exactly one condition image per prompt, so a
+problem with reference images is refused with one line naming the formats that carry them
+(:mod:`paintkit.writers.reference_limits`), never written without its references.
 """
 
 from __future__ import annotations
@@ -36,6 +40,7 @@ import numpy as np
 from paintkit.io.images import decode_rgb_bytes
 from paintkit.io.png_encode import encode_png
 from paintkit.writers.record import EncodedProblem
+from paintkit.writers.reference_limits import check_references
 from paintkit.writers.trainer_parquet import TrainerParquetWriter
 
 DATA_SOURCE = "paintbench"
@@ -70,6 +75,12 @@ def prompt_messages(instruction: str) -> list[dict]:
 
 class VerlOmniWriter(TrainerParquetWriter):
     format = "verl-omni"
+    max_references = 0
+    references_why = "verl-omni's Qwen-Image-Edit rollout accepts exactly one condition image"
+
+    def _append(self, problem: EncodedProblem) -> None:
+        check_references(self, problem)
+        super()._append(problem)
 
     def schema(self):
         import pyarrow as pa
