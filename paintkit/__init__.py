@@ -17,8 +17,8 @@ the problem's metadata)::
   :class:`Targets`, :class:`ScoreAccumulator` (:mod:`paintkit.metrics`);
 - :func:`explain` (:mod:`paintkit.explainer`): which objects an output got right;
 - the suites (:mod:`paintkit.suites`): :class:`Suite` (PaintBench), :class:`TinyGrafixSuite`,
-  :class:`GuidanceSuite`, :class:`ReferenceSuite`, :class:`CompositionalSuite`,
-  :class:`CombinedSuite`;
+  :class:`GuidanceSuite`, :class:`ReferenceSuite`, :class:`StyleTransferSuite`,
+  :class:`CompositionalSuite`, :class:`CombinedSuite`;
 - :class:`Problem` and the scene classes (:mod:`paintkit.scene`);
 - the stages of a benchmark run, on folders (each the library side of a command):
   :func:`write_baseline` (``paintkit baseline``), :func:`run_model` (``paintkit run``),
@@ -101,6 +101,7 @@ if TYPE_CHECKING:  # what type checkers see of the names _LAZY imports on first 
     from paintkit.suites.references import ReferenceSuite as ReferenceSuite
     from paintkit.tasks import TASKS as TASKS
     from paintkit.tasks import Problem as Problem
+    from paintkit.tinygrafix.style_suite import StyleTransferSuite as StyleTransferSuite
     from paintkit.tinygrafix.suite import TinyGrafixSuite as TinyGrafixSuite
 
 #: Top-level name -> (module, attribute), imported on first access.
@@ -124,6 +125,7 @@ _LAZY = {
     "CombinedSuite": ("paintkit.suites.combined", "CombinedSuite"),
     "GuidanceSuite": ("paintkit.suites.guidance", "GuidanceSuite"),
     "ReferenceSuite": ("paintkit.suites.references", "ReferenceSuite"),
+    "StyleTransferSuite": ("paintkit.tinygrafix.style_suite", "StyleTransferSuite"),
     "CompositionalSuite": ("paintkit.suites.compositional", "CompositionalSuite"),
     # the stages of a benchmark run (the commands only parse their flags for these)
     "write_baseline": ("paintkit.baselines", "write_baseline"),

@@ -11,12 +11,14 @@ from paintkit.cli.generate_compositional import (
     build_guidance_suite,
     build_reference_suite,
 )
+from paintkit.cli.generate_style_transfer import build_style_transfer_suite
 from paintkit.cli.generate_tinygrafix import build_chart_suite
 from paintkit.cli.namespaces import choose_namespace
 from paintkit.cli.signals import Terminated, exit_status
 from paintkit.errors import one_line
 
-SUITES = ("paintbench", "tinygrafixbench", "all", "compositional", "guidance", "references")
+SUITES = ("paintbench", "tinygrafixbench", "all", "compositional", "guidance", "references",
+          "style-transfer")
 FORMATS = ("directory", "webdataset", "parquet", "verl-omni", "pix2pix", "flow-grpo",
            "flow-factory")
 ENGINES = ("process", "inprocess", "ray")
@@ -117,6 +119,8 @@ def build_suite(args: argparse.Namespace):
         return build_guidance_suite(args)
     if args.suite == "references":
         return build_reference_suite(args)
+    if args.suite == "style-transfer":
+        return build_style_transfer_suite(args)
     if getattr(args, "steps", None):
         raise ValueError("--steps applies to the compositional suite only")
     if args.suite != "paintbench":

@@ -2,9 +2,9 @@
 
 The sources share one contract (:class:`~paintkit.sources.base.ProblemSource`): PaintBench
 tasks (``"paintbench"``), TinyGrafixBench charts (``"tinygrafixbench"``), guided problems
-(``"guidance"``), compositional chains (``"compositional"``) and scene reference problems
-(``"references"``). Each makes *the problem of a slot*, with the attempt search inside,
-through one method::
+(``"guidance"``), compositional chains (``"compositional"``), scene reference problems
+(``"references"``) and chart style transfer problems (``"style-transfer"``). Each makes
+*the problem of a slot*, with the attempt search inside, through one method::
 
     source.problem(task, slot, condition=..., mode=..., namespace=...)
 
@@ -36,6 +36,7 @@ SOURCES: dict[str, tuple[str, str]] = {
     "guidance": ("paintkit.sources.guidance", "GuidanceSource"),
     "compositional": ("paintkit.sources.compositional", "CompositionalSource"),
     "references": ("paintkit.sources.references", "ReferenceSource"),
+    "style-transfer": ("paintkit.tinygrafix.style_source", "StyleTransferSource"),
 }
 
 
@@ -68,8 +69,8 @@ def generate(task: str, seed: int = 0, condition: str | Condition | None = None,
         condition: visual condition (default ``"baseline"``; charts: ``"default"``).
         mode: the task's mode (default: its first).
         namespace: seed namespace (default: the source's benchmark namespace).
-        source: ``"paintbench"``, ``"tinygrafixbench"``, ``"guidance"``, ``"compositional"`` or
-            ``"references"``.
+        source: ``"paintbench"``, ``"tinygrafixbench"``, ``"guidance"``, ``"compositional"``,
+            ``"references"`` or ``"style-transfer"``.
 
     The problem's ``problem_id`` is the id the suites give the same problem (in a task folder
     named after the task; a tree's ``NNN.json`` holds it as ``metadata["problem_id"]``): the

@@ -5,6 +5,7 @@ Presets: :class:`Suite` (PaintBench, its preservation split, custom suites),
 :class:`~paintkit.tinygrafix.suite.TinyGrafixSuite`,
 :class:`~paintkit.suites.guidance.GuidanceSuite`,
 :class:`~paintkit.suites.references.ReferenceSuite`,
+:class:`~paintkit.tinygrafix.style_suite.StyleTransferSuite`,
 :class:`~paintkit.suites.compositional.CompositionalSuite`; a
 :class:`~paintkit.suites.combined.CombinedSuite` writes several suites as one.
 

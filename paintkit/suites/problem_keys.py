@@ -11,7 +11,11 @@ slot (``source.problem(task, slot, ...)``):
 - ``<kind>_steps<N>`` folders with mode ``steps<N>``: ``compositional`` chains;
 - chart task folders (``bar_chart_add_bar``, ...) with condition and mode ``default``:
   ``tinygrafixbench`` (exact bytes need the pinned matplotlib);
+- chart type folders (``bar_chart``, ...) with condition and mode ``default``, in any
+  namespace: ``style-transfer`` (the content chart, its style reference and the answer);
 - namespace ``guidance`` with a guided task: the ``guidance`` variants;
+- scene reference task folders (``reference_copy``, ...), in any namespace: ``references``
+  (the problem with its reference images; a score reads only its input and answer);
 - PaintBench task folders, and ``preservation`` (built from the removal problem of the same
   key), in any namespace (``paintbench``, ``train``, your own): ``paintbench``.
 
@@ -116,6 +120,14 @@ def _source_slot(parsed: ProblemKey, where: str,
         if (parsed.condition_key, parsed.mode) != ("default", "default"):
             raise ProblemKeyError(f"{where}: chart tasks have condition and mode 'default'")
         return "tinygrafixbench", parsed.folder, "default", None, False
+    if parsed.folder in get_source("style-transfer").tasks():  # bar_chart, ...: any namespace
+        if (parsed.condition_key, parsed.mode) != ("default", "default"):
+            raise ProblemKeyError(f"{where}: style transfer problems have condition and mode "
+                                  "'default'")
+        return "style-transfer", parsed.folder, "default", None, False
+    if parsed.folder in get_source("references").tasks():  # reference_copy, ...: any namespace
+        condition, ckey = _condition(parsed.condition_key, "default", where, max_pixels)
+        return "references", parsed.folder, condition, ckey, False
     if parsed.namespace == "guidance" and parsed.folder in get_source("guidance").tasks():
         condition, ckey = _condition(parsed.condition_key, "default", where, max_pixels)
         if ckey is not None:
@@ -125,7 +137,8 @@ def _source_slot(parsed: ProblemKey, where: str,
     task = PRESERVATION_SOURCE if preservation else parsed.folder
     if task not in get_source("paintbench").tasks():
         raise ProblemKeyError(f"{where}: unknown folder {parsed.folder!r} (a PaintBench task, "
-                              f"preservation, a chart task or <kind>_steps<N>)")
+                              f"preservation, a chart task, a reference task or "
+                              f"<kind>_steps<N>)")
     from paintkit.tasks import task_spec  # skia, numba: the task modules
 
     condition, ckey = _condition(parsed.condition_key, task_spec(task).counts, where, max_pixels)

@@ -21,6 +21,7 @@ ENTRY_POINTS = {
     "ScoreAccumulator": "paintkit.metrics", "Suite": "paintkit.suites",
     "TinyGrafixSuite": "paintkit.tinygrafix.suite", "CombinedSuite": "paintkit.suites.combined",
     "GuidanceSuite": "paintkit.suites.guidance", "ReferenceSuite": "paintkit.suites.references",
+    "StyleTransferSuite": "paintkit.tinygrafix.style_suite",
     "CompositionalSuite": "paintkit.suites.compositional",
     "write_baseline": "paintkit.baselines", "run_model": "paintkit.run",
     "evaluate": "paintkit.eval", "aggregate": "paintkit.stats.aggregate_folder",
