@@ -26,6 +26,7 @@ ATTEMPT_CALLS = {
     # a task module's generate(seed, condition, mode): one generator seed, no search
     "task_module().generate": {"sources/paintbench.py", "sources/guidance.py",
                                "cli/show.py"},  # show --seed: a generator seed, said so
+    "reference_task().generate": {"sources/references.py"},
 }
 OLD_NAME = re.compile(r"^(make_\w+_problem|generate_(slot|chart_problem|guided|compositional|spec))$")
 
@@ -42,8 +43,8 @@ def _called(node: ast.Call) -> str | None:
     if isinstance(func, ast.Attribute):
         inner = func.value
         if func.attr == "generate" and isinstance(inner, ast.Call) \
-                and getattr(inner.func, "id", None) == "task_module":
-            return "task_module().generate"
+                and getattr(inner.func, "id", None) in ("task_module", "reference_task"):
+            return f"{inner.func.id}().generate"
         return func.attr
     return None
 
@@ -87,11 +88,11 @@ def test_each_source_has_the_one_entry_and_only_the_hooks_differ():
 
 def test_every_suite_makes_its_problems_through_its_source():
     for module in ("paintkit.suites", "paintkit.tinygrafix.suite", "paintkit.suites.guidance",
-                   "paintkit.suites.compositional"):
+                   "paintkit.suites.compositional", "paintkit.suites.references"):
         importlib.import_module(module)
     presets = [c for c in _subclasses(SourceSuite) if c.__module__.startswith("paintkit.")]
     assert {c.__name__ for c in presets} == {"Suite", "TinyGrafixSuite", "GuidanceSuite",
-                                             "CompositionalSuite"}
+                                             "CompositionalSuite", "ReferenceSuite"}
     for cls in presets:
         assert cls.make_problem is SourceSuite.make_problem, cls
         assert cls.spec is SourceSuite.spec, cls

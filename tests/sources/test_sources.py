@@ -15,12 +15,15 @@ from paintkit.suites import Suite
 from paintkit.suites.compositional import CompositionalSuite
 from paintkit.suites.grid import SourceSuite
 from paintkit.suites.guidance import GuidanceSuite
+from paintkit.suites.references import ReferenceSuite
 from paintkit.tinygrafix.suite import TinyGrafixSuite
 
 SUITES = {
     "paintbench": lambda: Suite(tasks=["rotation"], conditions=["n_med"], per_cell=2, namespace="t"),
     "tinygrafixbench": lambda: TinyGrafixSuite(tasks=["line_chart_filter_series"], per_cell=1),
     "guidance": lambda: GuidanceSuite(tasks=["reflection"], conditions=["vertical"], per_cell=1),
+    "references": lambda: ReferenceSuite(tasks=["reference_move_recolor"], conditions=["striped"],
+                                         per_cell=1),
     "compositional": lambda: CompositionalSuite(steps=3, kinds=["multi_edit"],
                                                 conditions=["striped"], per_cell=1),
 }

@@ -100,7 +100,7 @@ def test_slot_exhaustion_through_the_generator(monkeypatch):
 def test_the_limits_of_each_source_are_unchanged():
     limits = {name: get_source(name).max_attempts for name in SOURCES}
     assert limits == {"paintbench": 200, "tinygrafixbench": 100, "guidance": 200,
-                      "compositional": 200}
+                      "compositional": 200, "references": 200}
     assert (SLOT_ATTEMPTS, CHART_ATTEMPTS) == (200, 100)
 
 
@@ -138,6 +138,12 @@ def test_guided_seeds():
     m = generate("scaling", 1, "baseline", source="guidance").metadata
     assert m["seed"] == seed_from_key("guidance", "guidance", "scaling", "baseline", m["mode"], 1,
                                       m["attempt"])
+
+
+def test_reference_seeds():
+    m = generate("reference_move", 2, "n_med", source="references").metadata
+    assert m["seed"] == seed_from_key("references", "references", "reference_move", "n_med",
+                                      "default", 2, m["attempt"])
 
 
 def test_compositional_seeds():

@@ -13,6 +13,7 @@ from paintkit.suites import ProblemGenerator, ProblemSuite, Suite, build_problem
 from paintkit.suites.combined import CombinedSuite
 from paintkit.suites.compositional import CompositionalSuite
 from paintkit.suites.guidance import GuidanceSuite
+from paintkit.suites.references import ReferenceSuite
 from paintkit.tasks import TASKS, Problem, task_module
 from paintkit.tinygrafix.suite import TinyGrafixSuite
 
@@ -22,6 +23,8 @@ SUITES = {
     "compositional": lambda: CompositionalSuite(kinds=["multi_edit"], conditions=["baseline"],
                                                 per_cell=1),
     "guidance": lambda: GuidanceSuite(tasks=["translation"], conditions=["baseline"], per_cell=1),
+    "references": lambda: ReferenceSuite(tasks=["reference_copy"], conditions=["baseline"],
+                                         per_cell=1),
     "combined": lambda: CombinedSuite([SUITES["paintbench"](), SUITES["tinygrafixbench"]()]),
     # generate --skip-infeasible: a suite without the cells that cannot be made at its size
     "skipping": lambda: SkippingSuite(SUITES["paintbench"](), [("removal", "baseline", "none")]),
@@ -49,7 +52,8 @@ def test_every_suite_class_is_a_problem_suite(name):
             assert actual.parameters[p.name].default == p.default, (name, member, p.name)
 
 
-@pytest.mark.parametrize("name", ["paintbench", "tinygrafixbench", "compositional", "guidance"])
+@pytest.mark.parametrize("name", ["paintbench", "tinygrafixbench", "compositional", "guidance",
+                                  "references"])
 def test_make_problem_is_what_build_problem_stamps_ids_into(name):
     suite = SUITES[name]()
     spec = suite.spec(0)
