@@ -12,7 +12,8 @@ REPO = Path(__file__).resolve().parents[2]
 # Oracles: independent re-derivations the kernels and tasks are checked against.
 ORACLES = ("tests/support/metric_oracle.py", "tests/support/delta_e_oracle.py",
            "tests/support/sharma_pairs.py", "tests/kernels/oracles.py",
-           "tests/render/raster_oracle.py", "tests/references/oracle.py")
+           "tests/render/raster_oracle.py", "tests/references/oracle.py",
+           "tests/style_transfer/style_oracle.py")
 # An oracle that still takes a helper from paintkit (``paintkit.colors.hex_to_rgb``), with
 # the part that owns its folder; shrink only.
 ORACLES_USING_PAINTKIT = {"tests/tasks/color_region_oracle.py": "generate"}
