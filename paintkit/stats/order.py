@@ -3,8 +3,9 @@ tasks (the leaderboard's columns, ``paintkit stats``, and the report's tables) a
 category of result rows that do not name one.
 
 Known names sort by their place in :data:`paintkit.tasks.CATEGORIES` / :data:`TASKS` and the
-chart registry (chart types, then ``<chart>_<edit>`` folder names, then bare edit names);
-names no registry knows follow, alphabetically.
+chart registry (chart types, then ``<chart>_<edit>`` folder names, then bare edit names),
+then the categories of the reference problems (:data:`REFERENCE_CATEGORIES`, each the one
+category of its own benchmark folder); names no registry knows follow, alphabetically.
 
 Reading and writing results (:mod:`paintkit.layout`) needs no registry; only sorting and the
 categories of old rows do, so they live here, with the aggregation.
@@ -16,6 +17,11 @@ from functools import lru_cache
 
 from paintkit.layout.rows import OTHER_CATEGORY, TINYGRAFIX
 
+#: The categories of the problems with reference images, each its own benchmark's (the scene
+#: references' ``References``, the chart style transfers' ``StyleTransfer``): rolled up as
+#: every category is, never into PaintBench's or TinyGrafixBench's hierarchy.
+REFERENCE_CATEGORIES: tuple[str, ...] = ("reference_guided", "style_transfer")
+
 
 @lru_cache(maxsize=1)
 def _orders() -> tuple[dict[str, int], dict[str, int]]:
@@ -23,7 +29,7 @@ def _orders() -> tuple[dict[str, int], dict[str, int]]:
     from paintkit.tasks import CATEGORIES, TASKS
     from paintkit.tinygrafix.registry import CHART_TASKS, CHARTS, TINYGRAFIX_TASKS
 
-    categories = {name: k for k, name in enumerate((*CATEGORIES, *CHARTS))}
+    categories = {name: k for k, name in enumerate((*CATEGORIES, *CHARTS, *REFERENCE_CATEGORIES))}
     edits = [edit for _, (_, tasks) in CHART_TASKS.items() for edit in tasks]
     tasks: dict[str, int] = {}
     for name in (*TASKS, *TINYGRAFIX_TASKS, *edits):
