@@ -15,6 +15,7 @@ from paintkit.suites.compositional import CompositionalSuite
 from paintkit.suites.guidance import GuidanceSuite
 from paintkit.suites.references import ReferenceSuite
 from paintkit.tasks import TASKS, Problem, task_module
+from paintkit.tinygrafix.style_suite import StyleTransferSuite
 from paintkit.tinygrafix.suite import TinyGrafixSuite
 
 SUITES = {
@@ -25,6 +26,7 @@ SUITES = {
     "guidance": lambda: GuidanceSuite(tasks=["translation"], conditions=["baseline"], per_cell=1),
     "references": lambda: ReferenceSuite(tasks=["reference_copy"], conditions=["baseline"],
                                          per_cell=1),
+    "style-transfer": lambda: StyleTransferSuite(tasks=["line_chart"], per_cell=1),
     "combined": lambda: CombinedSuite([SUITES["paintbench"](), SUITES["tinygrafixbench"]()]),
     # generate --skip-infeasible: a suite without the cells that cannot be made at its size
     "skipping": lambda: SkippingSuite(SUITES["paintbench"](), [("removal", "baseline", "none")]),
@@ -53,7 +55,7 @@ def test_every_suite_class_is_a_problem_suite(name):
 
 
 @pytest.mark.parametrize("name", ["paintbench", "tinygrafixbench", "compositional", "guidance",
-                                  "references"])
+                                  "references", "style-transfer"])
 def test_make_problem_is_what_build_problem_stamps_ids_into(name):
     suite = SUITES[name]()
     spec = suite.spec(0)
