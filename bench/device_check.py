@@ -15,7 +15,15 @@ Sections, each recorded even when another fails (most important first):
    writes it; problems/s and the share of the copy-bandwidth floor;
 5. ``kernel``: the fused kernel's GPU time per grid width (CUDA events) with its counts
    checked, and where the host time of one ``reward`` call goes;
-6. ``memory``: what a process holds on the device per path (tables, prepared targets).
+6. ``memory``: what a process holds on the device per path (tables, prepared targets);
+7. ``formulas_exact`` and ``formulas_throughput``: CIE76, CIE94 and CIEDE2000 with the Lab
+   from the table and computed in the kernel, exact against the CPU and timed side by side
+   (``bench/device_formulas.py``);
+8. ``serve``: ``paintkit serve --device cuda`` driven by client processes over 127.0.0.1
+   (``bench/device_serve.py``);
+9. ``pipeline`` and ``ray``: problems generated on every core and scored on the device, and
+   ``paintkit eval --engine ray`` with device actors against the local eval
+   (``bench/device_pipeline.py``).
 
 Sections 4-6 and the Markdown summary are in ``bench/device_figures.py``; the problems and
 helpers they share in ``bench/device_common.py``.
@@ -41,9 +49,13 @@ import numpy as np
 
 from bench.device_common import PROBLEMS_FILE, benchmark_problems, log, make_problems, synchronize
 from bench.device_figures import kernel_variants, markdown, memory, throughput
+from bench.device_formulas import formulas_exact, formulas_markdown, formulas_throughput
+from bench.device_pipeline import pipeline_markdown, pipeline_section, ray_section
+from bench.device_serve import serve_markdown, serve_section
 
 #: Every section, in the order they run (``environment`` always runs).
-SECTIONS = ("environment", "exact", "sync", "throughput", "kernel", "memory")
+SECTIONS = ("environment", "exact", "formulas_exact", "sync", "throughput",
+            "formulas_throughput", "kernel", "memory", "serve", "pipeline", "ray")
 
 
 def section(results: dict, name: str, fn, *args) -> None:
@@ -55,7 +67,12 @@ def section(results: dict, name: str, fn, *args) -> None:
         results[name] = {"error": f"{type(exc).__name__}: {exc}",
                          "traceback": traceback.format_exc()[-4000:]}
         log(f"{name} FAILED: {type(exc).__name__}: {exc}")
-    results.setdefault("seconds", {})[name] = round(time.perf_counter() - start, 1)
+    except KeyboardInterrupt:  # the run's time limit (SIGINT): recorded, no further section
+        results[name] = {"error": "stopped by the run's time limit"}
+        log(f"{name} STOPPED by the time limit")
+        raise
+    finally:
+        results.setdefault("seconds", {})[name] = round(time.perf_counter() - start, 1)
     log(f"{name} done in {results['seconds'][name]} s")
 
 
@@ -162,8 +179,8 @@ def sync_check(device, dry: bool) -> dict:
     import torch
 
     from paintkit.metrics import PixelEditIoU, prepare_targets, reward
-    from paintkit.rewards.flow_factory import PixelIoURewardModel
-    from paintkit.rewards.flow_grpo import pixel_miou
+    from paintkit.rewards.flow_factory import FlowFactoryPixelMIoU
+    from paintkit.rewards.flow_grpo import flow_grpo_pixel_miou
 
     if device.type != "cuda":
         return {"skipped": "no CUDA device (dry run)"}
@@ -177,8 +194,8 @@ def sync_check(device, dry: bool) -> dict:
         a.permute(0, 3, 1, 2).shape, device=device)).clamp_(0, 1)
     outputs_u8 = (noisy * 255).round().to(torch.uint8)
     meta = [{"answer": x, "image": y} for x, y in zip(answers, inputs, strict=True)]
-    grpo = pixel_miou(device)
-    factory = PixelIoURewardModel(device=device)
+    grpo = flow_grpo_pixel_miou(device)
+    factory = FlowFactoryPixelMIoU(device=device)
     metric = PixelEditIoU().to(device)
     calls = {
         "reward uint8 NCHW": lambda: reward(outputs_u8, targets),
@@ -187,8 +204,8 @@ def sync_check(device, dry: bool) -> dict:
             2, 4, *outputs_u8.shape[1:]).transpose(0, 1).reshape(8, *outputs_u8.shape[1:]),
             targets, samples_per_problem=2),
         "reward backend=torch uint8": lambda: reward(outputs_u8, targets, backend="torch"),
-        "flow_grpo pixel_miou": lambda: grpo(noisy, ["p"] * 4, meta),
-        "Flow-Factory PixelIoURewardModel": lambda: factory(image=list(noisy), metadata=meta),
+        "flow_grpo flow_grpo_pixel_miou": lambda: grpo(noisy, ["p"] * 4, meta),
+        "Flow-Factory FlowFactoryPixelMIoU": lambda: factory(image=list(noisy), metadata=meta),
         "PixelEditIoU.update": lambda: metric.update(outputs_u8, a, i),
     }
     report = {}
@@ -255,14 +272,26 @@ def main(argv=None) -> int:
                  "sync": (sync_check, device, args.dry_run),
                  "throughput": (throughput, device, args.dry_run, copy_gbps),
                  "kernel": (kernel_variants, device, args.dry_run),
-                 "memory": (memory, device)}
-    for name in SECTIONS[1:]:
-        if name in chosen:
-            section(results, name, *arguments[name])
+                 "memory": (memory, device),
+                 "formulas_exact": (formulas_exact, device, args.dry_run),
+                 "formulas_throughput": (formulas_throughput, device, args.dry_run, copy_gbps),
+                 "serve": (serve_section, device, args.dry_run),
+                 "pipeline": (pipeline_section, device, args.dry_run),
+                 "ray": (ray_section, device, args.dry_run)}
     args.out.mkdir(parents=True, exist_ok=True)
+    try:
+        for name in SECTIONS[1:]:
+            if name in chosen:
+                section(results, name, *arguments[name])
+                # after every section: a run stopped by its time limit keeps what it measured
+                (args.out / "device_check.json").write_text(json.dumps(results, indent=1,
+                                                                       default=str))
+    except KeyboardInterrupt:
+        results["stopped"] = "the run's time limit: later sections did not run"
     (args.out / "device_check.json").write_text(json.dumps(results, indent=1, default=str))
+    extra = formulas_markdown(results) + serve_markdown(results) + pipeline_markdown(results)
     (args.out / "device_check.md").write_text(
-        markdown(results) + "\n")
+        markdown(results) + "\n\n" + "\n".join(extra) + "\n")
     log(f"wrote {args.out / 'device_check.json'} and device_check.md")
     failed = [k for k, v in results.items() if isinstance(v, dict) and "error" in v]
     return 1 if failed else 0

@@ -3,8 +3,8 @@
     python bench/reward_concurrency.py [--threads 1,8] [--size 512] [--calls 64]
         [--layer tbb|workqueue] [--adapters verl,flow_grpo] [--repeats 3]
 
-verl-omni calls ``compute_score`` once per sample from worker threads (the Numba path on
-CPU); flow_grpo calls ``pixel_miou``'s function per batch from an 8-thread executor (the
+verl-omni calls ``verl_pixel_miou`` once per sample from worker threads (the Numba path on
+CPU); flow_grpo calls ``flow_grpo_pixel_miou``'s function per batch from an 8-thread executor (the
 torch path). Each case scores ``--calls`` samples of 16 distinct ``--size``² problems,
 best of ``--repeats`` after a warm-up, and prints samples/s over all threads and the
 process's CPU time per sample (all threads, spinning workers included: steadier than wall
@@ -41,7 +41,7 @@ def main() -> None:
     import torch
 
     from paintkit.eval.synthetic import model_output, synthetic_problem
-    from paintkit.rewards import compute_score, pixel_miou
+    from paintkit.rewards import flow_grpo_pixel_miou, verl_pixel_miou
 
     rng = np.random.default_rng(0)
     items = []
@@ -49,11 +49,11 @@ def main() -> None:
         inp, ans = synthetic_problem(rng, args.size, args.size, n_shapes=12)
         out = model_output(rng, ans, inp, "noisy")
         items.append((np.ascontiguousarray(out.transpose(2, 0, 1)), ans, inp))
-    grpo = pixel_miou("cpu")
+    grpo = flow_grpo_pixel_miou("cpu")
 
     def verl(k):
         sol, ans, inp = items[k % 16]
-        return compute_score("paintbench", sol, {"answer": ans, "input": inp})["score"]
+        return verl_pixel_miou("paintbench", sol, {"answer": ans, "input": inp})["score"]
 
     def flow_grpo(k):  # one sample per call: the thread pool is what is measured
         sol, ans, inp = items[k % 16]

@@ -2,8 +2,8 @@
 
     python -m bench.reward_residency [--device cpu] [--sizes 512,1024] [--batch 8]
 
-For each adapter (``reward`` with prepared targets, ``pixel_miou``, ``PixelIoURewardModel``,
-the trl ``pixel_miou_reward``, ``soft_reward``) scoring a batch of float outputs on
+For each adapter (``reward`` with prepared targets, ``flow_grpo_pixel_miou``, ``FlowFactoryPixelMIoU``,
+the trl ``trl_pixel_miou``, ``soft_reward``) scoring a batch of float outputs on
 ``--device`` (G = ``--batch`` samples of one problem per size), after one warm-up call:
 
 - bytes the rank keeps: the prepared-target cache (``cache.nbytes``) and the per-device
@@ -29,7 +29,7 @@ import paintkit
 from paintkit.kernels.color import lab_table
 from paintkit.kernels.counting import cie76_torch as tolerance_counts_torch
 from paintkit.metrics import prepare_targets, reward, soft_reward
-from paintkit.rewards import PixelIoURewardModel, pixel_miou, pixel_miou_reward
+from paintkit.rewards import FlowFactoryPixelMIoU, flow_grpo_pixel_miou, trl_pixel_miou
 
 READS = ("item", "tolist", "cpu", "numpy", "__int__", "__float__", "__bool__")
 
@@ -98,18 +98,18 @@ def calls(device, inp, ans, batch):
     outputs = (ans_t.permute(2, 0, 1).float() / 255)[None].repeat(batch, 1, 1, 1)
     targets = prepare_targets(ans_t[None], inp_t[None], device=device)
     meta = [{"answer": ans, "image": inp, "problem_id": "p0"}] * batch
-    fg = pixel_miou(device)
-    ff = PixelIoURewardModel(device=device)
-    trl = pixel_miou_reward(lambda text, image, row: outputs[0])
+    fg = flow_grpo_pixel_miou(device)
+    ff = FlowFactoryPixelMIoU(device=device)
+    trl = trl_pixel_miou(lambda text, image, row: outputs[0])
     rows = {"answer": [ans] * batch, "input": [inp] * batch, "problem_id": ["p0"] * batch}
     soft_out = outputs[:1].clone().requires_grad_(True)
     return {
         "reward(outputs, targets, samples_per_problem=G)":
             (lambda: reward(outputs, targets, samples_per_problem=batch, backend="torch"), None),
-        "pixel_miou (flow_grpo)": (lambda: fg(outputs, [""] * batch, meta)[0], fg.cache),
-        "PixelIoURewardModel (Flow-Factory)":
+        "flow_grpo_pixel_miou (flow_grpo)": (lambda: fg(outputs, [""] * batch, meta)[0], fg.cache),
+        "FlowFactoryPixelMIoU (Flow-Factory)":
             (lambda: ff(image=list(outputs), metadata=meta).rewards, ff.cache),
-        "pixel_miou_reward (trl)": (lambda: trl(prompts=[""] * batch, completions=["x"] * batch,
+        "trl_pixel_miou (trl)": (lambda: trl(prompts=[""] * batch, completions=["x"] * batch,
                                                 **rows), trl.cache),
         "soft_reward (one output)": (lambda: soft_reward(soft_out, targets), None),
     }

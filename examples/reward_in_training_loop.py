@@ -2,9 +2,9 @@
 
 Per batch of problems the targets are prepared once (answer/input Lab and edit mask on the
 device); each step a dummy "policy" samples G outputs per problem (float NCHW in [0, 1], as
-a network produces) and ``reward_fn`` scores them: one prepared target, G outputs, no copies
+a network produces) and ``stream_pixel_miou`` scores them: one prepared target, G outputs, no copies
 of the target. Swap ``DEVICE`` for ``"cuda"``: nothing leaves the GPU. A
-``ScoreAccumulator`` keeps the run's figures; at its default backend it counts with the
+``PixelEditIoUAccumulator`` keeps the run's figures; at its default backend it counts with the
 Numba kernel on the CPU and the fused kernel on CUDA (``backend="torch"`` is the slow
 reference path on a CPU: do not copy it into a loop).
 
@@ -15,8 +15,8 @@ import torch
 from torch.utils.data import DataLoader
 
 from paintkit.data import ProblemStream
-from paintkit.metrics import ScoreAccumulator
-from paintkit.rewards import reward_fn
+from paintkit.metrics import PixelEditIoUAccumulator
+from paintkit.rewards import stream_pixel_miou
 from paintkit.rewards.plain import batch_targets
 from paintkit.suites import Suite
 
@@ -42,14 +42,14 @@ def dummy_policy(inputs, answers, skill, generator):
 
 
 generator = torch.Generator().manual_seed(0)
-accumulator = ScoreAccumulator()  # the fast path of the outputs' device
+accumulator = PixelEditIoUAccumulator()  # the fast path of the outputs' device
 for step, problems in enumerate(loader):
     targets = batch_targets(problems, device=DEVICE)  # once per batch of problems
     inputs = problems["input"] if isinstance(problems["input"], list) else list(problems["input"])
     answers = problems["answer"] if isinstance(problems["answer"], list) else list(problems["answer"])
     skill = (step + 1) / len(loader)
     outputs = dummy_policy(inputs, answers, skill, generator)
-    rewards = reward_fn(outputs, targets, samples_per_problem=G)  # (B * G,) on DEVICE
+    rewards = stream_pixel_miou(outputs, targets, samples_per_problem=G)  # (B * G,) on DEVICE
     advantages = rewards.view(-1, G) - rewards.view(-1, G).mean(dim=1, keepdim=True)  # GRPO
     accumulator.update(outputs, targets, samples_per_problem=G)
     print(f"step {step}: problems {problems['index']}, skill {skill:.2f}, mean reward "

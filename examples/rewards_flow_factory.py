@@ -10,12 +10,12 @@ answer and the full-size input travel in each sample's metadata.
 import torch
 
 from paintkit.data import ProblemStream
-from paintkit.rewards import PixelIoURewardModel
+from paintkit.rewards import FlowFactoryPixelMIoU
 from paintkit.suites import Suite
 
 suite = Suite(tasks=("translation",), conditions=("baseline",), per_cell=4, namespace="example",
               preservation=False)
-model = PixelIoURewardModel(config={"device": "cpu"}, accelerator=None)
+model = FlowFactoryPixelMIoU(config={"device": "cpu"}, accelerator=None)
 for problems in ProblemStream(suite, layout="chw", batch_size=4):
     inputs, answers = problems["input"], problems["answer"]  # (4, 3, H, W): one canvas size
     images = torch.where(torch.rand(inputs.shape[0], 1, *inputs.shape[2:]) < 0.9,

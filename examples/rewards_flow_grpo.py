@@ -1,4 +1,4 @@
-"""flow_grpo style: ``pixel_miou(device)`` as a reward function over ``ProblemStream`` batches.
+"""flow_grpo style: ``flow_grpo_pixel_miou(device)`` as a reward function over ``ProblemStream`` batches.
 
 flow_grpo calls ``fn(images, prompts, metadata)`` with the decoded images of a batch; the
 answer and input travel in each sample's metadata (arrays here; paths work too).
@@ -9,12 +9,12 @@ answer and input travel in each sample's metadata (arrays here; paths work too).
 import torch
 
 from paintkit.data import ProblemStream
-from paintkit.rewards import pixel_miou
+from paintkit.rewards import flow_grpo_pixel_miou
 from paintkit.suites import Suite
 
 suite = Suite(tasks=("translation",), conditions=("baseline", "vertical"), per_cell=2,
               namespace="example")
-reward = pixel_miou("cpu")  # "cuda" in a real run: the images stay there
+reward = flow_grpo_pixel_miou("cpu")  # "cuda" in a real run: the images stay there
 G = 3
 for problems in ProblemStream(suite, layout="chw", batch_size=2):
     images, prompts, metadata = [], [], []

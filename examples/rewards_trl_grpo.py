@@ -4,7 +4,7 @@ The policy is a tiny randomly initialised GPT-2 (one layer, 32 wide) over a word
 vocabulary built here (no download). It reads an editing instruction and writes words; the
 renderer executes the first operation word it writes (``invert`` or ``grayscale``, on every
 pixel, with paintkit's point-operation kernel) on the problem's input. trl calls
-:func:`paintkit.rewards.pixel_miou_reward` exactly as it calls any reward function:
+:func:`paintkit.rewards.trl_pixel_miou` exactly as it calls any reward function:
 ``reward(prompts=..., completions=..., completion_ids=..., input=[...], answer=[...],
 problem_id=[...], trainer_state=..., log_extra=..., log_metric=...)``; the dataset's
 ``input`` and ``answer`` columns (PIL images, how ``datasets`` returns an ``Image``
@@ -21,7 +21,7 @@ import numpy as np
 
 import paintkit
 from paintkit.kernels.point_ops import point_operation_numba
-from paintkit.rewards import pixel_miou_reward
+from paintkit.rewards import trl_pixel_miou
 
 WORDS = ["invert", "grayscale", "the", "colors", "of", "image", "make", "all", "pixels",
          "shapes", "background", "brighten", "darken", "by", "every", "pixel", "inside"]
@@ -77,7 +77,7 @@ def main(steps: int = 2) -> list[float]:
                                        eos_token_id=tok.eos_token_id,
                                        bos_token_id=tok.eos_token_id))
     seen: list[float] = []
-    paintbench = pixel_miou_reward(render)
+    paintbench = trl_pixel_miou(render)
 
     def reward(prompts=None, completions=None, **columns):  # records what trl received
         scores = paintbench(prompts=prompts, completions=completions, **columns)

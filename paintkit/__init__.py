@@ -14,7 +14,7 @@ the problem's metadata)::
   in memory, from a problem source (:mod:`paintkit.sources`; never a rejected seed);
   :func:`write_suite` (:func:`paintkit.engines.write_suite`): a whole suite, written to files;
 - :func:`score`, :func:`reward`, :func:`soft_reward`, :func:`prepare_targets`,
-  :class:`Targets`, :class:`ScoreAccumulator` (:mod:`paintkit.metrics`);
+  :class:`Targets`, :class:`PixelEditIoUAccumulator` (:mod:`paintkit.metrics`);
 - :func:`explain` (:mod:`paintkit.explainer`): which objects an output got right;
 - the suites (:mod:`paintkit.suites`): :class:`Suite` (PaintBench), :class:`TinyGrafixSuite`,
   :class:`GuidanceSuite`, :class:`ReferenceSuite`, :class:`StyleTransferSuite`,
@@ -45,6 +45,7 @@ from typing import TYPE_CHECKING, Any
 # metric never imports the chart renderer); loaded here, so every way into the metric has it
 from paintkit import code_outputs as _code_outputs  # noqa: F401
 from paintkit._version import __version__
+from paintkit.old_names import deprecated_aliases
 from paintkit.scene import (
     Background,
     BBox,
@@ -66,10 +67,10 @@ if TYPE_CHECKING:  # what type checkers see of the names _LAZY imports on first 
     from paintkit.full_run.steps import bench as bench
     from paintkit.loader import load as load
     from paintkit.metrics import (
-        ProblemScore as ProblemScore,
+        PixelEditIoUAccumulator as PixelEditIoUAccumulator,
     )
     from paintkit.metrics import (
-        ScoreAccumulator as ScoreAccumulator,
+        ProblemScore as ProblemScore,
     )
     from paintkit.metrics import (
         Targets as Targets,
@@ -117,7 +118,7 @@ _LAZY = {
     "prepare_targets": ("paintkit.metrics", "prepare_targets"),
     "Targets": ("paintkit.metrics", "Targets"),
     "ProblemScore": ("paintkit.metrics", "ProblemScore"),
-    "ScoreAccumulator": ("paintkit.metrics", "ScoreAccumulator"),
+    "PixelEditIoUAccumulator": ("paintkit.metrics", "PixelEditIoUAccumulator"),
     "explain": ("paintkit.explainer", "explain"),
     "Suite": ("paintkit.suites", "Suite"),
     "ProblemSuite": ("paintkit.suites", "ProblemSuite"),
@@ -139,7 +140,7 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str) -> Any:
+def _lazy_attribute(name: str) -> Any:
     if name in _LAZY:
         from importlib import import_module
 
@@ -148,6 +149,10 @@ def __getattr__(name: str) -> Any:
         globals()[name] = value  # later lookups skip __getattr__
         return value
     raise AttributeError(f"module 'paintkit' has no attribute {name!r}")
+
+
+__getattr__ = deprecated_aliases("paintkit", {"ScoreAccumulator": "PixelEditIoUAccumulator"},
+                                 _lazy_attribute)
 
 
 def __dir__() -> list[str]:

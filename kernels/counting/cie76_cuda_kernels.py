@@ -208,9 +208,9 @@ def _reward(h, outside, tolerance):
     """float32 mIoU over t = 0..10 (``tolerance`` -1) or IoU at ``tolerance`` of one output's
     int64 ``(36,)`` histograms, NaN where ``outside > 0``.
 
-    The arithmetic of :func:`paintkit.metrics.figures.tolerance_figures` in float64
+    The arithmetic of :func:`paintkit.metrics.compute_step.tolerance_figures` in float64
     (``CE_t / ((|E| + |P|) - CP_t)``, 1.0 for an empty denominator; the fixed-order sum of
-    :func:`~paintkit.metrics.figures.mean_over_tolerances` divided by 11), then one rounding
+    :func:`~paintkit.metrics.compute_step.mean_over_tolerances` divided by 11), then one rounding
     to float32: the bits of ``reward`` on every other path."""
     if outside > 0:
         return float32(np.nan)

@@ -190,8 +190,8 @@ def feasible_engine(suite, args: argparse.Namespace):
         InfeasibleCells: some cells cannot be made and ``--skip-infeasible`` is not given.
     """
     # numba, skia: the engines and the suites load only when a command generates
+    from paintkit.engines.driver import make_engine
     from paintkit.engines.feasibility import SkippingSuite, check_cells, has_changed_cells
-    from paintkit.engines.generate import make_engine
     from paintkit.engines.local import ProcessPoolEngine
 
     if not has_changed_cells(suite):

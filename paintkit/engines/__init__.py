@@ -6,10 +6,10 @@
 >>> print(summary.describe())  # doctest: +SKIP
 
 Every engine gives the same bytes: a problem is a pure function of its spec, and the
-driver (``generate.py``) writes results in suite order.
+driver (``driver.py``) writes results in suite order.
 """
 
-from paintkit.engines.generate import (
+from paintkit.engines.driver import (
     ENGINES,
     generate,  # deprecated alias of write_suite
     make_engine,

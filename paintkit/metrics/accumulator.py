@@ -7,7 +7,7 @@ figures of all problems seen, from the sums, through
 :func:`~paintkit.metrics.compute_step.tolerance_figures`). Because the state is sums, states
 of different batches, workers or processes combine by addition.
 
-Its faces: :class:`ScoreAccumulator` (plain Python: ``update`` / ``compute`` / ``merge`` /
+Its faces: :class:`PixelEditIoUAccumulator` (plain Python: ``update`` / ``compute`` / ``merge`` /
 ``sync``, figures as Python numbers) and :class:`~paintkit.metrics.PixelEditIoU` (the
 same state registered as ``torchmetrics`` states, so torchmetrics syncs it over DDP ranks).
 """
@@ -20,6 +20,7 @@ from paintkit.kernels.color.delta_e import check_delta_e
 from paintkit.metrics.batch_scoring import tolerance_statistics
 from paintkit.metrics.compute_step import mean_over_tolerances, tolerance_figures
 from paintkit.metrics.statistics import TOLERANCES, ToleranceStatistics
+from paintkit.old_names import deprecated_aliases
 
 if TYPE_CHECKING:
     import torch
@@ -39,7 +40,7 @@ RATIO_SUM = "sum_over_edit_ratio"
 #: Int64 scalars.
 COUNTS = ("problems", "missing", "over_edit_problems", "edit_pixels", "preservation_pixels")
 STATE_NAMES = FIGURE_SUMS + COUNT_SUMS + (RATIO_SUM,) + COUNTS
-#: What :func:`state_figures` returns (and ``ScoreAccumulator.compute``, ``compute_all``).
+#: What :func:`state_figures` returns (and ``PixelEditIoUAccumulator.compute``, ``compute_all``).
 FIGURE_NAMES = ("problems", "missing", "miou", "iou", "edit_accuracy", "preservation_accuracy",
                 "over_edit_ratio", "micro_iou", "micro_edit_accuracy",
                 "micro_preservation_accuracy")
@@ -136,7 +137,7 @@ def score_batch(outputs: ImageBatch, answers: ImageBatch | Targets, inputs: Imag
                                 samples_per_problem=samples_per_problem, delta_e=delta_e).stats
 
 
-class ScoreAccumulator:
+class PixelEditIoUAccumulator:
     """Accumulates scores over batches; ``compute()`` gives means over all problems.
 
     Per-problem figures are macro-averaged (the mean of each problem's accuracy/IoU, as the
@@ -148,7 +149,7 @@ class ScoreAccumulator:
 
     Example:
         >>> import numpy as np
-        >>> acc = ScoreAccumulator()
+        >>> acc = PixelEditIoUAccumulator()
         >>> inp = np.zeros((2, 8, 8, 3), np.uint8); ans = inp.copy(); ans[:, :4] = 255
         >>> _ = acc.update(ans, ans, inp)
         >>> acc.compute()["miou"]
@@ -183,7 +184,7 @@ class ScoreAccumulator:
         for name, value in batch_sums(stats, st["problems"].device, st["sum_iou"].dtype).items():
             st[name] += value
 
-    def merge(self, other: ScoreAccumulator) -> ScoreAccumulator:
+    def merge(self, other: PixelEditIoUAccumulator) -> PixelEditIoUAccumulator:
         """Add another accumulator's state into this one (returns self)."""
         if getattr(other, "delta_e", "cie76") != self.delta_e:
             raise ValueError(f"merge: this accumulator counts with {self.delta_e!r}, the other "
@@ -232,3 +233,6 @@ class ScoreAccumulator:
             raise ValueError("compute: no problems accumulated yet (call update first)")
         figures = state_figures({k: v.cpu() for k, v in self.state.items()})
         return {name: figures[name].tolist() for name in FIGURE_NAMES}
+
+
+__getattr__ = deprecated_aliases(__name__, {"ScoreAccumulator": "PixelEditIoUAccumulator"})

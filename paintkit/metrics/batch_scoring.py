@@ -1,5 +1,5 @@
 """A batch of outputs scored: the update step's batch face (:func:`tolerance_statistics`,
-outputs -> a :class:`BatchStatistics` of per-tolerance counts) and the functional
+outputs -> a :class:`BatchToleranceStatistics` of per-tolerance counts) and the functional
 :func:`score`."""
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from paintkit.metrics.result import ProblemScore, problem_scores
 from paintkit.metrics.score_torch import fused_cuda_batch, fused_cuda_rewards, torch_statistics
 from paintkit.metrics.statistics import ToleranceStatistics
 from paintkit.metrics.targets import Targets, prepare_targets
+from paintkit.old_names import deprecated_aliases
 
 if TYPE_CHECKING:
     import torch
@@ -36,7 +37,7 @@ FLOAT_CHUNK_BYTES = 32 << 20
 
 
 @dataclass
-class BatchStatistics:
+class BatchToleranceStatistics:
     """What the update step returns for a batch.
 
     Attributes:
@@ -101,7 +102,7 @@ def tolerance_statistics(
     outputs: ImageBatch, answers: ImageBatch | Targets, inputs: ImageBatch | None = None, *,
     backend: str = "auto", return_bins: bool = False, samples_per_problem: int = 1,
     delta_e: str = "cie76",
-) -> BatchStatistics:
+) -> BatchToleranceStatistics:
     """The update step: a batch of outputs -> per-problem counts for t = 0..10.
 
     Args:
@@ -152,7 +153,7 @@ def tolerance_statistics(
         hist, has_output, output_sizes, answer_sizes, errors, bins = _numba_statistics(
             outs, reference, samples_per_problem, return_bins, delta_e)
     stats = ToleranceStatistics.from_histograms(hist, has_output)
-    return BatchStatistics(stats, output_sizes, answer_sizes, errors, bins, delta_e)
+    return BatchToleranceStatistics(stats, output_sizes, answer_sizes, errors, bins, delta_e)
 
 
 def fused_cuda_counts(outputs: ImageBatch, reference: Targets, backend: str, samples: int,
@@ -184,7 +185,7 @@ def _fused_cuda_applies(outputs: ImageBatch, backend: str, delta_e: str
 
 
 def _fused_cuda_statistics(outputs: Any, reference: Targets, backend: str, samples: int,
-                           return_bins: bool, delta_e: str) -> BatchStatistics | None:
+                           return_bins: bool, delta_e: str) -> BatchToleranceStatistics | None:
     """:func:`fused_cuda_counts` as the update step's statistics, or None."""
     counted = fused_cuda_counts(outputs, reference, backend, samples, return_bins, delta_e)
     if counted is None:
@@ -200,7 +201,7 @@ def _fused_cuda_statistics(outputs: Any, reference: Targets, backend: str, sampl
             raise float_range_error("outputs", count, "torch.float32", (n, *size[::-1], 3))
     stats = ToleranceStatistics.from_histograms(
         hist, torch.ones(n, dtype=torch.bool, device=hist.device))
-    return BatchStatistics(stats, [size] * n, [size] * n, [None] * n, None, delta_e)
+    return BatchToleranceStatistics(stats, [size] * n, [size] * n, [None] * n, None, delta_e)
 
 
 def _float_chunk(outputs: Any, reference: Targets, backend: str, samples: int) -> int | None:
@@ -219,7 +220,7 @@ def _float_chunk(outputs: Any, reference: Targets, backend: str, samples: int) -
 
 
 def _numba_float_chunks(outputs: Any, reference: Targets, samples: int, chunk: int,
-                        delta_e: str) -> BatchStatistics | None:
+                        delta_e: str) -> BatchToleranceStatistics | None:
     """:func:`tolerance_statistics` of a float CPU batch, ``chunk`` outputs at a time (see
     :data:`FLOAT_CHUNK_BYTES`); None when the batch needs the general path (an output of
     another size than the answers, or values the conversion refuses: the general path
@@ -251,7 +252,7 @@ def _numba_float_chunks(outputs: Any, reference: Targets, samples: int, chunk: i
     stats = ToleranceStatistics.from_histograms(torch.from_numpy(np.concatenate(hists)),
                                                 torch.ones(n, dtype=torch.bool))
     sizes = [size] * n
-    return BatchStatistics(stats, list(sizes), sizes, [None] * n, None, delta_e)
+    return BatchToleranceStatistics(stats, list(sizes), sizes, [None] * n, None, delta_e)
 
 
 def _numba_statistics(outs: Any, reference: Targets, samples: int, return_bins: bool,
@@ -369,3 +370,6 @@ def score(outputs: ImageBatch, answers: ImageBatch | Targets, inputs: ImageBatch
     return tolerance_statistics(outputs, answers, inputs, backend=backend,
                                 samples_per_problem=samples_per_problem,
                                 delta_e=delta_e).scores()
+
+
+__getattr__ = deprecated_aliases(__name__, {"BatchStatistics": "BatchToleranceStatistics"})

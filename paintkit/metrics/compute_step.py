@@ -2,7 +2,7 @@
 
 docs/metric-definition.md §6-8 and §10 as one function, :func:`tolerance_figures`, that
 runs on NumPy arrays (``paintkit eval``, no torch in its workers) and on torch tensors (on
-their device: rewards, :class:`~paintkit.metrics.ScoreAccumulator`) with the same
+their device: rewards, :class:`~paintkit.metrics.PixelEditIoUAccumulator`) with the same
 operations. Everything that reports a figure (:class:`~paintkit.metrics.ProblemScore`,
 :class:`~paintkit.metrics.ToleranceStatistics`, eval rows) takes it from here.
 """

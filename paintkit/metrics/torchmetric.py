@@ -40,11 +40,11 @@ class PixelEditIoU(Metric):
     :class:`~paintkit.metrics.Targets`, then ``inputs`` is omitted); it takes what
     :func:`paintkit.metrics.reward` takes, so it sits in a ``MetricCollection`` beside
     ``PeakSignalNoiseRatio`` (the collection hands ``inputs=`` to this metric only).
-    ``delta_e`` picks the colour difference as in :class:`~paintkit.metrics.ScoreAccumulator`
+    ``delta_e`` picks the colour difference as in :class:`~paintkit.metrics.PixelEditIoUAccumulator`
     (``"cie76"``, the benchmark's, by default).
     ``compute()`` returns a 0-d float32 tensor on the metric's device (the states are
     float64 sums, exact over many updates); :meth:`compute_all` gives every figure of
-    :meth:`ScoreAccumulator.compute <paintkit.metrics.ScoreAccumulator.compute>` as tensors;
+    :meth:`PixelEditIoUAccumulator.compute <paintkit.metrics.PixelEditIoUAccumulator.compute>` as tensors;
     both are synced over DDP ranks. :meth:`plot` draws the value(s) with torchmetrics'
     plotting (matplotlib).
 

@@ -1,6 +1,6 @@
 """Rewards for models that write code: a completion's SVG or chart state, drawn, then scored.
 
-:func:`code_render` is the ``render=`` of :func:`paintkit.rewards.pixel_miou_reward` for an
+:func:`code_render` is the ``render=`` of :func:`paintkit.rewards.trl_pixel_miou` for an
 LLM trained with trl (GRPO, RLOO) to edit SVGs or chart states: it takes the code out of a
 completion (a fenced ```` ```svg ```` / ```` ```json ```` block, or a bare ``<svg>...</svg>``)
 and draws it as ``paintkit eval`` draws an ``NNNN_output.svg`` / ``.json``
@@ -13,9 +13,9 @@ A completion with no code, several candidates, or code that cannot be drawn (out
 SVG subset, hostile, another chart) renders to None: the sample scores 0, as a missing
 output does in ``paintkit eval``; ``render.failures`` counts them by reason.
 
-    from paintkit.rewards import pixel_miou_reward
+    from paintkit.rewards import trl_pixel_miou
     from paintkit.rewards.code import code_render
-    reward = pixel_miou_reward(code_render(), root="out/paintbench")
+    reward = trl_pixel_miou(code_render(), root="out/paintbench")
 """
 
 from __future__ import annotations

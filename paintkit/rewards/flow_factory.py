@@ -1,7 +1,7 @@
 """Flow-Factory's pointwise reward model, loadable by dotted path.
 
 Flow-Factory's reward registry imports a reward model class from its dotted path
-(``paintkit.rewards.flow_factory.PixelIoURewardModel``) and builds it as
+(``paintkit.rewards.flow_factory.FlowFactoryPixelMIoU``) and builds it as
 ``cls(config=reward_args, accelerator=accelerator)``. Its ``RewardProcessor`` keeps only the
 models that are instances of its ``PointwiseRewardModel`` / ``GroupwiseRewardModel``, so
 when Flow-Factory is importable the class here subclasses its ``PointwiseRewardModel``
@@ -40,6 +40,7 @@ from paintkit.arguments import check_int
 from paintkit.metrics.coerce import is_tensor, tensor_to_uint8_nhwc
 from paintkit.metrics.device import canonical_device
 from paintkit.metrics.fit import DEFAULT_FIT, check_fit
+from paintkit.old_names import deprecated_aliases
 from paintkit.rewards.grouped_scoring import images_list, score_grouped
 from paintkit.rewards.metadata_images import ANSWER_KEYS, INPUT_KEYS, find, resolve
 from paintkit.rewards.problem_index import ProblemIndex
@@ -90,7 +91,7 @@ def _option(config: Any, name: str, default: Any) -> Any:
     return default if value is None else value
 
 
-class PixelIoURewardModel(FLOW_FACTORY_BASE):  # type: ignore[misc, valid-type]
+class FlowFactoryPixelMIoU(FLOW_FACTORY_BASE):  # type: ignore[misc, valid-type]
     """Pointwise reward: per image its PaintBench mIoU (or IoU_t) against its answer.
 
     Args:
@@ -141,13 +142,13 @@ class PixelIoURewardModel(FLOW_FACTORY_BASE):  # type: ignore[misc, valid-type]
         self.cache = TargetCache(self.device, cache_bytes or _option(
             config, "cache_bytes", DEFAULT_CACHE_BYTES), cache_size)
 
-    def to(self, device: DeviceLike) -> PixelIoURewardModel:
+    def to(self, device: DeviceLike) -> FlowFactoryPixelMIoU:
         """Move scoring to ``device`` (prepared targets are dropped)."""
         self.device = canonical_device(device)
         self.cache = TargetCache(self.device, self.cache.max_bytes, self.cache.max_items)
         return self
 
-    def eval(self) -> PixelIoURewardModel:
+    def eval(self) -> FlowFactoryPixelMIoU:
         return self
 
     def __call__(self, prompt: Any = None, image: ImageBatch | None = None,
@@ -222,3 +223,6 @@ class PixelIoURewardModel(FLOW_FACTORY_BASE):  # type: ignore[misc, valid-type]
 def _hwc(image: Any) -> Any:
     """Tensors from the trainer are usually ``(3, H, W)``: channels last for the metric."""
     return tensor_to_uint8_nhwc(image, "condition image")[0] if is_tensor(image) else image
+
+
+__getattr__ = deprecated_aliases(__name__, {"PixelIoURewardModel": "FlowFactoryPixelMIoU"})

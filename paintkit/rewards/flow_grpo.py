@@ -1,4 +1,4 @@
-"""flow_grpo style reward: ``pixel_miou(device)`` -> ``fn(images, prompts, metadata)``.
+"""flow_grpo style reward: ``flow_grpo_pixel_miou(device)`` -> ``fn(images, prompts, metadata)``.
 
 flow_grpo builds each reward of its ``multi_score`` table as ``factory(device)`` (when the
 factory has a ``device`` parameter) and calls it with the decoded images of a batch
@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from paintkit.io.images import ImageDecodeError
 from paintkit.metrics.fit import DEFAULT_FIT, check_fit
+from paintkit.old_names import deprecated_aliases
 from paintkit.rewards.grouped_scoring import images_list, score_grouped
 from paintkit.rewards.metadata_images import ANSWER_KEYS, INPUT_KEYS, find, resolve
 from paintkit.rewards.target_cache import DEFAULT_CACHE_BYTES, TargetCache, keys_of
@@ -34,7 +35,7 @@ if TYPE_CHECKING:
 
 
 class FlowGrpoReward(Protocol):
-    """What :func:`pixel_miou` returns: flow_grpo's ``fn(images, prompts, metadata) ->
+    """What :func:`flow_grpo_pixel_miou` returns: flow_grpo's ``fn(images, prompts, metadata) ->
     (scores, info)``, with its prepared-problem cache as ``fn.cache``."""
 
     cache: TargetCache
@@ -50,7 +51,7 @@ FLOW_GRPO_INPUT_KEYS = (*INPUT_KEYS, "image")
 ROOT_ENV = "PAINTKIT_REWARD_ROOT"
 
 
-def pixel_miou(device: DeviceLike = "cpu", *, root: PathLike | None = None, fit: str = DEFAULT_FIT,
+def flow_grpo_pixel_miou(device: DeviceLike = "cpu", *, root: PathLike | None = None, fit: str = DEFAULT_FIT,
                tolerance: int | None = None, cache_bytes: int = DEFAULT_CACHE_BYTES,
                cache_size: int | None = None) -> FlowGrpoReward:
     """A flow_grpo reward function scoring edits with the PaintBench mIoU.
@@ -79,13 +80,13 @@ def pixel_miou(device: DeviceLike = "cpu", *, root: PathLike | None = None, fit:
 
     Registration in flow_grpo's ``multi_score`` (one line in its ``score_functions``)::
 
-        "paintbench": paintkit.rewards.pixel_miou,   # root from $PAINTKIT_REWARD_ROOT
+        "paintbench": paintkit.rewards.flow_grpo_pixel_miou,   # root from $PAINTKIT_REWARD_ROOT
 
-    Example (``pixel_miou("cuda")`` on a GPU):
+    Example (``flow_grpo_pixel_miou("cuda")`` on a GPU):
         >>> import torch
         >>> from paintkit.sources import generate
         >>> problem = generate("translation", seed=0, condition="baseline", mode="amount")
-        >>> fn = pixel_miou("cpu")
+        >>> fn = flow_grpo_pixel_miou("cpu")
         >>> images = torch.from_numpy(problem.answer).permute(2, 0, 1)[None].float() / 255
         >>> scores, info = fn(images, [problem.instruction],
         ...                   [{"answer": problem.answer, "image": problem.input}])
@@ -136,5 +137,8 @@ def _found(image: Any, folder: PathLike | None, root: PathLike | None, where: st
                      f"${ROOT_ENV} unset)")
         raise ImageDecodeError(f"{where}: {os.fspath(image)}: no such file {there}; relative "
                                 f"paths are read from the dataset folder: pass "
-                                f"pixel_miou(root=DATASET_FOLDER) or set {ROOT_ENV}")
+                                f"flow_grpo_pixel_miou(root=DATASET_FOLDER) or set {ROOT_ENV}")
     return resolved
+
+
+__getattr__ = deprecated_aliases(__name__, {"pixel_miou": "flow_grpo_pixel_miou"})

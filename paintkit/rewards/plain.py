@@ -1,4 +1,4 @@
-"""``reward_fn(outputs, problems)`` for hand-written loops over ``ProblemStream`` batches."""
+"""``stream_pixel_miou(outputs, problems)`` for hand-written loops over ``ProblemStream`` batches."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from paintkit.kernels import numba_lock
 from paintkit.metrics import targets as metric_targets
 from paintkit.metrics.fit import DEFAULT_FIT, check_fit
 from paintkit.metrics.training_reward import reward
+from paintkit.old_names import deprecated_aliases
 
 if TYPE_CHECKING:
     import torch
@@ -28,7 +29,7 @@ def batch_targets(problems: dict[str, Any], device: DeviceLike | None = None
     return metric_targets.prepare_targets(problems["answer"], problems["input"], device=device)
 
 
-def reward_fn(outputs: ImageBatch, problems: dict[str, Any] | metric_targets.Targets, *,
+def stream_pixel_miou(outputs: ImageBatch, problems: dict[str, Any] | metric_targets.Targets, *,
               samples_per_problem: int = 1, fit: str = DEFAULT_FIT, tolerance: int | None = None
               ) -> torch.Tensor:
     """Per-output mIoU ``(B,)`` on the outputs' device.
@@ -47,3 +48,6 @@ def reward_fn(outputs: ImageBatch, problems: dict[str, Any] | metric_targets.Tar
         targets = problems if isinstance(problems, metric_targets.Targets) else batch_targets(problems)
         return reward(outputs, targets, samples_per_problem=samples_per_problem,
                       tolerance=tolerance, fit=fit)
+
+
+__getattr__ = deprecated_aliases(__name__, {"reward_fn": "stream_pixel_miou"})

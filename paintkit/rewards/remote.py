@@ -1,12 +1,13 @@
 """The PaintBench reward from a ``paintkit serve`` service, in each trainer's own convention.
 
-- :func:`compute_score`: verl-omni's HTTP reward function (``async def``, the parameters and
+- :func:`verl_pixel_miou` (also named ``compute_score``, the name verl-omni's config looks
+  up by default): verl-omni's HTTP reward function (``async def``, the parameters and
   return of ``verl_omni/utils/reward_score/http_scorer_client.py``): set the reward's
   ``path`` to this module and ``ground_truth`` is the problem key;
-- :func:`pixel_miou`: flow_grpo's ``factory(device) -> fn(images, prompts, metadata)``, as
-  :func:`paintkit.rewards.flow_grpo.pixel_miou` plus ``server_url``;
-- :class:`PixelIoURewardModel`: Flow-Factory's pointwise model, as
-  :class:`paintkit.rewards.flow_factory.PixelIoURewardModel` plus ``server_url``.
+- :func:`flow_grpo_pixel_miou`: flow_grpo's ``factory(device) -> fn(images, prompts, metadata)``, as
+  :func:`paintkit.rewards.flow_grpo.flow_grpo_pixel_miou` plus ``server_url``;
+- :class:`FlowFactoryPixelMIoU`: Flow-Factory's pointwise model, as
+  :class:`paintkit.rewards.flow_factory.FlowFactoryPixelMIoU` plus ``server_url``.
 
 Samples name their problem by ``problem_id`` (metadata key ``problem_id``); images travel
 lossless (raw uint8, or PNG). All reuse connections, retry 408/429/5xx and connection
@@ -22,6 +23,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from paintkit.metrics.fit import DEFAULT_FIT
+from paintkit.old_names import deprecated_aliases
 from paintkit.rewards.client import DEFAULT_TIMEOUT, RewardClient
 from paintkit.rewards.flow_factory import FLOW_FACTORY_BASE, RewardOutput, _option
 from paintkit.rewards.prompt_index import PromptIndex
@@ -33,7 +35,7 @@ if TYPE_CHECKING:
 
 
 class RemoteFlowGrpoReward(Protocol):
-    """What :func:`pixel_miou` returns: flow_grpo's ``fn(images, prompts, metadata) ->
+    """What :func:`flow_grpo_pixel_miou` returns: flow_grpo's ``fn(images, prompts, metadata) ->
     (scores, info)``, with its service client as ``fn.client``."""
 
     client: RewardClient
@@ -57,9 +59,9 @@ def shared_client(server_url: str, **settings: Any) -> RewardClient:
         return client
 
 
-async def compute_score(solution_image: ImageLike, ground_truth: str, server_url: str,
-                        max_retries: int = 2, retry_backoff: float = 0.5, **kwargs: Any
-                        ) -> dict[str, float]:
+async def verl_pixel_miou(solution_image: ImageLike, ground_truth: str, server_url: str,
+                          max_retries: int = 2, retry_backoff: float = 0.5, **kwargs: Any
+                          ) -> dict[str, float]:
     """verl-omni's reward: score one generated image on a paintkit reward service.
 
     Args:
@@ -120,18 +122,18 @@ def _batch(images: Any) -> list[Any]:
     return list(images) if not hasattr(images, "ndim") or images.ndim == 4 else [images]
 
 
-#: The environment variable naming the service :func:`pixel_miou` scores on when it is not
+#: The environment variable naming the service :func:`flow_grpo_pixel_miou` scores on when it is not
 #: given ``server_url`` (flow_grpo builds each reward as ``factory(device)``).
 URL_ENV = "PAINTKIT_REWARD_URL"
 
 
-def pixel_miou(device: DeviceLike = "cpu", *, server_url: str | None = None,
+def flow_grpo_pixel_miou(device: DeviceLike = "cpu", *, server_url: str | None = None,
                fit: str = DEFAULT_FIT,
                tolerance: int | None = None, token: str | None = None, max_retries: int = 2,
                retry_backoff: float = 0.5, encoding: str = "raw",
                timeout: float = DEFAULT_TIMEOUT, **unused: Any) -> RemoteFlowGrpoReward:
     """flow_grpo's reward function, scored on a service: ``fn(images, prompts, metadata) ->
-    (scores, info)`` as :func:`paintkit.rewards.flow_grpo.pixel_miou` (``scores`` float32
+    (scores, info)`` as :func:`paintkit.rewards.flow_grpo.flow_grpo_pixel_miou` (``scores`` float32
     ``(B,)`` on ``device``; ``info["miou_mean"]`` a 0-d tensor). Each metadata dict carries
     the sample's ``problem_id``; ``timeout``: seconds an attempt may take in all. Safe from
     flow_grpo's executor threads (one connection pool, shared).
@@ -140,7 +142,7 @@ def pixel_miou(device: DeviceLike = "cpu", *, server_url: str | None = None,
     that flow_grpo's ``multi_score``, which builds each reward as ``factory(device)``, takes
     the factory itself: one line in its ``score_functions``::
 
-        "paintbench": paintkit.rewards.remote.pixel_miou,  # PAINTKIT_REWARD_URL=http://host:8000
+        "paintbench": paintkit.rewards.remote.flow_grpo_pixel_miou,  # PAINTKIT_REWARD_URL=http://host:8000
     """
     import torch  # heavy: loaded on first use
 
@@ -166,12 +168,17 @@ def pixel_miou(device: DeviceLike = "cpu", *, server_url: str | None = None,
     return reward
 
 
-class PixelIoURewardModel(FLOW_FACTORY_BASE):  # type: ignore[misc, valid-type]
+#: The name verl-omni's reward config looks up by default: the same function as
+#: :func:`verl_pixel_miou`.
+compute_score = verl_pixel_miou
+
+
+class FlowFactoryPixelMIoU(FLOW_FACTORY_BASE):  # type: ignore[misc, valid-type]
     """Flow-Factory's pointwise reward model, scored on a service (a Flow-Factory
     ``PointwiseRewardModel`` when Flow-Factory is importable).
 
     Built as ``cls(config=reward_args, accelerator=accelerator)`` like
-    :class:`paintkit.rewards.flow_factory.PixelIoURewardModel`; ``server_url`` (and ``fit``,
+    :class:`paintkit.rewards.flow_factory.FlowFactoryPixelMIoU`; ``server_url`` (and ``fit``,
     ``tolerance``, ``token``) come from the config (attributes or ``extra_kwargs``) or as
     keywords. ``__call__(prompt=None, image=None, condition_images=None, metadata=None,
     **kwargs)`` returns a ``RewardOutput`` with float32 ``rewards`` ``(B,)`` on ``device``;
@@ -207,13 +214,13 @@ class PixelIoURewardModel(FLOW_FACTORY_BASE):  # type: ignore[misc, valid-type]
         self.client = shared_client(server_url, fit=fit or _option(config, "fit", DEFAULT_FIT),
                                     token=token or _option(config, "token", None))
 
-    def to(self, device: DeviceLike) -> PixelIoURewardModel:
+    def to(self, device: DeviceLike) -> FlowFactoryPixelMIoU:
         import torch  # heavy: loaded on first use
 
         self.device = torch.device(device)
         return self
 
-    def eval(self) -> PixelIoURewardModel:
+    def eval(self) -> FlowFactoryPixelMIoU:
         return self
 
     def __call__(self, prompt: Any = None, image: ImageBatch | None = None,
@@ -234,3 +241,7 @@ class PixelIoURewardModel(FLOW_FACTORY_BASE):  # type: ignore[misc, valid-type]
                                                      tolerance=self.tolerance)).to(self.device)
         mean = rewards.mean() if len(ids) else torch.tensor(float("nan"), device=self.device)
         return RewardOutput(rewards, {"miou_mean": mean})
+
+
+__getattr__ = deprecated_aliases(__name__, {"PixelIoURewardModel": "FlowFactoryPixelMIoU",
+                                            "pixel_miou": "flow_grpo_pixel_miou"})

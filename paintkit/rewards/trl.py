@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from paintkit.metrics.coerce import as_images
 from paintkit.metrics.fit import DEFAULT_FIT, check_fit
+from paintkit.old_names import deprecated_aliases
 from paintkit.rewards.grouped_scoring import images_list, score_grouped
 from paintkit.rewards.metadata_images import ANSWER_KEYS, INPUT_KEYS, find, resolve
 from paintkit.rewards.problem_index import ProblemIndex
@@ -35,7 +36,7 @@ if TYPE_CHECKING:
 
 
 class TrlReward(Protocol):
-    """What :func:`pixel_miou_reward` returns: trl's ``fn(prompts, completions, **columns)
+    """What :func:`trl_pixel_miou` returns: trl's ``fn(prompts, completions, **columns)
     -> list[float]``, named ``__name__``, with its prepared-problem cache as ``fn.cache``."""
 
     __name__: str
@@ -101,7 +102,7 @@ def _problem_id(row: dict[str, Any]) -> Any:
     return None
 
 
-def pixel_miou_reward(render: Callable[[str, Any, dict[str, Any]], ImageLike | None] | None = None,
+def trl_pixel_miou(render: Callable[[str, Any, dict[str, Any]], ImageLike | None] | None = None,
                       *, root: PathLike | None = None, device: DeviceLike = "cpu",
                       fit: str = DEFAULT_FIT, tolerance: int | None = None,
                       cache_bytes: int = DEFAULT_CACHE_BYTES, cache_size: int | None = None,
@@ -159,7 +160,7 @@ def pixel_miou_reward(render: Callable[[str, Any, dict[str, Any]], ImageLike | N
                 if render is None:
                     raise ValueError(
                         f"completions[{k}]: a text completion and no render=; trl policies "
-                        f"write text, so give pixel_miou_reward(render=...) to turn it into the "
+                        f"write text, so give trl_pixel_miou(render=...) to turn it into the "
                         f"edited image (or put an image part in the completion)")
                 inp = as_images([inputs[k]], f"sample {k} input")[0]
                 image = render(completion_text(completion), inp, row)
@@ -201,4 +202,7 @@ def _problem(row: dict[str, Any], k: int, index: ProblemIndex | None) -> tuple[A
         + ("" if pid is None else f" and problem_id {pid!r} but no root="))
 
 
-__all__ = ["completion_text", "pixel_miou_reward"]
+__all__ = ["completion_text", "trl_pixel_miou"]
+
+
+__getattr__ = deprecated_aliases(__name__, {"pixel_miou_reward": "trl_pixel_miou"})

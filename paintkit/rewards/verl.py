@@ -1,15 +1,17 @@
-"""verl-omni style reward: ``compute_score(data_source, solution_image, ground_truth, ...)``.
+"""verl-omni style reward: ``verl_pixel_miou(data_source, solution_image, ground_truth, ...)``.
 
 verl-omni's reward loop scores each sample in its own asyncio task and calls a synchronous
-``compute_score`` per sample, several at once from worker threads; this function is safe
-to call that way (see docs/rewards.md, "Threads, asyncio and fork"). The solution is one
-generated image, uint8 ``(C, H, W)`` (or float in [0, 1], or ``(H, W, C)``, a PIL image,
-encoded bytes or a path); the ground truth carries the answer and the input: a dict with
-any of the answer keys (``answer``, ``answer_path``, ...) and input keys (``input``,
-``input_path``, ...), each a path, encoded bytes, a ``{"bytes": ..., "path": ...}`` dict
-(parquet / ``datasets`` images), an array or a tensor; or the answer itself with the input
-in ``extra_info``; or the problem's key (a string) with the answer and the input in
-``extra_info``, as ``paintkit generate --format verl-omni`` writes its rows.
+reward function per sample (by default the one named ``compute_score`` in the file its
+config names: this module keeps that name for :func:`verl_pixel_miou`), several at once from
+worker threads; this function is safe to call that way (see docs/rewards.md, "Threads,
+asyncio and fork"). The solution is one generated image, uint8 ``(C, H, W)`` (or float in
+[0, 1], or ``(H, W, C)``, a PIL image, encoded bytes or a path); the ground truth carries
+the answer and the input: a dict with any of the answer keys (``answer``, ``answer_path``,
+...) and input keys (``input``, ``input_path``, ...), each a path, encoded bytes, a
+``{"bytes": ..., "path": ...}`` dict (parquet / ``datasets`` images), an array or a tensor;
+or the answer itself with the input in ``extra_info``; or the problem's key (a string) with
+the answer and the input in ``extra_info``, as ``paintkit generate --format verl-omni``
+writes its rows.
 
 Core verl (0.9.1) passes ``solution_str=`` (decoded text) and no image: a text that holds an
 SVG (a code-editing model's completion) is drawn and scored, as ``paintkit eval`` scores an
@@ -34,10 +36,10 @@ if TYPE_CHECKING:
     from paintkit.types import ImageLike
 
 
-def compute_score(data_source: str | None = None, solution_image: ImageLike | None = None,
-                  ground_truth: Any = None, extra_info: dict[str, Any] | None = None, *,
-                  fit: str = DEFAULT_FIT, solution_str: Any = None, **kwargs: Any
-                  ) -> dict[str, Any]:
+def verl_pixel_miou(data_source: str | None = None, solution_image: ImageLike | None = None,
+                    ground_truth: Any = None, extra_info: dict[str, Any] | None = None, *,
+                    fit: str = DEFAULT_FIT, solution_str: Any = None, **kwargs: Any
+                    ) -> dict[str, Any]:
     """Score one edited image; returns ``{"score": mIoU, "iou_5": ..., "edit_accuracy":
     mean over t, "preservation_accuracy": mean over t, "missing": bool}``.
 
@@ -99,3 +101,8 @@ def compute_score(data_source: str | None = None, solution_image: ImageLike | No
             "edit_accuracy": sum(result.edit_accuracy) / 11,
             "preservation_accuracy": sum(result.preservation_accuracy) / 11,
             "missing": not result.has_output}
+
+
+#: The name verl-omni's reward config looks up by default (``custom_reward_function.name``,
+#: ``reward_functions.<name>.name``): the same function as :func:`verl_pixel_miou`.
+compute_score = verl_pixel_miou

@@ -6,11 +6,14 @@
 - :mod:`~paintkit.shapes.outlines`: outlines in the unit box and on the canvas;
 - :mod:`~paintkit.shapes.strokes`: stroke regions (round joins and caps) and line capsules;
 - :mod:`~paintkit.shapes.geometry`: bounds and area of placed shapes;
-- :mod:`~paintkit.shapes.control_points`: intrinsic, bounding-box and canvas points.
+- :mod:`~paintkit.shapes.named_points`: intrinsic, bounding-box and canvas points.
 """
 
 from paintkit.shapes.catalog import ASPECT_FREE, NEAR_SQUARE_EXCLUDED, ROTATABLE, check_shape_type
-from paintkit.shapes.control_points import (
+from paintkit.shapes.designs import CANONICAL_ASPECT
+from paintkit.shapes.flatten import DEFAULT_TOLERANCE
+from paintkit.shapes.geometry import outline_area, outline_bounds, shape_area, shape_bounds
+from paintkit.shapes.named_points import (
     BBOX_POINT_NAMES,
     CANVAS_POINT_NAMES,
     CONTROL_POINT_NAMES,
@@ -20,9 +23,6 @@ from paintkit.shapes.control_points import (
     canvas_points,
     control_points,
 )
-from paintkit.shapes.designs import CANONICAL_ASPECT
-from paintkit.shapes.flatten import DEFAULT_TOLERANCE
-from paintkit.shapes.geometry import outline_area, outline_bounds, shape_area, shape_bounds
 from paintkit.shapes.outlines import shape_outline, transform_points, unit_outline
 from paintkit.shapes.strokes import capsule_outline, stroke_outline
 

@@ -8,12 +8,12 @@ image's path under ``image``; the other keys reach the reward as the sample's me
   ``image``, the input) and ``train_qwenimage_edit_plus.py`` (its dataset opens
   ``ctrl_image``, the image to edit: the input; ``ref_image``, the image the instruction
   refers to: the input again, as a PaintBench edit refers to no other image; ``sup_image``,
-  the supervision target: the answer). The reward :func:`paintkit.rewards.pixel_miou` reads
+  the supervision target: the answer). The reward :func:`paintkit.rewards.flow_grpo_pixel_miou` reads
   ``image`` and ``answer`` from the metadata line, relative to ``root=`` (the dataset folder);
 - Flow-Factory (``GeneralDataset``): ``<root>/{train,test}.jsonl``, ``image`` relative to
   ``<root>/images`` (the condition image). Flow-Factory's GRPO loop keeps only the sample's
   own fields (the prompt verbatim, the generated image, the resized condition images): the
-  other columns never reach the reward. :class:`paintkit.rewards.PixelIoURewardModel` with
+  other columns never reach the reward. :class:`paintkit.rewards.FlowFactoryPixelMIoU` with
   ``dataset`` = ``<root>`` maps each prompt back to its line here (the condition image
   telling apart problems that share an instruction) and reads ``answer`` and ``input``
   under ``<root>/images``, or regenerates them from ``problem_id``.

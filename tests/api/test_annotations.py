@@ -115,7 +115,7 @@ def test_the_surface_is_found():
     # the verbs whose bodies live in other modules, the run package's own names, classes
     for name in ("paintkit.evaluate", "paintkit.aggregate", "paintkit.write_report",
                  "paintkit.bench", "paintkit.load", "paintkit.generate", "paintkit.Suite",
-                 "paintkit.metrics.score", "paintkit.rewards.reward_fn",
+                 "paintkit.metrics.score", "paintkit.rewards.stream_pixel_miou",
                  "paintkit.run.run_model", "paintkit.run.registry.build_model",
                  "paintkit.run.api.limits.RetryPolicy"):
         assert name in found, name

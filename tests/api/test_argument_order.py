@@ -12,7 +12,7 @@ import pytest
 
 import paintkit
 from paintkit.explainer import prepare_scenes, segment_maps
-from paintkit.metrics import ScoreAccumulator, tolerance_statistics
+from paintkit.metrics import PixelEditIoUAccumulator, tolerance_statistics
 
 
 @pytest.fixture(scope="module")
@@ -22,7 +22,7 @@ def problem():
 
 @pytest.mark.parametrize("function", [
     paintkit.score, paintkit.reward, paintkit.soft_reward, tolerance_statistics,
-    ScoreAccumulator.update,
+    PixelEditIoUAccumulator.update,
 ])
 def test_scoring_entry_points_take_outputs_answers_inputs(function):
     names = [n for n in inspect.signature(function).parameters if n != "self"][:3]

@@ -18,10 +18,10 @@ def _calls():
     """``{name: call(value)}``: one public entry point per integer argument."""
     from paintkit.data.stream import ProblemStream
     from paintkit.engines import write_suite
-    from paintkit.metrics import ScoreAccumulator, prepare_targets, reward
-    from paintkit.rewards.flow_factory import PixelIoURewardModel
-    from paintkit.rewards.flow_grpo import pixel_miou
-    from paintkit.rewards.plain import reward_fn
+    from paintkit.metrics import PixelEditIoUAccumulator, prepare_targets, reward
+    from paintkit.rewards.flow_factory import FlowFactoryPixelMIoU
+    from paintkit.rewards.flow_grpo import flow_grpo_pixel_miou
+    from paintkit.rewards.plain import stream_pixel_miou
     from paintkit.stats.aggregate import aggregate_tables
     from paintkit.stats.agreement import agreement_report
     from paintkit.stats.diagnostics import diagnostics_rows
@@ -32,12 +32,12 @@ def _calls():
     return {
         "reward(samples_per_problem)": lambda v: reward(outputs, ref, samples_per_problem=v),
         "reward(tolerance)": lambda v: reward(outputs[:1], ref, tolerance=v),
-        "ScoreAccumulator.update(samples_per_problem)":
-            lambda v: ScoreAccumulator().update(outputs, ref, samples_per_problem=v),
-        "reward_fn(samples_per_problem)":
-            lambda v: reward_fn(outputs, ref, samples_per_problem=v),
-        "pixel_miou(cache_size)": lambda v: pixel_miou("cpu", cache_size=v),
-        "PixelIoURewardModel(cache_size)": lambda v: PixelIoURewardModel("cpu", cache_size=v),
+        "PixelEditIoUAccumulator.update(samples_per_problem)":
+            lambda v: PixelEditIoUAccumulator().update(outputs, ref, samples_per_problem=v),
+        "stream_pixel_miou(samples_per_problem)":
+            lambda v: stream_pixel_miou(outputs, ref, samples_per_problem=v),
+        "flow_grpo_pixel_miou(cache_size)": lambda v: flow_grpo_pixel_miou("cpu", cache_size=v),
+        "FlowFactoryPixelMIoU(cache_size)": lambda v: FlowFactoryPixelMIoU("cpu", cache_size=v),
         "ProblemStream(start)": lambda v: ProblemStream(start=v),
         "ProblemStream(batch_size)": lambda v: ProblemStream(batch_size=v),
         "ProblemStream(rank)": lambda v: ProblemStream(rank=v, world_size=2),

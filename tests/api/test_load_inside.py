@@ -110,7 +110,7 @@ def test_a_named_kind_is_not_guessed(trees):
 
 def test_a_trl_reward_scores_alike_from_the_tree_and_from_its_shards(trees):
     torch = pytest.importorskip("torch")
-    from paintkit.rewards import pixel_miou_reward
+    from paintkit.rewards import trl_pixel_miou
 
     bench = paintkit.load(trees / "bench")
     answers = {item.metadata["problem_id"]: item.answer for item in bench}
@@ -121,7 +121,7 @@ def test_a_trl_reward_scores_alike_from_the_tree_and_from_its_shards(trees):
         return answers[row["problem_id"]] if text == "answer" else input_image
 
     def call(root):
-        fn = pixel_miou_reward(render, root=root)
+        fn = trl_pixel_miou(render, root=root)
         out = fn(prompts=["p"] * len(rows), completions=texts, completion_ids=[[1]] * len(rows),
                  problem_id=[r["problem_id"] for r in rows], trainer_state=object())
         return torch.tensor(out, dtype=torch.float32)

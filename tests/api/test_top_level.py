@@ -18,7 +18,7 @@ ENTRY_POINTS = {
     "score": "paintkit.metrics", "reward": "paintkit.metrics", "soft_reward": "paintkit.metrics",
     "tolerance_statistics": "paintkit.metrics", "prepare_targets": "paintkit.metrics",
     "Targets": "paintkit.metrics", "ProblemScore": "paintkit.metrics",
-    "ScoreAccumulator": "paintkit.metrics", "Suite": "paintkit.suites",
+    "PixelEditIoUAccumulator": "paintkit.metrics", "Suite": "paintkit.suites",
     "TinyGrafixSuite": "paintkit.tinygrafix.suite", "CombinedSuite": "paintkit.suites.combined",
     "GuidanceSuite": "paintkit.suites.guidance", "ReferenceSuite": "paintkit.suites.references",
     "StyleTransferSuite": "paintkit.tinygrafix.style_suite",

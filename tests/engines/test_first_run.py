@@ -7,7 +7,7 @@ from paintkit.engines import write_suite
 from paintkit.engines.warmup import COMPILING, kernels_cold
 from tests.support.generate_helpers import small_suite
 
-DRIVER = importlib.import_module("paintkit.engines.generate")  # the module, not the alias
+DRIVER = importlib.import_module("paintkit.engines.driver")
 TAG = f"py{sys.version_info.major}{sys.version_info.minor}"
 
 

@@ -150,10 +150,10 @@ def test_metric_faces_share_one_state_and_take_every_figure_from_figures_py(monk
     import numpy as np
 
     import paintkit.metrics.compute_step as figures
-    from paintkit.metrics import PixelEditIoU, ScoreAccumulator
+    from paintkit.metrics import PixelEditIoU, PixelEditIoUAccumulator
     from paintkit.metrics.accumulator import FIGURE_NAMES, STATE_NAMES
 
-    metric, acc = PixelEditIoU(), ScoreAccumulator()
+    metric, acc = PixelEditIoU(), PixelEditIoUAccumulator()
     assert set(metric._defaults) == set(STATE_NAMES)
     def quarter(num, den, empty, dtype):  # the figures run on NumPy arrays or torch tensors
         if isinstance(num, np.ndarray):

@@ -11,7 +11,7 @@ from PIL import Image
 
 from paintkit.io.images import MAX_PIXELS, ImageTooLargeError, load_rgb, write_png
 from paintkit.metrics import (
-    ScoreAccumulator,
+    PixelEditIoUAccumulator,
     prepare_targets,
     reward,
     score,
@@ -150,9 +150,9 @@ def test_reward_and_reference_reuse(batch):
 def test_accumulator_sums_batches_and_merges(batch):
     out, ans, inp = batch
     scores = score(out, ans, inp)
-    whole = ScoreAccumulator()
+    whole = PixelEditIoUAccumulator()
     whole.update(out, ans, inp)
-    a, b = ScoreAccumulator(), ScoreAccumulator()
+    a, b = PixelEditIoUAccumulator(), PixelEditIoUAccumulator()
     a.update(out[:1], ans[:1], inp[:1])
     b.update(list(out[1:]) + [None], list(ans[1:]) + [ans[0]], list(inp[1:]) + [inp[0]])
     merged = a.merge(b).compute()
@@ -160,12 +160,12 @@ def test_accumulator_sums_batches_and_merges(batch):
     assert result["problems"] == 3 and merged["problems"] == 4 and merged["missing"] == 1
     assert result["miou"] == pytest.approx(sum(s.miou for s in scores) / 3)
     assert merged["miou"] == pytest.approx(sum(s.miou for s in scores) / 4)
-    restored = ScoreAccumulator()
+    restored = PixelEditIoUAccumulator()
     restored.load_state_dict(whole.state_dict())
     restored.sync()  # no process group: a no-op
     assert restored.compute() == result
     with pytest.raises(ValueError, match="no problems"):
-        ScoreAccumulator().compute()
+        PixelEditIoUAccumulator().compute()
 
 
 def test_statistics_are_sums_of_counts(batch):

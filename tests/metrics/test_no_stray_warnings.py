@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from paintkit.metrics import ScoreAccumulator, prepare_targets, reward, score
+from paintkit.metrics import PixelEditIoUAccumulator, prepare_targets, reward, score
 from paintkit.metrics.similarity import similarity
 
 
@@ -40,7 +40,7 @@ def test_read_only_arrays_score_without_warnings(decoded, backend):
         listed = score([out], [ans], [inp], backend=backend)
         targets = prepare_targets([ans], [inp], device="cpu")
         rewarded = reward([out], targets)
-        acc = ScoreAccumulator(backend=backend)
+        acc = PixelEditIoUAccumulator(backend=backend)
         acc.update([out], [ans], [inp])
         similarity([out], [ans], ("psnr",))
     assert batch[0].to_schema() == listed[0].to_schema()

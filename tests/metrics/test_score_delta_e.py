@@ -1,4 +1,4 @@
-"""``score`` / ``reward`` / ``ScoreAccumulator`` with ``delta_e=``: counts equal to the
+"""``score`` / ``reward`` / ``PixelEditIoUAccumulator`` with ``delta_e=``: counts equal to the
 canonical NumPy oracle on both backends; CIE76 unchanged."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 import torch
 
-from paintkit.metrics import ScoreAccumulator, prepare_targets, reward, score
+from paintkit.metrics import PixelEditIoUAccumulator, prepare_targets, reward, score
 from tests.support import delta_e_oracle
 from tests.support.metric_oracle import lab
 
@@ -86,11 +86,11 @@ def test_reward_and_accumulator_take_the_formula():
         expected = torch.tensor([r.miou for r in score(o, a, i, delta_e=formula)])
         got = reward(torch.from_numpy(o), targets, delta_e=formula, backend="torch")
         torch.testing.assert_close(got, expected.float())
-        acc = ScoreAccumulator(delta_e=formula)
+        acc = PixelEditIoUAccumulator(delta_e=formula)
         acc.update(o, targets)
         assert acc.compute()["miou"] == pytest.approx(float(expected.mean()))
     with pytest.raises(ValueError, match="do not mix"):
-        ScoreAccumulator(delta_e="cie94").merge(ScoreAccumulator())
+        PixelEditIoUAccumulator(delta_e="cie94").merge(PixelEditIoUAccumulator())
 
 
 def test_unknown_formula_is_refused():
@@ -98,7 +98,7 @@ def test_unknown_formula_is_refused():
     with pytest.raises(ValueError, match="one of cie76, cie94, ciede2000"):
         score(o, a, i, delta_e="cie2000")
     with pytest.raises(ValueError, match="one of cie76, cie94, ciede2000"):
-        ScoreAccumulator(delta_e="de2000")
+        PixelEditIoUAccumulator(delta_e="de2000")
 
 
 @pytest.mark.parametrize("backend", ["numba", "torch"])

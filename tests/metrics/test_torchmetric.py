@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 import torch
 
-from paintkit.metrics import ScoreAccumulator, score
+from paintkit.metrics import PixelEditIoUAccumulator, score
 from tests.support.metric_images import palette_pair
 
 torchmetrics = pytest.importorskip("torchmetrics")
@@ -65,7 +65,7 @@ def test_rank_states_add_up_like_ddp_sync(rng):
         setattr(merged, name, getattr(rank0, name) + getattr(rank1, name))
     merged._update_count = 1
     assert torch.equal(merged.compute(), both.compute())
-    acc = ScoreAccumulator()
+    acc = PixelEditIoUAccumulator()
     acc.update(*a)
     acc.update(*b)
     assert float(both.compute()) == pytest.approx(acc.compute()["miou"], abs=1e-12)
@@ -103,12 +103,12 @@ def test_torchmetrics_conventions_collection_plot_and_dtype(rng):
 
 @pytest.mark.parametrize("delta_e", ["cie76", "ciede2000"])
 def test_one_accumulator_two_faces(delta_e, rng):
-    """PixelEditIoU.compute_all() and ScoreAccumulator.compute() give the same figures, bit
+    """PixelEditIoU.compute_all() and PixelEditIoUAccumulator.compute() give the same figures, bit
     for bit, for any ``delta_e``; the formula is the metric's, and counts differ between
     formulas."""
     from paintkit.metrics import PixelEditIoU
 
-    metric, acc = PixelEditIoU(delta_e=delta_e), ScoreAccumulator(delta_e=delta_e)
+    metric, acc = PixelEditIoU(delta_e=delta_e), PixelEditIoUAccumulator(delta_e=delta_e)
     batches = [problems(rng, 3), problems(rng, 4)]
     for batch in batches:
         metric.update(*batch)
@@ -130,9 +130,9 @@ def test_both_faces_on_cuda_equal_the_cpu(backend, rng):
     figures."""
     from paintkit.metrics import PixelEditIoU
 
-    cpu = ScoreAccumulator(backend="numba")
+    cpu = PixelEditIoUAccumulator(backend="numba")
     metric = PixelEditIoU(backend=backend).to("cuda")
-    acc = ScoreAccumulator(backend=backend, device="cuda")
+    acc = PixelEditIoUAccumulator(backend=backend, device="cuda")
     for n in (5, 3):
         batch = problems(rng, n)
         cpu.update(*batch)

@@ -1,4 +1,4 @@
-"""``PixelEditIoU`` and ``ScoreAccumulator`` on 2 CPU processes with gloo: ``compute()`` and
+"""``PixelEditIoU`` and ``PixelEditIoUAccumulator`` on 2 CPU processes with gloo: ``compute()`` and
 ``compute_all()`` are synced over the ranks and equal one process scoring every problem."""
 
 import numpy as np
@@ -28,10 +28,10 @@ def _as_python(figures: dict) -> dict:
 
 
 def _rank(rank: int, world_size: int) -> dict:
-    from paintkit.metrics import PixelEditIoU, ScoreAccumulator
+    from paintkit.metrics import PixelEditIoU, PixelEditIoUAccumulator
 
     batch = _problems(rank, SHARES[rank])
-    metric, accumulator = PixelEditIoU(), ScoreAccumulator()
+    metric, accumulator = PixelEditIoU(), PixelEditIoUAccumulator()
     metric.update(*batch)
     accumulator.update(*batch)
     value, figures = float(metric.compute()), _as_python(metric.compute_all())
@@ -42,10 +42,10 @@ def _rank(rank: int, world_size: int) -> dict:
 
 
 def test_compute_and_compute_all_are_synced_over_two_gloo_ranks(tmp_path):
-    from paintkit.metrics import PixelEditIoU, ScoreAccumulator
+    from paintkit.metrics import PixelEditIoU, PixelEditIoUAccumulator
 
     ranks = run_on_gloo(_rank, 2, (), tmp_path)
-    whole, accumulator = PixelEditIoU(), ScoreAccumulator()
+    whole, accumulator = PixelEditIoU(), PixelEditIoUAccumulator()
     for rank, n in enumerate(SHARES):
         whole.update(*_problems(rank, n))
         accumulator.update(*_problems(rank, n))

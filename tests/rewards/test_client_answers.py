@@ -59,7 +59,7 @@ def test_the_single_image_answer_must_name_its_problem(hostile):
         client.score_one(IMAGES[0], "a")
     with pytest.raises(RemoteRewardError, match="'other'"):
         asyncio.run(remote.compute_score(IMAGES[0], "a", server.url, max_retries=0))
-    fn = remote.pixel_miou("cpu", server_url=server.url, max_retries=0)
+    fn = remote.flow_grpo_pixel_miou("cpu", server_url=server.url, max_retries=0)
     with pytest.raises(RemoteRewardError):
         fn(torch.zeros(1, 3, 4, 4), ["p"], [{"problem_id": "a"}])
 
@@ -89,7 +89,7 @@ def test_an_impossible_reward_is_an_error_on_every_path(hostile, value):
         client.score_one(IMAGES[0], "a")
     with pytest.raises(RemoteRewardError, match=match):
         asyncio.run(remote.compute_score(IMAGES[0], "a", one.url, max_retries=0))
-    fn = remote.pixel_miou("cpu", server_url=batch.url, max_retries=0)
+    fn = remote.flow_grpo_pixel_miou("cpu", server_url=batch.url, max_retries=0)
     with pytest.raises(RemoteRewardError, match=match):
         fn(torch.zeros(1, 3, 4, 4), ["p"], [{"problem_id": "a"}])
 

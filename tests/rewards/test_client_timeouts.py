@@ -61,7 +61,7 @@ def test_remote_adapters_pass_their_timeout_through(hostile):
     with pytest.raises(RemoteRewardError, match="after 1 attempts"):
         asyncio.run(remote.compute_score(IMAGE, "a", server.url, max_retries=0, timeout=1))
     assert time.monotonic() - start < 3
-    fn = remote.pixel_miou("cpu", server_url=server.url, max_retries=0, timeout=1)
+    fn = remote.flow_grpo_pixel_miou("cpu", server_url=server.url, max_retries=0, timeout=1)
     assert fn.client.timeout == 1
     start = time.monotonic()
     with pytest.raises(RemoteRewardError, match="after 1 attempts"):

@@ -12,7 +12,7 @@ import pytest
 
 import paintkit
 from paintkit.renderers.svg_scene import problem_svgs
-from paintkit.rewards import pixel_miou_reward
+from paintkit.rewards import trl_pixel_miou
 from paintkit.rewards.code import code_render
 
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
@@ -31,7 +31,7 @@ def _columns(problem, n: int) -> dict:  # noqa: ANN001
 def test_svg_completions_get_the_exact_reward(problem) -> None:  # noqa: ANN001
     input_svg, answer_svg = problem_svgs(problem.metadata, problem.input, problem.answer)
     render = code_render()
-    reward = pixel_miou_reward(render)
+    reward = trl_pixel_miou(render)
     completions = [f"```svg\n{answer_svg}\n```", [{"role": "assistant", "content": answer_svg}],
                    input_svg, "no code at all", "```svg\n<svg><text>x</text></svg>\n```"]
     scores = reward(prompts=["p"] * 5, completions=completions, **_columns(problem, 5))
@@ -46,7 +46,7 @@ def test_chart_state_completions_and_problem_ids(tmp_path) -> None:  # noqa: ANN
     assert main(["generate", "tinygrafixbench", "--out", str(tmp_path), "--tasks",
                  "bar_chart_sort_bars", "--per-cell", "1", "--any-matplotlib"]) == 0
     meta = json.loads(next(tmp_path.rglob("000.json")).read_text())
-    reward = pixel_miou_reward(code_render(root=tmp_path), root=tmp_path)
+    reward = trl_pixel_miou(code_render(root=tmp_path), root=tmp_path)
     completions = ["```json\n" + json.dumps(meta["answer_state"]) + "\n```",
                    "```json\n" + json.dumps(meta["input_state"]) + "\n```"]
     scores = reward(prompts=["p", "p"], completions=completions,
@@ -76,7 +76,7 @@ def test_two_grpo_steps_of_trl_on_svg_completions(problem) -> None:  # noqa: ANN
                                        eos_token_id=tok.eos_token_id,
                                        bos_token_id=tok.eos_token_id))
     seen: list[float] = []
-    paintbench = pixel_miou_reward(code_render())
+    paintbench = trl_pixel_miou(code_render())
 
     def reward(prompts=None, completions=None, **columns):  # noqa: ANN001, ANN202
         scores = paintbench(prompts=prompts, completions=completions, **columns)
@@ -112,10 +112,10 @@ def test_two_grpo_steps_of_trl_on_svg_completions(problem) -> None:  # noqa: ANN
 
 
 def test_flow_grpo_takes_svg_images(problem) -> None:  # noqa: ANN001
-    from paintkit.rewards import pixel_miou
+    from paintkit.rewards import flow_grpo_pixel_miou
 
     input_svg, answer_svg = problem_svgs(problem.metadata, problem.input, problem.answer)
-    fn = pixel_miou("cpu")
+    fn = flow_grpo_pixel_miou("cpu")
     scores, info = fn([answer_svg, input_svg], ["p", "p"],
                       [{"answer": problem.answer, "input": problem.input}] * 2)
     assert scores.tolist() == [1.0, 0.0] and float(info["miou_mean"]) == 0.5

@@ -100,9 +100,9 @@ def test_without_flow_factory_the_class_stands_alone():
 def test_a_prompt_not_in_the_dataset_is_an_error_not_a_zero(dataset):
     import torch
 
-    from paintkit.rewards import PixelIoURewardModel
+    from paintkit.rewards import FlowFactoryPixelMIoU
 
-    model = PixelIoURewardModel({"dataset": str(dataset), "device": "cpu"})
+    model = FlowFactoryPixelMIoU({"dataset": str(dataset), "device": "cpu"})
     with pytest.raises(ValueError, match="is in no line of"):
         model(prompt=["paint the moon"], image=[torch.zeros(3, 256, 256)],
               condition_images=[[torch.zeros(3, 48, 48)]])

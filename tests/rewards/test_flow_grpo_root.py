@@ -8,7 +8,7 @@ import pytest
 import torch
 from PIL import Image
 
-from paintkit.rewards.flow_grpo import pixel_miou
+from paintkit.rewards.flow_grpo import flow_grpo_pixel_miou
 
 META = {"prompt": "edit", "image": "images/017_input.png", "answer": "images/017_answer.png"}
 
@@ -31,22 +31,22 @@ def test_unset_root_in_another_folder_names_root_and_the_variable(dataset, monke
     monkeypatch.delenv("PAINTKIT_REWARD_ROOT", raising=False)
     monkeypatch.chdir(elsewhere)
     with pytest.raises(ValueError) as raised:
-        pixel_miou("cpu")(images, ["edit"], [META])
+        flow_grpo_pixel_miou("cpu")(images, ["edit"], [META])
     message = str(raised.value)
     assert "\n" not in message
     assert "images/017_answer.png: no such file in the working directory" in message
     assert "root=" in message and "PAINTKIT_REWARD_ROOT" in message
     # pointed at the folder, either way, it scores
     monkeypatch.setenv("PAINTKIT_REWARD_ROOT", str(folder))
-    assert pixel_miou("cpu")(images, ["edit"], [META])[0].tolist() == [1.0]
+    assert flow_grpo_pixel_miou("cpu")(images, ["edit"], [META])[0].tolist() == [1.0]
     monkeypatch.delenv("PAINTKIT_REWARD_ROOT")
-    assert pixel_miou("cpu", root=folder)(images, ["edit"], [META])[0].tolist() == [1.0]
+    assert flow_grpo_pixel_miou("cpu", root=folder)(images, ["edit"], [META])[0].tolist() == [1.0]
 
 
 def test_a_wrong_root_or_variable_is_named(dataset, monkeypatch):
     folder, elsewhere, images = dataset
     with pytest.raises(ValueError, match="under root=.*elsewhere.*PAINTKIT_REWARD_ROOT"):
-        pixel_miou("cpu", root=elsewhere)(images, ["edit"], [META])
+        flow_grpo_pixel_miou("cpu", root=elsewhere)(images, ["edit"], [META])
     monkeypatch.setenv("PAINTKIT_REWARD_ROOT", str(elsewhere))
     with pytest.raises(ValueError, match="under \\$PAINTKIT_REWARD_ROOT=.*elsewhere"):
-        pixel_miou("cpu")(images, ["edit"], [META])
+        flow_grpo_pixel_miou("cpu")(images, ["edit"], [META])

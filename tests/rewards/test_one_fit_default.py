@@ -1,6 +1,6 @@
 """One ``fit=`` vocabulary and one default on every reward path.
 
-Every path (``paintkit.reward``, ``soft_reward``, ``reward_fn``, the flow_grpo, verl-omni,
+Every path (``paintkit.reward``, ``soft_reward``, ``stream_pixel_miou``, the flow_grpo, verl-omni,
 Flow-Factory and trl adapters, their remote twins, ``RewardClient`` and ``paintkit serve``)
 takes ``fit`` in ``FITS`` and defaults to ``DEFAULT_FIT`` (``"exact"``): an output of
 another size than its answer is a one-line error naming ``fit=``, never a reward computed
@@ -20,9 +20,15 @@ import torch
 import paintkit
 from paintkit.metrics import prepare_targets, reward, score, soft_reward
 from paintkit.metrics.fit import DEFAULT_FIT, FITS
-from paintkit.rewards import PixelIoURewardModel, compute_score, pixel_miou, remote, reward_fn
+from paintkit.rewards import (
+    FlowFactoryPixelMIoU,
+    flow_grpo_pixel_miou,
+    remote,
+    stream_pixel_miou,
+    verl_pixel_miou,
+)
 from paintkit.rewards.client import RewardClient
-from paintkit.rewards.trl import pixel_miou_reward
+from paintkit.rewards.trl import trl_pixel_miou
 
 
 def problem(h=32, w=48):
@@ -49,11 +55,11 @@ def default_of(fn, name="fit"):
 
 def test_every_path_has_the_same_default_and_choices():
     assert DEFAULT_FIT == "exact" and set(FITS) == {"exact", "cover", "stretch"}
-    for fn in (reward, paintkit.reward, soft_reward, reward_fn, pixel_miou, compute_score,
-               pixel_miou_reward, remote.pixel_miou, RewardClient.__init__):
+    for fn in (reward, paintkit.reward, soft_reward, stream_pixel_miou, flow_grpo_pixel_miou, verl_pixel_miou,
+               trl_pixel_miou, remote.flow_grpo_pixel_miou, RewardClient.__init__):
         assert default_of(fn) == DEFAULT_FIT, fn
-    assert PixelIoURewardModel({"device": "cpu"}).fit == DEFAULT_FIT
-    model = remote.PixelIoURewardModel(server_url="http://127.0.0.1:9")
+    assert FlowFactoryPixelMIoU({"device": "cpu"}).fit == DEFAULT_FIT
+    model = remote.FlowFactoryPixelMIoU(server_url="http://127.0.0.1:9")
     assert model.client.fit == DEFAULT_FIT
     assert RewardClient("http://127.0.0.1:9").fit == DEFAULT_FIT
     from paintkit.serve import protocol
@@ -81,7 +87,7 @@ def test_remote_compute_score_defaults_to_exact(monkeypatch):
     monkeypatch.setattr(remote, "shared_client", shared)
     import asyncio
 
-    asyncio.run(remote.compute_score(np.zeros((3, 4, 4), np.uint8), "key",
+    asyncio.run(remote.verl_pixel_miou(np.zeros((3, 4, 4), np.uint8), "key",
                                      server_url="http://127.0.0.1:9"))
     assert seen["fit"] == DEFAULT_FIT
 
@@ -104,7 +110,7 @@ def one_line_fit_error(excinfo):
 
 
 @pytest.mark.parametrize("path", ["reward", "reward-list", "reward-uint8", "soft_reward",
-                                  "reward_fn", "flow_grpo", "verl", "flow_factory", "trl"])
+                                  "stream_pixel_miou", "flow_grpo", "verl", "flow_factory", "trl"])
 def test_a_size_mismatch_under_the_default_is_a_one_line_error_naming_fit(path):
     inp, ans = problem()
     small = half(ans)
@@ -113,14 +119,14 @@ def test_a_size_mismatch_under_the_default_is_a_one_line_error_naming_fit(path):
         "reward-list": lambda: reward([nchw(small)[0]], [ans], [inp]),
         "reward-uint8": lambda: reward(small, ans, inp),
         "soft_reward": lambda: soft_reward(nchw(small), ans[None], inp[None]),
-        "reward_fn": lambda: reward_fn(nchw(small), {"answer": [ans], "input": [inp]}),
-        "flow_grpo": lambda: pixel_miou("cpu")(nchw(small), ["p"],
+        "stream_pixel_miou": lambda: stream_pixel_miou(nchw(small), {"answer": [ans], "input": [inp]}),
+        "flow_grpo": lambda: flow_grpo_pixel_miou("cpu")(nchw(small), ["p"],
                                                [{"answer": ans, "image": inp}]),
-        "verl": lambda: compute_score("paintbench", small.transpose(2, 0, 1),
+        "verl": lambda: verl_pixel_miou("paintbench", small.transpose(2, 0, 1),
                                       {"answer": ans, "input": inp}),
-        "flow_factory": lambda: PixelIoURewardModel({"device": "cpu"})(
+        "flow_factory": lambda: FlowFactoryPixelMIoU({"device": "cpu"})(
             prompt=["p"], image=[small], metadata=[{"answer": ans, "input": inp}]),
-        "trl": lambda: pixel_miou_reward(lambda text, image, row: small)(
+        "trl": lambda: trl_pixel_miou(lambda text, image, row: small)(
             prompts=["p"], completions=["c"], answer=[ans], input=[inp]),
     }
     with pytest.raises(ValueError) as excinfo:
@@ -139,7 +145,7 @@ def test_cover_is_the_metrics_normalisation_and_stretch_resamples():
     assert reward(nchw(squeezed), targets, fit="stretch").tolist() == [1.0]
     assert reward([squeezed], [ans], [inp], fit="stretch").tolist() == [1.0]
     assert float(reward(nchw(squeezed), targets, fit="cover")[0]) < 1.0
-    assert reward_fn(nchw(squeezed), targets, fit="stretch").tolist() == [1.0]
+    assert stream_pixel_miou(nchw(squeezed), targets, fit="stretch").tolist() == [1.0]
     # the same size needs no fit
     assert reward(nchw(ans), targets).tolist() == [1.0]
 

@@ -52,7 +52,7 @@ def test_the_factory_itself_registers_with_its_url_from_the_environment(start_se
     monkeypatch.setenv("PAINTKIT_REWARD_URL", service.url)
     problem = problems[0]
     fn = multi_score_as_flow_grpo("cpu", {"paintbench": 1.0},
-                                  {"paintbench": remote.pixel_miou})
+                                  {"paintbench": remote.flow_grpo_pixel_miou})
     meta = {"problem_id": problem.metadata["problem_id"], "prompt": problem.instruction}
     details, _ = fn(_batch(problem), [problem.instruction] * 2, [meta, meta])
     scores = details["paintbench"]
@@ -63,4 +63,4 @@ def test_the_factory_itself_registers_with_its_url_from_the_environment(start_se
 def test_without_the_variable_the_error_names_it(monkeypatch):
     monkeypatch.delenv("PAINTKIT_REWARD_URL", raising=False)
     with pytest.raises(ValueError, match="server_url=.*PAINTKIT_REWARD_URL"):
-        multi_score_as_flow_grpo("cpu", {"paintbench": 1.0}, {"paintbench": remote.pixel_miou})
+        multi_score_as_flow_grpo("cpu", {"paintbench": 1.0}, {"paintbench": remote.flow_grpo_pixel_miou})

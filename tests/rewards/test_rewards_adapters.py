@@ -7,7 +7,13 @@ import torch
 from PIL import Image
 
 from paintkit.metrics import reward, score
-from paintkit.rewards import PixelIoURewardModel, compute_score, fit_output, pixel_miou, reward_fn
+from paintkit.rewards import (
+    FlowFactoryPixelMIoU,
+    fit_output,
+    flow_grpo_pixel_miou,
+    stream_pixel_miou,
+    verl_pixel_miou,
+)
 from tests.support.metric_images import palette_pair
 
 
@@ -32,7 +38,7 @@ def test_flow_grpo_matches_reward_and_groups_samples(rng, tmp_path):
         Image.fromarray(ans[k]).save(tmp_path / f"a{k}.png")
         paths.append(str(tmp_path / f"a{k}.png"))
     metadata = [{"answer": paths[k], "input": inp[k]} for k in range(3)]
-    fn = pixel_miou("cpu")
+    fn = flow_grpo_pixel_miou("cpu")
     scores, info = fn(nchw(out), ["edit"] * 3, metadata)
     expected = reward(out, ans, inp)
     torch.testing.assert_close(scores, expected, rtol=0, atol=1e-6)
@@ -46,7 +52,7 @@ def test_flow_grpo_matches_reward_and_groups_samples(rng, tmp_path):
 
 def test_flow_grpo_missing_answer_is_a_clear_error(rng):
     out, ans, inp = problems(rng, n=1)
-    fn = pixel_miou("cpu")
+    fn = flow_grpo_pixel_miou("cpu")
     with pytest.raises(ValueError, match=r"metadata\[0\]: no answer image; expected one of the keys"):
         fn(nchw(out), ["p"], [{"input": inp[0]}])
     with pytest.raises(ValueError, match="one dict per image"):
@@ -62,21 +68,21 @@ def test_letterboxed_stretched_and_resized_outputs(rng):
     # side); "cover" (the SPEC normalisation) crops exactly the padding
     boxed = np.zeros((1, 32, 32, 3), np.uint8)
     boxed[0, 4:28] = np.repeat(np.repeat(out[0], 2, axis=0), 2, axis=1)
-    scores, _ = pixel_miou("cpu", fit="cover")(nchw(boxed), [""], meta)
+    scores, _ = flow_grpo_pixel_miou("cpu", fit="cover")(nchw(boxed), [""], meta)
     assert float(scores[0]) == pytest.approx(exact, abs=1e-6)
     # stretched: aspect ratio lost (16x12 -> 32x48); only "stretch" maps it back
     stretched = np.repeat(np.repeat(out, 4, axis=1), 2, axis=2)
-    scores, _ = pixel_miou("cpu", fit="stretch")(nchw(stretched), [""], meta)
+    scores, _ = flow_grpo_pixel_miou("cpu", fit="stretch")(nchw(stretched), [""], meta)
     assert float(scores[0]) == pytest.approx(exact, abs=1e-6)
-    cover, _ = pixel_miou("cpu", fit="cover")(nchw(stretched), [""], meta)
+    cover, _ = flow_grpo_pixel_miou("cpu", fit="cover")(nchw(stretched), [""], meta)
     assert abs(float(cover[0]) - exact) > 1e-3
     with pytest.raises(ValueError, match="fit='exact'"):
-        pixel_miou("cpu", fit="exact")(nchw(stretched), [""], meta)
+        flow_grpo_pixel_miou("cpu", fit="exact")(nchw(stretched), [""], meta)
     with pytest.raises(ValueError, match="fit: expected one of"):
-        pixel_miou("cpu", fit="letterbox")
+        flow_grpo_pixel_miou("cpu", fit="letterbox")
     assert np.array_equal(fit_output(stretched[0], (16, 12), "stretch"), out[0])
     chw = np.ascontiguousarray(stretched[0].transpose(2, 0, 1))
-    verl = compute_score("paintbench", chw, {"answer": ans[0], "input": inp[0]}, fit="stretch")
+    verl = verl_pixel_miou("paintbench", chw, {"answer": ans[0], "input": inp[0]}, fit="stretch")
     assert verl["score"] == pytest.approx(exact, abs=1e-6)
 
 
@@ -84,22 +90,22 @@ def test_verl_compute_score(rng):
     out, ans, inp = problems(rng, n=1)
     expected = score(out, ans, inp)[0]
     chw = np.ascontiguousarray(out[0].transpose(2, 0, 1))
-    result = compute_score("paintbench", chw, {"answer": ans[0], "input": inp[0]})
+    result = verl_pixel_miou("paintbench", chw, {"answer": ans[0], "input": inp[0]})
     assert result["score"] == pytest.approx(expected.miou, abs=1e-12)
     assert result["missing"] is False and isinstance(result["score"], float)
-    same = compute_score("paintbench", torch.from_numpy(chw), ans[0], {"input": inp[0]})
+    same = verl_pixel_miou("paintbench", torch.from_numpy(chw), ans[0], {"input": inp[0]})
     assert same["score"] == pytest.approx(expected.miou, abs=1e-12)
-    missing = compute_score("paintbench", None, {"answer": ans[0], "input": inp[0]})
+    missing = verl_pixel_miou("paintbench", None, {"answer": ans[0], "input": inp[0]})
     assert missing["score"] == 0.0 and missing["missing"] is True
     with pytest.raises(ValueError, match="ground_truth: no answer image"):
-        compute_score("paintbench", chw, {"input": inp[0]})
+        verl_pixel_miou("paintbench", chw, {"input": inp[0]})
     with pytest.raises(ValueError, match="extra_info: no input image"):
-        compute_score("paintbench", chw, ans[0])
+        verl_pixel_miou("paintbench", chw, ans[0])
 
 
 def test_flow_factory_reward_model(rng):
     out, ans, inp = problems(rng)
-    model = PixelIoURewardModel("cpu")
+    model = FlowFactoryPixelMIoU("cpu")
     conditions = [torch.from_numpy(x).permute(2, 0, 1) for x in inp]  # (3, H, W) tensors
     answers = [torch.from_numpy(x).permute(2, 0, 1) for x in ans]
     r = model(image=nchw(out), condition_images=conditions, answer_images=answers).rewards
@@ -120,11 +126,11 @@ def test_plain_reward_fn_on_stream_like_batches(rng):
                       "instruction": "", "metadata": {}, "index": k})
     batch = collate_problems(items)  # mixed sizes: lists
     outputs = [item["answer"] for item in items]
-    torch.testing.assert_close(reward_fn(outputs, batch), torch.ones(3))
+    torch.testing.assert_close(stream_pixel_miou(outputs, batch), torch.ones(3))
     from paintkit.rewards.plain import batch_targets
 
     targets = batch_targets(batch)
-    torch.testing.assert_close(reward_fn([o for o in outputs for _ in range(2)], targets,
+    torch.testing.assert_close(stream_pixel_miou([o for o in outputs for _ in range(2)], targets,
                                          samples_per_problem=2), torch.ones(6))
     with pytest.raises(ValueError, match="'answer' and 'input'"):
-        reward_fn(outputs, {"input": batch["input"]})
+        stream_pixel_miou(outputs, {"input": batch["input"]})

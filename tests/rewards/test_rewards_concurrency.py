@@ -1,6 +1,6 @@
 """The reward adapters called the way trainers call them at once: threads, asyncio, fork.
 
-- verl-omni scores one asyncio task per sample and runs the synchronous ``compute_score``
+- verl-omni scores one asyncio task per sample and runs the synchronous ``verl_pixel_miou``
   in worker threads (here: ``asyncio.gather`` over ``asyncio.to_thread``, and a 16-thread
   pool);
 - flow_grpo submits each batch's reward call to an 8-thread executor, all sharing one
@@ -50,12 +50,12 @@ def run(body: str, env_extra: dict | None = None) -> subprocess.CompletedProcess
 
 VERL_THREADS = """
     from concurrent.futures import ThreadPoolExecutor
-    from paintkit.rewards import compute_score
+    from paintkit.rewards import verl_pixel_miou
 
     items = problems(16)
     def one(k):
         sol, ans, inp = items[k % len(items)]
-        return compute_score("paintbench", sol, {"answer": ans, "input": inp})["score"]
+        return verl_pixel_miou("paintbench", sol, {"answer": ans, "input": inp})["score"]
     sequential = [one(k) for k in range(16 * 50)]
     with ThreadPoolExecutor(16) as pool:
         concurrent = list(pool.map(one, range(16 * 50)))
@@ -80,12 +80,12 @@ def test_verl_compute_score_16_threads_with_the_workqueue_layer_fallback():
 def test_verl_asyncio_gather_over_to_thread():
     run("""
         import asyncio
-        from paintkit.rewards import compute_score
+        from paintkit.rewards import verl_pixel_miou
 
         items = problems(8)
         def one(k):
             sol, ans, inp = items[k % len(items)]
-            return compute_score(data_source="paintbench", solution_image=sol,
+            return verl_pixel_miou(data_source="paintbench", solution_image=sol,
                                  ground_truth={"answer_path": ans, "input_path": inp},
                                  extra_info={"index": k})["score"]
 
@@ -101,12 +101,12 @@ def test_fork_after_parallel_kernel_then_threads_in_one_process():
     run("""
         import os
         from concurrent.futures import ThreadPoolExecutor
-        from paintkit.rewards import compute_score
+        from paintkit.rewards import verl_pixel_miou
 
         items = problems(4)
         def one(k):
             sol, ans, inp = items[k % len(items)]
-            return compute_score("paintbench", sol, {"answer": ans, "input": inp})["score"]
+            return verl_pixel_miou("paintbench", sol, {"answer": ans, "input": inp})["score"]
         before = [one(k) for k in range(4)]  # parallel kernels ran in this process
         pid = os.fork()
         if pid == 0:  # a DataLoader worker: kernels and threads in the child
@@ -125,10 +125,10 @@ def test_flow_grpo_executor_shares_one_cache_past_its_budget():
     eviction, every score equals the sequential one, the cache stays within budget."""
     run("""
         from concurrent.futures import ThreadPoolExecutor
-        from paintkit.rewards import pixel_miou
+        from paintkit.rewards import flow_grpo_pixel_miou
 
         items = problems(300, h=12, w=16)
-        fn = pixel_miou("cpu", cache_size=16)
+        fn = flow_grpo_pixel_miou("cpu", cache_size=16)
         def one(k):
             sol, ans, inp = items[k % len(items)]
             images = torch.from_numpy(sol)[None].float() / 255

@@ -24,7 +24,7 @@ import pytest
 import torch
 from PIL import Image
 
-from paintkit.rewards import PixelIoURewardModel, compute_score, pixel_miou
+from paintkit.rewards import FlowFactoryPixelMIoU, flow_grpo_pixel_miou, verl_pixel_miou
 
 
 @pytest.fixture(scope="module")
@@ -62,22 +62,22 @@ def test_flow_grpo_stretch_on_its_squares(canvases, cond):
     meta = [{"answer": p.answer, "image": p.input, "prompt": p.instruction}]
     if cond != "baseline":  # the default refuses to guess
         with pytest.raises(ValueError, match="fit='stretch'"):
-            pixel_miou("cpu")(images, [p.instruction], meta)
-    scores, _ = pixel_miou("cpu", fit="stretch")(images, [p.instruction], meta)
+            flow_grpo_pixel_miou("cpu")(images, [p.instruction], meta)
+    scores, _ = flow_grpo_pixel_miou("cpu", fit="stretch")(images, [p.instruction], meta)
     assert float(scores[0]) >= 0.9
     smooth = nchw([stretched(p.answer, 1024, Image.BICUBIC)])
-    scores, _ = pixel_miou("cpu", fit="stretch")(smooth, [p.instruction], meta)
+    scores, _ = flow_grpo_pixel_miou("cpu", fit="stretch")(smooth, [p.instruction], meta)
     assert float(scores[0]) >= 0.85
     if cond != "baseline":  # what the wrong fit does to non-square problems
         for batch in (images, smooth):
-            cover, _ = pixel_miou("cpu", fit="cover")(batch, [p.instruction], meta)
+            cover, _ = flow_grpo_pixel_miou("cpu", fit="cover")(batch, [p.instruction], meta)
             assert float(cover[0]) < 0.6
 
 
 @pytest.mark.parametrize("cond", ["baseline", "horizontal", "vertical"])
 def test_flow_factory_stretch_on_its_pil_squares(canvases, cond):
     p = canvases[cond]
-    model = PixelIoURewardModel({"device": "cpu", "fit": "stretch"}, None)
+    model = FlowFactoryPixelMIoU({"device": "cpu", "fit": "stretch"}, None)
     out = model(prompt=[p.instruction], image=[stretched(p.answer, 1024)],
                 condition_images=[[stretched(p.input, 1024)]],
                 metadata=[{"answer": p.answer, "input": p.input}])
@@ -90,11 +90,11 @@ def test_verl_cover_on_letterboxed_outputs(canvases, cond):
     solution = np.ascontiguousarray(letterboxed(p.answer, 1024).transpose(2, 0, 1))
     if cond != "baseline":  # the default refuses to guess
         with pytest.raises(ValueError, match="fit='cover'"):
-            compute_score(data_source="paintbench", solution_image=solution,
+            verl_pixel_miou(data_source="paintbench", solution_image=solution,
                           ground_truth={"answer": p.answer, "input": p.input})
-    result = compute_score(data_source="paintbench", solution_image=solution,
+    result = verl_pixel_miou(data_source="paintbench", solution_image=solution,
                            ground_truth={"answer": p.answer, "input": p.input}, fit="cover")
     assert result["score"] >= 0.9
     smooth = np.ascontiguousarray(letterboxed(p.answer, 1024, Image.BICUBIC).transpose(2, 0, 1))
-    assert compute_score("paintbench", smooth, {"answer": p.answer, "input": p.input},
+    assert verl_pixel_miou("paintbench", smooth, {"answer": p.answer, "input": p.input},
                          fit="cover")["score"] >= 0.9

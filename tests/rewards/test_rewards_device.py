@@ -12,7 +12,7 @@ import pytest
 import torch
 from PIL import Image
 
-from paintkit.metrics import ScoreAccumulator, prepare_targets, reward, score
+from paintkit.metrics import PixelEditIoUAccumulator, prepare_targets, reward, score
 from tests.support import metric_oracle as oracle
 from tests.support.metric_images import palette_pair
 
@@ -100,7 +100,7 @@ def test_batch_tensor_reward_makes_no_host_transfers(device, backend, rng, monke
     warm = reward(outputs, targets, backend=backend)
     counter = TransferCounter(monkeypatch)
     r = reward(outputs, targets, backend=backend)
-    acc = ScoreAccumulator(backend=backend)
+    acc = PixelEditIoUAccumulator(backend=backend)
     acc.update(outputs, targets)
     assert counter.calls == []
     monkeypatch.undo()

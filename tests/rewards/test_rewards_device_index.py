@@ -12,7 +12,7 @@ import torch
 from paintkit.metrics import device as devices
 from paintkit.metrics import prepare_targets, reward
 from paintkit.metrics.device import same_device
-from paintkit.rewards import PixelIoURewardModel, pixel_miou, reward_fn
+from paintkit.rewards import FlowFactoryPixelMIoU, flow_grpo_pixel_miou, stream_pixel_miou
 from tests.support.metric_images import palette_pair
 
 CPU0 = torch.device("cpu:0")
@@ -37,14 +37,14 @@ def batch(rng):
 
 def test_pixel_miou_on_the_accelerators_cpu0(batch):
     images, pairs, expected = batch
-    scores, info = pixel_miou(CPU0)(images, ["", ""], [{"answer": a, "image": i} for i, a in pairs])
+    scores, info = flow_grpo_pixel_miou(CPU0)(images, ["", ""], [{"answer": a, "image": i} for i, a in pairs])
     torch.testing.assert_close(scores, expected, rtol=0, atol=0)
     assert scores.device == torch.device("cpu")
 
 
 def test_flow_factory_model_built_with_a_cpu0_accelerator(batch):
     images, pairs, expected = batch
-    model = PixelIoURewardModel(SimpleNamespace(device=None), SimpleNamespace(device=CPU0))
+    model = FlowFactoryPixelMIoU(SimpleNamespace(device=None), SimpleNamespace(device=CPU0))
     out = model(image=list(images), metadata=[{"answer": a, "input": i} for i, a in pairs])
     torch.testing.assert_close(out.rewards, expected, rtol=0, atol=0)
     # its .device is where the trainer moves images: a device tensors can be on
@@ -55,13 +55,13 @@ def test_reward_with_targets_prepared_on_cpu0_shares_one_copy(batch):
     images, pairs, expected = batch
     targets = prepare_targets([a for _, a in pairs], [i for i, _ in pairs], device=CPU0)
     torch.testing.assert_close(reward(images, targets), expected, rtol=0, atol=0)
-    torch.testing.assert_close(reward_fn(images, targets), expected, rtol=0, atol=0)
+    torch.testing.assert_close(stream_pixel_miou(images, targets), expected, rtol=0, atol=0)
     assert targets.torch_groups("cpu") is targets.torch_groups(CPU0)
 
 
 def test_a_tensor_on_another_kind_is_still_refused(batch):
     images, pairs, _ = batch
-    fn = pixel_miou("meta")
+    fn = flow_grpo_pixel_miou("meta")
     with pytest.raises(ValueError, match="expected a tensor on meta"):
         fn(images, ["", ""], [{"answer": a, "image": i} for i, a in pairs])
 
@@ -85,5 +85,5 @@ def test_interleaved_problems_keep_their_order(batch):
     images, pairs, expected = batch
     order = [0, 1, 0, 1]
     meta = [{"answer": pairs[k][1], "image": pairs[k][0], "problem_id": f"p{k}"} for k in order]
-    scores, _ = pixel_miou("cpu")(images[order], [""] * 4, meta)
+    scores, _ = flow_grpo_pixel_miou("cpu")(images[order], [""] * 4, meta)
     torch.testing.assert_close(scores, expected[order], rtol=0, atol=0)

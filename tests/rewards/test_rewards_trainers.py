@@ -37,7 +37,7 @@ def problem(rng, h, w):
 
 
 def test_flow_factory_loads_by_dotted_path_and_scores_pil_and_tensor_lists(rng, tmp_path):
-    cls = load_by_dotted_path("paintkit.rewards.flow_factory.PixelIoURewardModel")
+    cls = load_by_dotted_path("paintkit.rewards.flow_factory.FlowFactoryPixelMIoU")
     config = SimpleNamespace(device=torch.device("cuda"), dtype=torch.float32, batch_size=4,
                              fit="stretch")  # Flow-Factory's squares stretch the canvas
     accelerator = SimpleNamespace(device=torch.device("cpu"))  # "cuda" means the process's
@@ -65,7 +65,7 @@ def test_flow_factory_loads_by_dotted_path_and_scores_pil_and_tensor_lists(rng, 
 def test_flow_factory_finds_problems_by_id_in_a_benchmark_folder(rng, tmp_path):
     import json
 
-    from paintkit.rewards import PixelIoURewardModel
+    from paintkit.rewards import FlowFactoryPixelMIoU
 
     items = [problem(rng, 12, 16) for _ in range(2)]
     folder = tmp_path / "PaintBench" / "translation"
@@ -74,7 +74,7 @@ def test_flow_factory_finds_problems_by_id_in_a_benchmark_folder(rng, tmp_path):
         Image.fromarray(i).save(folder / f"{k:03d}_input.png")
         Image.fromarray(a).save(folder / f"{k:03d}_answer.png")
         (folder / f"{k:03d}.json").write_text(json.dumps({"problem_id": f"p-{k}"}))
-    model = PixelIoURewardModel({"device": "cpu", "root": str(tmp_path)}, None)
+    model = FlowFactoryPixelMIoU({"device": "cpu", "root": str(tmp_path)}, None)
     images = [torch.from_numpy(o).permute(2, 0, 1).float() / 255 for o, _, _ in items]
     conditions = [[Image.fromarray(i).resize((8, 8))] for _, _, i in items]
     out = model(image=images, condition_images=conditions,
@@ -86,10 +86,10 @@ def test_flow_factory_finds_problems_by_id_in_a_benchmark_folder(rng, tmp_path):
 
 
 def test_flow_factory_resized_conditions_without_metadata_is_a_clear_error(rng):
-    from paintkit.rewards import PixelIoURewardModel
+    from paintkit.rewards import FlowFactoryPixelMIoU
 
     out, ans, inp = problem(rng, 12, 16)
-    model = PixelIoURewardModel("cpu")
+    model = FlowFactoryPixelMIoU("cpu")
     small = torch.from_numpy(np.asarray(Image.fromarray(inp).resize((8, 8)))).permute(2, 0, 1)
     with pytest.raises(ValueError, match=r"condition_images\[0\]: 8x8, but its answer is 16x12"):
         model(image=[torch.from_numpy(out).permute(2, 0, 1)], condition_images=[[small]],
@@ -99,14 +99,14 @@ def test_flow_factory_resized_conditions_without_metadata_is_a_clear_error(rng):
 
 
 def test_flow_grpo_registration_and_dataset_relative_paths(rng, tmp_path, monkeypatch):
-    from paintkit.rewards import pixel_miou
+    from paintkit.rewards import flow_grpo_pixel_miou
 
     out, ans, inp = problem(rng, 12, 16)
     (tmp_path / "images").mkdir()
     Image.fromarray(inp).save(tmp_path / "images" / "0_input.png")
     Image.fromarray(ans).save(tmp_path / "images" / "0_answer.png")
     # flow_grpo's multi_score: factory(device) when its code has a `device` parameter
-    score_functions = {"paintbench": pixel_miou}
+    score_functions = {"paintbench": flow_grpo_pixel_miou}
     factory = score_functions["paintbench"]
     assert "device" in factory.__code__.co_varnames
     monkeypatch.setenv("PAINTKIT_REWARD_ROOT", str(tmp_path))
@@ -119,15 +119,15 @@ def test_flow_grpo_registration_and_dataset_relative_paths(rng, tmp_path, monkey
     torch.testing.assert_close(scores, torch.cat([expected, expected]), rtol=0, atol=1e-6)
     assert isinstance(info["miou_mean"], torch.Tensor)  # no .item(): no device sync
     assert len(fn.cache) == 1  # the G samples share one prepared target
-    explicit = pixel_miou("cpu", root=tmp_path)
+    explicit = flow_grpo_pixel_miou("cpu", root=tmp_path)
     torch.testing.assert_close(explicit(images, ["edit"], [meta])[0], expected, rtol=0, atol=1e-6)
 
 
 def test_flow_grpo_shares_a_target_without_problem_id(rng):
-    from paintkit.rewards import pixel_miou
+    from paintkit.rewards import flow_grpo_pixel_miou
 
     out, ans, inp = problem(rng, 12, 16)
-    fn = pixel_miou("cpu")
+    fn = flow_grpo_pixel_miou("cpu")
     images = torch.from_numpy(np.stack([out] * 4)).permute(0, 3, 1, 2)
     # each sample's metadata a fresh copy, as after a DataLoader / gather
     fn(images, [""] * 4, [{"answer": ans.copy(), "image": inp.copy()} for _ in range(4)])
@@ -138,7 +138,7 @@ def test_flow_grpo_shares_a_target_without_problem_id(rng):
 def test_verl_keyword_call_and_ground_truth_aliases(rng, tmp_path):
     import io
 
-    from paintkit.rewards import compute_score
+    from paintkit.rewards import verl_pixel_miou
 
     out, ans, inp = problem(rng, 12, 16)
     expected = float(reward(out[None], ans[None], inp[None])[0])
@@ -157,15 +157,15 @@ def test_verl_keyword_call_and_ground_truth_aliases(rng, tmp_path):
          "input": {"bytes": None, "path": str(tmp_path / "input.png")}},
     ]
     for truth in truths:
-        result = compute_score(data_source="paintbench", solution_image=chw, ground_truth=truth,
+        result = verl_pixel_miou(data_source="paintbench", solution_image=chw, ground_truth=truth,
                                extra_info={"index": 0}, reward_router_address=None)
         assert result["score"] == pytest.approx(expected, abs=1e-6), truth.keys()
     with pytest.raises(ValueError, match="solution_str: got decoded text"):
-        compute_score(data_source="paintbench", solution_str="<image>", ground_truth=truths[0])
+        verl_pixel_miou(data_source="paintbench", solution_str="<image>", ground_truth=truths[0])
 
 
 def test_cache_is_bounded_in_bytes_and_refuses_other_devices(rng):
-    from paintkit.rewards import pixel_miou
+    from paintkit.rewards import flow_grpo_pixel_miou
     from paintkit.rewards.target_cache import RAW_BYTES_PER_PIXEL, TargetCache
 
     cache = TargetCache(torch.device("cpu"), max_bytes=3 * 12 * 16 * RAW_BYTES_PER_PIXEL)
@@ -183,18 +183,18 @@ def test_cache_is_bounded_in_bytes_and_refuses_other_devices(rng):
     with pytest.raises(ValueError, match="cache_bytes: expected an int"):
         TargetCache(torch.device("cpu"), max_bytes=-1)
     # outputs on another device are refused, not copied
-    fn = pixel_miou("cpu")
+    fn = flow_grpo_pixel_miou("cpu")
     elsewhere = torch.empty((1, 3, 12, 16), device="meta")
     with pytest.raises(ValueError, match="expected a tensor on cpu .* got one on meta"):
         fn(elsewhere, [""], [{"answer": ans, "image": inp}])
 
 
 def test_flow_grpo_mixed_canvas_sizes_in_one_list(rng):
-    from paintkit.rewards import pixel_miou
+    from paintkit.rewards import flow_grpo_pixel_miou
 
     items = [problem(rng, h, w) for h, w in [(12, 16), (16, 16), (16, 12)]]
     images = [torch.from_numpy(o).permute(2, 0, 1).float() / 255 for o, _, _ in items]
-    scores, _ = pixel_miou("cpu")(images, [""] * 3,
+    scores, _ = flow_grpo_pixel_miou("cpu")(images, [""] * 3,
                                   [{"answer": a, "image": i} for _, a, i in items])
     expected = torch.cat([reward(o[None], a[None], i[None]) for o, a, i in items])
     torch.testing.assert_close(scores, expected, rtol=0, atol=1e-6)

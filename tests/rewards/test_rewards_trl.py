@@ -19,7 +19,7 @@ import torch
 from PIL import Image
 
 from paintkit.metrics import reward
-from paintkit.rewards import pixel_miou_reward
+from paintkit.rewards import trl_pixel_miou
 from tests.support.metric_images import palette_pair
 
 G = 3
@@ -72,7 +72,7 @@ def test_plain_completions_with_answer_and_input_columns(problems):
     rows = [{"prompt": f"p{k // G}", "answer": Image.fromarray(problems[k // G]["answer"]),
              "input": Image.fromarray(problems[k // G]["input"]),
              "half": problems[k // G]["half"]} for k in range(2 * G)]
-    scores = trl_call(pixel_miou_reward(render), [r["prompt"] for r in rows], PICKS, rows)
+    scores = trl_call(trl_pixel_miou(render), [r["prompt"] for r in rows], PICKS, rows)
     want = expected(problems, PICKS)
     want[-1] = 0.0  # no image: the model produced nothing
     torch.testing.assert_close(scores, want, rtol=0, atol=1e-6)
@@ -86,7 +86,7 @@ def test_conversational_completions_and_the_vlm_image_column(problems):
     completions = [[{"role": "assistant", "content": pick}] for pick in PICKS[:-1]]
     completions.append([{"role": "assistant", "content": [
         {"type": "image", "image": Image.fromarray(problems[1]["answer"])}]}])
-    scores = trl_call(pixel_miou_reward(render), [r["prompt"] for r in rows], completions, rows)
+    scores = trl_call(trl_pixel_miou(render), [r["prompt"] for r in rows], completions, rows)
     want = expected(problems, PICKS[:-1] + ["answer"])
     torch.testing.assert_close(scores, want, rtol=0, atol=1e-6)
 
@@ -113,20 +113,20 @@ def test_rows_naming_their_problem_by_key(problems, tmp_path):
         pid = row["problem_id"] or row["reward_model"]["ground_truth"]
         return input_image if text == "input" else problems[int(pid.split("/")[1])]["answer"]
 
-    fn = pixel_miou_reward(by_key, root=tmp_path)
+    fn = trl_pixel_miou(by_key, root=tmp_path)
     scores = trl_call(fn, ["p"] * 6, answer_or_input, rows)
     torch.testing.assert_close(scores, expected(problems, answer_or_input), rtol=0, atol=1e-6)
     assert len(fn.cache) == 2  # the G samples of a problem share one prepared target
     with pytest.raises(ValueError, match="root="):
-        trl_call(pixel_miou_reward(by_key), ["p"] * 6, answer_or_input, rows)
+        trl_call(trl_pixel_miou(by_key), ["p"] * 6, answer_or_input, rows)
 
 
 def test_text_without_a_renderer_is_explained(problems):
     rows = [{"prompt": "p", "answer": problems[0]["answer"], "input": problems[0]["input"]}]
     with pytest.raises(ValueError, match="render="):
-        trl_call(pixel_miou_reward(), ["p"], ["invert"], rows)
+        trl_call(trl_pixel_miou(), ["p"], ["invert"], rows)
     with pytest.raises(ValueError, match="answer and input image columns"):
-        trl_call(pixel_miou_reward(render), ["p"], ["answer"], [{"prompt": "p", "x": 1}])
+        trl_call(trl_pixel_miou(render), ["p"], ["answer"], [{"prompt": "p", "x": 1}])
 
 
 def test_two_grpo_steps_of_trls_own_trainer():

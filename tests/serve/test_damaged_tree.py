@@ -12,7 +12,7 @@ from paintkit.rewards.client import RewardClient
 
 @pytest.fixture(scope="module")
 def written(tmp_path_factory):
-    from paintkit.engines.generate import write_suite
+    from paintkit.engines.driver import write_suite
     from paintkit.suites import build_problem
     from paintkit.suites.suite import Suite
 

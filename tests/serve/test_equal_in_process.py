@@ -57,8 +57,8 @@ def _check_every_client(url, problems):
     got = np.array([r["score"] for r in asyncio.run(verl_omni())], dtype=np.float32)
     assert got.tobytes() == np.concatenate(expected).tobytes()
 
-    fn = remote.pixel_miou("cpu", server_url=url, fit="exact")
-    model = remote.PixelIoURewardModel(config={"server_url": url, "fit": "exact"})
+    fn = remote.flow_grpo_pixel_miou("cpu", server_url=url, fit="exact")
+    model = remote.FlowFactoryPixelMIoU(config={"server_url": url, "fit": "exact"})
     for pid, outs, want in zip(ids, outputs, expected, strict=True):
         images = torch.stack([torch.from_numpy(o).permute(2, 0, 1) for o in outs])
         meta = [{"problem_id": pid}] * 4

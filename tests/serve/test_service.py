@@ -90,7 +90,7 @@ def test_unknown_and_malformed_keys_are_per_item_errors_never_zero(start_service
 
 
 def test_problems_read_from_a_benchmark_tree(start_service, tmp_path):
-    from paintkit.engines.generate import write_suite
+    from paintkit.engines.driver import write_suite
     from paintkit.suites import build_problem
     from paintkit.suites.suite import Suite
 

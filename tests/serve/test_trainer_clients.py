@@ -84,9 +84,9 @@ def test_verl_omni_compute_score_refuses_what_its_client_refuses(service, proble
 
 
 def test_flow_grpo_executor_calls_match_the_in_process_adapter(service, problems):
-    from paintkit.rewards.flow_grpo import pixel_miou as local_factory
+    from paintkit.rewards.flow_grpo import flow_grpo_pixel_miou as local_factory
 
-    remote_fn = remote.pixel_miou("cpu", server_url=service.url)
+    remote_fn = remote.flow_grpo_pixel_miou("cpu", server_url=service.url)
     local_fn = local_factory("cpu")
     batches = []
     for seed, problem in enumerate(problems):
@@ -107,10 +107,10 @@ def test_flow_grpo_executor_calls_match_the_in_process_adapter(service, problems
 
 
 def test_flow_factory_model_matches_the_in_process_model(service, problems):
-    from paintkit.rewards.flow_factory import PixelIoURewardModel as Local
+    from paintkit.rewards.flow_factory import FlowFactoryPixelMIoU as Local
 
     config = {"server_url": service.url, "fit": "stretch"}
-    model = remote.PixelIoURewardModel(config=config, accelerator=None)
+    model = remote.FlowFactoryPixelMIoU(config=config, accelerator=None)
     local = Local(config={"fit": "stretch"})
     for seed, problem in enumerate(problems):
         images = [torch.from_numpy(o).permute(2, 0, 1).float() / 255 for o in outputs_of(problem, seed)]
@@ -120,7 +120,7 @@ def test_flow_factory_model_matches_the_in_process_model(service, problems):
         expected = local(prompt=["p"] * 4, image=images, metadata=meta)
         assert out.rewards.numpy().tobytes() == expected.rewards.numpy().tobytes()
     with pytest.raises(ValueError, match="server_url"):
-        remote.PixelIoURewardModel(config={})
+        remote.FlowFactoryPixelMIoU(config={})
 
 
 class _Flaky:

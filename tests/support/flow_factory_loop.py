@@ -3,7 +3,8 @@
 Follows X-GenGroup/Flow-Factory at a0b2bc5 (it does not install from PyPI):
 
 - ``src/flow_factory/data_utils/dataset.py`` ``GeneralDataset._preprocess_batch``: a JSONL
-  split loaded as a table, ``image`` renamed ``images`` and opened under ``<dataset>/images``,
+  split loaded as a table, ``image`` renamed ``images`` (a line may give ``images``, a list,
+  itself) and every path opened under ``<dataset>/images``,
   every other column kept in the batch and packed into ``metadata``;
 - ``src/flow_factory/trainers/grpo.py`` ``GRPOTrainer.sample``: ``{**training_args,
   compute_log_prob, trajectory_indices, **batch}`` filtered by ``filter_kwargs(
@@ -54,7 +55,8 @@ def general_dataset(folder: Path, split: str) -> list[dict[str, Any]]:
     rows = []
     for text in (folder / f"{split}.jsonl").read_text().splitlines():
         batch = json.loads(text)
-        batch["images"] = batch.pop("image")
+        if "image" in batch:  # one image, or several under "images" (multi-reference data)
+            batch["images"] = batch.pop("image")
         paths = [batch["images"]] if isinstance(batch["images"], str) else batch["images"]
         images = [Image.open(folder / "images" / p).convert("RGB") for p in paths]
         batch["images"] = [to_tensor(im) for im in images]
@@ -254,9 +256,9 @@ if __name__ == "__main__":  # python flow_factory_loop.py DATASET in-process|URL
 
     config = {"dataset": str(folder), "device": "cpu"}
     if sys.argv[2] == "in-process":
-        cls = importlib.import_module("paintkit.rewards.flow_factory").PixelIoURewardModel
+        cls = importlib.import_module("paintkit.rewards.flow_factory").FlowFactoryPixelMIoU
     else:
-        cls = importlib.import_module("paintkit.rewards.remote").PixelIoURewardModel
+        cls = importlib.import_module("paintkit.rewards.remote").FlowFactoryPixelMIoU
         config["server_url"] = sys.argv[2]
     out = run(folder, cls(config), policy)
     from flow_factory.rewards.abc import PointwiseRewardModel

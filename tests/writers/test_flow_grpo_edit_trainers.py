@@ -73,9 +73,9 @@ def test_qwenimage_edit_plus_reads_the_rows_and_scores_them(tmp_path, monkeypatc
     write_suite(SUITE, out, format="flow-grpo", engine="inprocess", progress=False)
     problems = {s.problem_id: build_problem(SUITE, s) for s in SUITE.specs()}
     monkeypatch.setenv("PAINTKIT_REWARD_ROOT", str(out))
-    from paintkit.rewards import pixel_miou
+    from paintkit.rewards import flow_grpo_pixel_miou
 
-    reward_fn = multi_score("cpu", {"paintbench": pixel_miou}, {"paintbench": 1.0})
+    reward_fn = multi_score("cpu", {"paintbench": flow_grpo_pixel_miou}, {"paintbench": 1.0})
     resolution = 256
     dataset = QwenEditDataset(str(out))
     assert len(dataset) == 9

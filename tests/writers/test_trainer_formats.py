@@ -4,7 +4,7 @@ one sample scored through the matching reward adapter from what the loader retur
 - verl(-omni): ``RLHFDataset`` loads ``datasets.load_dataset("parquet", data_files=f)["train"]``
   per file, pops the ``prompt`` messages (``<image>`` in a message's text becomes an image
   part), opens each ``images`` entry's ``bytes`` with Pillow, and its reward loop calls
-  ``compute_score(data_source=row["data_source"], solution_image=<image tensor>,
+  ``verl_pixel_miou(data_source=row["data_source"], solution_image=<image tensor>,
   ground_truth=row["reward_model"]["ground_truth"], extra_info=row["extra_info"])``;
 - diffusers ``train_instruct_pix2pix.py``: ``load_dataset(<folder>)["train"]``, and with no
   column arguments the first three columns are original image, edit prompt, edited image
@@ -26,7 +26,7 @@ import torch
 from PIL import Image
 
 from paintkit.engines import write_suite
-from paintkit.rewards import compute_score, reward_fn
+from paintkit.rewards import stream_pixel_miou, verl_pixel_miou
 from paintkit.suites import build_problem
 from tests.support.generate_helpers import small_suite
 
@@ -69,9 +69,9 @@ def test_verl_omni_rows_read_back_and_score_with_no_glue(problems, tmp_path):
         # the rollout: a perfect edit, and the unchanged input, as (C, H, W) uint8 tensors
         for output, want in ((problem.answer, 1.0), (np.asarray(images[0]), None)):
             solution = torch.from_numpy(np.array(output)).permute(2, 0, 1)
-            result = compute_score(data_source=row["data_source"], solution_image=solution,
+            result = verl_pixel_miou(data_source=row["data_source"], solution_image=solution,
                                    ground_truth=key, extra_info=row["extra_info"])
-            expected = compute_score(solution_image=output, ground_truth={
+            expected = verl_pixel_miou(solution_image=output, ground_truth={
                 "answer": problem.answer, "input": problem.input})["score"]
             assert result["score"] == expected and (want is None or expected == want)
 
@@ -89,7 +89,7 @@ def test_pix2pix_columns_as_the_training_script_reads_them(problems, tmp_path):
         ans = np.asarray(row[edited].convert("RGB"))
         assert np.array_equal(inp, problem.input) and np.array_equal(ans, problem.answer)
         # the plain adapter on what the loader returned: the edited image scores 1
-        scores = reward_fn(np.stack([ans, inp]), {"answer": [ans], "input": [inp]},
+        scores = stream_pixel_miou(np.stack([ans, inp]), {"answer": [ans], "input": [inp]},
                            samples_per_problem=2)
         assert scores[0] == 1.0 and scores[1] < 1.0
 
@@ -124,11 +124,11 @@ def test_flow_grpo_dataset_read_back_and_scored(problems, tmp_path):
     assert np.array_equal(np.asarray(image), problem.input)
     assert metadata["prompt"] == problem.instruction
     # the reward as flow_grpo calls it: float (B, 3, R, R) in [0, 1], prompts, metadata lines
-    from paintkit.rewards import pixel_miou
+    from paintkit.rewards import flow_grpo_pixel_miou
 
     outputs = torch.stack([torch.from_numpy(np.array(x)).permute(2, 0, 1).float() / 255
                            for x in (problem.answer, image)])
-    scores, _ = pixel_miou("cpu", root=out)(outputs, [metadata["prompt"]] * 2, [metadata] * 2)
+    scores, _ = flow_grpo_pixel_miou("cpu", root=out)(outputs, [metadata["prompt"]] * 2, [metadata] * 2)
     assert scores[0] == 1.0 and scores[1] < 1.0
 
 
@@ -144,9 +144,9 @@ def test_flow_factory_dataset_read_back_and_scored(problems, tmp_path):
     images = [[Image.open(os.path.join(out / "images", p)).convert("RGB")] for p in paths]
     metadata = [{k: v[i] for k, v in batch.items() if k not in ("prompt", "negative_prompt")}
                 for i in range(len(paths))]
-    from paintkit.rewards import PixelIoURewardModel
+    from paintkit.rewards import FlowFactoryPixelMIoU
 
-    model = PixelIoURewardModel({"root": str(out / "images")})
+    model = FlowFactoryPixelMIoU({"root": str(out / "images")})
     for k, meta in enumerate(metadata):
         problem = problems[meta["problem_id"]]
         assert np.array_equal(np.asarray(images[k][0]), problem.input)

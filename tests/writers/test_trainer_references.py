@@ -1,5 +1,5 @@
-"""Problems with reference images in the trainer formats, read back at each trainer's loading
-path:
+"""Problems with reference images (the scene reference and chart style transfer suites) in the
+trainer formats, read back at each trainer's loading path:
 
 - ``--format flow-grpo``: flow_grpo's ``dataset/dual_ref`` rows as
   ``train_qwenimage_edit_plus.py``'s ``GenevalPromptImageDataset`` opens them (``ctrl_image``
@@ -27,12 +27,18 @@ from PIL import Image
 from paintkit.engines import write_suite
 from paintkit.writers import FORMATS
 from paintkit.writers.reference_limits import ReferencesNotCarried, formats_carrying
+from paintkit.suites.combined import CombinedSuite
+from paintkit.suites.references import ReferenceSuite
+from paintkit.tinygrafix.style_suite import StyleTransferSuite
 from tests.support.generate_helpers import small_suite, tree_digest
-from tests.support.reference_problems import ReferenceSuite
 from tests.writers.test_flow_grpo_edit_trainers import QwenEditDataset, multi_score
 
-ONE = ReferenceSuite(count=1)
-TWO = ReferenceSuite(count=2)
+#: Problems with one reference: two scene copies, a chart style transfer.
+ONE = CombinedSuite((ReferenceSuite(tasks=("reference_copy",), conditions=("baseline",),
+                                    per_cell=2),
+                     StyleTransferSuite(tasks=("bar_chart",), per_cell=1)))
+#: Problems with two references (a layout and a palette).
+TWO = ReferenceSuite(tasks=("reference_move_recolor",), conditions=("baseline",), per_cell=2)
 
 
 def problems_of(suite):
@@ -49,11 +55,11 @@ def test_flow_grpo_dual_ref_rows_carry_the_reference(tmp_path, monkeypatch):
     problems = problems_of(ONE)
     monkeypatch.setenv("PAINTKIT_REWARD_ROOT", str(out))
     from paintkit import score
-    from paintkit.rewards import pixel_miou
+    from paintkit.rewards import flow_grpo_pixel_miou
 
-    reward_fn = multi_score("cpu", {"paintbench": pixel_miou}, {"paintbench": 1.0})
+    reward_fn = multi_score("cpu", {"paintbench": flow_grpo_pixel_miou}, {"paintbench": 1.0})
     dataset = QwenEditDataset(str(out))
-    assert len(dataset) == len(ONE)  # indices 0-5: all in the train split
+    assert len(dataset) == len(ONE)  # indices 0-2: all in the train split
     for idx in range(len(dataset)):
         item = dataset[idx]
         meta = item["metadata"]
@@ -63,8 +69,7 @@ def test_flow_grpo_dual_ref_rows_carry_the_reference(tmp_path, monkeypatch):
         assert np.array_equal(np.asarray(item["ref_image"]), problem.references[0].image)
         assert np.array_equal(np.asarray(item["sup_image"]), problem.answer)
         outputs = [problem.answer, problem.input, problem.references[0].image]
-        images = torch.stack([torch.from_numpy(x.copy()).permute(2, 0, 1).float() / 255
-                              for x in outputs])
+        images = [torch.from_numpy(x.copy()).permute(2, 0, 1).float() / 255 for x in outputs]
         details, _ = reward_fn(images, [item["prompt"]] * 3, [meta] * 3,
                                [item["ref_image"]] * 3, only_strict=False)
         expected = [np.float32(s.miou) for s in score(outputs, [problem.answer] * 3,
@@ -142,12 +147,10 @@ def test_flow_factory_mixed_dataset_has_one_image_column(tmp_path):
     """One-image problems beside problems with references: their JSONL lines give
     ``images: [input]`` (a lone ``image`` there would lose its images in the loader's
     table), their sidecars keep ``image``."""
-    from paintkit.suites.combined import CombinedSuite
-
     plain = small_suite(tasks=("recolor",), conditions=("baseline",), per_cell=2,
-                        size=(256, 256), namespace="plain", preservation=False,
-                        benchmark="Plain")
-    mixed = CombinedSuite((plain, ReferenceSuite(count=1)))
+                        size=(256, 256), preservation=False)
+    mixed = CombinedSuite((plain, ReferenceSuite(tasks=("reference_recolor",),
+                                                 conditions=("baseline",), per_cell=1)))
     out = tmp_path / "ff"
     write(mixed, out, "flow-factory")
     problems = problems_of(mixed)

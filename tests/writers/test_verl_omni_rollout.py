@@ -7,7 +7,7 @@ condition image does not have the target's aspect ratio: each condition's VAE si
 1024 * 1024 pixels, sides rounded to 32) and must equal the target's. The recipe's target
 is a square (512x512 here), so a 16:9 canvas written full size is refused. The rollout's
 output (the answer and the unchanged input, letterboxed into the same square: a perfect and
-a null policy) is then scored by ``compute_score`` as verl-omni's reward loop calls it, in
+a null policy) is then scored by ``verl_pixel_miou`` as verl-omni's reward loop calls it, in
 process from the row and on a ``paintkit serve`` from the key.
 """
 
@@ -22,7 +22,7 @@ import torch
 from PIL import Image
 
 from paintkit.engines import write_suite
-from paintkit.rewards import compute_score
+from paintkit.rewards import verl_pixel_miou
 from paintkit.suites import build_problem
 from paintkit.writers.verl_omni import PAD
 from tests.support.generate_helpers import small_suite
@@ -96,10 +96,10 @@ def test_letterboxed_rollouts_score_exactly(rows, problems):
         got = []
         for image in (problem.answer, problem.input):
             solution = torch.from_numpy(boxed(image)).permute(2, 0, 1)  # uint8 (C, H, W)
-            got.append(compute_score(data_source=row["data_source"], solution_image=solution,
+            got.append(verl_pixel_miou(data_source=row["data_source"], solution_image=solution,
                                      ground_truth=row["reward_model"]["ground_truth"],
                                      extra_info=row["extra_info"], fit="cover")["score"])
-        plain = compute_score(solution_image=problem.input, ground_truth={
+        plain = verl_pixel_miou(solution_image=problem.input, ground_truth={
             "answer": problem.answer, "input": problem.input}, fit="exact")["score"]
         assert got[0] == 1.0 and got[1] == plain <= 0.05
 
@@ -119,9 +119,9 @@ def test_letterboxed_rollouts_score_the_same_on_the_service(rows, problems):
             problem = problems[key]
             for image, local in ((problem.answer, 1.0), (problem.input, None)):
                 solution = torch.from_numpy(boxed(image)).permute(2, 0, 1)
-                score = asyncio.run(remote.compute_score(solution, key, service.url,
+                score = asyncio.run(remote.verl_pixel_miou(solution, key, service.url,
                                                          fit="cover"))["score"]
-                want = local if local is not None else compute_score(
+                want = local if local is not None else verl_pixel_miou(
                     solution_image=solution, ground_truth=key, extra_info=row["extra_info"],
                     fit="cover")["score"]
                 assert score == want

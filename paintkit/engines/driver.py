@@ -78,7 +78,7 @@ def write_suite(suite: ProblemSuite, out: Path | str, *, format: str = "director
              jobs: int | None = None, address: str | None = None, overwrite: bool = False,
              progress: bool = True, png_encoder: str = "auto",
              unit_size: int = UNIT_SIZE, svg: bool = False,
-             shards: int | None = None,
+             shards: int | None = None, held_out: float | None = None,
              slot_seconds: float | None = SLOT_SECONDS) -> GenerateSummary:
     """Generate ``suite`` and write it into ``out`` in ``format``, with ``out/manifest.json``.
 
@@ -93,6 +93,9 @@ def write_suite(suite: ProblemSuite, out: Path | str, *, format: str = "director
         shards: shard formats: this many shards, the problems split evenly (sizes differ by
             at most one) instead of shards of ``shard_size``; see
             :func:`~paintkit.engines.unit_write.shard_plan` for a training world size.
+        held_out: ``parquet`` / ``webdataset``: the fraction of problems written to the
+            ``test`` split, chosen by a hash of each ``problem_id`` (default 0.1; 0: every
+            problem in ``train``; :mod:`paintkit.writers.splits`).
         engine: ``process`` (default), ``inprocess``, ``ray``, or an :class:`Engine`.
         jobs: worker processes (default: one per core); Ray: CPUs of a local instance.
         address: Ray cluster address (``auto``, ``HOST:PORT``, ``ray://HOST:PORT``).
@@ -119,7 +122,8 @@ def write_suite(suite: ProblemSuite, out: Path | str, *, format: str = "director
     check_suite(suite)
     target = Target.parse(out)  # file:///x is the folder /x; s3://, gs://, memory:// via fsspec
     root = Path(target.path)
-    writer = make_writer(format, root, suite, shard_size, svg=svg, shards=shards)
+    writer = make_writer(format, root, suite, shard_size, svg=svg, shards=shards,
+                         held_out=held_out)
     header = manifest_header(suite, writer, png_encoder)
     on_ray = engine == "ray" or isinstance(engine, RayEngine)
     if not target.local and not workers_can_write(writer):
@@ -134,7 +138,8 @@ def write_suite(suite: ProblemSuite, out: Path | str, *, format: str = "director
         with runner:
             return write_suite_scaleout(
                 suite, target, writer, header, runner,
-                layout=Layout(writer.format, shard_size, svg, shards), overwrite=overwrite,
+                layout=Layout(writer.format, shard_size, svg, shards, held_out),
+                overwrite=overwrite,
                 progress=progress, options=WorkOptions(png_encoder=png_encoder, svg=svg,
                                     slot_seconds=slot_seconds),
                 unit_size=unit_size)
