@@ -5,8 +5,9 @@
 # matplotlib, threadpoolctl, pytest and hypothesis, and reach no package index: paintkit's
 # other dependencies travel with the working tree. Run from the repository root:
 #
-#     bash bench/device_wheels.sh   # ~33 MB: skia-python, kornia, kornia_rs, tbb, tcmlib, setuptools,
-#                                   # and .whl/device_problems.npz (24 real problems)
+#     bash bench/device_wheels.sh   # ~45 MB: skia-python, kornia, kornia_rs, tbb, tcmlib, setuptools,
+#                                   # the service's web stack, .whl/device_problems.npz (24 real
+#                                   # problems) and .whl/gl (the GL / X libraries Skia needs)
 #
 # imagecodecs (28 MB) is left out on purpose: paintkit reads PNGs without it (Pillow), and the
 # device check writes no PNGs.
@@ -19,6 +20,13 @@ WHEELS=(
     "tbb==2023.2.0"        # Numba's TBB threading layer (paintkit.kernels loads it)
     "tcmlib==1.6.0"        # tbb's allocator
     "setuptools==84.2.1"   # builds paintkit's wheel there (pyproject asks for setuptools>=77)
+    # paintkit serve (the device check's service section): FastAPI on uvicorn, ~8 MB
+    "fastapi==0.165.0" "starlette==1.10.0" "pydantic==2.14.4" "pydantic_core==2.50.5"
+    "annotated-types==0.8.0" "annotated-doc==0.0.7" "typing-inspection==0.4.5"
+    "opentelemetry-api==1.45.2" "anyio==4.16.0" "sniffio==1.3.1" "idna==3.20"
+    "uvicorn==0.54.0" "h11==0.16.0" "click==8.5.1" "httptools==0.9.0" "uvloop==0.23.0"
+    # (Ray, ~65 MB, does not fit in what one device call carries: the ray section runs where
+    # the machine has it and otherwise records that it has not)
 )
 mkdir -p .whl
 for wheel in "${WHEELS[@]}"; do
@@ -30,4 +38,12 @@ done
 # Real PaintBench problems for the exactness and throughput checks (rendered here: the GPU
 # machine lacks the GL libraries Skia links against)
 python -m bench.device_check --make-problems --out .whl
+# ...and those GL / X libraries themselves (~3 MB), for the sections that generate problems
+# there (the service, the pipeline, Ray): device_check.sh puts .whl/gl on LD_LIBRARY_PATH
+# where skia does not import without it
+mkdir -p .whl/gl
+skia_so=$(python -c "import skia; print(skia.__file__)")
+ldd "$skia_so" | awk '$3 ~ /^\/(usr\/)?lib/ {print $3}' \
+    | grep -E 'lib(EGL|GL|GLdispatch|GLX|X11|xcb|Xau|Xdmcp|bsd|md|expat)\.so' \
+    | xargs -r -I{} cp -L {} .whl/gl/
 du -ch .whl/* | tail -n 1
