@@ -23,6 +23,10 @@ What ``PATH`` holds decides the kind:
   ``paintkit eval`` scores); without, one item per output file (no input, answer, metadata).
 
 Images are uint8 ``(H, W, 3)`` NumPy arrays; ``metadata`` is the problem's JSON as a dict.
+A problem with reference images (docs/references.md) has them as ``references``
+(:class:`~paintkit.tasks.Reference` pixels and role, in the order the model gets them; ``()``
+for a one-image problem) and ``images`` is ``(input, *reference images)``, as on a generated
+:class:`~paintkit.tasks.Problem`.
 
 It is also how paintkit itself opens these trees: ``paintkit eval`` (and its ``--turns``),
 ``paintkit run``, ``baseline``, ``explain``, the report's gallery and the rewards'
@@ -45,7 +49,12 @@ from typing import Any, cast, overload
 import numpy as np
 
 from paintkit.code_outputs import load_output_file, output_file
-from paintkit.layout.benchmark import BenchmarkProblem, discover_problems, read_metadata_file
+from paintkit.layout.benchmark import (
+    BenchmarkProblem,
+    discover_problems,
+    read_metadata_file,
+    read_references,
+)
 from paintkit.layout.errors import LayoutError
 from paintkit.layout.outputs import discover_models
 from paintkit.loader_shards import DuplicateKeyError, shard_set
@@ -91,6 +100,23 @@ class LoadedProblem:
     def metadata(self) -> dict | None:
         """The problem's JSON (instruction, task, mode, condition, ...)."""
         return self._get("metadata")
+
+    @property
+    def references(self) -> tuple:
+        """The problem's reference images, in order: a tuple of
+        :class:`~paintkit.tasks.Reference` (uint8 ``(H, W, 3)`` pixels and role); ``()`` for
+        a one-image problem or an output without its problem. Read on each access."""
+        pairs = self._get("references") or ()
+        if not pairs:
+            return ()
+        from paintkit.tasks.base import Reference  # numba: the problem model's module
+
+        return tuple(Reference(image, role) for role, image in pairs)
+
+    @property
+    def images(self) -> tuple[np.ndarray, ...]:
+        """Every image the model gets, in order: ``input``, then each reference's."""
+        return (self.input, *(ref.image for ref in self.references))
 
     @property
     def instruction(self) -> str | None:
@@ -160,11 +186,16 @@ def _file_json(path: Path) -> Callable[[], Any]:
     return lambda: read_metadata_file(path)
 
 
+def _file_references(problem: BenchmarkProblem) -> Callable[[], tuple]:
+    return lambda: read_references(problem)
+
+
 def _benchmark(root: Path, benchmarks: Sequence[str] | None = None,
                tasks: Sequence[str] | None = None) -> list[LoadedProblem]:
     return [LoadedProblem(f"{p.benchmark}/{p.task}/{p.idx:03d}", p.benchmark, p.task, p.idx,
                           problem=p, _read={"input": _file_image(p.input_path),
                                             "answer": _file_image(p.answer_path),
+                                            "references": _file_references(p),
                                             "metadata": _file_json(p.metadata_path)})
             for p in discover_problems(root, benchmarks, tasks)]
 

@@ -1,7 +1,9 @@
 """The shard sets :func:`paintkit.load` opens: ``shard-NNNNNN.tar`` (WebDataset) and
 ``shard-NNNNNN.parquet`` files of ``paintkit generate --format``.
 
-Each problem's metadata is read at once, its images when asked for. A shard that cannot be
+Each problem's metadata is read at once, its images (and reference images, whose roles its
+metadata lists: ``KEY.reference_<n>.png`` members, the ``references`` Parquet column) when
+asked for. A shard that cannot be
 read (truncated, empty, not a tar or Parquet file), a problem JSON that is not an object and
 two problems with one key (in one shard or in two) are each one line naming the shard
 (:class:`~paintkit.layout.errors.LayoutError`), never a traceback, and never a key yielded
@@ -17,7 +19,15 @@ from typing import Any, cast
 from zlib import error as zlib_error
 
 from paintkit.io.jsonl import parse_json
+from paintkit.layout.benchmark import reference_roles
 from paintkit.layout.errors import LayoutError
+from paintkit.layout.shard_members import (
+    ANSWER_FIELD,
+    INPUT_FIELD,
+    METADATA_FIELD,
+    REFERENCES_COLUMN,
+    reference_field,
+)
 
 #: Makes one item: ``LoadedProblem(key, benchmark, task, idx, _read=..., shard=...)``
 #: (:class:`paintkit.loader.LoadedProblem`, handed in so this module needs no loader).
@@ -78,6 +88,22 @@ def _shard_error(shard: Path, exc: BaseException) -> LayoutError:
                        "('paintkit generate' with the same options regenerates a damaged shard)")
 
 
+def _tar_references(shard: Path, members: dict[str, tarfile.TarInfo], key: str,
+                    roles: tuple[str, ...]) -> Callable[[], tuple]:
+    """A reader of a tar problem's ``((role, image), ...)``: ``KEY.reference_<n>.png``."""
+    def read() -> tuple:
+        out = []
+        for n, role in enumerate(roles, 1):
+            name = f"{key}.{reference_field(n)}"
+            if name not in members:
+                raise LayoutError(f"{shard}: member {name} missing (the problem's metadata "
+                                  f"lists {len(roles)} reference images)")
+            out.append((role, _tar_slice(shard, members[name], _png)()))
+        return tuple(out)
+
+    return read
+
+
 def _webdataset(shards: list[Path], make: Make) -> list[Any]:
     """Each shard's headers are read once; its metadata now, its images when asked for."""
     items = []
@@ -86,16 +112,19 @@ def _webdataset(shards: list[Path], make: Make) -> list[Any]:
             with tarfile.open(shard) as tar:
                 listed = [m for m in tar.getmembers() if m.isfile()]
                 metas = [(m.name, tar.extractfile(m).read())  # type: ignore[union-attr]
-                         for m in listed if m.name.endswith(".json")]
+                         for m in listed if m.name.endswith(f".{METADATA_FIELD}")]
         except (tarfile.TarError, OSError, EOFError, zlib_error) as exc:
             raise _shard_error(shard, exc) from None
         members = {m.name: m for m in listed}
         for name, raw in metas:
-            key, meta = name[:-len(".json")], _shard_meta(shard, f"member {name}", raw)
+            key = name[:-len(f".{METADATA_FIELD}")]
+            meta = _shard_meta(shard, f"member {name}", raw)
+            roles = reference_roles(meta, f"{shard}: member {name}")
             items.append(make(key, meta.get("benchmark"), meta.get("task"),
                                        meta.get("idx"), _read={
-                "input": _tar_slice(shard, members.get(f"{key}.input.png"), _png),
-                "answer": _tar_slice(shard, members.get(f"{key}.answer.png"), _png),
+                "input": _tar_slice(shard, members.get(f"{key}.{INPUT_FIELD}"), _png),
+                "answer": _tar_slice(shard, members.get(f"{key}.{ANSWER_FIELD}"), _png),
+                "references": _tar_references(shard, members, key, roles),
                 "metadata": lambda raw=raw: parse_json(raw)}, shard=shard.name))
     return items
 
@@ -115,10 +144,15 @@ def _parquet(shards: list[Path], make: Make) -> list[Any]:
             where = [(g, k) for g in range(groups.num_row_groups)
                      for k in range(groups.row_group(g).num_rows)]
             texts = pq.read_table(shard, columns=["metadata"]).column("metadata").to_pylist()
+            with_column = REFERENCES_COLUMN in pq.read_schema(shard).names
         except (pa.ArrowException, OSError, ValueError, KeyError) as exc:
             raise _shard_error(shard, exc) from None
         for row, text in enumerate(texts):
             meta = _shard_meta(shard, f"row {row}", text if text is not None else "null")
+            roles = reference_roles(meta, f"{shard}: row {row}")
+            if roles and not with_column:
+                raise LayoutError(f"{shard}: row {row} lists {len(roles)} reference images "
+                                  f"but the shard has no {REFERENCES_COLUMN} column")
 
             def cell(column: str, shard: Path = shard, at: tuple[int, int] = where[row]) -> Any:
                 try:
@@ -132,8 +166,22 @@ def _parquet(shards: list[Path], make: Make) -> list[Any]:
                 meta.get("task"), meta.get("idx"), _read={
                     "input": lambda cell=cell: _png(cell("input")["bytes"]),
                     "answer": lambda cell=cell: _png(cell("answer")["bytes"]),
+                    "references": (lambda cell=cell, roles=roles, row=row, shard=shard:
+                                   _parquet_references(shard, row, roles, cell)),
                     "metadata": lambda meta=meta: dict(meta)}, shard=shard.name))
     return items
+
+
+def _parquet_references(shard: Path, row: int, roles: tuple[str, ...],
+                        cell: Callable[[str], Any]) -> tuple:
+    """A Parquet problem's ``((role, image), ...)``, from its ``references`` cell."""
+    if not roles:
+        return ()
+    cells = cell(REFERENCES_COLUMN) or []
+    if len(cells) != len(roles):
+        raise LayoutError(f"{shard}: row {row} has {len(cells)} reference images, its "
+                          f"metadata lists {len(roles)}")
+    return tuple((role, _png(entry["image"]["bytes"])) for role, entry in zip(roles, cells, strict=True))
 
 
 def shard_set(root: Path, tasks: Sequence[str] | None, make: Make) -> list[Any]:

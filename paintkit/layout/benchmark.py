@@ -2,6 +2,10 @@
 ``<NNN>.json`` (docs/file-layout.md), and reading one problem's metadata and images. The
 file names come from :mod:`paintkit.layout.problem_files`.
 
+A problem with reference images (docs/references.md) also has ``NNN_reference_1.png``, ...:
+its metadata's ``references`` list (``[{"role": "style"}, ...]``) says how many and their
+roles (:func:`reference_roles`), :func:`read_references` reads them.
+
 Trees written by other tools are read the same way: any number of digits is accepted for
 ``NNN``, hidden files and files not starting with a digit are ignored, and anything else
 that breaks the layout is reported with the first offending path.
@@ -26,6 +30,7 @@ from paintkit.layout.problem_files import (
     is_input_file,
     metadata_name,
     parse_problem_file,
+    reference_name,
     required_suffixes,
 )
 from paintkit.layout.rows import RowKey
@@ -56,6 +61,11 @@ class BenchmarkProblem:
     @property
     def metadata_path(self) -> Path:
         return self.folder / metadata_name(self.stem)
+
+    def reference_paths(self, count: int) -> tuple[Path, ...]:
+        """``NNN_reference_1.png`` .. ``NNN_reference_<count>.png`` (``count``: the length
+        of the metadata's ``references`` list, :func:`reference_roles`)."""
+        return tuple(self.folder / reference_name(self.stem, n) for n in range(1, count + 1))
 
     def output_path(self, outputs_root: Path, model: str, kind: str = "output.png") -> Path:
         """``<outputs_root>/<model>/<benchmark>/<task>/NNNN_output.png`` (or another file
@@ -191,3 +201,38 @@ def read_images(problem: BenchmarkProblem) -> tuple[np.ndarray, np.ndarray]:
             f"input is {inp.shape[1]}x{inp.shape[0]}"
         )
     return inp, answer
+
+
+def reference_roles(meta: dict, where: object = "problem metadata") -> tuple[str, ...]:
+    """The roles of a problem's reference images, in order, from its metadata's
+    ``references`` list (``[{"role": "style"}, ...]``); ``()`` for a one-image problem (no
+    such key).
+
+    Raises:
+        LayoutError: ``references`` is not a list of objects each with a ``role`` string
+            (one line naming ``where``).
+    """
+    listed = meta.get("references")
+    if listed is None:
+        return ()
+    if not isinstance(listed, list) or not all(
+            isinstance(entry, dict) and isinstance(entry.get("role"), str) for entry in listed):
+        raise LayoutError(f"{where}: 'references' must be a list of {{\"role\": name}} "
+                          f"objects, got {str(listed)[:80]}")
+    return tuple(entry["role"] for entry in listed)
+
+
+def read_references(problem: BenchmarkProblem, meta: dict | None = None
+                    ) -> tuple[tuple[str, np.ndarray], ...]:
+    """``((role, image), ...)`` of ``problem``'s reference images in order (images uint8
+    ``(H, W, 3)``, any size); ``()`` for a one-image problem. ``meta``: its metadata when
+    already read.
+
+    Raises:
+        LayoutError: the metadata's ``references`` list is malformed.
+        ImageDecodeError: a reference file it lists is missing or undecodable.
+    """
+    meta = read_metadata(problem) if meta is None else meta
+    roles = reference_roles(meta, problem.metadata_path)
+    return tuple((role, load_rgb(path))
+                 for role, path in zip(roles, problem.reference_paths(len(roles)), strict=True))
