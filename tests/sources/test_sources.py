@@ -16,6 +16,7 @@ from paintkit.suites.compositional import CompositionalSuite
 from paintkit.suites.grid import SourceSuite
 from paintkit.suites.guidance import GuidanceSuite
 from paintkit.suites.references import ReferenceSuite
+from paintkit.tinygrafix.style_suite import StyleTransferSuite
 from paintkit.tinygrafix.suite import TinyGrafixSuite
 
 SUITES = {
@@ -26,6 +27,7 @@ SUITES = {
                                          per_cell=1),
     "compositional": lambda: CompositionalSuite(steps=3, kinds=["multi_edit"],
                                                 conditions=["striped"], per_cell=1),
+    "style-transfer": lambda: StyleTransferSuite(tasks=["scatter_plot"], per_cell=1),
 }
 
 

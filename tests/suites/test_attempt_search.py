@@ -100,7 +100,7 @@ def test_slot_exhaustion_through_the_generator(monkeypatch):
 def test_the_limits_of_each_source_are_unchanged():
     limits = {name: get_source(name).max_attempts for name in SOURCES}
     assert limits == {"paintbench": 200, "tinygrafixbench": 100, "guidance": 200,
-                      "compositional": 200, "references": 200}
+                      "compositional": 200, "references": 200, "style-transfer": 100}
     assert (SLOT_ATTEMPTS, CHART_ATTEMPTS) == (200, 100)
 
 
