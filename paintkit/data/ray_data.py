@@ -9,6 +9,9 @@
 batch by batch to problems, with the columns of a Parquet shard (``index``, ``key``, ``input``
 and ``answer`` as PNG bytes, ``instruction``, ``task``, ``mode``, ``visual_condition``,
 ``category``, ``metadata`` JSON). The bytes of problem ``i`` are those of every other engine.
+A batch holding problems with reference images (docs/references.md) has one more column,
+``references``: per problem a list of ``{"bytes": PNG, "role": str}`` in the order the model
+gets them (empty for a one-image problem of that batch); a batch without has no such column.
 
 :class:`ScoreProblems` (from :mod:`paintkit.eval.ray_scoring`) is the unit of ``paintkit
 eval`` as a callable class: Ray Data builds one per actor (``concurrency=N``), whose Numba
@@ -19,6 +22,8 @@ Ray Data owns scheduling, retries and back-pressure; nothing here schedules.
 """
 
 from __future__ import annotations
+
+import json
 
 import numpy as np
 
@@ -54,8 +59,18 @@ def generate_batch(batch: dict, suite, png_encoder: str = "auto") -> dict:
         out["metadata"].append(encoded.metadata_json.decode())
         for column in COLUMNS:
             out[column].append(getattr(encoded, column))
-    return {name: np.array(values, dtype=np.int64 if name == "index" else object)
-            for name, values in out.items()}
+        roles = [ref.get("role") for ref in json.loads(encoded.metadata_json).get(
+            "references", [])] if encoded.reference_pngs else []
+        out.setdefault("references", []).append(
+            [{"bytes": png, "role": role} for png, role in zip(encoded.reference_pngs, roles,
+                                                                strict=True)])
+    references = out.pop("references", [])
+    columns = {name: np.array(values, dtype=np.int64 if name == "index" else object)
+               for name, values in out.items()}
+    if any(references):  # one list a row (np.array would make a 2-D array of equal lists)
+        columns["references"] = np.empty(len(references), dtype=object)
+        columns["references"][:] = references
+    return columns
 
 
 def problem_dataset(suite, *, batch_size: int = GENERATE_BATCH, concurrency: int | None = None,

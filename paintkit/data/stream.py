@@ -78,7 +78,10 @@ class ProblemStream(IterableDataset):
 
     Yields:
         ``{"input": uint8 tensor, "answer": uint8 tensor, "instruction": str,
-        "metadata": dict, "index": int}``. Canvas sizes differ between conditions, so batch
+        "metadata": dict, "index": int}``, and for a problem with reference images
+        (docs/references.md) also ``"references"`` (a list of uint8 tensors in the layout's
+        shape, in the order the model gets them after ``input``) and ``"reference_roles"``
+        (their roles). Canvas sizes differ between conditions, so batch
         with :func:`paintkit.data.collate_problems` (lists) or ``batch_size=None``.
 
     Example:
@@ -183,11 +186,16 @@ class ProblemStream(IterableDataset):
         round_, index = divmod(position, len(self.suite))
         problem = build_problem(self.suite, self.suite.spec(index, round_))
         answer = problem.answer.copy() if problem.answer is problem.input else problem.answer
-        images = [torch.from_numpy(problem.input), torch.from_numpy(answer)]
+        images = [torch.from_numpy(problem.input), torch.from_numpy(answer),
+                  *(torch.from_numpy(ref.image) for ref in problem.references)]
         if self.layout == "chw":
             images = [image.permute(2, 0, 1) for image in images]
-        return StreamItem(input=images[0], answer=images[1], instruction=problem.instruction,
+        item = StreamItem(input=images[0], answer=images[1], instruction=problem.instruction,
                           metadata=problem.metadata, index=position)
+        if problem.references:
+            item.update(references=images[2:],
+                        reference_roles=[ref.role for ref in problem.references])
+        return item
 
     def __iter__(self) -> Iterator[dict[str, Any]]:
         refuse_dispatch(bool(self.__dict__.get("_handed_over", (0, False))[1]))
@@ -238,7 +246,8 @@ class ProblemStream(IterableDataset):
 
 def collate_problems(items: list[dict[str, Any]]) -> StreamItem:
     """Batch stream items: images stacked when they share a size, else lists; instructions,
-    metadata and indices as lists.
+    metadata and indices as lists; when an item has reference images, ``references`` and
+    ``reference_roles`` as one list per item (empty for an item without).
 
     The batch is a :class:`~paintkit.data.transfer.StreamItem`: inside a DataLoader worker
     its images reach the training process through the worker's reused shared-memory ring
@@ -260,4 +269,7 @@ def collate_problems(items: list[dict[str, Any]]) -> StreamItem:
         batch[key] = in_ring[key] if in_ring else torch.stack(images)
     for key in ("instruction", "metadata", "index"):
         batch[key] = [item[key] for item in items]
+    if any("references" in item for item in items):  # per item a list ([] for none)
+        for key in ("references", "reference_roles"):
+            batch[key] = [list(item.get(key, [])) for item in items]
     return batch
