@@ -200,3 +200,17 @@ def test_a_resumed_run_keeps_the_references(written, tmp_path, fmt):
     summary = write(ONE, out, fmt)
     assert (summary.generated, summary.skipped) == (1, len(ONE) - 1)
     assert tree_digest(out) == before
+
+
+@pytest.mark.slow
+def test_generate_refuses_with_one_line(tmp_path, capsys):
+    from paintkit.cli.main import main
+
+    code = main(["generate", "references", "--tasks", "reference_copy", "--conditions",
+                 "baseline", "--per-cell", "1", "--format", "pix2pix", "--out",
+                 str(tmp_path / "out"), "--engine", "inprocess", "--quiet"])
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert code == 2 and len(lines) == 1
+    assert lines[0].startswith("paintkit generate: error: --format pix2pix takes no reference")
+    assert lines[0].endswith("formats that carry 1: directory, flow-factory, flow-grpo "
+                             "(at most 1), parquet, webdataset")
