@@ -4,7 +4,9 @@ Two ways to name a problem, never mixed up: ``--slot N`` is problem N of a (task
 mode) cell in a seed namespace (PaintBench's own problems in ``paintbench``, found by the
 attempt search: ``paintkit.generate(task, seed=N, ...)``), ``--seed S`` is a generator seed,
 exactly the task module's ``generate(S, condition, mode)``. Either way ``show`` prints the
-problem's id and seed and the Python calls that reproduce it.
+problem's id and seed and the Python calls that reproduce it. A problem with reference images
+(docs/references.md) also gets ``reference_1.png``, ``reference_2.png``, ... (their roles are
+in ``problem.json``'s ``references``).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from paintkit.conditions import CONDITIONS
 from paintkit.errors import RejectedSeed
 from paintkit.io.atomic import write_text_atomic
 from paintkit.layout.problem_files import input_name, problem_stem
+from paintkit.layout.shard_members import reference_field
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -83,10 +86,24 @@ def describe(problem, task: str, condition: str, mode: str) -> list[str]:
     return lines
 
 
+def write_problem(out: Path, problem) -> str:
+    """Write ``problem``'s ``input.png``, ``answer.png``, ``reference_<n>.png`` (one per
+    reference image, in order), ``instruction.txt`` and ``problem.json`` into ``out``; the
+    names written, for the closing line."""
+    from paintkit.io.images import write_png  # imagecodecs: the PNG encoders
+
+    images = [("input.png", problem.input), ("answer.png", problem.answer),
+              *((reference_field(n), ref.image) for n, ref in enumerate(problem.references, 1))]
+    for name, image in images:
+        write_png(out / name, image)
+    write_text_atomic(out / "instruction.txt", problem.instruction + "\n")
+    write_text_atomic(out / "problem.json", json.dumps(problem.metadata, indent=1))
+    return ", ".join([name for name, _ in images] + ["instruction.txt", "problem.json"])
+
+
 def run(args: argparse.Namespace) -> int:
     # Deferred (heavy): the charts, slots and tasks import the renderer (Skia) and the Numba
-    # kernels, the image writer the PNG encoders.
-    from paintkit.io.images import write_png
+    # kernels.
     from paintkit.sources import generate
     from paintkit.tasks import task_module, task_spec
     from paintkit.tinygrafix import TINYGRAFIX_TASKS
@@ -107,21 +124,17 @@ def run(args: argparse.Namespace) -> int:
         if slot < 0:
             raise ValueError(f"--slot must be a non-negative int, got {slot}")
         problem = generate(args.task, slot, args.condition, mode, namespace=args.namespace)
-    write_png(args.out / "input.png", problem.input)
-    write_png(args.out / "answer.png", problem.answer)
-    write_text_atomic(args.out / "instruction.txt", problem.instruction + "\n")
-    write_text_atomic(args.out / "problem.json", json.dumps(problem.metadata, indent=1))
+    written = write_problem(args.out, problem)
     print(problem.instruction)
     for line in describe(problem, args.task, args.condition, mode):
         print(line)
-    print(f"wrote {args.out}/input.png, answer.png, instruction.txt, problem.json")
+    print(f"wrote {args.out}/{written}")
     return 0
 
 
 def show_chart_problem(args: argparse.Namespace) -> int:
     """``paintkit show <chart>_<task>``: TinyGrafixBench problems are addressed by --slot only."""
-    # Deferred (heavy: Skia, numba, imagecodecs): as in run().
-    from paintkit.io.images import write_png
+    # Deferred (heavy: Skia, numba): as in run().
     from paintkit.sources import generate
 
     if args.seed is not None:
@@ -133,10 +146,7 @@ def show_chart_problem(args: argparse.Namespace) -> int:
     namespace = "tinygrafixbench" if args.namespace == "paintbench" else args.namespace
     problem = generate(args.task, slot, namespace=namespace, source="tinygrafixbench")
     meta = problem.metadata
-    write_png(args.out / "input.png", problem.input)
-    write_png(args.out / "answer.png", problem.answer)
-    write_text_atomic(args.out / "instruction.txt", problem.instruction + "\n")
-    write_text_atomic(args.out / "problem.json", json.dumps(meta, indent=1))
+    written = write_problem(args.out, problem)
     print(problem.instruction)
     print(f"problem {namespace}-{args.task}-{slot:06d}: slot {slot}, attempt {meta['attempt']}, "
           f"seed {meta['seed']}")
@@ -145,5 +155,5 @@ def show_chart_problem(args: argparse.Namespace) -> int:
               f"{input_name(problem_stem(slot))}")
     print(f"reproduce: paintkit.generate({args.task!r}, seed={slot}, source='tinygrafixbench', "
           f"namespace={namespace!r})")
-    print(f"wrote {args.out}/input.png, answer.png, instruction.txt, problem.json")
+    print(f"wrote {args.out}/{written}")
     return 0

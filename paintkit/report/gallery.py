@@ -1,4 +1,5 @@
-"""Gallery cards: input, answer, output and diff images (metric §11) of one problem and model.
+"""Gallery cards: input, answer, output and diff images (metric §11) of one problem and model;
+a problem with reference images shows each (``reference 1: style``, ...) after its input.
 
 :func:`gallery_card` is the hook other views build on: given a problem on disk, a model's
 output path and its scores row, it returns a :class:`GalleryCard` whose ``extras`` list
@@ -17,7 +18,8 @@ import numpy as np
 from paintkit.code_outputs import load_output_file
 from paintkit.io.images import ImageDecodeError, load_rgb
 from paintkit.kernels.diff_image import diff_image_from_bins
-from paintkit.layout.benchmark import BenchmarkProblem, read_metadata
+from paintkit.layout.benchmark import BenchmarkProblem, read_metadata, reference_roles
+from paintkit.layout.errors import LayoutError
 from paintkit.metrics.batch_scoring import tolerance_statistics
 from paintkit.metrics.targets import Targets
 from paintkit.report.text import h
@@ -86,8 +88,9 @@ class GalleryCard:
     def html(self) -> str:
         figs = []
         for label, uri in self.images:
+            absent = "no output" if label == "output" else "missing"
             body = (f'<img class="zoom" src="{uri}" alt="{h(label)}" title="click to enlarge">'
-                    if uri else '<div class="noimg">no output</div>')
+                    if uri else f'<div class="noimg">{absent}</div>')
             if uri and label in ("answer", "output"):
                 body = f'<div class="boxed">{body}{self._overlay()}</div>'
             figs.append(f"<figure>{body}<figcaption>{h(label)}</figcaption></figure>")
@@ -121,6 +124,24 @@ def _scores_text(row_values: np.ndarray) -> dict:
             "pres acc t=0": f"{row_values[0, 1]:.3f}"}
 
 
+def reference_images(problem: BenchmarkProblem, meta: dict, thumb: int
+                     ) -> list[tuple[str, str | None]]:
+    """``("reference <n>: <role>", data URI)`` of each reference image ``meta`` lists (None
+    for a file that is missing or unreadable); ``[]`` for a one-image problem."""
+    try:
+        roles = reference_roles(meta, problem.metadata_path)
+    except LayoutError:
+        return [("references", None)]
+    out: list[tuple[str, str | None]] = []
+    for n, (role, path) in enumerate(zip(roles, problem.reference_paths(len(roles)), strict=True), 1):
+        try:
+            uri: str | None = image_data_uri(load_rgb(path), thumb)
+        except ImageDecodeError:
+            uri = None
+        out.append((f"reference {n}: {role}", uri))
+    return out
+
+
 def gallery_card(problem: BenchmarkProblem, model: str, output_path: Path | None,
                  values: np.ndarray, failure_mode: str, thumb: int = 160) -> GalleryCard:
     """Build the card of ``problem`` for ``model`` (diffs recomputed from the images).
@@ -132,6 +153,7 @@ def gallery_card(problem: BenchmarkProblem, model: str, output_path: Path | None
     meta = read_metadata(problem)
     inp, answer = load_rgb(problem.input_path), load_rgb(problem.answer_path)
     images: list[tuple[str, str | None]] = [("input", image_data_uri(inp, thumb)),
+                                            *reference_images(problem, meta, thumb),
                                             ("answer", image_data_uri(answer, thumb))]
     output = None
     if output_path is not None:

@@ -13,8 +13,12 @@ per problem that differs, is missing or is not in the release, with why:
 - none of these: made by this version with the release's settings, yet different, which
   should not happen (reported as such).
 
-A benchmark folder that is not a released one (``--benchmark MyBench``) is checked against
-its manifest only. A file whose bytes differ from the manifest but whose content is the
+A benchmark folder that is not a released one (``--benchmark MyBench``, a suite with
+reference images) is checked against its manifest only: every file it lists, a problem's
+``NNN_reference_<n>.png`` files included, by size and SHA-256. A folder of shards whose
+manifest describes no released benchmark is too: each shard's hash, and each problem's
+reference images (the members or column its metadata's ``references`` list calls for) read
+back. A file whose bytes differ from the manifest but whose content is the
 release's (a PNG re-encoded by another writer) is a note, not a difference.
 """
 
@@ -25,6 +29,7 @@ from pathlib import Path
 
 from paintkit._version import __version__
 from paintkit.errors import one_line
+from paintkit.io.images import ImageDecodeError
 from paintkit.layout.errors import LayoutError
 from paintkit.layout.folders import visible_dirs
 from paintkit.layout.problem_files import answer_name, input_name, metadata_name, parse_problem_file
@@ -237,6 +242,34 @@ def _compare(name: str, expected: dict, found: dict[str, tuple], reason: str,
     return reencoded
 
 
+def _unreleased_shards(root: Path, manifest: dict, edited: list[str], verdict: Verdict
+                       ) -> Verdict:
+    """A shard set of no released benchmark: its shards against the manifest (each a check)
+    and every problem's reference images read back (each problem with some a check)."""
+    suite = manifest.get("suite") if isinstance(manifest.get("suite"), dict) else {}
+    verdict.notes.append(f"{suite.get('benchmark', 'these shards')}: not a released benchmark: "
+                         f"checked against {MANIFEST_FILE_NAME} only")
+    verdict.checked += len(manifest["files"])
+    verdict.differs += [f"{name}: {'edited' if (root / name).is_file() else 'missing'} since "
+                        f"it was generated (its hash differs from {MANIFEST_FILE_NAME})"
+                        for name in edited]
+    try:
+        items = load(root, kind="shards")
+    except LayoutError as exc:  # a shard that cannot be read, or one key twice
+        verdict.checked += 1
+        verdict.differs.append(one_line(exc))
+        return verdict
+    for item in items:
+        try:
+            if not (item.metadata or {}).get("references"):
+                continue
+            verdict.checked += 1
+            item.references  # noqa: B018 - reads every reference image the metadata lists
+        except (LayoutError, ImageDecodeError) as exc:
+            verdict.differs.append(f"{item.key}: {one_line(exc)}")
+    return verdict
+
+
 def _shard_set(root: Path, release: dict, verdict: Verdict) -> Verdict:
     """A folder of ``shard-*.tar`` / ``shard-*.parquet`` files: every problem (opened with
     :func:`paintkit.load`) against the release, by its ``task`` and ``idx``; shard files
@@ -254,7 +287,8 @@ def _shard_set(root: Path, release: dict, verdict: Verdict) -> Verdict:
             target = root / name
             if not target.is_file() or file_sha256(target) != entry.get("sha256"):
                 edited_shards.append(name)
-        if edited_shards:
+        released = any(suite_of(manifest, name) for name in release["benchmarks"])
+        if edited_shards and released:
             verdict.notes.append(f"{', '.join(edited_shards)}: missing or edited since they "
                                  f"were generated (their hash differs from {MANIFEST_FILE_NAME})")
         for name in present:
@@ -262,6 +296,8 @@ def _shard_set(root: Path, release: dict, verdict: Verdict) -> Verdict:
                 verdict.checked += 1
                 verdict.differs.append(f"{name}: a shard {MANIFEST_FILE_NAME} does not list "
                                        "(not written by the run it describes)")
+        if not released:
+            return _unreleased_shards(root, manifest, edited_shards, verdict)
     owner = {key.split("/")[0]: bench for bench, entry in release["benchmarks"].items()
              for key in entry["problems"]}
     found: dict[str, dict[str, tuple]] = {}
