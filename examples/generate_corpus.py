@@ -34,7 +34,7 @@ def main() -> None:
     summary = write_suite(suite, args.out, format="webdataset", shard_size=16, jobs=args.jobs)
     print(summary.describe())
 
-    shards = sorted(Path(args.out).glob("shard-*.tar"))
+    shards = sorted(Path(args.out).glob("shard-??????.tar"))  # train; shard-*.test.tar: test
     with tarfile.open(shards[0]) as tar:
         first = next(m for m in tar.getmembers() if m.name.endswith(".json"))
         meta = json.load(tar.extractfile(first))

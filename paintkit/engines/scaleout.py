@@ -76,8 +76,9 @@ def _earlier_files(manifest: dict | None) -> dict:
 
 
 def _damage(result: UnitResult, earlier: dict) -> list[tuple[str, str]]:
-    """``(path, reason)`` of the unit's kept files that differ from the earlier records."""
-    damaged = []
+    """``(path, reason)`` of the unit's kept files that differ from the earlier records, and
+    of the reference images its problems' JSON lists that are gone."""
+    damaged = [(path, "missing (its problem's JSON lists it)") for path in result.missing]
     for record in result.files:
         expected = earlier.get(record.path)
         if not isinstance(expected, dict):
@@ -132,6 +133,7 @@ def _drive(suite, target: Target, writer, header, runner, layout, state, show, o
     damaged: list[tuple[str, str]] = []
     received = 0  # pickled bytes of the units' answers: what the driver receives
     results: dict[int, UnitResult] = {}
+    sizes: dict[str, int] = {}  # file -> bytes: the dataset card's split sizes
     pending: dict[object, int] = {}
     next_unit = next_record = 0
     window = 2 * max(1, runner.workers)
@@ -160,11 +162,14 @@ def _drive(suite, target: Target, writer, header, runner, layout, state, show, o
             while next_record in results:
                 result = results.pop(next_record)
                 manifest.add(list(result.files))
+                sizes.update((record.path, record.nbytes) for record in result.files)
                 count = result.stop - result.start
                 bar.update(**({"processed": count} if result.generated else {"skipped": count}))
                 next_record += 1
         _check_present(target, writer, plan)
-        card = card_bytes(writer, manifest.nbytes)  # README.md of a shard corpus
+        shard_file = None if target.local else \
+            (lambda name: target.filesystem().open(target.location(name), "rb"))
+        card = card_bytes(writer, sizes, shard_file)  # README.md of a shard corpus
         if card is not None:
             target.put_bytes(CARD_NAME, card)
             manifest.add([FileRecord.of_bytes(CARD_NAME, card)])

@@ -32,16 +32,18 @@ from paintkit.writers.shards import ShardWriter
 @dataclass(frozen=True)
 class Layout:
     """What decides the file names: the format, problems per shard, SVG files (directory),
-    the shard count of an even split (``shards``, see :mod:`paintkit.writers.shards`)."""
+    the shard count of an even split (``shards``, see :mod:`paintkit.writers.shards`), the
+    held-out fraction (``held_out``, :mod:`paintkit.writers.splits`; None: the format's)."""
 
     format: str
     shard_size: int
     svg: bool = False
     shards: int | None = None
+    held_out: float | None = None
 
     def writer(self, root, suite: ProblemSuite):
         return make_writer(self.format, root, suite, self.shard_size, svg=self.svg,
-                           shards=self.shards)
+                           shards=self.shards, held_out=self.held_out)
 
 
 @dataclass(frozen=True)
@@ -52,6 +54,8 @@ class UnitResult:
     stop: int
     files: tuple[FileRecord, ...]
     generated: bool  # False: the files were there already (a resumed run), only hashed
+    #: Reference images a kept problem's JSON lists that are not there (made again).
+    missing: tuple[str, ...] = ()
 
 
 def workers_can_write(writer) -> bool:
@@ -70,7 +74,7 @@ def units(writer, suite_len: int, unit_size: int) -> list[tuple[int, int]]:
 def expected_files(writer, start: int, stop: int) -> list[str]:
     """Relative paths of the files problems ``start .. stop-1`` complete, in manifest order."""
     if isinstance(writer, ShardWriter):
-        return [writer.shard_name(writer.shard_of(start))]
+        return writer.shard_names(writer.shard_of(start))
     return [writer._stem_path(i) + suffix for i in range(start, stop) for suffix in writer.suffixes]
 
 
@@ -109,17 +113,30 @@ def hash_unit(suite: ProblemSuite, start: int, stop: int, layout: Layout,
               target: Target) -> UnitResult:
     """The records of a unit whose files already exist (a resumed run), read where they are."""
     writer = layout.writer(target.path, suite)
-    records = []
-    for name in expected_files(writer, start, stop):
+    names = expected_files(writer, start, stop)
+    optional: set[str] = set()  # reference images: listed by each problem's JSON
+    if isinstance(writer, DirectoryWriter):
+        names = []
+        for index in range(start, stop):
+            required = expected_files(writer, index, index + 1)
+            metadata = target.read_bytes(required[-1])
+            stored = required if metadata is None else writer.stored_names(index, metadata)
+            optional.update(set(stored) - set(required))
+            names += stored
+    records, missing = [], []
+    for name in names:
         if target.local and os.path.isfile(target.location(name)):  # streamed, not loaded
             records.append(FileRecord.of_file(target.local_root, name))
             continue
         data = target.read_bytes(name)
+        if data is None and name in optional:
+            missing.append(name)
+            continue
         if data is None:
             raise FileNotFoundError(f"{target.display(name)}: disappeared during the run; "
                                     "run the same command again to regenerate it")
         records.append(FileRecord.of_bytes(name, data))
-    return UnitResult(start, stop, tuple(records), False)
+    return UnitResult(start, stop, tuple(records), False, tuple(missing))
 
 
 def shard_plan(problems: int, world_size: int, shard_size: int) -> tuple[int, int | None]:

@@ -29,10 +29,12 @@ FORMATS: dict[str, type[Writer]] = {
 
 def make_writer(format: str, root: Path | str, suite: ProblemSuite,
                 shard_size: int = DEFAULT_SHARD_SIZE, svg: bool = False,
-                shards: int | None = None) -> Writer:
+                shards: int | None = None, held_out: float | None = None) -> Writer:
     """The writer of ``format`` (``directory``, ``webdataset`` or ``parquet``); ``svg``
     (directory only) also writes ``NNN_input.svg`` and ``NNN_answer.svg``; ``shards``
-    (shard formats): that many shards, split evenly (:class:`ShardWriter`)."""
+    (shard formats): that many shards, split evenly (:class:`ShardWriter`); ``held_out``
+    (``parquet``, ``webdataset``): the fraction of problems in the ``test`` split (default
+    :data:`~paintkit.writers.splits.HELD_OUT`, 0 for none)."""
     if format not in FORMATS:
         raise ValueError(f"unknown format {format!r}; allowed: {', '.join(FORMATS)}")
     cls = FORMATS[format]
@@ -42,7 +44,10 @@ def make_writer(format: str, root: Path | str, suite: ProblemSuite,
                              f"format {format!r} has no such files")
         return cls(root, suite, svg=True)
     if issubclass(cls, ShardWriter):
-        return cls(root, suite, shard_size, shards=shards)
+        return cls(root, suite, shard_size, shards=shards, held_out=held_out)
+    if held_out:
+        raise ValueError(f"a held-out split applies to --format parquet and webdataset, not "
+                         f"{format!r}")
     if shards is not None:
         raise ValueError(f"shards applies to the shard formats, not {format!r}")
     return cls(root, suite)

@@ -10,21 +10,25 @@ makes the same corpus and the problems per task. Every value comes from the suit
 layout, never from the run (engine, time, folder), so two runs of one suite write the same
 card, byte for byte, as they write the same manifest.
 
-All problems form the ``train`` split: a shard holds a contiguous run of problems in suite
-order, so a held-out split by problem (as the JSONL trainer formats make, one problem in ten)
-cannot be told apart by file. Hold problems out with ``paintkit.load(FOLDER, tasks=[...])``
-or ``--namespace`` (a fresh set of problems) instead.
+Splits: ``train`` (``shard-NNNNNN.<ext>``) and the held-out ``test``
+(``shard-NNNNNN.test.<ext>``), the problems chosen by a hash of their ``problem_id``
+(:mod:`paintkit.writers.splits`; the layout's ``held_out`` fraction, one in ten by default);
+``configs`` names each split's files and ``dataset_info.splits`` its size. A corpus written
+with ``held_out=0`` (``--held-out 0``) has the ``train`` split alone.
 """
 
 from __future__ import annotations
 
 import json
+import tarfile
 from collections import Counter
 
 from paintkit._version import __version__
+from paintkit.layout.shard_members import REFERENCES_COLUMN, reference_field, reference_number
 from paintkit.suites import Suite
+from paintkit.writers.splits import HELD_OUT, TEST, TRAIN, held_out
 
-__all__ = ["CARD_NAME", "card_bytes", "card_text", "generate_command"]
+__all__ = ["CARD_NAME", "card_bytes", "card_text", "corpus_references", "generate_command"]
 
 CARD_NAME = "README.md"
 LICENSE = "apache-2.0"  # paintkit's own (the problems are its output)
@@ -40,7 +44,27 @@ _PARQUET_FEATURES = [("key", "string"), ("input", "image"), ("answer", "image"),
 _WEBDATASET_FEATURES = [("__key__", "string"), ("__url__", "string"), ("input.png", "image"),
                         ("answer.png", "image"), ("json", "json")]
 _FEATURES = {"parquet": _PARQUET_FEATURES, "webdataset": _WEBDATASET_FEATURES}
-_SHARD_GLOB = {"parquet": "shard-*.parquet", "webdataset": "shard-*.tar"}
+#: A corpus with reference images (docs/references.md) lists them too: the Parquet
+#: ``references`` column after ``answer`` (a list of {image, role}), the WebDataset
+#: ``reference_<n>.png`` images after ``answer.png`` (as many as its problems have at most).
+_REFERENCES_YAML = ["    list:", "    - name: image", "      dtype: image", "    - name: role",
+                    "      dtype: string"]
+_EXTENSION = {"parquet": "parquet", "webdataset": "tar"}
+
+
+def _split_glob(fmt: str, split: str, only: bool) -> str:
+    """The ``data_files`` pattern of ``split``'s shards (``only``: the corpus's one split)."""
+    if only:
+        return f"shard-*.{_EXTENSION[fmt]}"
+    return f"shard-{'?' * 6}{'' if split == TRAIN else '.' + split}.{_EXTENSION[fmt]}"
+
+
+def split_counts(suite, fraction: float) -> dict[str, int]:
+    """``{split: problems}`` of ``suite`` held out at ``fraction`` (``train`` alone at 0)."""
+    if not fraction:
+        return {TRAIN: len(suite)}
+    test = sum(held_out(suite.spec(i).problem_id, fraction) for i in range(len(suite)))
+    return {TRAIN: len(suite) - test, TEST: test}
 
 
 def _size_category(n: int) -> str:
@@ -79,6 +103,8 @@ def generate_command(suite, layout: dict) -> str | None:
         parts.append(f"--shards {layout['shards']}")
     else:
         parts.append(f"--shard-size {layout['shard_size']}")
+    if layout.get("held_out", 0) != HELD_OUT:
+        parts.append(f"--held-out {layout.get('held_out', 0)}")
     return " ".join(parts)
 
 
@@ -88,11 +114,50 @@ def _yaml(value) -> str:
         if isinstance(value, bool) else str(value)
 
 
-def card_text(suite, layout: dict, shard_bytes: int) -> str:
+def _feature_lines(fmt: str, references: int) -> list[str]:
+    """``dataset_info.features`` of ``fmt``; ``references``: the most reference images a
+    problem of the corpus has (0: none, nothing about references is listed)."""
+    lines = []
+    for name, dtype in _FEATURES[fmt]:
+        lines += [f"  - name: {_yaml(name)}", f"    dtype: {dtype}"]
+        if name in ("answer", "answer.png") and references:
+            if fmt == "parquet":
+                lines += [f"  - name: {_yaml(REFERENCES_COLUMN)}", *_REFERENCES_YAML]
+            else:
+                lines += [line for n in range(1, references + 1) for line in
+                          (f"  - name: {_yaml(reference_field(n))}", "    dtype: image")]
+    return lines
+
+
+def corpus_references(writer, open_file=None) -> int:
+    """The most reference images a problem of ``writer``'s finished shards has (Parquet: 1
+    when a shard has the ``references`` column), read from the shards' headers only;
+    ``open_file(name)``: a shard opened for reading (binary, seekable; default: the file
+    under ``writer.root``)."""
+    if writer.format not in _FEATURES:
+        return 0
+    opener = open_file or (lambda name: open(writer.root / name, "rb"))  # noqa: SIM115
+    most = 0
+    for name in writer.shard_files():
+        with opener(name) as fh:
+            if writer.format == "parquet":
+                import pyarrow.parquet as pq  # pyarrow: only for a Parquet corpus
+
+                most = max(most, int(REFERENCES_COLUMN in pq.read_schema(fh).names))
+                continue
+            with tarfile.open(fileobj=fh) as tar:
+                for member in tar.getnames():
+                    most = max(most, reference_number(member.partition(".")[2]) or 0)
+    return most
+
+
+def card_text(suite, layout: dict, split_bytes: dict[str, int], references: int = 0) -> str:
     """The card of ``suite`` written in ``layout`` (a writer's ``options()``) as shards of
-    ``shard_bytes`` bytes in all."""
+    ``split_bytes[split]`` bytes a split; ``references``: :func:`corpus_references`."""
     fmt = layout["format"]
     n = len(suite)
+    counts = split_counts(suite, layout.get("held_out", 0))
+    shard_bytes = sum(split_bytes.values())
     per_task = Counter(suite.spec(i).folder for i in range(n))
     command = generate_command(suite, layout)
     benchmark = getattr(suite, "benchmark", "paintkit")
@@ -100,17 +165,24 @@ def card_text(suite, layout: dict, shard_bytes: int) -> str:
              "tags:", "- image-editing", "- synthetic", "- paintkit",
              f"size_categories:\n- {_size_category(n)}",
              f"pretty_name: {_yaml(f'{benchmark} (paintkit {__version__})')}",
-             "configs:", "- config_name: default", "  data_files:", "  - split: train",
-             f"    path: {_yaml(_SHARD_GLOB[fmt])}", "dataset_info:"]
+             "configs:", "- config_name: default", "  data_files:"]
+    for split in counts:
+        lines += [f"  - split: {split}",
+                  f"    path: {_yaml(_split_glob(fmt, split, len(counts) == 1))}"]
+    lines += ["dataset_info:"]
     lines.append("  features:")
-    for name, dtype in _FEATURES[fmt]:
-        lines += [f"  - name: {_yaml(name)}", f"    dtype: {dtype}"]
-    lines += ["  splits:", "  - name: train", f"    num_bytes: {shard_bytes}",
-              f"    num_examples: {n}", f"  download_size: {shard_bytes}",
+    lines += _feature_lines(fmt, references)
+    lines.append("  splits:")
+    for split, count in counts.items():
+        lines += [f"  - name: {split}", f"    num_bytes: {split_bytes.get(split, 0)}",
+                  f"    num_examples: {count}"]
+    lines += [f"  download_size: {shard_bytes}",
               f"  dataset_size: {shard_bytes}", "paintkit:",
               f"  version: {_yaml(__version__)}", f"  format: {fmt}",
               f"  command: {_yaml(command) if command else 'null'}",
-              f"  problems: {n}", "  problems_per_task:"]
+              f"  problems: {n}",
+              *([f"  held_out: {layout['held_out']}"] if len(counts) > 1 else []),
+              "  problems_per_task:"]
     lines += [f"    {_yaml(task)}: {count}" for task, count in sorted(per_task.items())]
     lines.append("---")
     body = [
@@ -120,11 +192,17 @@ def card_text(suite, layout: dict, shard_bytes: int) -> str:
         "answer image, scored pixel by pixel. `manifest.json` lists every file with its "
         "SHA-256; `paintkit verify FOLDER` checks a copy.", "",
         "## Loading", "", "```python", "import datasets",
-        'ds = datasets.load_dataset("FOLDER_OR_HUB_ID", split="train")', "",
+        'ds = datasets.load_dataset("FOLDER_OR_HUB_ID", split="train")',
+        *(['held_out = datasets.load_dataset("FOLDER_OR_HUB_ID", split="test")']
+          if len(counts) > 1 else []), "",
         "import paintkit", 'problems = paintkit.load("FOLDER", tasks=["translation"])',
         "```", "",
-        "All problems form the `train` split; for held-out problems generate another "
-        "`--namespace` (a fresh set of the same tasks).", "",
+        *([f"`train` holds {counts[TRAIN]:,} problems and `test` the {counts[TEST]:,} held "
+           f"out (a fraction of {layout['held_out']} chosen by a hash of each `problem_id`, "
+           "the same on every machine); for more held-out problems generate another "
+           "`--namespace` (a fresh set of the same tasks)."] if len(counts) > 1 else
+          ["All problems form the `train` split; for held-out problems generate another "
+           "`--namespace` (a fresh set of the same tasks)."]), "",
         "## Problems per task", "", "| task | problems |", "| --- | ---: |",
         *(f"| {task} | {count:,} |" for task, count in sorted(per_task.items())), "",
         "## How it was made", "",
@@ -134,8 +212,15 @@ def card_text(suite, layout: dict, shard_bytes: int) -> str:
     return "\n".join(lines + body)
 
 
-def card_bytes(writer, shard_bytes: int) -> bytes | None:
-    """The card a writer's corpus gets (UTF-8), or None for a format without one."""
+def card_bytes(writer, file_bytes: dict[str, int], open_file=None) -> bytes | None:
+    """The card a writer's corpus gets (UTF-8), or None for a format without one;
+    ``file_bytes``: each shard file's size (``{name: bytes}``); ``open_file``: see
+    :func:`corpus_references` (a corpus written to a URL)."""
     if writer.format not in _FEATURES:
         return None
-    return card_text(writer.suite, writer.options(), shard_bytes).encode("utf-8")
+    split_bytes: dict[str, int] = {}
+    for name, size in file_bytes.items():
+        split = writer.split_of_file(name)
+        split_bytes[split] = split_bytes.get(split, 0) + size
+    return card_text(writer.suite, writer.options(), split_bytes,
+                     corpus_references(writer, open_file)).encode("utf-8")

@@ -112,8 +112,9 @@ def test_world_size_makes_the_shard_count_divide(tmp_path, capsys):
                  "--per-cell", "2", "--namespace", "writers", "--format", "webdataset",
                  "--world-size", "4", "--engine", "inprocess", "--quiet"])
     assert code == 0, capsys.readouterr().err
-    shards = [p for p in fsspec.filesystem("memory").find(f"/ws-{os.getpid()}") if p.endswith(".tar")]
-    assert len(shards) == 4  # 12 problems: 4 shards of 3
+    found = [p for p in fsspec.filesystem("memory").find(f"/ws-{os.getpid()}") if p.endswith(".tar")]
+    shards = [p for p in found if not p.endswith(".test.tar")]
+    assert len(shards) == 4 and len(found) == 8  # 12 problems: 4 ranges of 3, train and test
 
 
 @pytest.mark.parametrize("count", [1, 2, 3, 5, 7, 11, 12])
@@ -136,7 +137,7 @@ def test_world_size_five_splits_twelve_problems_evenly_on_every_path(tmp_path, c
 
     args = ["--tasks", "translation,removal", "--conditions", "baseline,horizontal",
             "--per-cell", "2", "--namespace", "writers", "--format", "webdataset",
-            "--world-size", "5", "--engine", "inprocess", "--quiet"]
+            "--world-size", "5", "--held-out", "0", "--engine", "inprocess", "--quiet"]
     name = f"ws5-{os.getpid()}"
     for out in (str(tmp_path / "local"), f"memory://{name}"):  # the local writer, the units
         assert main(["generate", "paintbench", "--out", out, *args]) == 0, \
@@ -153,6 +154,6 @@ def test_world_size_five_splits_twelve_problems_evenly_on_every_path(tmp_path, c
     assert [len(shard) for shard in keys] == [2, 2, 3, 2, 3]  # k * 12 // 5 = 0 2 4 7 9 12
     assert [key for shard in keys for key in shard] == [
         SUITE.spec(i).problem_id for i in range(len(SUITE))]
-    again = write_suite(SUITE, tmp_path / "local", format="webdataset", shards=5,
+    again = write_suite(SUITE, tmp_path / "local", format="webdataset", shards=5, held_out=0,
                         engine="inprocess", progress=False)  # the same suite and layout
     assert (again.generated, again.skipped) == (0, len(SUITE))

@@ -16,10 +16,12 @@ from paintkit.engines import write_suite
 from paintkit.layout.errors import LayoutError
 from paintkit.loader import load
 from paintkit.writers.dataset_card import CARD_NAME
+from paintkit.writers.splits import HELD_OUT, held_out
 from tests.support.generate_helpers import small_suite, tree_digest
 
 SUITE = small_suite()  # 12 problems: translation, removal, preservation
 FORMATS = ("parquet", "webdataset")
+TEST = sum(held_out(SUITE.spec(i).problem_id, HELD_OUT) for i in range(len(SUITE)))
 
 
 @pytest.fixture(scope="module")
@@ -45,11 +47,16 @@ def test_the_card_is_written_listed_and_describes_the_corpus(corpora, fmt):
     assert list(manifest["files"])[-1] == CARD_NAME  # after the shards, checked by verify
     head = _header((root / CARD_NAME).read_text())
     assert head["license"] == "apache-2.0"
+    ext = "tar" if fmt == "webdataset" else "parquet"
     assert head["configs"] == [{"config_name": "default", "data_files": [
-        {"split": "train", "path": f"shard-*.{'tar' if fmt == 'webdataset' else 'parquet'}"}]}]
-    shard_bytes = sum(e["bytes"] for n, e in manifest["files"].items() if n != CARD_NAME)
-    assert head["dataset_info"]["splits"] == [{"name": "train", "num_bytes": shard_bytes,
-                                               "num_examples": 12}]
+        {"split": "train", "path": f"shard-??????.{ext}"},
+        {"split": "test", "path": f"shard-??????.test.{ext}"}]}]
+    sizes = {split: sum(e["bytes"] for n, e in manifest["files"].items()
+                        if n != CARD_NAME and n.endswith(".test." + ext) == (split == "test"))
+             for split in ("train", "test")}
+    assert head["dataset_info"]["splits"] == [
+        {"name": "train", "num_bytes": sizes["train"], "num_examples": 12 - TEST},
+        {"name": "test", "num_bytes": sizes["test"], "num_examples": TEST}]
     info = head["paintkit"]
     assert info["version"] == manifest["paintkit_version"] and info["problems"] == 12
     counts = Counter(SUITE.spec(i).folder for i in range(len(SUITE)))
@@ -69,7 +76,8 @@ def test_the_cards_command_makes_the_same_suite(corpora):
 def test_datasets_load_dataset_finds_the_split_and_features(corpora, fmt, tmp_path):
     datasets = pytest.importorskip("datasets")
     ds = datasets.load_dataset(str(corpora / fmt), cache_dir=str(tmp_path))
-    assert list(ds) == ["train"] and len(ds["train"]) == 12
+    assert sorted(ds) == ["test", "train"]
+    assert (len(ds["train"]), len(ds["test"])) == (12 - TEST, TEST)
     row = ds["train"][0]
     images = ("input", "answer") if fmt == "parquet" else ("input.png", "answer.png")
     assert all(row[name].size == (256, 256) or row[name].size[0] > 0 for name in images)
