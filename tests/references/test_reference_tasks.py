@@ -49,6 +49,12 @@ def check_problem(problem) -> None:
             assert shape.fill != scene.background.color
             mask = render_mask(scene, shape.id)
             assert mask.any() and np.all(ref.image[mask] == shape.fill)
+    if task == "reference_copy":  # pixels alone: the reference's shape pasted onto the source
+        ref = problem.references[0].image
+        shape = (ref != np.asarray(refs[0]["background"]["color"], np.uint8)).any(axis=-1)
+        pasted = problem.input.copy()
+        pasted[shape] = ref[shape]
+        assert np.array_equal(pasted, problem.answer)
     # the contract, by the oracle's metric: an edit; the source and each reference, returned
     # unchanged, score at most 0.05
     assert (problem.input != problem.answer).any(axis=-1).sum() == meta["edit_pixels"] >= 1
