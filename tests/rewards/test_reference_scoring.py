@@ -158,10 +158,24 @@ def test_flow_factory_reward_at_its_call_with_condition_images(cases, flow_facto
 
 
 @pytest.mark.slow
-def test_flow_factory_loop_scores_a_reference_dataset(flow_factory_dataset):
+@pytest.mark.parametrize("where", ["in-process", "remote"])
+def test_flow_factory_loop_scores_a_reference_dataset(flow_factory_dataset, where):
+    """Flow-Factory's reproduced GRPO loop on a dataset whose lines list several images: each
+    sample's condition images are the input and its references."""
     from tests.rewards.test_flow_factory_loop import check, run_loop
 
-    check(run_loop(flow_factory_dataset, "in-process"))
+    if where == "in-process":
+        check(run_loop(flow_factory_dataset, where))
+        return
+    pytest.importorskip("fastapi")
+    from paintkit.serve.options import ServeOptions
+    from tests.serve.conftest import RunningService
+
+    service = RunningService(ServeOptions(device="cpu"))
+    try:
+        check(run_loop(flow_factory_dataset, service.url))
+    finally:
+        service.stop()
 
 
 @pytest.mark.parametrize("where", ["key", pytest.param("tree", marks=pytest.mark.slow)])
@@ -187,6 +201,29 @@ def test_the_service_scores_reference_problems(cases, tmp_path, where):
     finally:
         service.stop()
     assert np.array_equal(got, rewards) and np.array_equal(got_ious, ious)
+
+
+def test_flow_factorys_own_client_sends_every_condition_image(cases, flow_factory_dataset):
+    """``paintkit serve --prompts DATASET`` and Flow-Factory's remote client: prompts, the
+    generated images and per sample the resized input then references, nothing naming the
+    problem; the rewards are the in-process ones."""
+    pytest.importorskip("fastapi")
+    from paintkit.serve.options import ServeOptions
+    from tests.serve.conftest import RunningService
+    from tests.serve.test_trainer_protocols import flow_factory_compute
+
+    outputs, owners, _, rewards = cases
+    keep = [k for k in range(len(outputs)) if k % 4 != 1]  # answer, copied reference, partial
+    conds = [[_resized(x, (48, 48)) for x in (owners[k].input,
+                                              *(r.image for r in owners[k].references))]
+             for k in keep]
+    service = RunningService(ServeOptions(device="cpu", prompts=str(flow_factory_dataset)))
+    try:
+        answer = flow_factory_compute(service.url, [owners[k].instruction for k in keep],
+                                      [outputs[k] for k in keep], conds)
+    finally:
+        service.stop()
+    assert np.array_equal(np.float32(answer["rewards"]), rewards[keep])
 
 
 def test_the_key_regenerates_the_problem_with_its_references(problems):
