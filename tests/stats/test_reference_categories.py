@@ -123,3 +123,13 @@ def test_reference_categories_sort_after_the_benchmarks_own():
                                                 "reference_guided", "style_transfer",
                                                 "another")]
     assert keys == sorted(keys)
+
+
+def test_the_written_page_names_each_new_benchmark_and_category(results, tmp_path):
+    from paintkit.report.write import write_report
+
+    root, _ = results
+    page = write_report(root / "all", tmp_path / "report.html", n_boot=50,
+                        gallery_per_model=0).read_text(encoding="utf-8")
+    for name, category in NEW.items():
+        assert f"{name}: categories, tasks, modes" in page and f'"{category}"' in page
