@@ -73,6 +73,11 @@ def reference_background(rng: random.Random, split: ColorSplit, source: Scene,
     return Background(rng.choice(choices))
 
 
+def fills(shapes: Sequence[Shape]) -> list[RGB]:
+    """The fill colours of ``shapes`` (the sampler's shapes are all filled)."""
+    return [s.fill for s in shapes if s.fill is not None]
+
+
 def place_apart(rng: random.Random, shapes: Sequence[Shape], source: Scene
                 ) -> list[Shape] | None:
     """``shapes`` moved (rigidly, through their bbox) to random spots of the source's canvas,

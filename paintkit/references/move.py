@@ -24,15 +24,16 @@ from paintkit.edits.minimum import geometric_min_edit
 from paintkit.references.common import (
     DEFAULT_MODE,
     ReferenceTask,
+    fills,
     finish,
     images_sentence,
     place_apart,
     reference_background,
 )
-from paintkit.sampling.condition import condition_scene
+from paintkit.sampling.condition import ConditionScene, condition_scene
 from paintkit.scene import Scene, Shape
 from paintkit.shapes import shape_area
-from paintkit.tasks.base import Problem, TaskSpec, start
+from paintkit.tasks.base import Problem, TaskContext, TaskSpec, start
 
 TASK = ReferenceTask(
     spec=TaskSpec(
@@ -55,7 +56,8 @@ MIN_SHIFT = 0.10
 PLACE_TRIES = 8
 
 
-def layout_reference(ctx, sampled, scene: Scene) -> tuple[list[Shape], Scene]:
+def layout_reference(ctx: TaskContext, sampled: ConditionScene, scene: Scene
+                     ) -> tuple[list[Shape], Scene]:
     """The moved shapes at their new places and the reference scene showing them (see the
     module docstring); raises the context's rejection when the seed has none."""
     rng = ctx.rng
@@ -72,7 +74,7 @@ def layout_reference(ctx, sampled, scene: Scene) -> tuple[list[Shape], Scene]:
             break
     else:
         raise ctx.reject("no new places far enough from the old ones")
-    background = reference_background(rng, sampled.colors, scene, [s.fill for s in placed])
+    background = reference_background(rng, sampled.colors, scene, fills(placed))
     if background is None:
         raise ctx.reject("no reference background colour far enough from the moved shapes")
     return placed, Scene(scene.canvas, background, tuple(placed))

@@ -47,8 +47,8 @@ def generate(seed: int, condition: str = "baseline", mode: str | None = None) ->
     instruction = " ".join((
         images_sentence(["a layout reference that shows some of the source's shapes",
                          "a palette reference that shows one shape of each of a few types"]),
-        "Step 1 (layout reference). " + LAYOUT_RULE.format(which="layout reference"),
-        "Step 2 (palette reference). " + PALETTE_RULE.format(which="palette reference")
+        "First the layout reference. " + LAYOUT_RULE.format(which="layout reference"),
+        "Then the palette reference. " + PALETTE_RULE.format(which="palette reference")
         .replace("shape of the source", "shape of the moved result", 1),
         "Nothing else changes.",
     ))

@@ -26,11 +26,11 @@ from paintkit.references.common import (
     place_apart,
     reference_background,
 )
-from paintkit.sampling.condition import condition_scene
+from paintkit.sampling.condition import ConditionScene, condition_scene
 from paintkit.sampling.shapes import parse_count_range, size_range
-from paintkit.scene import Scene
+from paintkit.scene import RGB, Scene
 from paintkit.scene_parts.placement import random_shape
-from paintkit.tasks.base import MIN_EDIT_PIXELS, Problem, TaskSpec, start
+from paintkit.tasks.base import MIN_EDIT_PIXELS, Problem, TaskContext, TaskSpec, start
 
 TASK = ReferenceTask(
     spec=TaskSpec(
@@ -50,7 +50,7 @@ SPEC = TASK.spec
 MAX_TYPES = 3
 
 
-def recolor_scene(scene: Scene, colors: dict) -> Scene:
+def recolor_scene(scene: Scene, colors: dict[str, RGB]) -> Scene:
     """``scene`` with every shape whose type is a key of ``colors`` (type -> RGB) filled with
     that colour."""
     for shape in scene.shapes:
@@ -59,7 +59,8 @@ def recolor_scene(scene: Scene, colors: dict) -> Scene:
     return scene
 
 
-def palette_reference(ctx, sampled, scene: Scene, count: int):
+def palette_reference(ctx: TaskContext, sampled: ConditionScene, scene: Scene, count: int
+                      ) -> tuple[dict[str, RGB], Scene]:
     """The chosen types, their new colours and the reference scene showing them (see the
     module docstring); raises the context's rejection when the seed has none."""
     rng = ctx.rng
@@ -67,7 +68,7 @@ def palette_reference(ctx, sampled, scene: Scene, count: int):
     k = rng.randint(1, max(1, min(MAX_TYPES, len(types) // 2)))
     chosen = rng.sample(types, k)
     banned = set(scene.background.colors)
-    colors = {}
+    colors: dict[str, RGB] = {}
     for shape_type in chosen:
         worn = {s.fill for s in scene.shapes if s.type == shape_type}
         choices = [c.rgb for c in sampled.colors.objects if c.rgb not in worn | banned]

@@ -17,6 +17,7 @@ from paintkit.edits.minimum import geometric_min_edit
 from paintkit.references.common import (
     DEFAULT_MODE,
     ReferenceTask,
+    fills,
     finish,
     images_sentence,
     place_apart,
@@ -58,7 +59,7 @@ def generate(seed: int, condition: str = "baseline", mode: str | None = None) ->
     shown = place_apart(rng, removed, scene)
     if shown is None:
         raise ctx.reject("the removed shapes do not fit apart in the reference")
-    background = reference_background(rng, sampled.colors, scene, [s.fill for s in removed])
+    background = reference_background(rng, sampled.colors, scene, fills(removed))
     if background is None:
         raise ctx.reject("no reference background colour far enough from the removed shapes")
     reference = Scene(scene.canvas, background, tuple(shown))
