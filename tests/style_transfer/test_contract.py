@@ -57,7 +57,7 @@ def test_pinned_hashes(chart, slot):
 
 
 def test_same_bytes_in_a_spawned_process():
-    sample = [("heatmap", 0), ("network", 0)]
+    sample = [("network", 0)]
     with multiprocessing.get_context("spawn").Pool(1) as pool:
         spawned = pool.apply(hashes_of, (sample,))
     assert spawned == {f"{c}/{s}": PINNED[f"{c}/{s}"] for c, s in sample}

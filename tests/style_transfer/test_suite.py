@@ -65,3 +65,17 @@ def test_the_command_writes_the_tree(tmp_path):
     meta = json.loads((folder / "000.json").read_text())
     assert meta["problem_id"] == "style_transfer-line_chart-default-default-000000"
     assert meta["references"] == [{"role": "style"}]
+
+
+def test_another_matplotlib_is_refused_before_drawing_unless_asked(monkeypatch):
+    import matplotlib
+
+    from paintkit.tinygrafix.environment import MatplotlibVersionError
+    from paintkit.tinygrafix.style_source import StyleTransferSource
+
+    monkeypatch.setattr(matplotlib, "__version__", "0.0.1")
+    with pytest.raises(MatplotlibVersionError, match="byte-identical only with matplotlib"):
+        StyleTransferSource().problem("line_chart", 0)
+    problem = StyleTransferSource(any_matplotlib=True).problem("line_chart", 0)
+    assert problem.metadata["matplotlib"] == "0.0.1"
+    assert np.array_equal(problem.answer, style_problem("line_chart", 0).answer)
