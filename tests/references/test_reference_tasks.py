@@ -55,6 +55,11 @@ def check_problem(problem) -> None:
         pasted = problem.input.copy()
         pasted[shape] = ref[shape]
         assert np.array_equal(pasted, problem.answer)
+    if task == "reference_move":  # each moved shape's pixels in the answer are the layout's
+        ref = problem.references[0].image
+        for shown in Scene.from_dict(refs[0]).shapes:
+            mask = render_mask(Scene.from_dict(refs[0]), shown.id)
+            assert np.array_equal(problem.answer[mask], ref[mask])
     # the contract, by the oracle's metric: an edit; the source and each reference, returned
     # unchanged, score at most 0.05
     assert (problem.input != problem.answer).any(axis=-1).sum() == meta["edit_pixels"] >= 1
