@@ -134,6 +134,7 @@ def _drive(suite, target: Target, writer, header, runner, layout, state, show, o
     received = 0  # pickled bytes of the units' answers: what the driver receives
     results: dict[int, UnitResult] = {}
     sizes: dict[str, int] = {}  # file -> bytes: the dataset card's split sizes
+    references = 0  # the most reference images a problem has: the card's features
     pending: dict[object, int] = {}
     next_unit = next_record = 0
     window = 2 * max(1, runner.workers)
@@ -163,13 +164,13 @@ def _drive(suite, target: Target, writer, header, runner, layout, state, show, o
                 result = results.pop(next_record)
                 manifest.add(list(result.files))
                 sizes.update((record.path, record.nbytes) for record in result.files)
+                references = max(references, result.references)
                 count = result.stop - result.start
                 bar.update(**({"processed": count} if result.generated else {"skipped": count}))
                 next_record += 1
         _check_present(target, writer, plan)
-        shard_file = None if target.local else \
-            (lambda name: target.filesystem().open(target.location(name), "rb"))
-        card = card_bytes(writer, sizes, shard_file)  # README.md of a shard corpus
+        # README.md of a shard corpus; at a URL, the units said how many reference images
+        card = card_bytes(writer, sizes, None if target.local else references)
         if card is not None:
             target.put_bytes(CARD_NAME, card)
             manifest.add([FileRecord.of_bytes(CARD_NAME, card)])

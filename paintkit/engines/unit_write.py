@@ -14,7 +14,9 @@ node died writes the same names with the same bytes.
 
 from __future__ import annotations
 
+import io
 import os
+import tarfile
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,6 +26,7 @@ from paintkit.engines.work import WorkOptions
 from paintkit.storage import Target
 from paintkit.suites import ProblemSuite, build_problem
 from paintkit.writers import make_writer
+from paintkit.writers.dataset_card import shard_references
 from paintkit.writers.directory import DirectoryWriter
 from paintkit.writers.record import FileRecord, encode_problem
 from paintkit.writers.shards import ShardWriter
@@ -56,6 +59,9 @@ class UnitResult:
     generated: bool  # False: the files were there already (a resumed run), only hashed
     #: Reference images a kept problem's JSON lists that are not there (made again).
     missing: tuple[str, ...] = ()
+    #: The most reference images a problem of the unit's shards has, for a shard corpus at a
+    #: URL (its dataset card lists them; a local corpus's card reads its shards).
+    references: int = 0
 
 
 def workers_can_write(writer) -> bool:
@@ -86,9 +92,28 @@ def write_unit(suite: ProblemSuite, start: int, stop: int, layout: Layout, targe
                                                     target.local_root, options)), True)
     with tempfile.TemporaryDirectory(prefix="paintkit-unit-") as staging:
         records = _write(suite, start, stop, layout, Path(staging), options)
+        references = _shard_references(layout.writer(staging, suite), {
+            record.path: Path(staging) / record.path for record in records})
         for record in records:
             target.put_file(record.path, Path(staging) / record.path)
-    return UnitResult(start, stop, tuple(records), True)
+    return UnitResult(start, stop, tuple(records), True, references=references)
+
+
+def _shard_references(writer, shards: dict[str, bytes | Path]) -> int:
+    """The most reference images a problem of these shard files (their bytes, or a local
+    path) has; 0 for formats without a dataset card."""
+    if not isinstance(writer, ShardWriter) or writer.format not in ("parquet", "webdataset"):
+        return 0
+    most, names = 0, set(writer.shard_files())
+    for name, data in shards.items():
+        if name not in names:
+            continue
+        try:
+            with open(data, "rb") if isinstance(data, Path) else io.BytesIO(data) as fh:
+                most = max(most, shard_references(fh, writer.format))
+        except (OSError, ValueError, tarfile.TarError):  # damaged: checked, and made again
+            continue
+    return most
 
 
 def _write(suite, start, stop, layout: Layout, root: Path, options: WorkOptions) -> list[FileRecord]:
@@ -123,7 +148,7 @@ def hash_unit(suite: ProblemSuite, start: int, stop: int, layout: Layout,
             stored = required if metadata is None else writer.stored_names(index, metadata)
             optional.update(set(stored) - set(required))
             names += stored
-    records, missing = [], []
+    records, missing, references = [], [], 0
     for name in names:
         if target.local and os.path.isfile(target.location(name)):  # streamed, not loaded
             records.append(FileRecord.of_file(target.local_root, name))
@@ -136,7 +161,8 @@ def hash_unit(suite: ProblemSuite, start: int, stop: int, layout: Layout,
             raise FileNotFoundError(f"{target.display(name)}: disappeared during the run; "
                                     "run the same command again to regenerate it")
         records.append(FileRecord.of_bytes(name, data))
-    return UnitResult(start, stop, tuple(records), False, tuple(missing))
+        references = max(references, _shard_references(writer, {name: data}))
+    return UnitResult(start, stop, tuple(records), False, tuple(missing), references)
 
 
 def shard_plan(problems: int, world_size: int, shard_size: int) -> tuple[int, int | None]:

@@ -28,7 +28,8 @@ from paintkit.layout.shard_members import REFERENCES_COLUMN, reference_field, re
 from paintkit.suites import Suite
 from paintkit.writers.splits import HELD_OUT, TEST, TRAIN, held_out
 
-__all__ = ["CARD_NAME", "card_bytes", "card_text", "corpus_references", "generate_command"]
+__all__ = ["CARD_NAME", "card_bytes", "card_text", "corpus_references", "generate_command",
+           "shard_references"]
 
 CARD_NAME = "README.md"
 LICENSE = "apache-2.0"  # paintkit's own (the problems are its output)
@@ -129,25 +130,28 @@ def _feature_lines(fmt: str, references: int) -> list[str]:
     return lines
 
 
-def corpus_references(writer, open_file=None) -> int:
-    """The most reference images a problem of ``writer``'s finished shards has (Parquet: 1
-    when a shard has the ``references`` column), read from the shards' headers only;
-    ``open_file(name)``: a shard opened for reading (binary, seekable; default: the file
-    under ``writer.root``)."""
+def shard_references(fh, fmt: str) -> int:
+    """The most reference images a problem of one shard of ``fmt`` has (Parquet: 1 when it
+    has the ``references`` column), from its headers only; ``fh``: the shard, open for
+    binary reading (seekable)."""
+    if fmt == "parquet":
+        import pyarrow.parquet as pq  # pyarrow: only for a Parquet corpus
+
+        return int(REFERENCES_COLUMN in pq.read_schema(fh).names)
+    with tarfile.open(fileobj=fh) as tar:
+        return max((reference_number(name.partition(".")[2]) or 0 for name in tar.getnames()),
+                   default=0)
+
+
+def corpus_references(writer) -> int:
+    """The most reference images a problem of ``writer``'s finished shards (under its local
+    ``root``) has: :func:`shard_references` of each."""
     if writer.format not in _FEATURES:
         return 0
-    opener = open_file or (lambda name: open(writer.root / name, "rb"))  # noqa: SIM115
     most = 0
     for name in writer.shard_files():
-        with opener(name) as fh:
-            if writer.format == "parquet":
-                import pyarrow.parquet as pq  # pyarrow: only for a Parquet corpus
-
-                most = max(most, int(REFERENCES_COLUMN in pq.read_schema(fh).names))
-                continue
-            with tarfile.open(fileobj=fh) as tar:
-                for member in tar.getnames():
-                    most = max(most, reference_number(member.partition(".")[2]) or 0)
+        with open(writer.root / name, "rb") as fh:
+            most = max(most, shard_references(fh, writer.format))
     return most
 
 
@@ -212,10 +216,12 @@ def card_text(suite, layout: dict, split_bytes: dict[str, int], references: int 
     return "\n".join(lines + body)
 
 
-def card_bytes(writer, file_bytes: dict[str, int], open_file=None) -> bytes | None:
+def card_bytes(writer, file_bytes: dict[str, int], references: int | None = None
+               ) -> bytes | None:
     """The card a writer's corpus gets (UTF-8), or None for a format without one;
-    ``file_bytes``: each shard file's size (``{name: bytes}``); ``open_file``: see
-    :func:`corpus_references` (a corpus written to a URL)."""
+    ``file_bytes``: each shard file's size (``{name: bytes}``); ``references``: the most
+    reference images a problem of the corpus has (None: read from the shards under the
+    writer's root, :func:`corpus_references`)."""
     if writer.format not in _FEATURES:
         return None
     split_bytes: dict[str, int] = {}
@@ -223,4 +229,5 @@ def card_bytes(writer, file_bytes: dict[str, int], open_file=None) -> bytes | No
         split = writer.split_of_file(name)
         split_bytes[split] = split_bytes.get(split, 0) + size
     return card_text(writer.suite, writer.options(), split_bytes,
-                     corpus_references(writer, open_file)).encode("utf-8")
+                     corpus_references(writer) if references is None
+                     else references).encode("utf-8")
