@@ -153,7 +153,7 @@ def pipeline_section(device, dry: bool) -> dict:
     generator.manual_seed(0)
     rows = []
     with tempfile.TemporaryDirectory(prefix="paintkit-device-pipeline-") as tmp:
-        for side, per_cell in (((128, 1),) if dry else ((512, 300), (1024, 150))):
+        for side, per_cell in (((128, 1),) if dry else ((512, 150), (1024, 75))):
             for way, fmt in (("files", "directory"), ("shards", "webdataset")):
                 root = Path(tmp) / f"{way}-{side}"
                 start = time.perf_counter()
