@@ -8,7 +8,8 @@ turns a model name into one. Nothing heavy is imported here: diffusers, transfor
 the API clients load only when a model that needs them is built.
 """
 
-from paintkit.run.interface import EditModel, EditRequest, EditResult
+from paintkit.run.interface import EditModel, EditRequest, EditResult, ReferenceImage
 from paintkit.run.runner import RunSummary, folder_name, run_model
 
-__all__ = ["EditModel", "EditRequest", "EditResult", "RunSummary", "folder_name", "run_model"]
+__all__ = ["EditModel", "EditRequest", "EditResult", "ReferenceImage", "RunSummary",
+           "folder_name", "run_model"]

@@ -1,13 +1,16 @@
 """One batch of problems through a model, written to the outputs tree (any engine).
 
-:func:`produce_batch` reads the inputs and instructions, asks the planner (if any), calls
-the model once for the batch, and writes each answer atomically: the reasoning text and the
-plan first, the ``NNNN_output.png`` last, so an output that exists always has its text
-beside it. It returns one log record per problem; a problem the model failed (or whose
-image does not decode, or whose files cannot be written) is recorded with its reason and
-leaves no output, so the next run retries it. Only a fault of the machine (a full disk, a
-read-only folder) stops the run. Text that UTF-8 cannot hold (an unpaired surrogate) is
-written escaped (``\\ud800``).
+:func:`produce_batch` reads the inputs, their reference images and the instructions, asks
+the planner (if any), calls the model once for the batch, and writes each answer
+atomically: the reasoning text and the plan first, the ``NNNN_output.png`` last, so an
+output that exists always has its text beside it. It returns one log record per problem; a
+problem the model failed (or whose image does not decode, or whose files cannot be
+written) is recorded with its reason and leaves no output, so the next run retries it; so
+is a problem with more images than the model takes
+(:meth:`~paintkit.run.interface.EditModel.refusal`: never sent with a reference dropped),
+and the rest of the batch runs. Only a fault of the machine (a full disk, a read-only
+folder) stops the run. Text that UTF-8 cannot hold (an unpaired surrogate) is written
+escaped (``\\ud800``).
 """
 
 from __future__ import annotations
@@ -17,8 +20,6 @@ import json
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-
-from PIL import Image
 
 from paintkit.code_outputs import output_file, render_code
 from paintkit.errors import one_line
@@ -30,10 +31,12 @@ from paintkit.run.interface import (
     EditModel,
     EditRequest,
     EditResult,
+    model_refusal,
     output_pixel_limit,
     problem_seed,
     to_rgb_array,
 )
+from paintkit.run.request_images import read_request_images
 
 if TYPE_CHECKING:
     from paintkit.run.planner import Plan, Planner
@@ -93,11 +96,16 @@ def produce_batch(model: EditModel, problems: list[BenchmarkProblem], outputs_ro
         try:
             meta = read_metadata(problem)
             instruction = str(meta["instruction"])
-            image = Image.fromarray(load_rgb(problem.input_path))
+            image, references = read_request_images(problem, meta)
         except (KeyError, ValueError, OSError) as exc:
             records[n] = _fail(problem, f"cannot read the problem: {exc}")
             continue
         pseed = problem_seed(seed, key)
+        refusal = model_refusal(model, EditRequest(image, instruction, pseed, key, meta,
+                                                   references))
+        if refusal is not None:  # a model that would drop a reference never gets the problem
+            records[n] = _fail(problem, refusal, seed=pseed)
+            continue
         if planner is not None:
             try:
                 plans[n] = planner.plan(image, instruction)
@@ -105,7 +113,7 @@ def produce_batch(model: EditModel, problems: list[BenchmarkProblem], outputs_ro
                 records[n] = _fail(problem, f"planner: {type(exc).__name__}: {exc}", seed=pseed)
                 continue
             instruction = planner.augment(instruction, plans[n])
-        requests.append(EditRequest(image, instruction, pseed, key, meta))
+        requests.append(EditRequest(image, instruction, pseed, key, meta, references))
         pending.append(n)
     if requests:
         start = time.perf_counter()

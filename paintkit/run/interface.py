@@ -1,10 +1,13 @@
 """What every model adapter of ``paintkit run`` takes and returns.
 
 The runner hands an adapter a batch of :class:`EditRequest` (the input image, the
-instruction, a per-problem seed) and gets one :class:`EditResult` per request back, in
-order: an image, optionally the model's text, or the reason it failed. Adapters are
-:class:`EditModel` subclasses; a plain Python function becomes one through
-:mod:`paintkit.run.callable_model`.
+problem's reference images with their roles, the instruction, a per-problem seed) and gets
+one :class:`EditResult` per request back, in order: an image, optionally the model's text,
+or the reason it failed. Adapters are :class:`EditModel` subclasses; a plain Python
+function becomes one through :mod:`paintkit.run.callable_model`. An adapter that takes one
+image (:attr:`EditModel.max_images` 1, the default) is never handed a problem with
+references: the runner records that problem's failure with :meth:`EditModel.refusal`'s
+line instead of dropping a reference.
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ from __future__ import annotations
 import hashlib
 import io
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from PIL import Image
@@ -20,11 +23,24 @@ from PIL import Image
 from paintkit.io.images import MAX_PIXELS, ImageDecodeError, decode_rgb_bytes, rgb_from_array
 
 
+class ReferenceImage(NamedTuple):
+    """One reference image of a problem: ``image``, an RGB PIL image, and ``role``, the
+    lower-case name the problem's metadata gives it (``"style"``, ``"reference"``, ...).
+    A tuple, so ``for image, role in references`` works as well as ``ref.image``."""
+
+    image: Image.Image
+    role: str
+
+
 @dataclass(frozen=True)
 class EditRequest:
     """One problem as a model sees it.
 
-    ``image``: the input as an RGB PIL image; ``instruction``: the text given to the model
+    ``image``: the input as an RGB PIL image (the source the edit applies to and the
+    answer is scored against); ``references``: the problem's reference images, in the order
+    the model gets them after the input (empty for a one-image problem; files
+    ``NNN_reference_1.png``, ... and the metadata's ``references`` roles);
+    ``instruction``: the text given to the model
     (with the planner's plan appended when ``--planner`` is used); ``seed``: derived from the
     run's ``--seed`` and the problem, so a problem gets the same seed whatever the batch,
     the order or the worker; ``key``: ``<Benchmark>/<task>/<NNNN>``, for messages;
@@ -37,6 +53,13 @@ class EditRequest:
     seed: int
     key: str = ""
     metadata: dict = field(default_factory=dict)
+    references: tuple[ReferenceImage, ...] = ()
+
+    @property
+    def images(self) -> tuple[Image.Image, ...]:
+        """``(input, *reference images)``: every image of the problem, in the order the
+        model gets them."""
+        return (self.image, *(ref.image for ref in self.references))
 
     @property
     def problem_id(self) -> str | None:
@@ -87,9 +110,19 @@ class EditModel:
     batch_size: int = 1
     concurrency: int = 1
     expected_problems: int | None = None
+    #: The most images (the input and its references) one request may hold; None: any
+    #: number. 1, the default, is an adapter that takes one image: it is never handed a
+    #: problem with references (see :meth:`refusal`).
+    max_images: int | None = 1
 
     def edit_batch(self, requests: list[EditRequest]) -> list[EditResult]:
         raise NotImplementedError
+
+    def refusal(self, request: EditRequest) -> str | None:
+        """Why this model cannot edit ``request`` without dropping an image (one line,
+        recorded as that problem's failure; the rest of the batch runs), or None when it
+        can: by default a request with more images than :attr:`max_images`."""
+        return too_many_images(self.name, request, self.max_images)
 
     def describe(self) -> dict:
         """Model id, revision and every setting, for ``run_manifest.json``."""
@@ -105,6 +138,30 @@ class EditModel:
 
     def close(self) -> None:
         """Release what the model holds (GPU memory, HTTP clients)."""
+
+
+def too_many_images(name: str, request: EditRequest, limit: int | None,
+                    hint: str = "run a model that takes several images") -> str | None:
+    """The one-line refusal of ``name`` for a request with more than ``limit`` images
+    (None: any number), or None when the request fits."""
+    count = len(request.images)
+    if limit is None or count <= limit:
+        return None
+    roles = ", ".join(ref.role for ref in request.references)
+    takes = "one image" if limit == 1 else f"at most {limit} images"
+    return (f"{name} takes {takes}; this problem has {count} (its input and "
+            f"{len(request.references)} reference image(s): {roles}); {hint}")
+
+
+def model_refusal(model: Any, request: EditRequest) -> str | None:
+    """:meth:`EditModel.refusal` of ``model``, also for an adapter that is not an
+    :class:`EditModel` (an object with ``edit_batch``, ``describe`` and ``usage_summary``):
+    without ``refusal`` it takes ``max_images`` images, 1 unless it says more."""
+    refusal = getattr(model, "refusal", None)
+    if callable(refusal):
+        return refusal(request)
+    return too_many_images(str(getattr(model, "name", type(model).__name__)), request,
+                           getattr(model, "max_images", 1))
 
 
 def problem_seed(run_seed: int, key: str) -> int:
