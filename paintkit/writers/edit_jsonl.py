@@ -29,8 +29,9 @@ beside its input, in the layout each trainer reads for several images:
 
 - flow_grpo's ``dataset/dual_ref`` layout (``train_qwenimage_edit_plus.py``): ``ref_image``
   is the reference (``ctrl_image`` the input, ``sup_image`` the answer; ``image`` stays the
-  input, which the reward reads). Its pipeline takes one reference per sample (it encodes
-  ``[ref_image, ctrl_image]``), so a problem with two or more is refused;
+  input, which the reward reads). Its pipeline takes one reference per sample, so a problem
+  with two or more is refused. It encodes ``[ref_image, ctrl_image]``: the model sees the
+  reference first, while the instructions call the source "the first image";
 - Flow-Factory: the line's ``images`` list, the input first, then each reference in order
   (``GeneralDataset`` opens every path of ``images`` under ``images/``; the multi-image edit
   models, Qwen-Image-Edit-Plus and FLUX.2, take them as their condition images), in place of
