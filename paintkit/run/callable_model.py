@@ -22,6 +22,14 @@ before these existed see the same call):
 - ``problems``: all of it, a dict per problem: ``key``, ``problem_id``, ``benchmark``,
   ``task``, ``index``, ``metadata``.
 
+The problem's reference images (a problem may have some besides its input, each with a
+role: docs/references.md), for a function that declares ``references`` by name: one list
+per pair, in order, of :class:`~paintkit.run.interface.ReferenceImage` ``(image, role)``
+tuples (RGB PIL images, in the order the model gets them after the input; an empty list
+for a one-image problem). A function that does not declare it takes one image: it is never
+called with a problem that has references (that problem fails with one line naming the
+parameter; the rest of the batch runs), so no reference is ever dropped unseen.
+
 To load weights once rather than per batch, write ``module:factory()``: paintkit calls
 ``factory(**options)`` once and then calls what it returns for every batch.
 
@@ -38,7 +46,7 @@ import os
 import sys
 from collections.abc import Callable
 
-from paintkit.run.interface import EditModel, EditRequest, EditResult
+from paintkit.run.interface import EditModel, EditRequest, EditResult, too_many_images
 
 
 def load_callable(spec: str) -> tuple[Callable, bool]:
@@ -103,10 +111,17 @@ class CallableModel(EditModel):
         self.batch_size = batch_size
         self._seeds = _accepts(self.function, "seeds")
         self._identity = [name for name in IDENTITY if _accepts(self.function, name, True)]
-        clash = sorted(set(self._identity) & set(self.call_options))
+        self._references = _accepts(self.function, "references", True)
+        self.max_images = None if self._references else 1
+        clash = sorted((set(self._identity) | ({"references"} if self._references else set()))
+                       & set(self.call_options))
         if clash:
             raise ValueError(f"model {spec!r}: --option {clash[0]}= is the name of the problem "
                              f"identity paintkit passes to {spec}; rename the option")
+
+    def refusal(self, request: EditRequest) -> str | None:
+        return too_many_images(self.spec, request, self.max_images,
+                               "declare a 'references' parameter to get the reference images")
 
     def edit_batch(self, requests: list[EditRequest]) -> list[EditResult]:
         batch = [(r.image, r.instruction) for r in requests]
@@ -115,6 +130,8 @@ class CallableModel(EditModel):
             kwargs["seeds"] = [r.seed for r in requests]
         for name in self._identity:
             kwargs[name] = [IDENTITY[name](r) for r in requests]
+        if self._references:
+            kwargs["references"] = [list(r.references) for r in requests]
         items = self.function(batch, **kwargs)
         items = list(items) if items is not None else []
         if len(items) != len(requests):

@@ -5,6 +5,11 @@ steps and guidance scales of the PaintBench paper's runs); every value can be ov
 ``diffusers:<repo or path>`` loads any pipeline, its class picked from the model's
 ``model_index.json`` by ``DiffusionPipeline.from_pretrained``.
 
+A problem with reference images goes to the pipelines that read a list of images as the
+images of one edit (:data:`MULTI_IMAGE_PIPELINES`) as ``image=[input, *references]``, in
+order; every other pipeline takes one image and refuses such a problem with one line (that
+problem's failure; the rest of the batch runs) rather than dropping a reference.
+
 Weights are loaded the way diffusers loads them (``from_pretrained``: the hub cache, or a
 local folder with ``--weights``); paintkit downloads nothing itself. diffusers, transformers
 and accelerate are imported only when a pipeline is built (``pip install 'paintkit[run]'``).
@@ -20,7 +25,7 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-from paintkit.run.interface import EditModel, EditRequest, EditResult
+from paintkit.run.interface import EditModel, EditRequest, EditResult, too_many_images
 from paintkit.run.load_errors import (
     cpu_estimate,
     load_failure,
@@ -78,6 +83,13 @@ PIPELINES: dict[str, PipelineSpec] = {
 }
 
 DTYPES = ("float32", "float16", "bfloat16")
+
+#: Pipelines whose ``image`` may be a list: the images of one edit (Qwen's "Picture 1",
+#: "Picture 2", ...; FLUX.2's reference images), not a batch of problems. A problem's input
+#: and its references go to them as one list, so they run the problems of a batch one by
+#: one; diffusers' other edit pipelines read a list as a batch and take one image per edit.
+MULTI_IMAGE_PIPELINES = frozenset({
+    "QwenImageEditPlusPipeline", "Flux2Pipeline", "Flux2KleinPipeline", "Flux2KleinKVPipeline"})
 
 # pipelines whose published weights hold a transformers processor that needs torchvision
 # (transformers 5: Qwen2VLProcessor's video processor, PixtralProcessor)
@@ -209,11 +221,16 @@ class DiffusersModel(EditModel):
             if key not in accepted:
                 raise ValueError(f"{type(pipeline).__name__} takes no argument {key!r}")
             self.call[key] = tuple(value) if isinstance(value, list) else value
-        self.batched = spec.batched and type(pipeline).__name__ not in (
-            "Flux2Pipeline", "Flux2KleinPipeline", "QwenImageEditPlusPipeline")
+        self.batched = spec.batched and type(pipeline).__name__ not in MULTI_IMAGE_PIPELINES
+        self.max_images = None if type(pipeline).__name__ in MULTI_IMAGE_PIPELINES else 1
         self._sizes = "height" in accepted and "width" in accepted
         self._timed = False
         self._max_area = "max_area" in accepted
+
+    def refusal(self, request: EditRequest) -> str | None:
+        return too_many_images(type(self.pipeline).__name__, request, self.max_images,
+                               "run a pipeline that takes several (qwen-image-edit-2511, "
+                               "flux.2-dev, flux.2-klein-9b)")
 
     def _generators(self, requests: list[EditRequest]) -> list[torch.Generator]:
         import torch
@@ -231,8 +248,10 @@ class DiffusersModel(EditModel):
                 kwargs.setdefault("max_area", size[0] * size[1])
         images: list[Image.Image] | Image.Image = [r.image for r in requests]
         prompts: list[str] | str = [r.instruction for r in requests]
-        if len(requests) == 1 and not self.batched:
-            images, prompts = requests[0].image, requests[0].instruction
+        if len(requests) == 1 and not self.batched:  # one edit: its input and references
+            request = requests[0]
+            images = list(request.images) if request.references else request.image
+            prompts = request.instruction
         out = self.pipeline(image=images, prompt=prompts, generator=self._generators(requests),
                             **kwargs)
         return out.images

@@ -2,10 +2,13 @@
 
 ``POST {base_url}/chat/completions`` with the instruction and the problem's input as code
 (the input scene's SVG, or the chart's ``input_state`` as JSON), and for a multimodal model
-the input image too (``options={"with_image": true}``). The reply's code block is the
-output, written as ``NNNN_output.svg`` / ``NNNN_output.json`` and rendered by ``paintkit
-eval``. Any compatible server works by ``--api-base``: a hosted API, or a local vLLM or
-SGLang server. Retries, pacing, timeouts and secrets are those of every API model
+the input image too (``options={"with_image": true}``), followed by the problem's reference
+images in order. A problem with references needs ``with_image``: without it the request
+would carry no image, so such a problem is refused with one line (the rest of the batch
+runs) rather than sent without its references. The reply's code block is the output,
+written as ``NNNN_output.svg`` / ``NNNN_output.json`` and rendered by ``paintkit eval``.
+Any compatible server works by ``--api-base``: a hosted API, or a local vLLM or SGLang
+server. Retries, pacing, timeouts and secrets are those of every API model
 (:class:`~paintkit.run.api.base.ApiModel`).
 
 What counts as the code (:func:`paintkit.code_outputs.extract_code`): a fenced block
@@ -68,6 +71,8 @@ class ChatCodeEdit(ApiModel):
     too, for multimodal models) and extra arguments of ``chat.completions.create``
     (``temperature``, ``max_tokens``, ...)."""
 
+    max_images = None  # with_image: every image goes as an image_url part (see refusal)
+
     def __init__(self, name: str, model: str, *, base_url: str | None = None,
                  key: str | None = None, options: dict | None = None, **limits: Any) -> None:
         super().__init__(**limits)
@@ -87,15 +92,27 @@ class ChatCodeEdit(ApiModel):
                                     max_retries=0, timeout=self.timeout)
         self.base_url = redact_url_text(str(self.client.base_url))
 
+    def refusal(self, request: EditRequest) -> str | None:
+        if self.with_image or not request.references:
+            return None
+        roles = ", ".join(ref.role for ref in request.references)
+        return (f"{self.name} sends the input as code and no image, so this problem's "
+                f"{len(request.references)} reference image(s) ({roles}) would be dropped: "
+                "--option with_image=true sends every image with the code")
+
     def messages(self, request: EditRequest) -> tuple[str, list[dict]]:
         kind, code = input_code(request)
         text = (f"Instruction: {request.instruction}\n\nThe input "
                 f"{'SVG' if kind == 'svg' else 'chart state'}:\n```{kind}\n{code}\n```")
+        if self.with_image and request.references:
+            text += "\n\nThe images, in order: the input" + "".join(
+                f", reference {n} ({ref.role})" for n, ref in enumerate(request.references, 1))
         content: Any = text
-        if self.with_image:
-            url = "data:image/png;base64," + base64.b64encode(png_bytes(request.image)).decode()
-            content = [{"type": "text", "text": text},
-                       {"type": "image_url", "image_url": {"url": url}}]
+        if self.with_image:  # the input image, then its references, in order
+            content = [{"type": "text", "text": text}, *(
+                {"type": "image_url", "image_url": {
+                    "url": "data:image/png;base64," + base64.b64encode(png_bytes(image)).decode()}}
+                for image in request.images)]
         return kind, [{"role": "system", "content": SYSTEM[kind]},
                       {"role": "user", "content": content}]
 

@@ -1,9 +1,11 @@
 """Google Gemini image models (Nano-Banana) through the official ``google-genai`` client.
 
 ``models.generate_content`` with the input image and the instruction, asking for text and
-image; the first image part is the output, the text parts (the model's reasoning or reply)
-are saved as ``NNNN_reasoning.txt``, ``usage_metadata`` (prompt, output and thinking
-tokens) goes to the run's totals. The client's own retries are off (one attempt):
+image (a problem with reference images sends every image as an inline image part of the
+one user content, the input first, in order, then the instruction); the first image part
+is the output, the text parts (the model's reasoning or reply) are saved as
+``NNNN_reasoning.txt``, ``usage_metadata`` (prompt, output and thinking tokens) goes to the
+run's totals. The client's own retries are off (one attempt):
 :class:`~paintkit.run.api.base.ApiModel` retries.
 """
 
@@ -24,6 +26,8 @@ _USAGE = ("prompt_token_count", "candidates_token_count", "thoughts_token_count"
 class GeminiImageEdit(ApiModel):
     """``model``: the provider's model id (``gemini-2.5-flash-image`` is Nano-Banana);
     ``options``: extra fields of ``GenerateContentConfig``."""
+
+    max_images = None  # every image goes as a part; the provider says when it takes fewer
 
     def __init__(self, name: str, model: str, *, base_url: str | None = None,
                  key: str | None = None, options: dict | None = None, **limits: Any) -> None:
@@ -46,12 +50,11 @@ class GeminiImageEdit(ApiModel):
         types = self.types
         config = types.GenerateContentConfig(response_modalities=["TEXT", "IMAGE"],
                                              **self.options)
+        parts: list[Any] = [types.Part.from_bytes(data=png_bytes(image), mime_type="image/png")
+                            for image in request.images]
         try:
             response = self.client.models.generate_content(
-                model=self.model,
-                contents=[types.Part.from_bytes(data=png_bytes(request.image),
-                                                mime_type="image/png"), request.instruction],
-                config=config)
+                model=self.model, contents=[*parts, request.instruction], config=config)
         except json.JSONDecodeError as exc:  # the client parses the body and fails
             raise NotJSONAnswer.of(exc.doc) from None
         image, texts = None, []

@@ -1,6 +1,8 @@
 """OpenAI-compatible image edits (GPT-Image) through the official ``openai`` client.
 
-``POST {base_url}/images/edits`` with the input PNG and the instruction; the answer's
+``POST {base_url}/images/edits`` with the input PNG and the instruction (a problem with
+reference images sends every image, the input first, as the form's ``image[]`` files, in
+order: the multi-image form of the endpoint, up to :data:`MAX_IMAGES`); the answer's
 ``b64_json`` image is the output, its ``usage`` (input / output tokens) goes to the run's
 totals. ``base_url`` (``--api-base`` or ``OPENAI_BASE_URL``) points it at any compatible
 server. The client's own retries are off: :class:`~paintkit.run.api.base.ApiModel` retries.
@@ -15,6 +17,8 @@ from paintkit.run.api.base import ApiModel, NotJSONAnswer, api_key, decode_b64
 from paintkit.run.interface import EditRequest, EditResult, png_bytes
 
 KEY_VARIABLES = ("OPENAI_API_KEY",)
+#: The most images one images/edits request takes (GPT-Image models: 16).
+MAX_IMAGES = 16
 
 
 def _flat_usage(usage: Any) -> dict:
@@ -36,6 +40,8 @@ class OpenAIImageEdit(ApiModel):
     """``model``: the provider's model id (``gpt-image-2``); ``options``: extra arguments of
     ``images.edit`` (``quality``, ``size``, ``input_fidelity``, ...)."""
 
+    max_images = MAX_IMAGES
+
     def __init__(self, name: str, model: str, *, base_url: str | None = None,
                  key: str | None = None, options: dict | None = None, **limits: Any) -> None:
         super().__init__(**limits)
@@ -51,9 +57,12 @@ class OpenAIImageEdit(ApiModel):
         self.base_url = redact_url_text(str(self.client.base_url))
 
     def request(self, request: EditRequest) -> EditResult:
+        image: Any = ("input.png", png_bytes(request.image), "image/png")
+        if request.references:  # a list: the client sends the files as image[], in order
+            image = [image, *((f"reference_{n}.png", png_bytes(ref.image), "image/png")
+                              for n, ref in enumerate(request.references, 1))]
         response = self.client.images.edit(
-            model=self.model, image=("input.png", png_bytes(request.image), "image/png"),
-            prompt=request.instruction, n=1, **self.options)
+            model=self.model, image=image, prompt=request.instruction, n=1, **self.options)
         if isinstance(response, str | bytes):  # the client hands back a body it cannot parse
             raise NotJSONAnswer.of(response)
         if not response.data:
