@@ -15,7 +15,11 @@ echoes the request's credential headers), ``"html"`` (status 200 with an HTML pa
 header says 16384 x 16384, with a cut-short body). ``text`` replaces the answer's text
 (``revised_prompt``, Gemini's text part). ``key`` identifies the problem
 (the instruction and a hash of the input), ``attempt`` counts its requests from 1. The
-server records every request's start time and the most requests in flight at once.
+server records every request's start time and the most requests in flight at once, and in
+``received`` what each request carried: its ``kind``, every image in the order sent (the
+input first; the answer is always the inverted input) and where they were (``fields``: the
+OpenAI form's file field names, ``image`` or ``image[]`` each; ``contents``: how many
+Gemini contents held them).
 """
 
 from __future__ import annotations
@@ -66,6 +70,7 @@ class Loopback:
         self.paths: list[str] = []
         self.in_flight = self.max_in_flight = 0
         self.prompts: list[str] = []
+        self.received: list[dict] = []
         self.lock = threading.Lock()
         server = self
 
@@ -146,28 +151,37 @@ class Loopback:
         handler.close_connection = True
 
     def _parse(self, handler, body: bytes):
-        """(kind, image bytes, prompt) of a request."""
-        path = handler.path
+        """(kind, image bytes, prompt) of a request (the first image: the input); every
+        image it carried goes to ``received``."""
+        path, record = handler.path, {}
         if path.endswith("/images/edits"):
             message = BytesParser(policy=HTTP).parsebytes(
                 b"content-type: " + handler.headers["content-type"].encode() + b"\r\n\r\n" + body)
-            fields = {part.get_param("name", header="content-disposition"):
-                      part.get_payload(decode=True) for part in message.iter_parts()}
-            image = fields.get("image") or fields.get("image[]")
-            return "openai", image, fields["prompt"].decode()
-        data = json.loads(body)
-        if path.endswith("/chat/completions"):
-            content = data["messages"][-1]["content"]
-            url = next(c["image_url"]["url"] for c in content if c["type"] == "image_url")
-            text = next(c["text"] for c in content if c["type"] == "text")
-            return "chat", base64.b64decode(url.split(",", 1)[1]), text
-        if ":generateContent" in path:
-            parts = data["contents"][0]["parts"]
-            data64 = next(p["inlineData"]["data"] for p in parts if "inlineData" in p)
-            image = base64.urlsafe_b64decode(data64 + "=" * (-len(data64) % 4))
-            text = next(p["text"] for p in parts if "text" in p)
-            return "gemini", image, text
-        raise ValueError(path)
+            parts = [(part.get_param("name", header="content-disposition"),
+                      part.get_payload(decode=True)) for part in message.iter_parts()]
+            files = [(name, data) for name, data in parts if name in ("image", "image[]")]
+            record = {"kind": "openai", "images": [data for _, data in files],
+                      "fields": [name for name, _ in files]}
+            prompt = dict(parts)["prompt"].decode()
+        elif path.endswith("/chat/completions"):
+            content = json.loads(body)["messages"][-1]["content"]
+            record = {"kind": "chat", "images": [
+                base64.b64decode(c["image_url"]["url"].split(",", 1)[1])
+                for c in content if c["type"] == "image_url"]}
+            prompt = next(c["text"] for c in content if c["type"] == "text")
+        elif ":generateContent" in path:
+            contents = json.loads(body)["contents"]
+            parts = [p for c in contents for p in c["parts"]]
+            record = {"kind": "gemini", "contents": len(contents), "images": [
+                base64.urlsafe_b64decode(p["inlineData"]["data"]
+                                         + "=" * (-len(p["inlineData"]["data"]) % 4))
+                for p in parts if "inlineData" in p]}
+            prompt = next(p["text"] for p in parts if "text" in p)
+        else:  # not naming the path: a test's URL may hold credentials the run must hide
+            raise ValueError("not an endpoint of this fake")
+        with self.lock:
+            self.received.append({**record, "prompt": prompt})
+        return record["kind"], record["images"][0], prompt
 
     def _handle(self, handler) -> None:
         body = self._read(handler)

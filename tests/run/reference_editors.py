@@ -1,0 +1,30 @@
+"""Model functions that record what they get, for the reference-image tests (loaded by name
+as ``reference_editors:<function>``)."""
+
+from __future__ import annotations
+
+import numpy as np
+from PIL import ImageOps
+
+#: Per call: ``(instruction, [(uint8 pixels, role), ...] or None)`` for each problem.
+SEEN: list[list[tuple[str, list | None]]] = []
+
+
+def with_references(batch, references):
+    """Opts in: the inverted input, after recording every reference it got."""
+    SEEN.append([(text, [(np.asarray(ref.image), ref.role) for ref in refs])
+                 for (_, text), refs in zip(batch, references, strict=True)])
+    return [ImageOps.invert(image) for image, _ in batch]
+
+
+def one_image(batch):
+    """Written for one image, as every callable before references: the inverted input."""
+    SEEN.append([(text, None) for _, text in batch])
+    return [ImageOps.invert(image) for image, _ in batch]
+
+
+def options_only(batch, **options):
+    """Takes ``**options`` only: gets no references either."""
+    SEEN.append([(text, None) for _, text in batch])
+    assert "references" not in options
+    return [ImageOps.invert(image) for image, _ in batch]
