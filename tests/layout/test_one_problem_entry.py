@@ -88,11 +88,13 @@ def test_each_source_has_the_one_entry_and_only_the_hooks_differ():
 
 def test_every_suite_makes_its_problems_through_its_source():
     for module in ("paintkit.suites", "paintkit.tinygrafix.suite", "paintkit.suites.guidance",
-                   "paintkit.suites.compositional", "paintkit.suites.references"):
+                   "paintkit.suites.compositional", "paintkit.suites.references",
+                   "paintkit.tinygrafix.style_suite"):
         importlib.import_module(module)
     presets = [c for c in _subclasses(SourceSuite) if c.__module__.startswith("paintkit.")]
     assert {c.__name__ for c in presets} == {"Suite", "TinyGrafixSuite", "GuidanceSuite",
-                                             "CompositionalSuite", "ReferenceSuite"}
+                                             "CompositionalSuite", "ReferenceSuite",
+                                             "StyleTransferSuite"}
     for cls in presets:
         assert cls.make_problem is SourceSuite.make_problem, cls
         assert cls.spec is SourceSuite.spec, cls
