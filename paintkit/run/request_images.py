@@ -16,41 +16,24 @@ from typing import TYPE_CHECKING
 from PIL import Image
 
 from paintkit.io.images import load_rgb
-from paintkit.layout.problem_files import reference_paths
+from paintkit.layout.benchmark import read_references
 from paintkit.run.interface import ReferenceImage
 
 if TYPE_CHECKING:
     from paintkit.layout.benchmark import BenchmarkProblem
 
 
-def reference_roles(metadata: dict) -> tuple[str, ...]:
-    """The roles of a problem's reference images, in order (``()`` without references).
-
-    Raises:
-        ValueError: ``references`` is not a list of ``{"role": <non-empty string>}`` objects.
-    """
-    listed = metadata.get("references")
-    if listed is None:
-        return ()
-    if not isinstance(listed, list) or not all(
-            isinstance(entry, dict) and isinstance(entry.get("role"), str) and entry["role"]
-            for entry in listed):
-        raise ValueError(f"metadata 'references': expected a list of {{\"role\": name}} "
-                         f"objects, got {str(listed)[:80]}")
-    return tuple(entry["role"] for entry in listed)
-
-
 def read_request_images(problem: BenchmarkProblem,
                         metadata: dict) -> tuple[Image.Image, tuple[ReferenceImage, ...]]:
     """``(input, references)`` of ``problem`` as RGB PIL images, the references with the
-    roles of ``metadata`` (the problem's ``NNN.json``), in the order the model gets them.
+    roles of ``metadata`` (the problem's ``NNN.json``), in the order the model gets them
+    (read by :func:`paintkit.layout.benchmark.read_references`, as every reader of a tree
+    reads them).
 
     Raises:
         ValueError: an image is missing or does not decode (naming the file), or the
-            metadata's ``references`` is malformed.
+            metadata's ``references`` is malformed (naming the metadata file).
     """
     image = Image.fromarray(load_rgb(problem.input_path))
-    roles = reference_roles(metadata)
-    paths = reference_paths(problem.metadata_path, len(roles))
-    return image, tuple(ReferenceImage(Image.fromarray(load_rgb(path)), role)
-                        for path, role in zip(paths, roles, strict=True))
+    return image, tuple(ReferenceImage(Image.fromarray(pixels), role)
+                        for role, pixels in read_references(problem, metadata))
