@@ -237,6 +237,14 @@ def test_the_key_regenerates_the_problem_with_its_references(problems):
                    for a, b in zip(q.references, p.references, strict=True))
 
 
+def test_a_reference_key_asking_for_a_large_canvas_is_refused_before_drawing():
+    from paintkit.suites.problem_keys import ProblemKeyError, problem_from_key
+
+    with pytest.raises(ProblemKeyError, match="exceeds the limit of 1048576 pixels"):
+        problem_from_key("references-reference_copy-baseline@4096x4096-default-000000",
+                         max_pixels=1 << 20)
+
+
 def _png(image: np.ndarray) -> bytes:
     buffer = io.BytesIO()
     Image.fromarray(image).save(buffer, format="PNG")
