@@ -75,3 +75,25 @@ def test_the_answer_state_as_a_code_output_scores_one(chart):
     assert result.miou == 1.0
     _, same = render_code(json.dumps(meta["input_state"]), "json", meta)
     assert not same["exact"] and same["colors"] > 0
+
+
+def _pixels_of(image: np.ndarray, code: str, within: int = 0) -> int:
+    rgb = np.array([int(code[k:k + 2], 16) for k in (1, 3, 5)], dtype=int)
+    return int((np.abs(image.astype(int) - rgb).max(axis=2) <= within).sum())
+
+
+@pytest.mark.parametrize(("chart", "slot"), CASES)
+def test_every_colour_the_answer_takes_is_shown_by_the_reference(chart, slot):
+    """The style is recoverable from the reference's pixels: each colour the answer gives an
+    object is painted on a visible area of the reference, and the input does not show it.
+    Exactly (data is drawn without anti-aliasing), but for a heatmap's scale ends, which its
+    colorbar shows within 2 per channel (matplotlib resamples the bar's 256 levels)."""
+    problem = style_problem(chart, slot)
+    meta = problem.metadata
+    within = 2 if chart == "heatmap" else 0
+    reference = problem.references[0].image
+    for code in reference_colors(meta["answer_state"]):
+        assert _pixels_of(reference, code, within) >= 20, code
+        assert _pixels_of(problem.answer, code, within) >= 20, code
+        if chart != "heatmap":
+            assert _pixels_of(problem.input, code) == 0, code
