@@ -5,8 +5,9 @@ mode) cell in a seed namespace (PaintBench's own problems in ``paintbench``, fou
 attempt search: ``paintkit.generate(task, seed=N, ...)``), ``--seed S`` is a generator seed,
 exactly the task module's ``generate(S, condition, mode)``. Either way ``show`` prints the
 problem's id and seed and the Python calls that reproduce it. A problem with reference images
-(docs/references.md) also gets ``reference_1.png``, ``reference_2.png``, ... (their roles are
-in ``problem.json``'s ``references``).
+(docs/references.md: the scene reference tasks, the chart style transfer charts; addressed
+by ``--slot``) also gets ``reference_1.png``, ``reference_2.png``, ... (their roles are in
+``problem.json``'s ``references``).
 """
 
 from __future__ import annotations
@@ -22,6 +23,10 @@ from paintkit.io.atomic import write_text_atomic
 from paintkit.layout.problem_files import input_name, problem_stem
 from paintkit.layout.shard_members import reference_field
 
+#: Problem sources whose problems have reference images, asked after PaintBench and
+#: TinyGrafixBench for a task name they do not know.
+REFERENCE_SOURCES = ("references", "style-transfer")
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
@@ -31,10 +36,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         "instruction.txt and problem.json into OUT. --slot N is problem N of the (task, "
         "condition, mode) cell in --namespace (in 'paintbench', the benchmark's own problem, "
         "found by the attempt search, as paintkit.generate(TASK, seed=N)); --seed S is a generator "
-        "seed, the same as paintkit.tasks.task_module(TASK).generate(S). Prints the problem's id, "
+        "seed, the same as paintkit.tasks.task_module(TASK).generate(S). A problem with reference "
+        "images also gets reference_1.png, reference_2.png, ... Prints the problem's id, "
         "seed and the Python calls that reproduce it.",
     )
-    p.add_argument("task", help="task name (see 'paintkit tasks'), or a TinyGrafixBench <chart>_<task>")
+    p.add_argument("task", help="task name (see 'paintkit tasks'), a TinyGrafixBench "
+                   "<chart>_<task>, a scene reference task or a style transfer chart type")
     p.add_argument("--mode", default=None, help="task mode (default: the task's first mode)")
     p.add_argument("--condition", choices=CONDITIONS, default="baseline")
     which = p.add_mutually_exclusive_group()
@@ -104,12 +111,16 @@ def write_problem(out: Path, problem) -> str:
 def run(args: argparse.Namespace) -> int:
     # Deferred (heavy): the charts, slots and tasks import the renderer (Skia) and the Numba
     # kernels.
-    from paintkit.sources import generate
-    from paintkit.tasks import task_module, task_spec
+    from paintkit.sources import generate, get_source
+    from paintkit.tasks import TASKS, task_module, task_spec
     from paintkit.tinygrafix import TINYGRAFIX_TASKS
 
     if args.task in TINYGRAFIX_TASKS:  # TinyGrafixBench: <chart>_<task>, no condition or mode
         return show_chart_problem(args)
+    if args.task not in TASKS:
+        for source in REFERENCE_SOURCES:
+            if args.task in get_source(source).tasks():
+                return show_reference_problem(args, source)
     mode = task_spec(args.task).check_mode(args.mode)
     if args.seed is not None:
         if args.seed < 0:
@@ -128,6 +139,34 @@ def run(args: argparse.Namespace) -> int:
     print(problem.instruction)
     for line in describe(problem, args.task, args.condition, mode):
         print(line)
+    print(f"wrote {args.out}/{written}")
+    return 0
+
+
+def show_reference_problem(args: argparse.Namespace, source: str) -> int:
+    """``paintkit show <task>`` of a source whose problems have reference images
+    (:data:`REFERENCE_SOURCES`): addressed by --slot, in the source's own namespace unless
+    --namespace names another."""
+    # Deferred (heavy: Skia, numba, matplotlib): as in run().
+    from paintkit.sources import generate
+
+    if args.seed is not None:
+        raise ValueError(f"{source} tasks are addressed by --slot (their seed comes from the "
+                         "slot and its attempt); --seed is for PaintBench tasks")
+    slot = 0 if args.slot is None else args.slot
+    namespace = None if args.namespace == "paintbench" else args.namespace
+    condition = None if source == "style-transfer" else args.condition  # charts: one cell
+    problem = generate(args.task, slot, condition, args.mode, namespace=namespace, source=source)
+    meta = problem.metadata
+    written = write_problem(args.out, problem)
+    print(problem.instruction)
+    print(f"problem {problem.problem_id}: slot {slot}, attempt {meta['attempt']}, "
+          f"seed {meta['seed']}")
+    where = "" if namespace is None else f", namespace={namespace!r}"
+    mode = f", mode={meta['mode']!r}" if meta.get("mode") else ""
+    cell = "" if condition is None else f", condition={condition!r}"
+    print(f"reproduce: paintkit.generate({args.task!r}, seed={slot}{cell}{mode}{where}, "
+          f"source={source!r})")
     print(f"wrote {args.out}/{written}")
     return 0
 

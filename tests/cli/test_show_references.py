@@ -30,3 +30,17 @@ def test_a_one_image_problem_writes_what_it_always_did(tmp_path):
         "input.png, answer.png, instruction.txt, problem.json"
     assert sorted(p.name for p in tmp_path.iterdir()) == \
         ["answer.png", "input.png", "instruction.txt", "problem.json"]
+
+
+def test_show_a_scene_reference_task_by_its_slot(tmp_path, capsys):
+    from paintkit.cli.main import main
+    from paintkit.sources import generate
+
+    assert main(["show", "reference_move_recolor", "--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "source='references'" in out and "reference_2.png" in out
+    problem = generate("reference_move_recolor", 0, source="references")
+    for n, ref in enumerate(problem.references, 1):
+        assert np.array_equal(load_rgb(tmp_path / f"reference_{n}.png"), ref.image)
+    assert main(["show", "reference_copy", "--seed", "3", "--out", str(tmp_path)]) == 2
+    assert "addressed by --slot" in capsys.readouterr().err
