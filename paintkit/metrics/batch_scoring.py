@@ -15,10 +15,10 @@ from paintkit.arguments import check_int
 from paintkit.kernels import numba_lock
 from paintkit.kernels.color.delta_e import check_delta_e
 from paintkit.kernels.normalize import normalize_output_numba
+from paintkit.metrics._torch_batches import fused_cuda_batch, fused_cuda_rewards, torch_statistics
 from paintkit.metrics.coerce import MissingImage, as_images, float_range_error, is_tensor
 from paintkit.metrics.counts import FUSED_FORMULAS, fused_cuda_available, numpy_histograms
 from paintkit.metrics.result import ProblemScore, problem_scores
-from paintkit.metrics.score_torch import fused_cuda_batch, fused_cuda_rewards, torch_statistics
 from paintkit.metrics.statistics import ToleranceStatistics
 from paintkit.metrics.targets import Targets, prepare_targets
 from paintkit.old_names import deprecated_aliases
@@ -161,7 +161,7 @@ def fused_cuda_counts(outputs: ImageBatch, reference: Targets, backend: str, sam
                       ) -> tuple[torch.Tensor, torch.Tensor, Any] | None:
     """``(hist, outside, is_float)`` of a CUDA batch tensor counted in one launch of the
     fused Numba CUDA kernel, or None when the general path applies (see
-    :func:`~paintkit.metrics.score_torch.fused_cuda_batch`)."""
+    :func:`~paintkit.metrics._torch_batches.fused_cuda_batch`)."""
     if return_bins or not _fused_cuda_applies(outputs, backend, delta_e):
         return None
     return fused_cuda_batch(outputs, reference, samples, delta_e)
@@ -171,7 +171,7 @@ def fused_cuda_reward(outputs: ImageBatch, reference: Targets, backend: str, sam
                       tolerance: int | None, delta_e: str = "cie76") -> torch.Tensor | None:
     """float32 ``(N,)`` rewards of a CUDA batch tensor, counted and computed in one launch of
     the fused Numba CUDA kernel, or None when the general path applies (see
-    :func:`~paintkit.metrics.score_torch.fused_cuda_arrays`)."""
+    :func:`~paintkit.metrics._torch_batches.fused_cuda_arrays`)."""
     if not _fused_cuda_applies(outputs, backend, delta_e):
         return None
     return fused_cuda_rewards(outputs, reference, samples, tolerance, delta_e)

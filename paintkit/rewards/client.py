@@ -33,6 +33,16 @@ from paintkit.io.png_encode import encode_png
 from paintkit.io.redact import MASK, redact_url_text
 from paintkit.metrics.coerce import as_images, is_tensor, tensor_to_uint8_nhwc
 from paintkit.metrics.fit import DEFAULT_FIT, check_fit
+from paintkit.rewards._batches import BINARY_BATCH as BINARY_BATCH  # public here too
+from paintkit.rewards._batches import (
+    Piece,
+    binary_body,
+    binary_piece,
+    body_size,
+    json_body,
+    json_piece,
+    spans,
+)
 from paintkit.rewards.answers import ANSWER_BASE_BYTES as ANSWER_BASE_BYTES
 from paintkit.rewards.answers import ITEM_ANSWER_BYTES as ITEM_ANSWER_BYTES
 from paintkit.rewards.answers import (
@@ -42,16 +52,6 @@ from paintkit.rewards.answers import (
     check_reward,
     load_answer,
     single_result,
-)
-from paintkit.rewards.batches import BINARY_BATCH as BINARY_BATCH  # public here too
-from paintkit.rewards.batches import (
-    Piece,
-    binary_body,
-    binary_piece,
-    body_size,
-    json_body,
-    json_piece,
-    spans,
 )
 from paintkit.rewards.connections import AnswerTooLarge, ConnectionPool, Response, http_url
 
