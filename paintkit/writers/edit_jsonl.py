@@ -109,7 +109,7 @@ class EditJsonlWriter(Writer):
         (the problem is made again)."""
         try:
             return self.reference_count(json.loads((self.root / metadata_name(stem)).read_bytes()))
-        except (OSError, ValueError, TypeError, AttributeError):
+        except (OSError, ValueError, TypeError, AttributeError, KeyError):
             return None
 
     def is_done(self, index: int) -> bool:

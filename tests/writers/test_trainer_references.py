@@ -214,3 +214,15 @@ def test_generate_refuses_with_one_line(tmp_path, capsys):
     assert lines[0].startswith("paintkit generate: error: --format pix2pix takes no reference")
     assert lines[0].endswith("formats that carry 1: directory, flow-factory, flow-grpo "
                              "(at most 1), parquet, webdataset")
+
+
+def test_a_sidecar_without_its_keys_is_made_again(written, tmp_path):
+    out = tmp_path / "grpo"
+    shutil.copytree(written["flow-grpo"], out)
+    sidecar = sorted(out.rglob("images/**/*.json"))[0]
+    sidecar.write_text("{}")  # and unrecorded: a file the manifest does not list is kept as is
+    manifest = json.loads((out / "manifest.json").read_text())
+    del manifest["files"][str(sidecar.relative_to(out))]
+    (out / "manifest.json").write_text(json.dumps(manifest))
+    summary = write(ONE, out, "flow-grpo")
+    assert summary.generated == 1 and json.loads(sidecar.read_text())["ref_image"]
