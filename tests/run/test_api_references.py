@@ -1,11 +1,10 @@
 """The API adapters send a problem's every image, in order, in the form the provider takes,
 through the real clients against the loopback fakes: OpenAI's images/edits as the form's
-``image[]`` files, Gemini as inline image parts of one content, the chat-code model as
-``image_url`` parts after its text. A one-image problem's request is what it always was."""
+``image[]`` files, Gemini as inline image parts of one content (the chat-code model:
+test_run_reference_suites.py). A one-image problem's request is what it always was."""
 
 from __future__ import annotations
 
-import base64
 import io
 import json
 import shutil
@@ -15,8 +14,7 @@ import pytest
 from PIL import Image
 from reference_tree import pattern, reference_pixels, write_reference_tree
 
-from paintkit.cli.main import main
-from paintkit.io.images import load_rgb, write_png
+from paintkit.io.images import load_rgb
 from paintkit.run.registry import build_model
 from paintkit.run.runner import run_model
 from tests.support.loopback import Loopback
@@ -80,50 +78,3 @@ def test_openai_refuses_more_images_than_images_edits_takes(tmp_path):
     assert summary.written == 2 and len(server.received) == 2
     assert summary.failures[f"{GUIDED}/0002"].startswith(
         "gpt-image-2 takes at most 16 images; this problem has 17 (its input and 16 reference")
-
-
-@pytest.fixture(scope="module")
-def chart_with_reference(tmp_path_factory):
-    """A TinyGrafixBench chart problem given one ``style`` reference image by hand."""
-    root = tmp_path_factory.mktemp("chart")
-    assert main(["generate", "tinygrafixbench", "--out", str(root / "tg"), "--tasks",
-                 "bar_chart_sort_bars", "--per-cell", "1", "--any-matplotlib"]) == 0
-    meta_path = next((root / "tg").rglob("000.json"))
-    meta = json.loads(meta_path.read_text())
-    meta["references"] = [{"role": "style"}]
-    meta_path.write_text(json.dumps(meta))
-    write_png(meta_path.with_name("000_reference_1.png"), pattern(7, 48, 24))
-    return root / "tg", meta
-
-
-def test_chat_code_sends_the_references_after_the_input_image(chart_with_reference, tmp_path):
-    from test_chat_code_model import ChatFake
-
-    tree, meta = chart_with_reference
-    with ChatFake(lambda body, attempt: (
-            200, "```json\n" + json.dumps(meta["answer_state"]) + "\n```", "stop")) as fake:
-        model = build_model("chat-code", api_base=fake.url, options={"with_image": True})
-        summary = run_model(model, tree, tmp_path / "out", progress=False)
-    assert summary.written == 1 and not summary.failures
-    [request] = fake.requests
-    text, *images = request["body"]["messages"][1]["content"]
-    assert text["text"].endswith("\n\nThe images, in order: the input, reference 1 (style)")
-    assert [part["type"] for part in images] == ["image_url", "image_url"]
-    sent = [_pixels(base64.b64decode(part["image_url"]["url"].split(",", 1)[1]))
-            for part in images]
-    input_path = next(tree.rglob("000_input.png"))
-    np.testing.assert_array_equal(sent[0], load_rgb(input_path))
-    np.testing.assert_array_equal(sent[1], pattern(7, 48, 24))
-
-
-def test_chat_code_without_images_refuses_a_problem_with_references(chart_with_reference,
-                                                                   tmp_path):
-    tree, _ = chart_with_reference
-    with Loopback() as server:
-        summary = run_model(build_model("chat-code", api_base=server.url + "/v1"), tree,
-                            tmp_path / "out", progress=False)
-    assert summary.written == 0 and not server.received  # nothing was sent
-    [reason] = summary.failures.values()
-    assert reason == ("chat-code sends the input as code and no image, so this problem's 1 "
-                      "reference image(s) (style) would be dropped: --option with_image=true "
-                      "sends every image with the code")
