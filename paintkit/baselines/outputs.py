@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -57,19 +58,28 @@ class BaselineSummary:
 
 
 def write_baseline(name: str, benchmarks_root: str | os.PathLike[str],
-                   outputs_root: str | os.PathLike[str], *, model: str | None = None,
+                   outputs_root: str | os.PathLike[str], *, folder: str | None = None,
                    benchmarks: Sequence[str] | None = None, tasks: Sequence[str] | None = None,
-                   overwrite: bool = False,
-                   progress: bool = False) -> BaselineSummary:
-    """Write ``<outputs>/<model>/<Benchmark>/<task>/<NNNN>_output.png`` for every problem.
+                   overwrite: bool = False, progress: bool = False,
+                   model: str | None = None) -> BaselineSummary:
+    """Write ``<outputs>/<folder>/<Benchmark>/<task>/<NNNN>_output.png`` for every problem.
 
-    ``model`` defaults to ``name``. Each PNG is written atomically; existing files are kept
-    unless ``overwrite`` (so an interrupted run resumes). ``progress``: the progress line
-    of :class:`paintkit.io.progress.Progress` on stderr.
+    ``folder`` (the model folder under ``outputs_root``, as :func:`paintkit.run_model`'s
+    ``folder`` and the commands' ``--name``) defaults to ``name``. Each PNG is written
+    atomically; existing files are kept unless ``overwrite`` (so an interrupted run
+    resumes). ``progress``: the progress line of :class:`paintkit.io.progress.Progress` on
+    stderr. ``model=`` is the old spelling of ``folder=`` (a ``DeprecationWarning``).
     """
+    if model is not None:
+        warnings.warn("write_baseline(model=...) is now write_baseline(folder=...) (the model "
+                      "folder, as run_model's folder=); model= works until 0.5.0",
+                      DeprecationWarning, stacklevel=2)
+        if folder is not None and folder != model:
+            raise TypeError("write_baseline: give folder= alone (model= is its old spelling)")
+        folder = model
     if name not in BASELINES:
         raise ValueError(f"baseline: expected one of {', '.join(BASELINES)}, got {name!r}")
-    model = check_folder_name(model or name, "model")  # never outside outputs_root
+    model = check_folder_name(folder or name, "model")  # never outside outputs_root
     written = skipped = 0
     problems = load(benchmarks_root, kind="benchmark", benchmarks=benchmarks, tasks=tasks).problems
     bar = Progress(len(problems), verb=f"{model}: written", enabled=progress)

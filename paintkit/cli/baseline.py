@@ -26,8 +26,9 @@ def register(subparsers) -> None:
             help="model-outputs tree; files go under DIR/<model>/")
     renamed(parser, "--name", "--model", metavar="FOLDER", dest="model",
             help="model folder name under --outputs (default: the baseline's)")
-    parser.add_argument("--benchmark", action="append", dest="benchmarks", metavar="NAME",
-                        help="only this benchmark (repeatable)")
+    parser.add_argument("--benchmark", type=names, action="extend", dest="benchmarks",
+                        metavar="A,B", help="only these benchmarks (folders such as "
+                        "PaintBench; comma-separated, repeatable)")
     renamed(parser, "--tasks", "--task", type=names, action="extend", dest="tasks",
             metavar="A,B", help="only these task folders (comma-separated, repeatable)")
     parser.add_argument("--overwrite", action="store_true", help="rewrite existing outputs")
@@ -39,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
     # heavy (PIL, numpy): imported when the command runs, so that 'paintkit --help' starts fast
     from paintkit.baselines import write_baseline
 
-    summary = write_baseline(args.name, args.benchmarks_root, args.outputs_root, model=args.model,
+    summary = write_baseline(args.name, args.benchmarks_root, args.outputs_root, folder=args.model,
                              benchmarks=args.benchmarks, tasks=args.tasks,
                              overwrite=args.overwrite, progress=not args.quiet)
     print(f"{count_of(summary.written, 'output')} written, {summary.skipped:,} already there -> "

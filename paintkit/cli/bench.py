@@ -24,7 +24,7 @@ def register(subparsers) -> None:
     parser.add_argument("config", nargs="?", metavar="CONFIG.toml", help="settings file")
     parser.add_argument("--out", metavar="DIR", help="the run folder (required here or in "
                         "the config)")
-    renamed(parser, "--suites", "--benchmarks", type=names, metavar="A,B", dest="benchmarks",
+    renamed(parser, "--suites", "--benchmarks", type=names, metavar="A,B", dest="suites",
             help="suites to generate: paintbench and/or tinygrafixbench (default: paintbench)")
     parser.add_argument("--baselines", type=names, metavar="A,B",
                         help="baselines to score (default: oracle,identity,blank,noise; "
@@ -53,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
     from paintkit.full_run.steps import Bench, BenchConfig, StepFailed, load_config
 
     settings = load_config(args.config) if args.config else {}
-    for key in ("out", "benchmarks", "baselines", "models", "outputs", "tasks", "conditions", "per_cell",
+    for key in ("out", "suites", "baselines", "models", "outputs", "tasks", "conditions", "per_cell",
                 "size", "jobs", "n_boot", "seed", "gallery_per_model"):
         value = getattr(args, key)
         if value is not None:

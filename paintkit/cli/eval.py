@@ -31,8 +31,9 @@ def register(subparsers) -> None:
             "%(default)s)")
     renamed(parser, "--models", "--model", type=names, action="extend", dest="models",
             metavar="A,B", help="score only these model folders (comma-separated, repeatable)")
-    parser.add_argument("--benchmark", action="append", dest="benchmarks", metavar="NAME",
-                        help="score only this benchmark (repeatable)")
+    parser.add_argument("--benchmark", type=names, action="extend", dest="benchmarks",
+                        metavar="A,B", help="score only these benchmarks (folders such as "
+                        "PaintBench; comma-separated, repeatable)")
     renamed(parser, "--tasks", "--task", type=names, action="extend", dest="tasks",
             metavar="A,B", help="score only these task folders (comma-separated, repeatable)")
     parser.add_argument("--subset", metavar="FILE", default=None,

@@ -27,8 +27,9 @@ def register(subparsers) -> None:
             help="results folder: explanations.jsonl goes here")
     renamed(parser, "--models", "--model", type=names, action="extend", dest="models",
             metavar="A,B", help="only these model folders (comma-separated, repeatable)")
-    parser.add_argument("--benchmark", action="append", dest="benchmarks", metavar="NAME",
-                        help="only this benchmark (repeatable)")
+    parser.add_argument("--benchmark", type=names, action="extend", dest="benchmarks",
+                        metavar="A,B", help="only these benchmarks (folders such as "
+                        "PaintBench; comma-separated, repeatable)")
     renamed(parser, "--tasks", "--task", type=names, action="extend", dest="tasks",
             metavar="A,B", help="only these task folders (comma-separated, repeatable)")
     parser.add_argument("--tolerance", type=integer(0, 10), default=5, metavar="T",

@@ -78,10 +78,24 @@ def command_line(argv: list[str]) -> str:
 def parse_command_line(parser: argparse.ArgumentParser, argv: list[str] | None
                        ) -> argparse.Namespace:
     """``parser.parse_args(argv)``, but an unknown flag is refused by its command's parser
-    (that command's usage) with ``did you mean --X?`` for a near miss."""
+    (that command's usage) with ``did you mean --X?`` for a near miss, before anything else
+    is checked: a mistyped ``--outptus`` is named, not reported as ``--outputs`` missing."""
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    tokens = list(sys.argv[1:] if argv is None else argv)
+    command = next((t for t in tokens if not t.startswith("-")), None)
+    target = sub.choices.get(command or "")
+    if target is not None:
+        unknown = []
+        for token in tokens[tokens.index(command) + 1:]:
+            if token == "--":  # what follows is values only
+                break
+            if token.startswith("--") and \
+                    token.split("=", 1)[0] not in target._option_string_actions:
+                unknown.append(token)
+        if unknown:
+            target.error(near_miss(target, unknown))
     args, unknown = parser.parse_known_args(argv)
     if unknown:
-        sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
         target = sub.choices.get(getattr(args, "command", None) or "", parser)
         target.error(near_miss(target, unknown))
     return args

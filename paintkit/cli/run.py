@@ -43,8 +43,9 @@ def register(subparsers) -> None:
                         help="outputs root; files go under DIR/<model>/")
     parser.add_argument("--name", metavar="FOLDER",
                         help="model folder name under --outputs (default: from --model)")
-    parser.add_argument("--benchmark", action="append", dest="benchmarks", metavar="NAME",
-                        help="only this benchmark (repeatable)")
+    parser.add_argument("--benchmark", type=names, action="extend", dest="benchmarks",
+                        metavar="A,B", help="only these benchmarks (folders such as "
+                        "PaintBench; comma-separated, repeatable)")
     parser.add_argument("--tasks", type=names, action="extend", metavar="A,B",
                         help="only these task folders (comma-separated, repeatable)")
     parser.add_argument("--subset", metavar="FILE", default=None,

@@ -27,8 +27,9 @@ import hashlib
 import json
 import os
 import sys
+import warnings
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import InitVar, asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -62,7 +63,8 @@ class BenchConfig:
     """What to run; every field has a flag of ``paintkit bench`` and a key in its TOML file."""
 
     out: str
-    benchmarks: list[str] = field(default_factory=lambda: ["paintbench"])
+    #: The suites to generate: ``paintbench`` and/or ``tinygrafixbench`` (``--suites``).
+    suites: list[str] = field(default_factory=lambda: ["paintbench"])
     baselines: list[str] = field(default_factory=lambda: list(BASELINES))
     #: A folder of your models' outputs (<model>/<Benchmark>/<task>/NNNN_output.png), scored
     #: beside the baselines; None: baselines only.
@@ -79,18 +81,26 @@ class BenchConfig:
     n_boot: int = 10_000
     seed: int = 0
     gallery_per_model: int = 2
+    #: The old spelling of ``suites`` (a ``DeprecationWarning``; works until 0.5.0).
+    benchmarks: InitVar[list[str] | str | None] = None
 
-    def __post_init__(self) -> None:
+    def __post_init__(self, benchmarks: list[str] | str | None = None) -> None:
+        if benchmarks is not None:
+            warnings.warn("bench(benchmarks=...) / BenchConfig(benchmarks=...) is now "
+                          "suites=... (suite names, as --suites; benchmarks= names benchmark "
+                          "folders elsewhere); benchmarks= works until 0.5.0",
+                          DeprecationWarning, stacklevel=3)
+            self.suites = benchmarks  # type: ignore[assignment]
         self._check_types()
-        for name in ("benchmarks", "baselines", "tasks", "conditions", "models"):
+        for name in ("suites", "baselines", "tasks", "conditions", "models"):
             value = getattr(self, name)
             if isinstance(value, str):  # "a,b" in a config file
                 setattr(self, name, [v.strip() for v in value.split(",") if v.strip()])
         self.out = str(self.out)
-        unknown = [b for b in self.benchmarks if b not in SUITES]
-        if unknown or not self.benchmarks:
-            raise ValueError(f"benchmarks: expected some of {', '.join(SUITES)}, got "
-                             f"{', '.join(self.benchmarks) or 'none'}")
+        unknown = [b for b in self.suites if b not in SUITES]
+        if unknown or not self.suites:
+            raise ValueError(f"suites: expected some of {', '.join(SUITES)}, got "
+                             f"{', '.join(self.suites) or 'none'}")
         bad = [b for b in self.baselines if b not in BASELINES]
         if bad:
             raise ValueError(f"baselines: expected some of {', '.join(BASELINES)}, got "
@@ -112,7 +122,7 @@ class BenchConfig:
             raise wrong("outputs", "a folder (a string)")
         if self.size is not None and not isinstance(self.size, str):
             raise wrong("size", 'a size string ("WxH")')
-        for name in ("benchmarks", "baselines", "models", "tasks", "conditions"):
+        for name in ("suites", "baselines", "models", "tasks", "conditions"):
             value = getattr(self, name)
             optional = name in ("tasks", "conditions")
             if (value is None and optional) or isinstance(value, str):
@@ -141,9 +151,7 @@ def load_config(path: PathLike) -> dict:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
         raise ValueError(f"{path}: {exc}") from None
-    if "suites" in data:  # the flag's name (--suites); BenchConfig's field is benchmarks
-        data["benchmarks"] = data.pop("suites")
-    known = set(BenchConfig.__dataclass_fields__)
+    known = set(BenchConfig.__dataclass_fields__)  # with benchmarks, the old key of suites
     unknown = sorted(set(data) - known)
     if unknown:
         raise ValueError(f"{path}: unknown key {', '.join(unknown)}; expected some of "
@@ -179,9 +187,9 @@ def benchmark_suite(config: BenchConfig) -> ProblemSuite:
     tasks = list(c.tasks or ())
     chart_tasks = [t for t in tasks if t in TINYGRAFIX_TASKS]
     paint_tasks = [t for t in tasks if t not in TINYGRAFIX_TASKS]
-    both = len(c.benchmarks) == 2
+    both = len(c.suites) == 2
     parts: list[ProblemSuite] = []
-    if "paintbench" in c.benchmarks and (not both or paint_tasks or not chart_tasks):
+    if "paintbench" in c.suites and (not both or paint_tasks or not chart_tasks):
         per_cell = PAINTBENCH_PER_CELL if c.per_cell is None else c.per_cell
         kwargs: dict[str, Any] = {"per_cell": per_cell,
                   "namespace": _own_namespace(per_cell, PAINTBENCH_PER_CELL, PAINTBENCH_NAMESPACE)}
@@ -192,7 +200,7 @@ def benchmark_suite(config: BenchConfig) -> ProblemSuite:
         if c.size:
             kwargs["size"] = parse_size(c.size)
         parts.append(Suite(**kwargs))
-    if "tinygrafixbench" in c.benchmarks and (not both or chart_tasks or not paint_tasks):
+    if "tinygrafixbench" in c.suites and (not both or chart_tasks or not paint_tasks):
         if not both and (c.conditions or c.size):
             raise ValueError("conditions and size apply to PaintBench only; TinyGrafixBench has "
                              "no visual conditions or sizes")
@@ -338,8 +346,8 @@ class Bench:
     def run(self) -> Path:
         """Every step in order; returns the report's path."""
         c = self.config
-        suite_settings = {k: getattr(c, k) for k in ("benchmarks", "tasks", "conditions",
-                                                     "per_cell", "size")}
+        suite_settings = {k: getattr(c, k) for k in ("tasks", "conditions", "per_cell", "size")}
+        suite_settings["benchmarks"] = c.suites  # the key earlier runs' fingerprints used
         self._step("generate", _key(self.version, "generate", suite_settings), self.generate,
                    self.bench)
         bench_fp = tree_fingerprint(self.bench)
@@ -384,7 +392,7 @@ def bench(out: str | Path, *, command: str | None = None, log: Callable[[str], N
           **settings: Any) -> Path:
     """Run every step of the benchmark into the folder ``out``; returns the report's path.
 
-    ``settings`` are the fields of :class:`BenchConfig` (``benchmarks``, ``baselines``,
+    ``settings`` are the fields of :class:`BenchConfig` (``suites``, ``baselines``,
     ``models``, ``outputs``, ``tasks``, ``conditions``, ``per_cell``, ``size``, ``jobs``,
     ``n_boot``, ``seed``, ``gallery_per_model``). A failed step raises :class:`StepFailed`;
     run again to resume (finished steps are skipped).

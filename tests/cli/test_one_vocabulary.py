@@ -6,6 +6,7 @@ mean"."""
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import inspect
 import warnings
 
@@ -19,7 +20,8 @@ CONCEPTS = {
     "--tasks": ({"tasks"}, "task folders to select, A,B"),
     "--models": ({"models"}, "model folders or models to run, A,B"),
     "--conditions": ({"conditions"}, "visual conditions, A,B"),
-    "--suites": ({"benchmarks"}, "suite names, A,B"),
+    "--suites": ({"suites"}, "suite names, A,B"),
+    "--benchmark": ({"benchmarks", "benchmark"}, "benchmark folders to select, A,B"),
     "--subset": ({"subset"}, "a subset.json"),
     "--jobs": ({"jobs"}, "worker processes"),
 }
@@ -43,8 +45,11 @@ def test_same_concept_same_flag_in_every_command():
                 if flag in CONCEPTS:
                     dests, what = CONCEPTS[flag]
                     assert action.dest in dests, (name, flag, what)
-                if flag in ("--tasks", "--models", "--conditions", "--suites"):
+                if flag in ("--tasks", "--models", "--conditions", "--suites") or (
+                        flag == "--benchmark" and name != "generate"):  # generate: its one folder
                     assert action.metavar == "A,B", (name, flag, "a comma-separated list")
+                if flag == "--benchmark" and name != "generate":
+                    assert isinstance(action, argparse._ExtendAction), (name, flag, "repeatable")
             if action.dest == "tasks" and action.option_strings:
                 assert action.option_strings == ["--tasks"], (name, action.option_strings)
         if "--model" in {s for a in parser._actions for s in a.option_strings}:
@@ -60,17 +65,27 @@ def test_old_spellings_still_parse_with_a_note(capsys):
     assert "--task is now --tasks" in err and "--model is now --models" in err
     assert "-j is now --jobs" in err
     args = parser.parse_args(["bench", "--out", "x", "--benchmarks", "paintbench,tinygrafixbench"])
-    assert args.benchmarks == ["paintbench", "tinygrafixbench"]
+    assert args.suites == ["paintbench", "tinygrafixbench"]
     assert "--benchmarks is now --suites" in capsys.readouterr().err
     args = parser.parse_args(["eval", "--benchmarks", "B", "--outputs", "O", "--tasks", "a,b",
                               "--tasks", "c"])
     assert args.tasks == ["a", "b", "c"] and capsys.readouterr().err == ""
+    for command in ("eval", "baseline", "run", "explain"):  # a list, as --tasks; repeatable
+        argv = {"eval": ["eval", "--outputs", "O"], "baseline": ["baseline", "oracle", "--outputs", "O"],
+                "run": ["run", "--model", "oracle", "--outputs", "O"],
+                "explain": ["explain", "--outputs", "O", "--results", "R"]}[command]
+        args = parser.parse_args([*argv, "--benchmarks", "B", "--benchmark",
+                                  "PaintBench,TinyGrafixBench", "--benchmark", "Mine"])
+        assert args.benchmarks == ["PaintBench", "TinyGrafixBench", "Mine"], command
 
 
 @pytest.mark.parametrize("argv, command, hint", [
     (["eval", "--benchmarks", "B", "--outputs", "O", "--tsks", "x"], "eval", "--tasks"),
     (["stats", "--results", "R", "--n-bot", "5"], "stats", "--n-boot"),
     (["report", "--results", "R", "--outptu", "x.html"], "report", "--output"),
+    # a typo beside a missing required flag: the typo is named, not the missing flag
+    (["eval", "--benchmarks", "B", "--outptus", "O"], "eval", "--outputs"),
+    (["baseline", "oracle", "--outptus", "O", "--benchmarks", "B"], "baseline", "--outputs"),
 ])
 def test_a_mistyped_flag_gets_its_commands_usage_and_a_suggestion(argv, command, hint, capsys):
     with pytest.raises(SystemExit) as stop:
@@ -91,6 +106,8 @@ KEYWORDS = {
     "models": ("model names", ("Sequence[str]", "list[str]")),
 }
 VERBS = ("evaluate", "write_report", "write_baseline", "run_model", "aggregate")
+#: The keyword of the model folder a verb writes under ``outputs_root`` (``--name``).
+FOLDER_VERBS = ("write_baseline", "run_model")
 
 
 @pytest.mark.parametrize("verb", VERBS)
@@ -101,6 +118,31 @@ def test_the_verbs_use_one_name_per_concept(verb):
         if name in KEYWORDS and param.annotation is not inspect.Parameter.empty:
             what, spellings = KEYWORDS[name]
             assert any(s in str(param.annotation) for s in spellings), (verb, name, what)
+
+
+def test_the_model_folder_and_the_suites_have_one_name_each():
+    for verb in FOLDER_VERBS:
+        params = inspect.signature(getattr(paintkit, verb)).parameters
+        assert params["folder"].kind is inspect.Parameter.KEYWORD_ONLY, verb
+    fields = paintkit.BenchConfig.__dataclass_fields__
+    assert "suites" in fields and fields["benchmarks"]._field_type is not fields["suites"]._field_type
+    assert paintkit.BenchConfig(out="x").suites == ["paintbench"]
+    assert "benchmarks" not in dataclasses.asdict(paintkit.BenchConfig(out="x"))
+
+
+def test_the_old_keywords_of_folder_and_suites_warn(tmp_path):
+    bench = tmp_path / "bench"
+    assert main(["generate", "paintbench", "--out", str(bench), "--tasks", "removal",
+                 "--conditions", "baseline", "--per-cell", "1", "--no-preservation", "--size",
+                 "128x128", "--namespace", "vocab", "--engine", "inprocess", "--quiet"]) == 0
+    with pytest.warns(DeprecationWarning, match=r"write_baseline\(model=...\) is now"):
+        summary = paintkit.write_baseline("oracle", bench, tmp_path / "outs", model="mine")
+    assert summary.out_dir == tmp_path / "outs" / "mine"
+    assert paintkit.write_baseline("blank", bench, tmp_path / "outs", folder="b").out_dir == \
+        tmp_path / "outs" / "b"
+    with pytest.warns(DeprecationWarning, match=r"bench\(benchmarks=...\)"):
+        config = paintkit.BenchConfig(out="x", benchmarks=["tinygrafixbench"])
+    assert config.suites == ["tinygrafixbench"]
 
 
 def test_the_old_keywords_warn(tmp_path):

@@ -17,7 +17,7 @@ SMALL = ["--tasks", "removal", "--conditions", "baseline", "--per-cell", "1", "-
 @pytest.mark.parametrize(("line", "key", "wanted"), [
     ('jobs = "x"', "jobs", "an integer >= 0, got 'x' (str)"),
     ("out = 5", "out", "a folder (a string), got 5 (int)"),
-    ("benchmarks = 5", "benchmarks", "a list of names or a comma-separated string, got 5"),
+    ("suites = 5", "suites", "a list of names or a comma-separated string, got 5"),
     ("baselines = 7", "baselines", "a list of names or a comma-separated string, got 7"),
     ("n_boot = 0", "n_boot", "an integer from 1 to 100000, got 0"),
     ('seed = "1"', "seed", "an integer >= 0, got '1' (str)"),

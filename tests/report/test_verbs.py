@@ -95,7 +95,7 @@ def test_bench_names_the_failed_step(tmp_path):
     from paintkit.full_run.steps import StepFailed
 
     with pytest.raises(StepFailed, match=r"bench: step generate failed: .*conditions"):
-        paintkit.bench(tmp_path / "run", benchmarks=["tinygrafixbench"], conditions=["striped"],
+        paintkit.bench(tmp_path / "run", suites=["tinygrafixbench"], conditions=["striped"],
                        baselines=["oracle"], log=lambda line: None)
-    with pytest.raises(ValueError, match="benchmarks: expected some of"):
-        paintkit.bench(tmp_path / "run", benchmarks=["nope"])
+    with pytest.raises(ValueError, match="suites: expected some of"):
+        paintkit.bench(tmp_path / "run", suites=["nope"])
