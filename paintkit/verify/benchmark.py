@@ -272,8 +272,11 @@ def _unreleased_shards(root: Path, manifest: dict, edited: list[str], verdict: V
 
 def _shard_set(root: Path, release: dict, verdict: Verdict) -> Verdict:
     """A folder of ``shard-*.tar`` / ``shard-*.parquet`` files: every problem (opened with
-    :func:`paintkit.load`) against the release, by its ``task`` and ``idx``; shard files
-    against the manifest (a shard holds many problems: an edited one is named once)."""
+    :func:`paintkit.load`) against the release, by its ``problem_id`` (as a smaller tree's:
+    a ``--per-cell`` or ``--tasks`` shard set numbers its problems ``000``, ... and its
+    metadata is hashed under the release's number), or by its ``task`` and ``idx`` when a
+    problem is not a released one; shard files against the manifest (a shard holds many
+    problems: an edited one is named once)."""
     manifest = read_tree_manifest(root)
     edited_shards = []
     present = sorted(p.name for p in root.iterdir()
@@ -312,16 +315,26 @@ def _shard_set(root: Path, release: dict, verdict: Verdict) -> Verdict:
         verdict.checked += 1
         verdict.differs.append(one_line(exc))
         return verdict
+    places = _shard_places(items, release)
     for item in items:
         try:
             meta = item.metadata or {}
             key = f"{meta['task']}/{int(meta['idx']):03d}"
+            if places:  # a part of the release: the problem under its released number
+                key = places[str(meta["problem_id"])]
+                meta = {**meta, "idx": int(key.split("/")[1])}
             hashes = " ".join((content_hash(item.input), content_hash(item.answer),
                                content_hash(meta)))
             found.setdefault(owner.get(meta["task"], "?"), {})[key] = (hashes, None)
         except (KeyError, TypeError, ValueError) as exc:
             verdict.checked += 1
             verdict.differs.append(f"{item.key}: unreadable ({one_line(exc)})")
+    parts = {name for name, entry in release["benchmarks"].items()
+             if places and name in found and len(found[name]) < len(entry["problems"])}
+    for name in sorted(parts):
+        verdict.notes.append(f"{name}: a part of the release ({len(found[name]):,} of its "
+                             f"{len(release['benchmarks'][name]['problems']):,} problems), "
+                             "each matched by its problem_id")
     for name in sorted(found):
         if name not in release["benchmarks"]:
             verdict.checked += len(found[name])
@@ -332,10 +345,27 @@ def _shard_set(root: Path, release: dict, verdict: Verdict) -> Verdict:
                   else _tree_reason(manifest, name, release))
         before = len(verdict.differs)
         _compare(name, release["benchmarks"][name]["problems"], found[name], reason, {},
-                 verdict)
+                 verdict, part=name in parts)
         if len(verdict.differs) > before and not reason.startswith("made by this version"):
             verdict.notes.append(f"{name}: {reason}")
     return verdict
+
+
+def _shard_places(items, release: dict) -> dict[str, str]:
+    """``{problem_id: "<task>/<NNN>"}`` when every problem of a shard set is a released one
+    by its ``problem_id`` (its numbers may differ from the release's: a smaller shard set);
+    {} otherwise (its problems are matched by ``task`` and ``idx``)."""
+    ids: dict[str, str] = {}
+    for name, entry in release["benchmarks"].items():
+        ids.update(release_ids(name, entry["suite"]))
+    places = {}
+    for item in items:
+        meta = item.metadata if isinstance(item.metadata, dict) else {}
+        released = ids.get(str(meta.get("problem_id")))
+        if released is None:
+            return {}
+        places[str(meta["problem_id"])] = released
+    return places
 
 
 def verify_benchmark(root, *, jobs: int = 1, release: dict | None = None) -> Verdict:

@@ -195,3 +195,17 @@ def test_a_shard_set_is_checked_against_the_release_too(release_copy, tmp_path, 
     assert len(verdict.differs) == 1 and verdict.differs[0].endswith(
         ": metadata differs from the release (in shard-000000.tar, edited since generated)")
     assert any("shard-000000.tar: missing or edited" in note for note in verdict.notes)
+
+
+def test_a_smaller_shard_set_is_matched_by_problem_id(release_copy, tmp_path):
+    """``--per-cell 2`` numbers its problems 000, 001; they are released problems under
+    other numbers, matched by their problem_id (as a smaller tree's are)."""
+    pytest.importorskip("pyarrow")
+    shards = tmp_path / "part"
+    assert main(["generate", "paintbench", "--out", str(shards), "--tasks", "translation",
+                 "--conditions", "baseline", "--no-preservation", "--per-cell", "2",
+                 "--format", "parquet", "--engine", "inprocess", "--quiet"]) == 0
+    verdict = verify_benchmark(shards, release=release_copy[1])
+    assert verdict.ok and verdict.checked == 2, verdict
+    assert any("a part of the release (2 of its 12 problems), each matched by its problem_id"
+               in note for note in verdict.notes), verdict.notes
