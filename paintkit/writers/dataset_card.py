@@ -100,8 +100,9 @@ def generate_command(suite, layout: dict) -> str | None:
         parts.append("--no-preservation")
     if d.get("beyond_benchmark"):
         parts.append("--beyond-benchmark")
-    if "shards" in layout:
-        parts.append(f"--shards {layout['shards']}")
+    if "shards" in layout:  # an even split: what --world-size S makes of ceil(N / S)
+        count = layout["shards"]
+        parts.append(f"--world-size {count} --shard-size {-(-len(suite) // count)}")
     else:
         parts.append(f"--shard-size {layout['shard_size']}")
     if layout.get("held_out", 0) != HELD_OUT:

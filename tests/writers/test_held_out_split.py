@@ -10,7 +10,7 @@ import math
 
 import pytest
 
-from paintkit.cli.main import main
+from paintkit.cli.main import build_parser, main
 from paintkit.engines import write_suite
 from paintkit.loader import load
 from paintkit.writers.splits import HELD_OUT, check_held_out, held_out, split_of
@@ -142,3 +142,18 @@ def test_the_flag_and_its_errors(tmp_path, capsys) -> None:
     assert "applies to --format parquet and webdataset" in capsys.readouterr().err
     with pytest.raises(ValueError, match="applies to --format parquet and webdataset"):
         write_suite(SUITE, tmp_path / "c", format="verl-omni", held_out=0.1, progress=False)
+
+
+def test_the_cards_command_of_an_even_split_makes_the_same_layout(tmp_path) -> None:
+    """``--world-size`` writes ``"shards": S`` into the layout; the card's command says
+    ``--world-size S`` (there is no ``--shards`` flag) and makes the same shard plan."""
+    from paintkit.engines.unit_write import shard_plan
+    from paintkit.writers.dataset_card import generate_command
+
+    size, count = shard_plan(len(SUITE), 7, 1000)  # 24 problems on 7 ranks: an even split
+    assert (size, count) == (4, 7)
+    command = generate_command(SUITE, {"format": "parquet", "shards": count,
+                                       "held_out": HELD_OUT})
+    assert "--shards" not in command and "--world-size 7 --shard-size 4" in command
+    args = build_parser().parse_args([a if a != "DIR" else "out" for a in command.split()[1:]])
+    assert shard_plan(len(SUITE), args.world_size, args.shard_size) == (size, count)
