@@ -8,8 +8,9 @@ import re
 
 import numpy as np
 import pytest
-from style_cases import CHARTS, style_problem
-from style_oracle import expected_answer, palette_paths, reference_colors
+
+from tests.style_transfer.style_cases import CHARTS, style_problem
+from tests.style_transfer.style_oracle import expected_answer, palette_paths, reference_colors
 
 FAST = (0, 1)
 SLOW = tuple(range(2, 10))

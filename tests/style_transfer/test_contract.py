@@ -8,7 +8,15 @@ import json
 import multiprocessing
 
 import pytest
-from style_cases import CHARTS, PINNED_SLOTS, TABLE, hashes_of, problem_hashes, style_problem
+
+from tests.style_transfer.style_cases import (
+    CHARTS,
+    PINNED_SLOTS,
+    TABLE,
+    hashes_of,
+    problem_hashes,
+    style_problem,
+)
 
 PINNED = json.loads(TABLE.read_text())
 SLOTS = [pytest.param(s, marks=() if s < 2 else pytest.mark.slow) for s in range(6)]

@@ -9,7 +9,8 @@ import sys
 
 import numpy as np
 import pytest
-from style_cases import CHARTS, style_problem
+
+from tests.style_transfer.style_cases import CHARTS, style_problem
 
 
 def test_the_suite_is_five_chart_types_of_thirty():

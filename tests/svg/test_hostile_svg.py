@@ -21,7 +21,7 @@ def refused(svg: str | bytes, *words: str) -> str:
     assert "\n" not in message and len(message) < 400
     for word in words:
         assert word in message, message
-    assert time.perf_counter() - start < 5
+    assert time.perf_counter() - start < 20  # bounded (a hostile file must not run for minutes)
     return message
 
 
