@@ -54,6 +54,14 @@ class Slot:
             return self.condition_key
         return self.condition if isinstance(self.condition, str) else self.condition.name
 
+    def stamp(self, metadata: dict[str, Any], attempt: int) -> None:
+        """Write where a problem comes from into its ``metadata``, in this order: ``slot``,
+        ``attempt``, ``namespace`` and, for a condition variant, ``condition_key`` (the
+        order is part of the metadata's bytes)."""
+        metadata.update({"slot": self.slot, "attempt": attempt, "namespace": self.namespace})
+        if self.condition_key is not None:
+            metadata["condition_key"] = self.condition_key
+
     def describe(self, source: str) -> str:
         """Names the slot in errors: ``"paintbench translation/amount/baseline slot 3"``."""
         return f"{source} {self.task}/{self.mode}/{self.key} slot {self.slot}"

@@ -67,7 +67,5 @@ class CompositionalSource(ProblemSource):
         meta = chain_metadata(slot.task, _condition(slot), found.seed, scene, chain, pixels)
         if slot.task == "conversational":
             meta["turns"] = turns_metadata(chain, pixels)
-        meta.update({"slot": slot.slot, "attempt": found.attempt, "namespace": slot.namespace})
-        if slot.condition_key is not None:
-            meta["condition_key"] = slot.condition_key
+        slot.stamp(meta, found.attempt)
         return Problem(pixels[0], pixels[-1], meta["instruction"], meta)

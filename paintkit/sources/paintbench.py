@@ -50,8 +50,5 @@ class PaintBenchSource(ProblemSource):
 
     def finish(self, slot: Slot, found: Found) -> Problem:
         problem = found.value
-        problem.metadata.update({"slot": slot.slot, "attempt": found.attempt,
-                                 "namespace": slot.namespace})
-        if slot.condition_key is not None:
-            problem.metadata["condition_key"] = slot.condition_key
+        slot.stamp(problem.metadata, found.attempt)
         return problem

@@ -71,8 +71,7 @@ class StyleTransferSource(ProblemSource):
 
     def finish(self, slot: Slot, found: Found) -> Problem:
         problem = found.value
-        problem.metadata.update({"slot": slot.slot, "attempt": found.attempt,
-                                 "namespace": slot.namespace})
+        slot.stamp(problem.metadata, found.attempt)
         return problem
 
 
