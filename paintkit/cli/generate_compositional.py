@@ -39,42 +39,30 @@ def build_compositional_suite(args: argparse.Namespace):
 def build_guidance_suite(args: argparse.Namespace):
     """``paintkit generate guidance``: the single-target tasks with a drawn cue."""
     # Deferred (heavy: Skia, numba): as above.
-    from paintkit.suites.guidance import (
-        GUIDANCE_BENCHMARK,
-        GUIDANCE_NAMESPACE,
-        GUIDANCE_PER_CELL,
-        GuidanceSuite,
-    )
+    from paintkit.suites.guidance import GUIDANCE_BENCHMARK, GuidanceSuite
 
-    for name, flag in _NOT_HERE + (("steps", "--steps"),):
-        if getattr(args, name, None):
-            raise ValueError(f"{flag} does not apply to the guidance suite")
-    per_cell = GUIDANCE_PER_CELL if args.per_cell is None else args.per_cell
-    namespace = choose_namespace(args, per_cell, GUIDANCE_NAMESPACE, GUIDANCE_PER_CELL,
-                                 "the guidance suite")
-    return GuidanceSuite(tasks=tuple(args.tasks or ()), conditions=tuple(args.conditions or ()),
-                         per_cell=per_cell, start_slot=args.start_slot, namespace=namespace,
-                         benchmark=args.benchmark or GUIDANCE_BENCHMARK,
-                         beyond_benchmark=bool(getattr(args, "beyond_benchmark", False)))
+    return _scene_grid_suite(args, GuidanceSuite, GUIDANCE_BENCHMARK)
 
 
 def build_reference_suite(args: argparse.Namespace):
     """``paintkit generate references``: PaintBench scenes edited by reference images."""
     # Deferred (heavy: Skia, numba): as above.
-    from paintkit.suites.references import (
-        REFERENCES_BENCHMARK,
-        REFERENCES_NAMESPACE,
-        REFERENCES_PER_CELL,
-        ReferenceSuite,
-    )
+    from paintkit.suites.references import REFERENCES_BENCHMARK, ReferenceSuite
 
+    return _scene_grid_suite(args, ReferenceSuite, REFERENCES_BENCHMARK)
+
+
+def _scene_grid_suite(args: argparse.Namespace, suite_class, benchmark: str):
+    """A tasks x conditions x per-cell suite over PaintBench scenes (guidance, references)
+    from the command's flags; its own namespace, problems per cell and name come from the
+    suite class (``OWN_NAMESPACE``, ``OWN_PER_CELL``, ``OWN_NAME``)."""
     for name, flag in _NOT_HERE + (("steps", "--steps"),):
         if getattr(args, name, None):
-            raise ValueError(f"{flag} does not apply to the scene reference suite")
-    per_cell = REFERENCES_PER_CELL if args.per_cell is None else args.per_cell
-    namespace = choose_namespace(args, per_cell, REFERENCES_NAMESPACE, REFERENCES_PER_CELL,
-                                 "the scene reference suite")
-    return ReferenceSuite(tasks=tuple(args.tasks or ()), conditions=tuple(args.conditions or ()),
-                          per_cell=per_cell, start_slot=args.start_slot, namespace=namespace,
-                          benchmark=args.benchmark or REFERENCES_BENCHMARK,
-                          beyond_benchmark=bool(getattr(args, "beyond_benchmark", False)))
+            raise ValueError(f"{flag} does not apply to {suite_class.OWN_NAME}")
+    per_cell = suite_class.OWN_PER_CELL if args.per_cell is None else args.per_cell
+    namespace = choose_namespace(args, per_cell, suite_class.OWN_NAMESPACE,
+                                 suite_class.OWN_PER_CELL, suite_class.OWN_NAME)
+    return suite_class(tasks=tuple(args.tasks or ()), conditions=tuple(args.conditions or ()),
+                       per_cell=per_cell, start_slot=args.start_slot, namespace=namespace,
+                       benchmark=args.benchmark or benchmark,
+                       beyond_benchmark=bool(getattr(args, "beyond_benchmark", False)))
