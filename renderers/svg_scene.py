@@ -20,7 +20,8 @@ Problems whose answer is computed in pixel space (flood fill, gradients, blendin
 have no answer scene. :func:`scene_svg` given the pixels then draws the closest scene and adds
 ``<g id="pixel-edits">``: one path per colour, made of the pixel runs where the image
 differs from that scene's render (and the pixels next to them), so the SVG still renders to
-the image, exactly there.
+the image, exactly there. :func:`reference_svgs` draws a problem's reference images the same
+way, from the metadata's ``reference_scenes``.
 """
 
 from __future__ import annotations
@@ -230,3 +231,26 @@ def problem_svgs(metadata: dict, input_pixels: np.ndarray,
     answer_scene = (Scene.from_dict(metadata["answer_scene"]) if "answer_scene" in metadata
                     else scene)
     return scene_svg(scene, input_pixels), scene_svg(answer_scene, answer_pixels)
+
+
+def reference_svgs(metadata: dict, reference_pixels) -> tuple[str, ...]:
+    """The SVG of each reference image of a problem, in order: reference ``n`` (1-based) is
+    :func:`scene_svg` of the metadata's ``reference_scenes[n - 1]`` with pixels
+    ``reference_pixels[n - 1]`` (uint8 ``(H, W, 3)``), so differences from the scene's render
+    are drawn as pixel edits; ``()`` for a problem without references.
+
+    Raises:
+        ValueError: the problem has references but no ``reference_scenes`` with one scene
+            per reference (references that are not scenes: charts, attached images).
+    """
+    reference_pixels = list(reference_pixels)
+    if not reference_pixels:
+        return ()
+    scenes = metadata.get("reference_scenes")
+    if not isinstance(scenes, list) or len(scenes) != len(reference_pixels):
+        found = f"{len(scenes)} scene(s)" if isinstance(scenes, list) else "no reference_scenes"
+        raise ValueError(f"problem {metadata.get('problem_id', '?')} has "
+                         f"{len(reference_pixels)} reference image(s) and {found} in its "
+                         "metadata; only references drawn from scenes can be written as SVG")
+    return tuple(scene_svg(Scene.from_dict(scene), pixels)
+                 for scene, pixels in zip(scenes, reference_pixels, strict=True))

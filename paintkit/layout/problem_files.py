@@ -5,7 +5,8 @@ zero-padded to :data:`STEM_DIGITS` digits by paintkit; any number of digits is r
 ``NNN_input.png``, ``NNN_answer.png`` and ``NNN.json`` (the metadata, written last), and
 with ``paintkit generate --svg`` ``NNN_input.svg`` / ``NNN_answer.svg``; a problem with
 reference images (docs/references.md) also has ``NNN_reference_1.png``, ``NNN_reference_2.png``,
-... in the order the model gets them (their roles are the metadata's ``references`` list).
+... in the order the model gets them (their roles are the metadata's ``references`` list),
+and with ``--svg`` ``NNN_reference_1.svg``, ... (drawn from the metadata's ``reference_scenes``).
 Every writer
 (``writers/directory.py``, the Parquet image paths, the synthetic trees of
 ``evaluate/synthetic.py``) and every reader (``layout/benchmark.py``, the reward's problem
@@ -28,6 +29,8 @@ INPUT_SVG = "_input.svg"
 ANSWER_SVG = "_answer.svg"
 #: After ``NNN``: reference image ``n`` (1, 2, ...) of a problem with references.
 REFERENCE = "_reference_{n}.png"
+#: After ``NNN``: the optional vector copy of reference image ``n`` (``--svg``).
+REFERENCE_SVG = "_reference_{n}.svg"
 #: Digits paintkit pads ``NNN`` to.
 STEM_DIGITS = 3
 
@@ -66,11 +69,23 @@ def answer_name(stem: str) -> str:
     return stem + ANSWER
 
 
-def reference_suffix(n: int) -> str:
-    """``_reference_<n>.png``: the suffix of reference image ``n`` (1-based)."""
+def reference_suffix(n: int, svg: bool = False) -> str:
+    """``_reference_<n>.png`` (``svg``: ``_reference_<n>.svg``, its ``--svg`` copy): the
+    suffix of reference image ``n`` (1-based)."""
     if not isinstance(n, int) or isinstance(n, bool) or n < 1:
         raise ValueError(f"references are numbered from 1, got {n!r}")
-    return REFERENCE.format(n=n)
+    return (REFERENCE_SVG if svg else REFERENCE).format(n=n)
+
+
+def problem_suffixes(references: int, svg: bool = False) -> tuple[str, ...]:
+    """Every file of one problem with ``references`` reference images, in writing order:
+    input and answer PNGs, (``svg``) their SVGs, the reference PNGs, (``svg``) the reference
+    SVGs, the metadata JSON last (a problem whose JSON exists is complete)."""
+    refs = tuple(reference_suffix(n) for n in range(1, references + 1))
+    if svg:
+        refs += tuple(reference_suffix(n, svg=True) for n in range(1, references + 1))
+    suffixes = written_suffixes(svg)
+    return suffixes[:-1] + refs + suffixes[-1:]
 
 
 def reference_name(stem: str, n: int) -> str:
@@ -84,12 +99,13 @@ def metadata_name(stem: str) -> str:
 
 
 def parse_problem_file(name: str) -> tuple[str, str] | None:
-    """``(NNN, suffix)`` of a problem's file name (any of the five, or a reference image; any
-    number of digits), else None: ``"007_input.png"`` -> ``("007", "_input.png")``,
+    """``(NNN, suffix)`` of a problem's file name (any of the five, or a reference image or
+    its SVG; any number of digits), else None: ``"007_input.png"`` -> ``("007", "_input.png")``,
     ``"007_reference_2.png"`` -> ``("007", "_reference_2.png")``."""
     suffixes = "|".join(re.escape(s) for s in written_suffixes(svg=True))
-    head, tail = (re.escape(part) for part in REFERENCE.split("{n}"))
-    match = re.fullmatch(rf"(\d+)({suffixes}|{head}[1-9]\d*{tail})", name)
+    refs = "|".join(f"{re.escape(head)}[1-9]\\d*{re.escape(tail)}"
+                    for head, tail in (form.split("{n}") for form in (REFERENCE, REFERENCE_SVG)))
+    match = re.fullmatch(rf"(\d+)({suffixes}|{refs})", name)
     return (match.group(1), match.group(2)) if match else None
 
 

@@ -1,9 +1,10 @@
 """The standard layout (docs/file-layout.md): ``<root>/<benchmark>/<task>/<NNN>_input.png``,
 ``<NNN>_answer.png``, ``<NNN>.json`` (the preservation split in ``<benchmark>/preservation/``).
 
-A problem with reference images also gets ``<NNN>_reference_1.png``, ... (before its JSON,
-whose ``references`` list says how many). Each file is written atomically, the JSON last: a
-problem whose files exist is done. The file names come from
+A problem with reference images also gets ``<NNN>_reference_1.png``, ... and with ``--svg``
+``<NNN>_reference_1.svg``, ... (before its JSON, whose ``references`` list says how many;
+order: :func:`~paintkit.layout.problem_files.problem_suffixes`). Each file is written
+atomically, the JSON last: a problem whose files exist is done. The file names come from
 :mod:`paintkit.layout.problem_files`.
 """
 
@@ -15,7 +16,7 @@ from paintkit.io.jsonl import parse_json
 from paintkit.io.names import check_folder_name  # noqa: F401 (re-exported)
 from paintkit.layout.benchmark import reference_roles
 from paintkit.layout.errors import LayoutError
-from paintkit.layout.problem_files import reference_suffix, written_suffixes
+from paintkit.layout.problem_files import problem_suffixes, written_suffixes
 from paintkit.writers.base import Writer, write_files
 from paintkit.writers.record import EncodedProblem, FileRecord
 
@@ -62,9 +63,9 @@ class DirectoryWriter(Writer):
         return [self.root / name for name in self.folders]
 
     def _suffixes(self, references: int) -> tuple[str, ...]:
-        """The problem's file suffixes in writing order: the references before the JSON."""
-        refs = tuple(reference_suffix(n) for n in range(1, references + 1))
-        return self.suffixes[:-1] + refs + self.suffixes[-1:]
+        """The problem's file suffixes in writing order: the references (and with ``svg``
+        their SVGs) before the JSON."""
+        return problem_suffixes(references, self.svg)
 
     def _kept_references(self, stem: str) -> int | None:
         """How many references the kept problem ``stem`` lists (its JSON, already checked
@@ -86,8 +87,8 @@ class DirectoryWriter(Writer):
             return False
         references = self._kept_references(stem)
         return references is not None and all(
-            self.kept.intact(self.root, stem + reference_suffix(n))
-            for n in range(1, references + 1))
+            self.kept.intact(self.root, stem + suffix)
+            for suffix in self._suffixes(references) if suffix not in self.suffixes)
 
     def skip(self, index: int) -> list[FileRecord]:
         stem = self._stem_path(index)
@@ -99,6 +100,12 @@ class DirectoryWriter(Writer):
         files = (problem.input_png, problem.answer_png)
         if self.svg:
             files += (problem.input_svg, problem.answer_svg)
-        files += (*problem.reference_pngs, problem.metadata_json)
+        files += problem.reference_pngs
+        if self.svg:
+            if len(problem.reference_svgs) != len(problem.reference_pngs):
+                raise ValueError(f"{stem}: {len(problem.reference_pngs)} reference image(s) but "
+                                 f"{len(problem.reference_svgs)} SVG(s); encode with svg=True")
+            files += problem.reference_svgs
+        files += (problem.metadata_json,)
         suffixes = self._suffixes(len(problem.reference_pngs))
         return write_files(self.root, [stem + suffix for suffix in suffixes], files)

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from paintkit.io.png_encode import encode_png
-from paintkit.renderers.svg_scene import problem_svgs
+from paintkit.renderers.svg_scene import problem_svgs, reference_svgs
 from paintkit.suites.spec import ProblemSpec
 from paintkit.tasks import Problem
 
@@ -37,12 +37,15 @@ class EncodedProblem:
     #: The reference images' PNGs, in order (the metadata's ``references`` names their roles);
     #: empty for a one-image problem.
     reference_pngs: tuple[bytes, ...] = ()
+    #: With ``svg``, each reference image's SVG, in the same order; else empty.
+    reference_svgs: tuple[bytes, ...] = ()
 
     @property
     def nbytes(self) -> int:
         return (len(self.input_png) + len(self.answer_png) + len(self.metadata_json)
                 + len(self.input_svg) + len(self.answer_svg)
-                + sum(len(png) for png in self.reference_pngs))
+                + sum(len(png) for png in self.reference_pngs)
+                + sum(len(svg) for svg in self.reference_svgs))
 
 
 @dataclass(frozen=True)
@@ -76,11 +79,14 @@ def metadata_bytes(metadata: dict, indent: int | None) -> bytes:
 def encode_problem(spec: ProblemSpec, problem: Problem, *, png_encoder: str = "auto",
                    json_indent: int | None = 1, svg: bool = False) -> EncodedProblem:
     """Encode ``problem`` (generated for ``spec``): PNGs and metadata JSON, and with ``svg``
-    the input and answer as SVG (:func:`paintkit.renderers.svg_scene.problem_svgs`)."""
-    svgs = (b"", b"")
+    the input and answer as SVG (:func:`paintkit.renderers.svg_scene.problem_svgs`) and each
+    reference image too (:func:`~paintkit.renderers.svg_scene.reference_svgs`)."""
+    svgs, ref_svgs = (b"", b""), ()
     if svg:
         svgs = tuple(text.encode() for text in
                      problem_svgs(problem.metadata, problem.input, problem.answer))
+        ref_svgs = tuple(text.encode() for text in reference_svgs(
+            problem.metadata, [ref.image for ref in problem.references]))
     input_png = encode_png(problem.input, png_encoder)
     same = problem.answer is problem.input  # preservation problems: encode once
     answer_png = input_png if same else encode_png(problem.answer, png_encoder)
@@ -90,5 +96,6 @@ def encode_problem(spec: ProblemSpec, problem: Problem, *, png_encoder: str = "a
         metadata_json=metadata_bytes(problem.metadata, json_indent), instruction=problem.instruction,
         input_svg=svgs[0], answer_svg=svgs[1],
         reference_pngs=tuple(encode_png(ref.image, png_encoder) for ref in problem.references),
+        reference_svgs=ref_svgs,
         **{name: str(problem.metadata.get(name, "")) for name in COLUMNS},
     )
