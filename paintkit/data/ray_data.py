@@ -9,9 +9,14 @@
 batch by batch to problems, with the columns of a Parquet shard (``index``, ``key``, ``input``
 and ``answer`` as PNG bytes, ``instruction``, ``task``, ``mode``, ``visual_condition``,
 ``category``, ``metadata`` JSON). The bytes of problem ``i`` are those of every other engine.
-A batch holding problems with reference images (docs/references.md) has one more column,
-``references``: per problem a list of ``{"bytes": PNG, "role": str}`` in the order the model
-gets them (empty for a one-image problem of that batch); a batch without has no such column.
+A suite whose problems can have reference images (docs/references.md) gets one more column,
+``references``, in every block: per problem a list of ``{"bytes": PNG, "role": str}`` in the
+order the model gets them, empty for a one-image problem. PaintBench, TinyGrafixBench,
+compositional and guidance suites (and suites combined only from them) never get it
+(:func:`may_hold_references`); a suite class of your own gets it unless
+``problem_dataset(..., references=False)`` (then a problem with reference images is a
+ValueError). Every block has the same Arrow schema (:func:`dataset_schema`), so
+``write_parquet`` writes files that read back as one table.
 
 :class:`ScoreProblems` (from :mod:`paintkit.eval.ray_scoring`) is the unit of ``paintkit
 eval`` as a callable class: Ray Data builds one per actor (``concurrency=N``), whose Numba
@@ -27,6 +32,7 @@ import json
 
 import numpy as np
 
+from paintkit.engines.feasibility import SkippingSuite
 from paintkit.engines.work import single_thread_worker
 from paintkit.eval.ray_scoring import (
     ScoreProblems,
@@ -36,17 +42,54 @@ from paintkit.eval.ray_scoring import (
     score_on_ray,
 )
 from paintkit.suites import build_problem
+from paintkit.suites.combined import CombinedSuite
 from paintkit.writers.record import COLUMNS, encode_problem
 
 #: Problems per generated batch (one batch is one Ray Data task's block).
 GENERATE_BATCH = 8
 
 
-def generate_batch(batch: dict, suite, png_encoder: str = "auto") -> dict:
-    """``map_batches`` function: the problems of ``batch["id"]`` (suite indices) as columns."""
+#: Suite classes whose problems never have reference images (module.qualname, exact types).
+ONE_IMAGE_SUITES = frozenset({
+    "paintkit.suites.suite.Suite", "paintkit.tinygrafix.suite.TinyGrafixSuite",
+    "paintkit.suites.compositional.CompositionalSuite", "paintkit.suites.guidance.GuidanceSuite",
+})
+
+
+def may_hold_references(suite) -> bool:
+    """Whether problems of ``suite`` can have reference images: False for exactly the
+    classes of :data:`ONE_IMAGE_SUITES` and for combined / skipping suites built only from
+    them; True for any other suite (the reference and style transfer suites, your own)."""
+    if isinstance(suite, CombinedSuite):
+        return any(may_hold_references(part) for part in suite.parts)
+    if isinstance(suite, SkippingSuite):
+        return may_hold_references(suite.base)
+    return f"{type(suite).__module__}.{type(suite).__qualname__}" not in ONE_IMAGE_SUITES
+
+
+def dataset_schema(references: bool):
+    """The Arrow schema of every block of :func:`problem_dataset` (``references``: with the
+    ``references`` column, a list of ``{"bytes": binary, "role": string}``)."""
+    import pyarrow as pa
+
+    columns = [("index", pa.int64()), ("key", pa.string()), ("input", pa.binary()),
+               ("answer", pa.binary()), ("instruction", pa.string()),
+               *((name, pa.string()) for name in COLUMNS), ("metadata", pa.string())]
+    if references:
+        columns.append(("references", pa.list_(pa.struct([("bytes", pa.binary()),
+                                                          ("role", pa.string())]))))
+    return pa.schema(columns)
+
+
+def generate_batch(batch: dict, suite, png_encoder: str = "auto",
+                   references: bool | None = None) -> dict:
+    """``map_batches`` function: the problems of ``batch["id"]`` (suite indices) as columns
+    (numpy arrays, one value a row); ``references`` (default: :func:`may_hold_references`):
+    with the ``references`` column, else a problem with reference images is a ValueError."""
     single_thread_worker()
-    out: dict[str, list] = {name: [] for name in ("index", "key", "input", "answer", "instruction",
-                                                  *COLUMNS, "metadata")}
+    if references is None:
+        references = may_hold_references(suite)
+    out: dict[str, list] = {name: [] for name in dataset_schema(references).names}
     for index in np.asarray(batch["id"]).tolist():
         spec = suite.spec(int(index))
         encoded = encode_problem(spec, build_problem(suite, spec), png_encoder=png_encoder,
@@ -59,29 +102,50 @@ def generate_batch(batch: dict, suite, png_encoder: str = "auto") -> dict:
         out["metadata"].append(encoded.metadata_json.decode())
         for column in COLUMNS:
             out[column].append(getattr(encoded, column))
-        roles = [ref.get("role") for ref in json.loads(encoded.metadata_json).get(
-            "references", [])] if encoded.reference_pngs else []
-        out.setdefault("references", []).append(
-            [{"bytes": png, "role": role} for png, role in zip(encoded.reference_pngs, roles,
-                                                                strict=True)])
-    references = out.pop("references", [])
+        if references:
+            roles = [ref.get("role") for ref in json.loads(encoded.metadata_json).get(
+                "references", [])] if encoded.reference_pngs else []
+            out["references"].append(
+                [{"bytes": png, "role": role} for png, role in zip(encoded.reference_pngs, roles,
+                                                                    strict=True)])
+        elif encoded.reference_pngs:
+            raise ValueError(f"problem {encoded.key} has reference images but the dataset has "
+                             "no references column (references=False)")
+    cells = out.pop("references", None)
     columns = {name: np.array(values, dtype=np.int64 if name == "index" else object)
                for name, values in out.items()}
-    if any(references):  # one list a row (np.array would make a 2-D array of equal lists)
-        columns["references"] = np.empty(len(references), dtype=object)
-        columns["references"][:] = references
+    if cells is not None:  # one list a row (np.array would make a 2-D array of equal lists)
+        columns["references"] = np.empty(len(cells), dtype=object)
+        columns["references"][:] = cells
     return columns
 
 
+def generate_table(batch: dict, suite, png_encoder: str = "auto", references: bool = False):
+    """:func:`generate_batch` as a ``pyarrow.Table`` of :func:`dataset_schema`: one schema
+    for every block, whichever problems it holds."""
+    import pyarrow as pa
+
+    columns = generate_batch(batch, suite, png_encoder, references)
+    schema = dataset_schema(references)
+    return pa.Table.from_arrays([pa.array(list(columns[name]), type=field.type)
+                                 for name, field in zip(schema.names, schema, strict=True)],
+                                schema=schema)
+
+
 def problem_dataset(suite, *, batch_size: int = GENERATE_BATCH, concurrency: int | None = None,
-                    png_encoder: str = "auto"):
+                    png_encoder: str = "auto", references: bool | None = None):
     """``suite`` (any :class:`~paintkit.suites.ProblemSuite`) as a ``ray.data.Dataset`` of
-    problems generated on the workers (columns: see the module docstring)."""
+    problems generated on the workers (columns: see the module docstring); ``references``
+    (default: :func:`may_hold_references`): with the ``references`` column."""
     ray = import_ray()
+    if references is None:
+        references = may_hold_references(suite)
     ds = ray.data.range(len(suite), override_num_blocks=max(1, -(-len(suite) // batch_size)))
-    return ds.map_batches(generate_batch, batch_size=batch_size, concurrency=concurrency,
-                          fn_kwargs={"suite": suite, "png_encoder": png_encoder}, num_cpus=1)
+    return ds.map_batches(generate_table, batch_size=batch_size, concurrency=concurrency,
+                          fn_kwargs={"suite": suite, "png_encoder": png_encoder,
+                                     "references": bool(references)}, num_cpus=1)
 
 
-__all__ = ["GENERATE_BATCH", "ScoreProblems", "ScoreShardRows", "generate_batch",
+__all__ = ["GENERATE_BATCH", "ONE_IMAGE_SUITES", "ScoreProblems", "ScoreShardRows",
+           "dataset_schema", "generate_batch", "generate_table", "may_hold_references",
            "problem_dataset", "problem_rows", "score_on_ray"]

@@ -1,6 +1,7 @@
 """Streams of problems with reference images: ProblemStream items and batches carry them
 (``references`` tensors, ``reference_roles``), through DataLoader workers too; Ray Data's
-generated batches carry a ``references`` column only when they hold such problems."""
+generated batches of such a suite always carry a ``references`` column (empty lists for
+one-image problems)."""
 
 import numpy as np
 import torch
@@ -56,7 +57,7 @@ def test_one_image_items_and_batches_have_no_reference_keys():
     assert "references" not in collate_problems(items)
 
 
-def test_ray_batches_carry_references_only_when_they_hold_some():
+def test_ray_batches_of_a_suite_with_references_always_carry_the_column():
     from paintkit.data.ray_data import generate_batch
 
     batch = generate_batch({"id": np.arange(3)}, SUITE)
@@ -64,4 +65,4 @@ def test_ray_batches_carry_references_only_when_they_hold_some():
         [["style", "layout"], ["style"], []]
     assert batch["references"].shape == (3,)
     assert all(isinstance(cell["bytes"], bytes) for cell in batch["references"][0])
-    assert "references" not in generate_batch({"id": np.array([2])}, SUITE)
+    assert generate_batch({"id": np.array([2])}, SUITE)["references"].tolist() == [[]]
