@@ -84,8 +84,9 @@ def register(subparsers) -> None:
                    "pix2pix (diffusers' train_instruct_pix2pix columns as a HF dataset), flow-grpo, "
                    "flow-factory (their JSONL editing datasets)")
     o.add_argument("--svg", action="store_true",
-                   help="also write NNN_input.svg and NNN_answer.svg beside the PNGs (directory "
-                   "format; one SVG element per scene element, see docs/svg.md)")
+                   help="also write NNN_input.svg and NNN_answer.svg (and NNN_reference_N.svg "
+                   "for each reference scene) beside the PNGs (directory format; one SVG "
+                   "element per scene element, see docs/svg.md)")
     o.add_argument("--shard-size", type=count(), default=1000, metavar="N", help="problems per shard")
     o.add_argument("--world-size", type=count(), default=None, metavar="W",
                    help="shard formats: the fewest shards, a multiple of W in number (training "
