@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The whole GPU check in one command (at most 6 minutes on one H100 / H200), from a bare
-# machine: install what it lacks from .whl/ (fill it here first: bash bench/device_wheels.sh),
+# machine: install what it lacks from .whl/ (fill it here first: bash bench/device_wheels.sh;
+# .whl_ray/ for the ray section, below),
 # install paintkit from this working tree, run every section of bench/device_check.py
 # (exactness of every formula and Lab source, synchronisations, throughput, the service under
 # load, the whole pipeline, Ray actors; at most DEVICE_CHECK_SECONDS, default 290, the JSON
@@ -10,6 +11,15 @@
 #     bash bench/device_check.sh            # on the GPU machine
 #     bash bench/device_check.sh --dry-run  # here, on the CPU: checks this script (< 1 min)
 #     DEVICE_CHECK_SECTIONS=kernel DEVICE_CHECK_TESTS=0 bash bench/device_check.sh  # one section
+#
+# Two calls, as what one call carries is at most 64 MiB with the working tree:
+#   1. carrying .whl (bash bench/device_wheels.sh): bash bench/device_check.sh, every section;
+#      the ray one records that Ray is not installed (its wheel alone is ~76 MiB);
+#   2. carrying .whl_ray (bash bench/device_ray_wheels.sh: a slim Ray wheel, what Ray needs,
+#      skia-python, setuptools; ~52 MiB):
+#      DEVICE_CHECK_SECTIONS=ray DEVICE_CHECK_TESTS=0 bash bench/device_check.sh
+# The wheels of both folders that are there are installed (.whl_ray's first, where a wheel
+# of the same file name is in both).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 REPO=$PWD
@@ -23,10 +33,17 @@ export PYTHONUNBUFFERED=1
 if [ "$DRY" = 0 ]; then
     PY=python3
     command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv
-    ls .whl/*.whl >/dev/null 2>&1 || { log "no wheels in .whl/: run bash bench/device_wheels.sh here first"; exit 2; }
-    log "installing the carried wheels into /tmp/site"
+    declare -A seen=()
+    WHEELS=()
+    for wheel in .whl_ray/*.whl .whl/*.whl; do
+        [ -f "$wheel" ] && [ -z "${seen[${wheel##*/}]:-}" ] || continue
+        seen[${wheel##*/}]=1
+        WHEELS+=("$wheel")
+    done
+    [ "${#WHEELS[@]}" -gt 0 ] || { log "no wheels in .whl/ or .whl_ray/: run bash bench/device_wheels.sh (or device_ray_wheels.sh) here first"; exit 2; }
+    log "installing the ${#WHEELS[@]} carried wheels into /tmp/site"
     $PY -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
-        --target /tmp/site .whl/*.whl || exit 1
+        --target /tmp/site "${WHEELS[@]}" || exit 1
     export PYTHONPATH=/tmp/site
     # numba-cuda 0.30.4 (the machine's) registers np.row_stack, which NumPy 2.5 removed: give
     # it the alias back for this run only (paintkit itself falls back to its torch kernel when
@@ -34,10 +51,12 @@ if [ "$DRY" = 0 ]; then
     python3 -c "import numpy as n, sys; sys.exit(hasattr(n, 'row_stack'))" && \
         printf 'import numpy\nnumpy.row_stack = numpy.vstack\n' > /tmp/site/sitecustomize.py
     # Skia (problem generation: the service, the pipeline, Ray) links against GL / X
-    # libraries these machines lack: the copies device_wheels.sh put in .whl/gl
-    if ! python3 -c "import skia" 2>/dev/null && [ -d .whl/gl ]; then
-        export LD_LIBRARY_PATH="$REPO/.whl/gl${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-        python3 -c "import skia" 2>/dev/null && log "skia imports with .whl/gl" \
+    # libraries these machines lack: the copies device_wheels.sh put in .whl/gl (and
+    # device_ray_wheels.sh in .whl_ray/gl)
+    gl=$(ls -d .whl_ray/gl .whl/gl 2>/dev/null | head -n 1)
+    if ! python3 -c "import skia" 2>/dev/null && [ -n "$gl" ]; then
+        export LD_LIBRARY_PATH="$REPO/$gl${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+        python3 -c "import skia" 2>/dev/null && log "skia imports with $gl" \
             || log "skia still does not import: the generating sections will record it"
     fi
     log "installing paintkit from the working tree"

@@ -21,7 +21,8 @@ the workers).
 answer), scored by ``paintkit eval`` (the local process pool) and by ``paintkit eval
 --engine ray --num-gpus 0.25 --device cuda`` on a local Ray instance (a dry run: CPU
 actors): the rows must be equal (every field but the ones naming how they were computed),
-with both throughputs.
+with both throughputs. Where Ray is not installed (the first device call: its wheel does not
+fit beside .whl/), the section is skipped with the second call that runs it.
 """
 
 from __future__ import annotations
@@ -196,8 +197,10 @@ def ray_section(device, dry: bool) -> dict:
     import importlib.util
 
     if importlib.util.find_spec("ray") is None:
-        return {"skipped": "Ray is not installed here (its wheel, ~65 MB, is more than a "
-                           "device call carries)"}
+        return {"skipped": "Ray is not installed here (its wheel, ~76 MiB, is more than a "
+                           "device call carries with .whl/): a second call carrying .whl_ray "
+                           "(bash bench/device_ray_wheels.sh) runs it: DEVICE_CHECK_SECTIONS=ray "
+                           "DEVICE_CHECK_TESTS=0 bash bench/device_check.sh"}
     import paintkit
     from paintkit.eval.synthetic import model_output
     from paintkit.io.png_encode import encode_png

@@ -25,8 +25,8 @@ WHEELS=(
     "annotated-types==0.8.0" "annotated-doc==0.0.7" "typing-inspection==0.4.5"
     "opentelemetry-api==1.45.2" "anyio==4.16.0" "sniffio==1.3.1" "idna==3.20"
     "uvicorn==0.54.0" "h11==0.16.0" "click==8.5.1" "httptools==0.9.0" "uvloop==0.23.0"
-    # (Ray, ~65 MB, does not fit in what one device call carries: the ray section runs where
-    # the machine has it and otherwise records that it has not)
+    # (Ray, ~76 MiB, does not fit beside these in what one device call carries: the ray
+    # section runs in a second call, with bash bench/device_ray_wheels.sh's .whl_ray/)
 )
 mkdir -p .whl
 for wheel in "${WHEELS[@]}"; do
