@@ -13,8 +13,9 @@ A suite whose problems can have reference images (docs/references.md) gets one m
 ``references``, in every block: per problem a list of ``{"bytes": PNG, "role": str}`` in the
 order the model gets them, empty for a one-image problem. PaintBench, TinyGrafixBench,
 compositional and guidance suites (and suites combined only from them) never get it
-(:func:`may_hold_references`); a suite class of your own gets it unless
-``problem_dataset(..., references=False)`` (then a problem with reference images is a
+(their ``reference_images`` attribute, read by
+:func:`~paintkit.suites.protocol.may_hold_references`); a suite class of your own without that
+attribute gets it unless ``problem_dataset(..., references=False)`` (then a problem with reference images is a
 ValueError). Every block has the same Arrow schema (:func:`dataset_schema`), so
 ``write_parquet`` writes files that read back as one table.
 
@@ -32,7 +33,6 @@ import json
 
 import numpy as np
 
-from paintkit.engines.feasibility import SkippingSuite
 from paintkit.engines.work import single_thread_worker
 from paintkit.eval.ray_scoring import (
     ScoreProblems,
@@ -42,29 +42,11 @@ from paintkit.eval.ray_scoring import (
     score_on_ray,
 )
 from paintkit.suites import build_problem
-from paintkit.suites.combined import CombinedSuite
+from paintkit.suites.protocol import may_hold_references
 from paintkit.writers.record import COLUMNS, encode_problem
 
 #: Problems per generated batch (one batch is one Ray Data task's block).
 GENERATE_BATCH = 8
-
-
-#: Suite classes whose problems never have reference images (module.qualname, exact types).
-ONE_IMAGE_SUITES = frozenset({
-    "paintkit.suites.suite.Suite", "paintkit.tinygrafix.suite.TinyGrafixSuite",
-    "paintkit.suites.compositional.CompositionalSuite", "paintkit.suites.guidance.GuidanceSuite",
-})
-
-
-def may_hold_references(suite) -> bool:
-    """Whether problems of ``suite`` can have reference images: False for exactly the
-    classes of :data:`ONE_IMAGE_SUITES` and for combined / skipping suites built only from
-    them; True for any other suite (the reference and style transfer suites, your own)."""
-    if isinstance(suite, CombinedSuite):
-        return any(may_hold_references(part) for part in suite.parts)
-    if isinstance(suite, SkippingSuite):
-        return may_hold_references(suite.base)
-    return f"{type(suite).__module__}.{type(suite).__qualname__}" not in ONE_IMAGE_SUITES
 
 
 def dataset_schema(references: bool):
@@ -84,7 +66,8 @@ def dataset_schema(references: bool):
 def generate_batch(batch: dict, suite, png_encoder: str = "auto",
                    references: bool | None = None) -> dict:
     """``map_batches`` function: the problems of ``batch["id"]`` (suite indices) as columns
-    (numpy arrays, one value a row); ``references`` (default: :func:`may_hold_references`):
+    (numpy arrays, one value a row); ``references`` (default:
+    :func:`~paintkit.suites.protocol.may_hold_references`):
     with the ``references`` column, else a problem with reference images is a ValueError."""
     single_thread_worker()
     if references is None:
@@ -136,7 +119,8 @@ def problem_dataset(suite, *, batch_size: int = GENERATE_BATCH, concurrency: int
                     png_encoder: str = "auto", references: bool | None = None):
     """``suite`` (any :class:`~paintkit.suites.ProblemSuite`) as a ``ray.data.Dataset`` of
     problems generated on the workers (columns: see the module docstring); ``references``
-    (default: :func:`may_hold_references`): with the ``references`` column."""
+    (default: :func:`~paintkit.suites.protocol.may_hold_references`): with the ``references``
+    column."""
     ray = import_ray()
     if references is None:
         references = may_hold_references(suite)
@@ -146,6 +130,6 @@ def problem_dataset(suite, *, batch_size: int = GENERATE_BATCH, concurrency: int
                                      "references": bool(references)}, num_cpus=1)
 
 
-__all__ = ["GENERATE_BATCH", "ONE_IMAGE_SUITES", "ScoreProblems", "ScoreShardRows",
-           "dataset_schema", "generate_batch", "generate_table", "may_hold_references",
+__all__ = ["GENERATE_BATCH", "ScoreProblems", "ScoreShardRows",
+           "dataset_schema", "generate_batch", "generate_table",
            "problem_dataset", "problem_rows", "score_on_ray"]

@@ -71,7 +71,8 @@ class ProblemSource(ABC):
     """A family of problems addressed by slot (see the module docstring).
 
     Class attributes: ``name`` (the source's name, also ``paintkit generate``'s suite name),
-    ``namespace`` (the seed namespace of its benchmark) and ``default_condition``.
+    ``namespace`` (the seed namespace of its benchmark), ``default_condition`` and
+    ``reference_images`` (whether its problems can have reference images).
     Instances carry ``max_attempts`` (attempts of a slot before
     :class:`~paintkit.attempts.AttemptsExhausted`) and the source's own settings.
     """
@@ -79,6 +80,8 @@ class ProblemSource(ABC):
     name: ClassVar[str]
     namespace: ClassVar[str]
     default_condition: ClassVar[str] = "baseline"
+    #: Whether problems of this source can have reference images (docs/references.md).
+    reference_images: ClassVar[bool] = False
     max_attempts: int
 
     def __post_init__(self) -> None:  # every source is a dataclass: its __init__ calls this

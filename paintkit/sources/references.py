@@ -29,6 +29,7 @@ class ReferenceSource(ProblemSource):
 
     name: ClassVar[str] = "references"
     namespace: ClassVar[str] = REFERENCES_NAMESPACE
+    reference_images: ClassVar[bool] = True
 
     def tasks(self) -> tuple[str, ...]:
         return REFERENCE_TASKS

@@ -13,6 +13,7 @@ from typing import Any, cast
 
 from paintkit.suites.base import SuiteMethods
 from paintkit.suites.build import build_problem
+from paintkit.suites.protocol import may_hold_references
 from paintkit.suites.spec import PROBLEM, ProblemSpec
 from paintkit.tasks import Problem
 
@@ -53,6 +54,11 @@ class CombinedSuite(SuiteMethods):
 
     def __len__(self) -> int:
         return self._len
+
+    @property
+    def reference_images(self) -> bool:
+        """Whether problems of this suite can have reference images (some part's can)."""
+        return any(may_hold_references(part) for part in self.parts)
 
     def _locate(self, index: int) -> tuple[int, int]:
         if not 0 <= index < self._len:

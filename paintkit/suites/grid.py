@@ -49,6 +49,11 @@ class SourceSuite(SuiteMethods):
         """The problem source every problem of this suite comes from."""
         raise NotImplementedError
 
+    @property
+    def reference_images(self) -> bool:
+        """Whether problems of this suite can have reference images (its source's)."""
+        return self.source.reference_images
+
     # -- shape (a preset may add folders or change what a task's folder and modes are) -------
     @property
     def block(self) -> int:

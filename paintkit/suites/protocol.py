@@ -66,4 +66,11 @@ def check_suite(suite: object) -> ProblemSuite:
                     f"lacks {', '.join(missing)}")
 
 
-__all__ = ["ProblemGenerator", "ProblemSuite", "check_suite"]
+def may_hold_references(suite: object) -> bool:
+    """Whether problems of ``suite`` can have reference images (docs/references.md): its
+    ``reference_images`` attribute (every paintkit suite has one); True for a suite without
+    it, since nothing says its problems cannot."""
+    return bool(getattr(suite, "reference_images", True))
+
+
+__all__ = ["ProblemGenerator", "ProblemSuite", "check_suite", "may_hold_references"]

@@ -45,6 +45,7 @@ class StyleTransferSource(ProblemSource):
 
     name: ClassVar[str] = "style-transfer"
     namespace: ClassVar[str] = STYLE_TRANSFER_NAMESPACE
+    reference_images: ClassVar[bool] = True
     default_condition: ClassVar[str] = VISUAL_CONDITION
 
     def tasks(self) -> tuple[str, ...]:

@@ -12,10 +12,13 @@ A shard that holds problems with reference images (docs/references.md) has one m
 ``references`` after ``answer``: per row a list of ``{"image": {bytes: PNG, path:
 "<key>_reference_<n>.png"}, "role": str}`` in the order the model gets them (empty for a
 one-image problem in such a shard), which ``datasets`` decodes as a list of images with their
-roles. A shard without such problems has no such column, so its bytes are what they always
-were. The shard's schema is chosen when its first row group is written; a problem with
-references arriving after row groups without the column were written has the shard's
-earlier row groups copied into a shard with the column (empty lists).
+roles. Every shard of a suite whose problems can have reference images (its
+``reference_images``: the references and style transfer suites, a combined suite with such a
+part) has the column, so the shards read back as one table; a shard of a one-image suite
+(PaintBench, TinyGrafixBench, ...) never has it, so its bytes are what they always were. For
+a suite that does not say, the shard's schema is chosen when its first row group is written;
+a problem with references arriving after row groups without the column were written has the
+shard's earlier row groups copied into a shard with the column (empty lists).
 """
 
 from __future__ import annotations
@@ -109,7 +112,8 @@ class ParquetWriter(TrainerParquetWriter):
     # needs the references column); see the module docstring.
     def _begin(self, path: Path) -> None:
         self._path, self._pq, self._rows = Path(path), None, []
-        self._references = False
+        # a suite that says its problems can have references: the column in every shard
+        self._references = getattr(self.suite, "reference_images", False) is True
         self._copy: Path | None = None  # the shard with the column, when added midway
 
     def _append(self, problem: EncodedProblem) -> None:
@@ -133,7 +137,7 @@ class ParquetWriter(TrainerParquetWriter):
             return
         wants = any(r.reference_pngs for r in self._rows)
         if self._pq is None:
-            self._references = wants
+            self._references = self._references or wants
             self._pq = self._open_writer(self._path)
         elif wants and not self._references:
             self._add_reference_column()

@@ -114,7 +114,8 @@ def test_the_dataset_as_pandas(dataset, local_tree):
 
 
 def test_a_one_image_suite_never_gets_the_column_and_every_block_one_schema():
-    from paintkit.data.ray_data import dataset_schema, generate_table, may_hold_references
+    from paintkit.data.ray_data import dataset_schema, generate_table
+    from paintkit.suites.protocol import may_hold_references
 
     one_image = SUITE.parts[0]
     assert not may_hold_references(one_image) and may_hold_references(SUITE)
@@ -134,3 +135,21 @@ def test_a_reference_problem_in_a_dataset_without_the_column_is_an_error():
     with pytest.raises(ValueError, match="has reference images but the dataset has no "
                                          "references column"):
         generate_batch({"id": [3]}, SUITE, references=False)
+
+
+def test_every_suite_says_whether_its_problems_can_have_references():
+    from paintkit.engines.feasibility import SkippingSuite
+    from paintkit.suites.compositional import CompositionalSuite
+    from paintkit.suites.guidance import GuidanceSuite
+    from paintkit.suites.protocol import may_hold_references
+    from paintkit.tinygrafix.style_suite import StyleTransferSuite
+    from paintkit.tinygrafix.suite import TinyGrafixSuite
+
+    one_image = (Suite(), TinyGrafixSuite(), CompositionalSuite(), GuidanceSuite())
+    assert [suite.reference_images for suite in one_image] == [False] * 4
+    assert ReferenceSuite().reference_images and StyleTransferSuite().reference_images
+    assert not CombinedSuite(one_image).reference_images
+    assert CombinedSuite([*one_image, StyleTransferSuite()]).reference_images
+    assert SkippingSuite(ReferenceSuite(), []).reference_images
+    assert not SkippingSuite(Suite(), []).reference_images
+    assert may_hold_references(object())  # a suite that does not say may have them

@@ -6,6 +6,7 @@ gallery): PaintBench problems with references attached by
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 
@@ -31,6 +32,8 @@ def stored_references(problem, idx: int) -> list[Reference]:
 class MixedReferenceSuite(Suite):
     """:class:`~paintkit.suites.Suite` whose problems get :func:`stored_references`."""
 
+    reference_images: ClassVar[bool] = True  # type: ignore[misc]  # says so, as a suite should
+
     def make_problem(self, spec):
         problem = super().make_problem(spec)
         refs = stored_references(problem, spec.idx)
@@ -44,3 +47,21 @@ def mixed_reference_suite(**kwargs) -> MixedReferenceSuite:
                                   "conditions": ("baseline",), "per_cell": 3,
                                   "namespace": "refs", "size": (128, 128),
                                   "preservation": False, **kwargs})
+
+
+@dataclass(frozen=True)
+class UnsaidReferenceSuite(MixedReferenceSuite):
+    """:class:`MixedReferenceSuite` that does not say its problems have references (a
+    suite of a user's that attaches them without declaring ``reference_images``)."""
+
+    reference_images: ClassVar[bool] = False  # type: ignore[misc]
+
+
+def unsaid_reference_suite(**kwargs) -> UnsaidReferenceSuite:
+    """:func:`mixed_reference_suite`'s problems from a suite that does not say it has
+    references."""
+    from dataclasses import fields
+
+    said = mixed_reference_suite(**kwargs)
+    return UnsaidReferenceSuite(**{f.name: getattr(said, f.name) for f in fields(said)
+                                   if f.init})

@@ -14,7 +14,7 @@ import paintkit
 from paintkit.engines import write_suite
 from paintkit.layout.errors import LayoutError
 from paintkit.suites import Suite
-from tests.support.stored_references import mixed_reference_suite
+from tests.support.stored_references import mixed_reference_suite, unsaid_reference_suite
 
 FORMATS = ("directory", "webdataset", "parquet")
 
@@ -76,8 +76,25 @@ def test_webdataset_members_sit_between_answer_and_json(corpora, problems):
                          ("input.png", "answer.png", "reference_1.png", "reference_2.png", "json")]
 
 
-def test_parquet_column_only_in_shards_with_references(suite, tmp_path):
+def test_a_suite_that_says_it_has_references_has_the_column_in_every_shard(suite, problems,
+                                                                          tmp_path):
     pq = pytest.importorskip("pyarrow.parquet")
+    _run(suite, tmp_path, format="parquet", shard_size=1, held_out=0)
+    shards = sorted(tmp_path.glob("shard-*.parquet"))
+    assert len(shards) == len(suite)
+    assert all("references" in pq.read_schema(shard).names for shard in shards)
+    # the shards read back as one table, each row with its references (pyarrow takes the
+    # first file's schema: a shard without the column would drop them all)
+    table = pq.read_table(shards)
+    rows = dict(zip(table.column("key").to_pylist(), table.column("references").to_pylist(),
+                    strict=True))
+    assert {key: [cell["role"] for cell in cells] for key, cells in rows.items()} == \
+        {key: [ref.role for ref in p.references] for key, p in problems.items()}
+
+
+def test_parquet_column_only_in_shards_with_references_when_the_suite_does_not_say(tmp_path):
+    pq = pytest.importorskip("pyarrow.parquet")
+    suite = unsaid_reference_suite()
     _run(suite, tmp_path, format="parquet", shard_size=1)
     shards = sorted(tmp_path.glob("shard-*.parquet"))
     for shard in shards:
@@ -93,9 +110,10 @@ def test_parquet_column_only_in_shards_with_references(suite, tmp_path):
     assert len(paintkit.load(tmp_path)) == len(suite)
 
 
-def test_parquet_adds_the_column_when_references_come_after_a_row_group(suite, tmp_path,
-                                                                         monkeypatch, problems):
+def test_parquet_adds_the_column_when_references_come_after_a_row_group(tmp_path, monkeypatch,
+                                                                         problems):
     pq = pytest.importorskip("pyarrow.parquet")
+    suite = unsaid_reference_suite()
     import paintkit.writers.parquet as parquet
 
     monkeypatch.setattr(parquet, "ROW_GROUP", 1)  # problem 2 (no references) is written alone
