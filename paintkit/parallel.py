@@ -232,15 +232,31 @@ def worker_pool(jobs: int, initializer=None, initargs: tuple = ()) -> Iterator[P
     pool.shutdown(wait=True)
 
 
+#: Seconds :func:`stop_now` waits, all workers together, for its killed workers to be gone.
+STOP_JOIN_S = 3.0
+
+
 def stop_now(pool: ProcessPoolExecutor) -> None:
     """Cancel ``pool``'s queued work and kill its workers at once, instead of waiting for
-    what they hold (a first Ctrl-C must stop a run whose units take minutes)."""
+    what they hold (a first Ctrl-C must stop a run whose units take minutes).
+
+    The pool's manager thread may be half-way through reading a result that a killed
+    worker was sending (a unit's PNGs are larger than a pipe holds, so a send takes many
+    reads, the more so on a loaded machine). This process holds that result pipe's write
+    end too, so the read would wait forever for the rest, and the interpreter joins that
+    thread at exit: the stop would hang. Closing this process's write end once the workers
+    are killed ends that read (end of file), and the thread with it."""
     processes = list((getattr(pool, "_processes", None) or {}).values())
+    results = getattr(pool, "_result_queue", None)  # shutdown() drops the reference
     pool.shutdown(wait=False, cancel_futures=True)
     for process in processes:
         process.kill()
+    deadline = time.monotonic() + STOP_JOIN_S  # one wait for all: they die together
     for process in processes:
-        process.join(5)
+        process.join(max(0.0, deadline - time.monotonic()))
+    writer = getattr(results, "_writer", None)  # the workers write results; this one never
+    if writer is not None and not writer.closed:
+        writer.close()
 
 
 def map_in_workers(function, chunks, args: tuple, jobs: int, consume) -> None:
