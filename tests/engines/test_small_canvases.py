@@ -12,6 +12,7 @@ from dataclasses import replace
 
 import pytest
 
+import paintkit.attempts as attempts_module
 import paintkit.io.progress as progress_module
 from paintkit.attempts import AttemptsExhausted, check_time, search_attempts, slot_seconds
 from paintkit.cli.main import main
@@ -80,39 +81,67 @@ def test_a_skipping_suite_keeps_every_other_spec():
     assert skip.to_dict()["skipped_cells"] == [["translation", "horizontal", suite.spec(2).mode]]
 
 
-def test_a_slot_gives_up_after_its_time_limit():
+class _Clock:
+    """A stand-in for the ``time`` module of :mod:`paintkit.attempts`: ``monotonic()`` reads
+    ``now``, which only the test moves (``step`` more on every read when ``step`` is set).
+    A loaded machine cannot change what the search sees, so the counts below are exact."""
+
+    def __init__(self, step: float = 0.0):
+        self.now, self.step, self.reads = 0.0, step, 0
+
+    def monotonic(self) -> float:
+        self.now += self.step
+        self.reads += 1
+        return self.now
+
+
+@pytest.fixture
+def clock(monkeypatch):
+    fake = _Clock()
+    monkeypatch.setattr(attempts_module, "time", fake)
+    return fake
+
+
+def test_a_slot_gives_up_after_its_time_limit(clock):
     def reject_slowly(seed):
-        time.sleep(0.02)
+        clock.now += 1 / 32  # each attempt takes 1/32 s
         raise RejectedSeed(f"seed {seed} is no good")
 
-    start = time.monotonic()
-    with slot_seconds(0.1), pytest.raises(AttemptsExhausted, match=r"demo slot 0: gave up after "
-                                          r"\d+ attempts in 0 s .*last reason: seed \d+ is no"):
+    # binary fractions: attempt k ends at (k+1)/32 s, past the 1/8 s limit after 5 attempts
+    with slot_seconds(1 / 8), pytest.raises(AttemptsExhausted, match=r"demo slot 0: gave up after "
+                                            r"5 attempts in 0 s .*last reason: seed 4 is no"):
         search_attempts(lambda a: a, reject_slowly, what="demo slot 0")
-    assert time.monotonic() - start < 1.0
 
 
-def test_the_time_limit_holds_inside_one_long_attempt():
+def test_the_time_limit_holds_inside_one_long_attempt(clock):
+    steps = []
+
     def one_long_attempt(seed):
-        while True:  # a sampler's restarts: each checks the clock
-            time.sleep(0.01)
+        for _ in range(10_000):  # a sampler's restarts: each checks the clock
+            clock.now += 1 / 32
+            steps.append(seed)
             check_time()
+        return "made"  # the limit did not hold: the search returns, the test fails
 
-    with slot_seconds(0.1), pytest.raises(AttemptsExhausted, match="gave up after 1 attempts"):
+    with slot_seconds(1 / 8), pytest.raises(AttemptsExhausted, match="gave up after 1 attempts"):
         search_attempts(lambda a: a, one_long_attempt, what="demo")
+    assert len(steps) == 5  # the first check past 1/8 s gave up, inside attempt 0
     check_time()  # outside a search: nothing to give up
 
 
-def test_an_impossible_scene_gives_up_on_the_clock_not_after_200_attempts():
+def test_an_impossible_scene_gives_up_on_the_clock_not_after_200_attempts(monkeypatch):
     suite = small_suite(tasks=("translation",), conditions=("n_xhigh",), per_cell=1,
                         preservation=False, size=(256, 256))
+    # The real sampler with a clock that moves 0.1 s at each read: its restarts check the
+    # clock (about 20 per attempt), so the 1 s limit ends the search inside attempt 0 on
+    # any machine, however loaded; 200 attempts of real work would take minutes.
+    monkeypatch.setattr(attempts_module, "time", _Clock(step=0.1))
     start = time.monotonic()
-    # how many attempts fit in the second depends on the machine; that the clock ended it does not
     with slot_seconds(1.0), pytest.raises(AttemptsExhausted, match=r"translation/amount/"
-                                          r"n_xhigh@256x256 slot 0: gave up after \d+ attempts? "
+                                          r"n_xhigh@256x256 slot 0: gave up after 1 attempts "
                                           r"in 1 s \(the time limit"):
         suite.make_problem(suite.spec(0))
-    assert time.monotonic() - start < 5.0  # one attempt alone takes ~6 s without the limit
+    assert time.monotonic() - start < 60.0  # a runaway search (the clock ignored) takes minutes
 
 
 def test_the_progress_line_moves_while_nothing_finishes(monkeypatch):
