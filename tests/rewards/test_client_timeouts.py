@@ -47,7 +47,7 @@ def test_a_dripped_answer_is_given_up_on_at_the_deadline(hostile, head):
         start = time.monotonic()
         with pytest.raises(RemoteRewardError, match="TimeoutError|timed out"):
             client.score_one(IMAGE, "a")
-        assert time.monotonic() - start < 3.5
+        assert time.monotonic() - start < 8  # the 1.5 s deadline, not the 12 s drip (loaded machine: slack)
 
 
 def _hang(handler, body):
@@ -60,13 +60,13 @@ def test_remote_adapters_pass_their_timeout_through(hostile):
     start = time.monotonic()
     with pytest.raises(RemoteRewardError, match="after 1 attempts"):
         asyncio.run(remote.compute_score(IMAGE, "a", server.url, max_retries=0, timeout=1))
-    assert time.monotonic() - start < 3
+    assert time.monotonic() - start < 8  # the 1 s timeout, not the server's 12 s hang
     fn = remote.flow_grpo_pixel_miou("cpu", server_url=server.url, max_retries=0, timeout=1)
     assert fn.client.timeout == 1
     start = time.monotonic()
     with pytest.raises(RemoteRewardError, match="after 1 attempts"):
         fn(torch.zeros(1, 3, 4, 4), ["p"], [{"problem_id": "a"}])
-    assert time.monotonic() - start < 3
+    assert time.monotonic() - start < 8
 
 
 @pytest.mark.parametrize("header", ["nan", "-5", "soon", "inf", "Wed, 21 Oct 2015 07:28:00 GMT"])
@@ -81,5 +81,5 @@ def test_any_retry_after_is_retried_not_a_crash(hostile, header):
     with RewardClient(server.url, max_retries=1, retry_backoff=0.01) as client:
         start = time.monotonic()
         assert client.score([IMAGE], ["a"]).tolist() == [0.5]
-        assert time.monotonic() - start < 2  # the backoff, not an infinite or garbage wait
+        assert time.monotonic() - start < 10  # the backoff, not a garbage wait (up to 30 s)
     assert len(server.seen) == 2

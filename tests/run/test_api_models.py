@@ -103,14 +103,14 @@ def test_a_spent_retry_budget_fails_the_problem_and_the_next_run_retries_it(name
 
 @pytest.mark.parametrize("name", ["gpt-image-2", "nano-banana-2"])
 def test_timeouts_are_retried(name, bench, tmp_path):
-    with Loopback(lambda key, attempt: "timeout" if attempt == 1 else "ok", hang=3) as server:
+    with Loopback(lambda key, attempt: "timeout" if attempt == 1 else "ok", hang=10) as server:
         start = time.monotonic()
         summary = run_model(_model(name, server, timeout=0.5, concurrency=4), bench,
                             tmp_path, tasks=["task_2"], progress=False)
         elapsed = time.monotonic() - start
     assert summary.written == 4 and not summary.failures
     assert {r["attempts"] for r in read_log(tmp_path / name)} == {2}
-    assert elapsed < 2.5  # the client gave up after 0.5 s, not after the server's 3 s
+    assert elapsed < 6  # the client gave up after 0.5 s, not after the server's 10 s
 
 
 @pytest.mark.parametrize("name", ["gpt-image-2", "nano-banana-2"])
@@ -131,7 +131,7 @@ def test_concurrency_is_bounded_on_a_slow_server(bench, tmp_path):
         elapsed = time.monotonic() - start
     assert summary.written == 12
     assert server.max_in_flight == 4
-    assert elapsed < 12 * 0.3 / 2  # well below one request at a time
+    assert elapsed < 12 * 0.3 * 0.75  # well below one request at a time (4 at once: 0.9 s)
 
 
 def test_requests_per_minute_limit(bench, tmp_path):

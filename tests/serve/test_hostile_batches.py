@@ -89,7 +89,7 @@ def test_a_key_counts_are_bounded_as_the_cli_does_before_anything_is_made(monkey
         start = time.monotonic()
         with pytest.raises(ProblemKeyError, match=r"an object count must lie in 1\.\.500"):
             problem_from_key(key)
-        assert time.monotonic() - start < 1
+        assert time.monotonic() - start < 5  # refused at once (the first call imports)
     assert made == []
 
 

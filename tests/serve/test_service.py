@@ -157,28 +157,35 @@ def test_openapi_schema_documents_the_protocol(start_service):
 
 def test_decoding_runs_off_the_event_loop(start_service, problems, monkeypatch):
     import threading
-    import time
 
     from paintkit.serve import images
 
+    armed, started, release = threading.Event(), threading.Event(), threading.Event()
+
     def slow_decode(data, shape, where, max_pixels):  # a large image that takes long to decode
-        time.sleep(3)
+        if armed.is_set():  # until /health has been answered: no clock, however loaded the machine
+            started.set()
+            release.wait(30)
         return images.decode(data, shape, where, max_pixels)
 
     monkeypatch.setattr("paintkit.serve.app.decode", slow_decode)
     service = start_service()
     problem = problems[0]
     RewardClient(service.url).score([problem.answer], [problem.metadata["problem_id"]])  # prepared
+    armed.set()
     done = {}
     png = io.BytesIO()
     Image.fromarray(problem.answer).save(png, format="PNG")
     slow = threading.Thread(target=lambda: done.setdefault("rewards", [httpx.post(
         f"{service.url}/v1/score/{problem.metadata['problem_id']}", content=png.getvalue(),
-        headers={"content-type": "image/png"}, timeout=30).json()["reward"]]))
+        headers={"content-type": "image/png"}, timeout=60).json()["reward"]]))
     slow.start()
-    time.sleep(0.3)
-    start = time.monotonic()
-    assert httpx.get(service.url + "/health").status_code == 200
-    assert time.monotonic() - start < 2.5 and "rewards" not in done  # while the other decodes
-    slow.join(30)
+    try:
+        assert started.wait(30), "the image was never decoded"
+        # a decode on the event loop would hold /health until the 30 s wait ran out
+        assert httpx.get(service.url + "/health", timeout=20).status_code == 200
+        assert "rewards" not in done  # answered while the other request decodes
+    finally:
+        release.set()
+    slow.join(60)
     assert done["rewards"] == [1.0]
