@@ -34,6 +34,7 @@ import time
 from collections import deque
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 
 from paintkit.worker_memory import reuse_freed_memory
@@ -245,9 +246,12 @@ def stop_now(pool: ProcessPoolExecutor) -> None:
     reads, the more so on a loaded machine). This process holds that result pipe's write
     end too, so the read would wait forever for the rest, and the interpreter joins that
     thread at exit: the stop would hang. Closing this process's write end once the workers
-    are killed ends that read (end of file), and the thread with it."""
+    are killed ends that read (end of file), and the thread with it. The thread is waited
+    for here: at exit Python wakes it through a pipe it closes as it ends, and a wake-up at
+    that moment fails with a traceback ("Bad file descriptor")."""
     processes = list((getattr(pool, "_processes", None) or {}).values())
-    results = getattr(pool, "_result_queue", None)  # shutdown() drops the reference
+    results = getattr(pool, "_result_queue", None)  # shutdown() drops the references
+    manager = getattr(pool, "_executor_manager_thread", None)
     pool.shutdown(wait=False, cancel_futures=True)
     for process in processes:
         process.kill()
@@ -257,6 +261,20 @@ def stop_now(pool: ProcessPoolExecutor) -> None:
     writer = getattr(results, "_writer", None)  # the workers write results; this one never
     if writer is not None and not writer.closed:
         writer.close()
+    if manager is not None:
+        manager.join(max(1.0, deadline - time.monotonic()))
+
+
+def check_workers(pool: ProcessPoolExecutor) -> None:
+    """Raise ``BrokenProcessPool`` when a worker of ``pool`` has died (the OOM killer's
+    SIGKILL) though the pool has not said so. The pool notices a dead worker itself, except
+    when the worker died half-way through sending a result: its manager thread then waits
+    for the rest of that message forever and no future ever finishes. Call it while waiting
+    on the pool's futures; :func:`stop_now` then ends the pool."""
+    for process in list((getattr(pool, "_processes", None) or {}).values()):
+        if process.exitcode is not None:
+            raise BrokenProcessPool(f"worker {process.pid} ended with exit code "
+                                    f"{process.exitcode} while the pool was running")
 
 
 def map_in_workers(function, chunks, args: tuple, jobs: int, consume) -> None:

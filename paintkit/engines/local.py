@@ -13,8 +13,11 @@ from abc import ABC, abstractmethod
 from concurrent.futures import FIRST_COMPLETED, wait
 
 from paintkit.engines.work import WorkOptions, pool_worker, run_unit
-from paintkit.parallel import call_portably, default_jobs, start_pool, stop_now
+from paintkit.parallel import call_portably, check_workers, default_jobs, start_pool, stop_now
 from paintkit.suites import ProblemSuite
+
+#: Seconds between checks that every pool worker is alive while a wait finds nothing.
+_CHECK_S = 1.0
 
 
 class Engine(ABC):
@@ -102,8 +105,18 @@ class ProcessPoolEngine(Engine):
         return self.poll(handles, None)
 
     def poll(self, handles, seconds):
-        done, pending = wait(handles, timeout=seconds, return_when=FIRST_COMPLETED)
-        return [(f, f.result()) for f in done], set(pending)
+        if not handles:
+            return [], set()
+        while True:  # in slices: a worker that died mid-result leaves its future pending
+            step = _CHECK_S if seconds is None else min(seconds, _CHECK_S)
+            done, pending = wait(handles, timeout=step, return_when=FIRST_COMPLETED)
+            if done:
+                return [(f, f.result()) for f in done], set(pending)
+            check_workers(self._pool)  # raises BrokenProcessPool (the CLI: one line)
+            if seconds is not None:
+                seconds -= step
+                if seconds <= 0:
+                    return [], set(pending)
 
     def close(self) -> None:
         self._pool.shutdown(wait=True, cancel_futures=True)

@@ -65,3 +65,42 @@ def test_a_worker_killed_mid_result_does_not_hang_the_stop(start, tmp_path):
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "manager ended", done.stdout + done.stderr
     assert "Traceback" not in done.stderr, done.stderr
+
+
+ENGINE_SCRIPT = textwrap.dedent("""
+    import os, struct, sys
+    from concurrent.futures import BrokenExecutor
+    from paintkit.engines.local import ProcessPoolEngine
+
+    def half_a_result_then_killed():
+        frame = sys._getframe()
+        while frame.f_code.co_name != "_process_worker":
+            frame = frame.f_back
+        writer = frame.f_locals["result_queue"]._writer
+        os.write(writer.fileno(), struct.pack("!i", 1 << 20) + b"x" * 10)
+        os._exit(137)  # as the OOM killer's SIGKILL: mid-send, the pool never hears of it
+
+    if __name__ == "__main__":
+        try:
+            with ProcessPoolEngine(2) as engine:
+                engine.wait({engine.call(half_a_result_then_killed)})
+        except BrokenExecutor as exc:
+            print("broken:", exc, flush=True)
+""")
+
+
+def test_a_worker_killed_mid_result_breaks_the_engine_s_wait(tmp_path):
+    """The pool's manager thread waits forever for the rest of that result, so the pool
+    never reports the dead worker; the engine's wait does (the CLI's one line naming the
+    OOM killer), and the process ends."""
+    script = tmp_path / "killed_mid_result.py"
+    script.write_text(ENGINE_SCRIPT)
+    try:
+        done = subprocess.run([sys.executable, str(script)], cwd=ROOT,
+                              env={**os.environ, "PYTHONPATH": str(ROOT)},
+                              capture_output=True, text=True, timeout=60)
+    except subprocess.TimeoutExpired as exc:
+        raise AssertionError(f"the wait never ended: {exc.stdout}") from None
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("broken: worker "), done.stdout + done.stderr
+    assert "Traceback" not in done.stderr, done.stderr
