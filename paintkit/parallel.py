@@ -1,11 +1,14 @@
 """Worker processes: the one owner of paintkit's process pools and job counts.
 
 Every process pool of paintkit is started here (:func:`start_pool`, or :func:`worker_pool`
-as a context manager), whichever command runs it: ``generate``'s local engine, ``eval`` and
-``explain`` (:func:`map_in_workers`, chunks consumed in submission order) and ``stats``
-(bootstrap tables). :func:`default_jobs` is the job count they all default to. The module
-imports only the standard library (Numba is loaded inside the initializer that sets its
-threads), so a command takes its pool without loading what another command computes with.
+as a context manager), whichever command runs it: ``generate``'s local engine, ``eval``,
+``explain`` and ``verify`` (:func:`map_in_workers`, chunks consumed in submission order) and
+``stats`` / ``report`` (bootstrap tables, :func:`results_in_order`). Every wait on their
+futures goes through :func:`result_of` (``generate``'s engine calls :func:`check_workers`
+itself), so a worker killed half-way through a result breaks the wait instead of hanging
+it. :func:`default_jobs` is the job count they all default to. The module imports only
+the standard library (Numba is loaded inside the initializer that sets its threads), so a
+command takes its pool without loading what another command computes with.
 
 Workers die with the process that started them. A pool worker must not outlive its parent:
 after a SIGKILL of the parent nothing runs ``shutdown()``, and a worker blocked on its task
@@ -33,13 +36,15 @@ import threading
 import time
 from collections import deque
 from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 
 from paintkit.worker_memory import reuse_freed_memory
 
 POLL_SECONDS = 0.5
+#: Seconds between checks that every worker of a pool is alive while a wait finds nothing.
+CHECK_S = 1.0
 _PR_SET_PDEATHSIG = 1
 
 
@@ -277,16 +282,35 @@ def check_workers(pool: ProcessPoolExecutor) -> None:
                                     f"{process.exitcode} while the pool was running")
 
 
+def result_of(future: Future, pool: ProcessPoolExecutor, check_s: float = CHECK_S):
+    """``future.result()`` for a future of ``pool``, waiting in slices of ``check_s`` seconds
+    and calling :func:`check_workers` after each empty one: a worker that died half-way
+    through sending a result raises ``BrokenProcessPool`` within about ``check_s`` seconds
+    (the CLI: its one line naming the OOM killer) instead of a wait without end. The
+    future's own error is raised as ``result()`` raises it."""
+    while not wait((future,), timeout=check_s).done:
+        check_workers(pool)
+    return future.result()
+
+
+def results_in_order(pool: ProcessPoolExecutor, function, items) -> list:
+    """``[function(item) for item in items]``, every call run in ``pool`` at once, results
+    in the items' order (``pool.map``, but each wait is :func:`result_of`)."""
+    futures = [pool.submit(function, item) for item in items]
+    return [result_of(future, pool) for future in futures]
+
+
 def map_in_workers(function, chunks, args: tuple, jobs: int, consume) -> None:
     """``consume(function(chunk, *args))`` for each chunk, run in ``jobs`` spawned worker
     processes (one Numba thread each, gone with their parent), at most ``2 * jobs`` chunks
     in flight. Results are consumed in submission order (not completion order), so two
-    runs over the same files write the same bytes whatever the scheduling."""
+    runs over the same files write the same bytes whatever the scheduling. A worker that
+    dies (the OOM killer) raises ``BrokenProcessPool`` (:func:`result_of`)."""
     with worker_pool(jobs, one_thread_worker) as pool:  # a SIGKILLed run leaves no worker
         in_flight: deque = deque()
         for chunk in chunks:
             in_flight.append(pool.submit(call_portably, function, chunk, *args))
             if len(in_flight) >= 2 * jobs:
-                consume(in_flight.popleft().result())
+                consume(result_of(in_flight.popleft(), pool))
         while in_flight:
-            consume(in_flight.popleft().result())
+            consume(result_of(in_flight.popleft(), pool))

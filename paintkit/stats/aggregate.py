@@ -17,7 +17,7 @@ import numpy as np
 from threadpoolctl import threadpool_limits
 
 from paintkit.arguments import check_int
-from paintkit.parallel import worker_pool
+from paintkit.parallel import results_in_order, worker_pool
 from paintkit.stats.bootstrap import (
     DEFAULT_N_BOOT,
     DEFAULT_SEED,
@@ -229,5 +229,5 @@ def aggregate_tables(tables: list[ProblemTable], n_boot: int = DEFAULT_N_BOOT,
         results = [_aggregate_job(w) for w in work]
     else:
         with worker_pool(min(jobs, len(work))) as pool:  # workers die with a killed stats
-            results = list(pool.map(_aggregate_job, work))
+            results = results_in_order(pool, _aggregate_job, work)  # a dead worker: raises
     return [row for rows in results for row in rows]
