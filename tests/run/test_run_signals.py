@@ -150,14 +150,12 @@ def _workers(pid: int) -> list[int]:
                   or b"forkserver" in table.get(table[p][0], (0, b""))[1])
 
 
-@pytest.mark.slow
 def test_a_killed_pool_worker_is_one_line_naming_memory(tmp_path):
     """SIGKILL one worker of ``generate --jobs 2``, as the OOM killer does (issue 38, item 10).
 
-    Marked slow: it passes alone in 2-6 s (20 runs, warm or cold Numba cache), but in two
-    full default runs on a fresh clone the run did not end within 60 s, then 240 s, of the
-    kill. Until that is understood it runs with ``-m slow``, and a run that does not end gets
-    its threads' stacks dumped (faulthandler, SIGABRT) into the failure message."""
+    A worker killed half-way through sending its result once left the engine's wait without
+    end (tests/engines/test_stop_now.py); a run that does not end gets its threads' stacks
+    dumped (faulthandler, SIGABRT) into the failure message."""
     out = tmp_path / "out"
     command = [sys.executable, "-X", "faulthandler", "-m", "paintkit", "generate", "paintbench",
                "--tasks", "translation", "--per-cell", "40", "--namespace", "oom", "--jobs", "2",
