@@ -103,11 +103,14 @@ def generate_batch(batch: dict, suite, png_encoder: str = "auto",
     return columns
 
 
-def generate_table(batch: dict, suite, png_encoder: str = "auto", references: bool = False):
+def generate_table(batch: dict, suite, png_encoder: str = "auto",
+                   references: bool | None = None):
     """:func:`generate_batch` as a ``pyarrow.Table`` of :func:`dataset_schema`: one schema
-    for every block, whichever problems it holds."""
+    for every block, whichever problems it holds (``references`` as there)."""
     import pyarrow as pa
 
+    if references is None:
+        references = may_hold_references(suite)
     columns = generate_batch(batch, suite, png_encoder, references)
     schema = dataset_schema(references)
     return pa.Table.from_arrays([pa.array(list(columns[name]), type=field.type)

@@ -12,13 +12,15 @@ A shard that holds problems with reference images (docs/references.md) has one m
 ``references`` after ``answer``: per row a list of ``{"image": {bytes: PNG, path:
 "<key>_reference_<n>.png"}, "role": str}`` in the order the model gets them (empty for a
 one-image problem in such a shard), which ``datasets`` decodes as a list of images with their
-roles. Every shard of a suite whose problems can have reference images (its
-``reference_images``: the references and style transfer suites, a combined suite with such a
-part) has the column, so the shards read back as one table; a shard of a one-image suite
-(PaintBench, TinyGrafixBench, ...) never has it, so its bytes are what they always were. For
-a suite that does not say, the shard's schema is chosen when its first row group is written;
-a problem with references arriving after row groups without the column were written has the
-shard's earlier row groups copied into a shard with the column (empty lists).
+roles. Every shard of a suite whose problems can have reference images
+(:func:`~paintkit.suites.protocol.may_hold_references`: the references and style transfer
+suites, a combined suite with such a part, a suite without a ``reference_images``
+attribute) has the column, so the shards read back as one table; a shard of a one-image
+suite (PaintBench, TinyGrafixBench, ...) never has it, so its bytes are what they always
+were. Should a suite that says it has none make a problem with references anyway, the
+shard's schema is chosen when its first row group is written, and such a problem arriving
+after row groups without the column were written has the shard's earlier row groups copied
+into a shard with the column (empty lists).
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from pathlib import Path
 from paintkit.io.atomic import make_temporary
 from paintkit.layout.problem_files import answer_name, input_name, reference_name
 from paintkit.layout.shard_members import REFERENCES_COLUMN
+from paintkit.suites.protocol import may_hold_references
 from paintkit.writers.record import COLUMNS, EncodedProblem
 from paintkit.writers.splits import HELD_OUT
 from paintkit.writers.trainer_parquet import ROW_GROUP, TrainerParquetWriter
@@ -112,8 +115,8 @@ class ParquetWriter(TrainerParquetWriter):
     # needs the references column); see the module docstring.
     def _begin(self, path: Path) -> None:
         self._path, self._pq, self._rows = Path(path), None, []
-        # a suite that says its problems can have references: the column in every shard
-        self._references = getattr(self.suite, "reference_images", False) is True
+        # a suite whose problems can have references: the column in every shard
+        self._references = may_hold_references(self.suite)
         self._copy: Path | None = None  # the shard with the column, when added midway
 
     def _append(self, problem: EncodedProblem) -> None:

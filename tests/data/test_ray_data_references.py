@@ -153,3 +153,10 @@ def test_every_suite_says_whether_its_problems_can_have_references():
     assert SkippingSuite(ReferenceSuite(), []).reference_images
     assert not SkippingSuite(Suite(), []).reference_images
     assert may_hold_references(object())  # a suite that does not say may have them
+
+
+def test_generate_table_and_generate_batch_default_alike():
+    from paintkit.data.ray_data import dataset_schema, generate_table
+
+    assert generate_table({"id": [3]}, SUITE).schema == dataset_schema(True)
+    assert generate_table({"id": [0]}, SUITE.parts[0]).schema == dataset_schema(False)

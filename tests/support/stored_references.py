@@ -51,14 +51,14 @@ def mixed_reference_suite(**kwargs) -> MixedReferenceSuite:
 
 @dataclass(frozen=True)
 class UnsaidReferenceSuite(MixedReferenceSuite):
-    """:class:`MixedReferenceSuite` that does not say its problems have references (a
-    suite of a user's that attaches them without declaring ``reference_images``)."""
+    """:class:`MixedReferenceSuite` that says its problems have no references
+    (``reference_images`` False) but attaches them anyway."""
 
     reference_images: ClassVar[bool] = False  # type: ignore[misc]
 
 
 def unsaid_reference_suite(**kwargs) -> UnsaidReferenceSuite:
-    """:func:`mixed_reference_suite`'s problems from a suite that does not say it has
+    """:func:`mixed_reference_suite`'s problems from a suite that says it has no
     references."""
     from dataclasses import fields
 

@@ -92,7 +92,32 @@ def test_a_suite_that_says_it_has_references_has_the_column_in_every_shard(suite
         {key: [ref.role for ref in p.references] for key, p in problems.items()}
 
 
-def test_parquet_column_only_in_shards_with_references_when_the_suite_does_not_say(tmp_path):
+class _SaysNothing:
+    """A suite of a user's (the protocol, delegated) without a ``reference_images``."""
+
+    def __init__(self, base):
+        self._base = base
+
+    def __len__(self):
+        return len(self._base)
+
+    def __getattr__(self, name):
+        if name == "reference_images":
+            raise AttributeError(name)
+        return getattr(self._base, name)
+
+
+def test_a_suite_without_the_attribute_has_the_column_in_every_shard(suite, tmp_path):
+    pq = pytest.importorskip("pyarrow.parquet")
+    mine = _SaysNothing(suite)
+    assert not hasattr(mine, "reference_images")
+    _run(mine, tmp_path, format="parquet", shard_size=1, held_out=0)
+    shards = sorted(tmp_path.glob("shard-*.parquet"))
+    assert len(shards) == len(suite)
+    assert all("references" in pq.read_schema(shard).names for shard in shards)
+
+
+def test_parquet_column_only_in_shards_with_references_when_the_suite_says_none(tmp_path):
     pq = pytest.importorskip("pyarrow.parquet")
     suite = unsaid_reference_suite()
     _run(suite, tmp_path, format="parquet", shard_size=1)
