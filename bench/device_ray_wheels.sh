@@ -29,14 +29,8 @@ WHEELS=(
     "setuptools==84.2.1"   # builds paintkit's wheel there
     "threadpoolctl==3.8.0" # paintkit eval's statistics (the machines have one: 18 kB in case)
 )
-download() {  # the pip command of bench/device_wheels.sh: CPython 3.12 wheels, x86-64 Linux
-    local dest=$1
-    shift
-    python3 -m pip download --quiet --no-deps --only-binary=:all: --python-version 3.12 \
-        --implementation cp --platform manylinux_2_28_x86_64 --platform manylinux_2_27_x86_64 \
-        --platform manylinux_2_24_x86_64 --platform manylinux_2_17_x86_64 \
-        --platform manylinux2014_x86_64 --platform manylinux1_x86_64 -d "$dest" "$@"
-}
+# shellcheck source=bench/device_wheel_tools.sh
+. bench/device_wheel_tools.sh  # download, copy_gl
 rm -rf .whl_ray
 mkdir -p .whl_ray "$RAY_WHEEL_DIR"
 download "$RAY_WHEEL_DIR" "ray==$RAY_VERSION"
@@ -47,13 +41,7 @@ python -m bench.slim_wheel "$ray_wheel" .whl_ray "${drops[@]}" --strip
 for wheel in "${WHEELS[@]}"; do
     download .whl_ray "$wheel"
 done
-# Skia's GL / X libraries (~3 MB), as bench/device_wheels.sh copies them into .whl/gl:
-# device_check.sh puts .whl_ray/gl on LD_LIBRARY_PATH where skia does not import without it
-mkdir -p .whl_ray/gl
-skia_so=$(python -c "import skia; print(skia.__file__)")
-ldd "$skia_so" | awk '$3 ~ /^\/(usr\/)?lib/ {print $3}' \
-    | grep -E 'lib(EGL|GL|GLdispatch|GLX|X11|xcb|Xau|Xdmcp|bsd|md|expat)\.so' \
-    | xargs -r -I{} cp -L {} .whl_ray/gl/
+copy_gl .whl_ray/gl  # Skia's GL / X libraries, as .whl/gl
 ls -l .whl_ray/*.whl .whl_ray/gl/* | awk 'NF > 5 {printf "%8.2f MiB  %s\n", $5 / 1048576, $NF}'
 # What the second call carries: .whl_ray and the working tree (tracked and untracked files
 # git does not ignore), at most 64 MiB together

@@ -28,12 +28,11 @@ WHEELS=(
     # (Ray, ~76 MiB, does not fit beside these in what one device call carries: the ray
     # section runs in a second call, with bash bench/device_ray_wheels.sh's .whl_ray/)
 )
+# shellcheck source=bench/device_wheel_tools.sh
+. bench/device_wheel_tools.sh
 mkdir -p .whl
 for wheel in "${WHEELS[@]}"; do
-    python3 -m pip download --quiet --no-deps --only-binary=:all: --python-version 3.12 \
-        --implementation cp --platform manylinux_2_28_x86_64 --platform manylinux_2_27_x86_64 \
-        --platform manylinux_2_24_x86_64 --platform manylinux_2_17_x86_64 \
-        --platform manylinux2014_x86_64 --platform manylinux1_x86_64 -d .whl "$wheel"
+    download .whl "$wheel"
 done
 # Real PaintBench problems for the exactness and throughput checks (rendered here: the GPU
 # machine lacks the GL libraries Skia links against)
@@ -41,9 +40,5 @@ python -m bench.device_check --make-problems --out .whl
 # ...and those GL / X libraries themselves (~3 MB), for the sections that generate problems
 # there (the service, the pipeline, Ray): device_check.sh puts .whl/gl on LD_LIBRARY_PATH
 # where skia does not import without it
-mkdir -p .whl/gl
-skia_so=$(python -c "import skia; print(skia.__file__)")
-ldd "$skia_so" | awk '$3 ~ /^\/(usr\/)?lib/ {print $3}' \
-    | grep -E 'lib(EGL|GL|GLdispatch|GLX|X11|xcb|Xau|Xdmcp|bsd|md|expat)\.so' \
-    | xargs -r -I{} cp -L {} .whl/gl/
+copy_gl .whl/gl
 du -ch .whl/* | tail -n 1
