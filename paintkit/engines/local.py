@@ -13,11 +13,15 @@ from abc import ABC, abstractmethod
 from concurrent.futures import FIRST_COMPLETED, wait
 
 from paintkit.engines.work import WorkOptions, pool_worker, run_unit
-from paintkit.parallel import call_portably, check_workers, default_jobs, start_pool, stop_now
+from paintkit.parallel import (
+    CHECK_S,
+    call_portably,
+    check_workers,
+    default_jobs,
+    start_pool,
+    stop_now,
+)
 from paintkit.suites import ProblemSuite
-
-#: Seconds between checks that every pool worker is alive while a wait finds nothing.
-_CHECK_S = 1.0
 
 
 class Engine(ABC):
@@ -108,7 +112,7 @@ class ProcessPoolEngine(Engine):
         if not handles:
             return [], set()
         while True:  # in slices: a worker that died mid-result leaves its future pending
-            step = _CHECK_S if seconds is None else min(seconds, _CHECK_S)
+            step = CHECK_S if seconds is None else min(seconds, CHECK_S)
             done, pending = wait(handles, timeout=step, return_when=FIRST_COMPLETED)
             if done:
                 return [(f, f.result()) for f in done], set(pending)
